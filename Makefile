@@ -1,0 +1,97 @@
+# numatop-tui - build, test and install.
+#
+#   make            build ./numatop-tui
+#   make run        install missing packages, build, start the monitor
+#   make test       build and run every test (ends "N passed, N failed")
+#   make asan       the same tests under AddressSanitizer + UBSan
+#   make deps       install missing Debian packages (root) or print the line
+
+CC      ?= cc
+PKGS    := libproc2 json-c
+UI_PKGS := ncursesw
+DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
+            libjson-c-dev tmux numactl
+VERSION := 0.1.0
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+UI_CFLAGS  := $(shell pkg-config --cflags $(UI_PKGS) 2>/dev/null)
+UI_LIBS    := $(shell pkg-config --libs $(UI_PKGS) 2>/dev/null)
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+           -D_GNU_SOURCE -DNUMATOP_VERSION='"$(VERSION)"' -Iinclude $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) -lnuma -lm
+
+BUILD   ?= build
+CORE_SRC := $(wildcard src/*.c)
+CORE_SRC := $(filter-out src/main.c,$(CORE_SRC))
+UI_SRC   := $(wildcard ui/*.c)
+CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
+UI_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(UI_SRC))
+MAIN_OBJ := $(BUILD)/src/main.o
+LIB      := $(BUILD)/libnumatop.a
+PROG     ?= numatop-tui
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+HELPER_SRC := $(wildcard tests/helpers/*.c)
+HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
+
+.PHONY: all run deps test asan clean check-deps
+
+all: $(PROG)
+
+$(BUILD)/%.o: %.c $(wildcard include/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/ui/%.o: ui/%.c $(wildcard include/*.h ui/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(UI_CFLAGS) -c -o $@ $<
+
+$(LIB): $(CORE_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(PROG): $(MAIN_OBJ) $(UI_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
+
+$(BUILD)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -lpthread
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+	  echo "missing packages; run as root:"; \
+	  echo "  apt-get install -y$$missing"; exit 1; fi; \
+	echo "installing:$$missing"; \
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing
+
+run: deps
+	$(MAKE) $(PROG)
+	./$(PROG) $(ARGS)
+
+test: deps
+	$(MAKE) $(PROG) $(UNIT_BIN) $(HELPER_BIN)
+	@BUILD=$(BUILD) PROG=./$(PROG) tests/run.sh $(UNIT_BIN)
+
+asan: deps
+	$(MAKE) BUILD=build-asan PROG=build-asan/$(PROG) \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=address,undefined" asan-run
+
+asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  BUILD=$(BUILD) PROG=$(BUILD)/$(PROG) tests/run.sh $(UNIT_BIN)
+
+clean:
+	rm -rf build build-asan $(PROG)

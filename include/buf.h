@@ -1,0 +1,20 @@
+/* buf.h - a growable byte buffer, reused across reads to keep memory flat. */
+#ifndef NUMATOP_BUF_H
+#define NUMATOP_BUF_H
+
+#include <stddef.h>
+
+struct buf {
+	char *data;   /* always NUL-terminated when len > 0 or after buf_reserve */
+	size_t len;
+	size_t cap;
+};
+
+/* Make room for at least `extra` more bytes plus a NUL. 0 or -ENOMEM. */
+int buf_reserve(struct buf *b, size_t extra);
+/* Append bytes (NUL-terminated afterwards). 0 or -ENOMEM. */
+int buf_append(struct buf *b, const char *s, size_t n);
+void buf_clear(struct buf *b);
+void buf_free(struct buf *b);
+
+#endif

@@ -1,0 +1,60 @@
+/* fsroot.h - the one rooted I/O layer.
+ *
+ * Every read of a kernel path (/sys/..., /proc/...) goes through here. The
+ * root directory is opened once; paths keep their absolute kernel spelling and
+ * the leading '/' is stripped before an openat()-style call relative to the
+ * root. Nothing else in the program knows where the root is.
+ */
+#ifndef NUMATOP_FSROOT_H
+#define NUMATOP_FSROOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+
+struct fsroot;
+
+/* Open DIR as the root ("/" for the live machine). 0 or -errno
+ * (-ENOENT, -ENOTDIR, -EACCES ...). */
+int fsroot_open(const char *dir, struct fsroot **out);
+void fsroot_close(struct fsroot *r);
+
+/* True when the root is the real "/" (live mode: actions and libproc2 allowed). */
+bool fsroot_is_live(const struct fsroot *r);
+const char *fsroot_path(const struct fsroot *r);
+
+/* Read a whole file into b (replacing its contents, NUL-terminated).
+ * 0 or -errno: -ENOENT, -EACCES, -ESRCH (process gone), -EISDIR, -EFBIG
+ * when the file exceeds max_bytes (0 = 64 MiB default). */
+int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
+		     size_t max_bytes);
+
+/* Read a small file into a caller's array (NUL-terminated, trailing
+ * whitespace and NUL bytes stripped). Returns the length or -errno. */
+int fsroot_read_small(const struct fsroot *r, const char *path, char *out,
+		      size_t outsz);
+
+/* 0 if the path exists (without following a final symlink), else -errno. */
+int fsroot_exists(const struct fsroot *r, const char *path);
+
+/* Entries of a directory that are real directories or regular files
+ * (symlinks are never followed or returned). */
+enum fsroot_kind { FSROOT_DIRS, FSROOT_FILES };
+
+/* List the numeric suffixes of entries named PREFIX<decimal> in a directory,
+ * sorted ascending, of the given kind. prefix may be "" (for /proc PIDs).
+ * *ids is malloc'ed (free it); *n its length. 0 or -errno. */
+int fsroot_list_ids(const struct fsroot *r, const char *dir,
+		    const char *prefix, enum fsroot_kind kind,
+		    int **ids, size_t *n);
+
+/* List entry names that start with prefix, of the given kind, sorted.
+ * *names is a malloc'ed array of malloc'ed strings; free with
+ * fsroot_free_names. 0 or -errno. */
+int fsroot_list_names(const struct fsroot *r, const char *dir,
+		      const char *prefix, enum fsroot_kind kind,
+		      char ***names, size_t *n);
+void fsroot_free_names(char **names, size_t n);
+
+#endif

@@ -1,0 +1,87 @@
+/* numa_maps.h - parser for /proc/PID/numa_maps (the whole grammar of
+ * fs/proc/task_mmu.c show_numa_map and mm/mempolicy.c mpol_to_str). */
+#ifndef NUMATOP_NUMA_MAPS_H
+#define NUMATOP_NUMA_MAPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum nm_mode {
+	NM_MODE_DEFAULT, NM_MODE_LOCAL, NM_MODE_PREFER, NM_MODE_BIND,
+	NM_MODE_INTERLEAVE, NM_MODE_WEIGHTED_INTERLEAVE, NM_MODE_PREFER_MANY,
+	NM_MODE_UNKNOWN
+};
+extern const char *const nm_mode_names[];
+
+enum nm_kind { NM_KIND_ANON, NM_KIND_FILE, NM_KIND_HEAP, NM_KIND_STACK };
+
+struct nm_node_pages {
+	int node;          /* node id as printed (N<id>=) */
+	uint64_t pages;    /* in pages of this mapping's page size */
+};
+
+/* One parsed line. Reuse one struct for many lines: the node array and the
+ * file buffer are kept between calls (no per-line allocation). */
+struct nm_mapping {
+	uint64_t start;
+	enum nm_mode mode;
+	char policy[80];          /* policy text as printed, e.g. "bind=static:0-3" */
+	enum nm_kind kind;
+	int stack_tid;            /* stack:<tid> (old kernels), else -1 */
+	bool huge;                /* hugetlb mapping: counts are huge pages */
+	char file[1024];          /* decoded path (octal escapes undone) */
+	bool file_truncated;
+	int64_t anon, dirty, mapped, mapmax, swapcache, active, writeback;
+	int64_t pagesize_kb;      /* kernelpagesize_kB, -1 when absent */
+	struct nm_node_pages *nodes;
+	size_t nnodes, cap;
+};
+
+void nm_mapping_init(struct nm_mapping *m);
+void nm_mapping_free(struct nm_mapping *m);
+
+/* Parse one line (without its newline). 0 or -EINVAL / -ENOMEM. */
+int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m);
+
+/* Page size in kB that a mapping's counts are in: kernelpagesize_kB when
+ * printed, else base_kb for normal mappings and huge_kb for hugetlb ones
+ * (huge_kb <= 0 = unknown: returns -1). */
+int64_t nm_mapping_page_kb(const struct nm_mapping *m, int64_t base_kb,
+			   int64_t huge_kb);
+
+/* How node ids map to the caller's node indexes. */
+struct nm_params {
+	int64_t base_page_kb;      /* usually 4 */
+	int64_t default_huge_kb;   /* Hugepagesize from /proc/meminfo, or -1 */
+	const int *index_of_id;    /* index_of_id[id] = node index or -1 */
+	size_t nids;               /* length of index_of_id */
+	size_t nnodes;             /* number of node indexes */
+};
+
+/* Per-process totals, arrays sized nnodes (node indexes). Reuse between
+ * processes: numa_maps_summarize() resets it. */
+struct nm_summary {
+	size_t nnodes;
+	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;
+	int64_t total_kb;
+	int64_t other_kb;          /* pages on nodes not in the topology */
+	int64_t unknown_size_pages;/* huge pages of unknown size (not counted) */
+	size_t nmappings, nbad;    /* lines parsed, lines rejected */
+	size_t npolicies;          /* distinct policy texts seen */
+	char policy[64];           /* one policy, or "mixed: a,b" */
+};
+
+int nm_summary_init(struct nm_summary *s, size_t nnodes);
+void nm_summary_free(struct nm_summary *s);
+
+/* Parse a whole numa_maps buffer into s. Bad lines (e.g. a line cut off
+ * because the process exited mid-read) are counted in nbad, not guessed.
+ * Kind split: hugetlb mappings count as huge, file= mappings as file,
+ * everything else (heap, stack, anonymous) as anon.
+ * 0, or -EINVAL when no line parsed but some were bad, or -ENOMEM. */
+int numa_maps_summarize(const char *buf, size_t len,
+			const struct nm_params *p, struct nm_mapping *scratch,
+			struct nm_summary *s);
+
+#endif

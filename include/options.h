@@ -1,0 +1,30 @@
+/* options.h - command-line options of numatop-tui. */
+#ifndef NUMATOP_OPTIONS_H
+#define NUMATOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct options {
+	const char *root;        /* --root, NUMATOP_TUI_ROOT, default "/" */
+	bool batch, json;
+	long iterations;         /* -n; 0 = until interrupted */
+	double delay;            /* -d seconds */
+	int *pids;               /* -p list (malloc'ed) */
+	size_t npids;
+	const char *user;        /* -u */
+	const char *sort;        /* -s column name */
+	bool help, version;
+	bool no_mouse, no_color, ascii;
+	bool proc_files;         /* --proc-files: read /proc files, not libproc2 */
+};
+
+/* Parse argv (getopt_long; argv may be permuted). env_root is the value of
+ * NUMATOP_TUI_ROOT or NULL. 0, or -EINVAL with a message in err. */
+int options_parse(int argc, char **argv, const char *env_root,
+		  struct options *o, char *err, size_t errsz);
+void options_free(struct options *o);
+void options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,29 @@
+/* output.h - the non-interactive faces: batch text and NDJSON. */
+#ifndef NUMATOP_OUTPUT_H
+#define NUMATOP_OUTPUT_H
+
+#include <stdio.h>
+
+#include "snapshot.h"
+
+struct output_opts {
+	const char *root_label;     /* shown in the header */
+	size_t max_rows;            /* 0 = every process */
+};
+
+/* Both return 0, or -errno when the stream failed (e.g. -EPIPE). The
+ * snapshot must already be sorted. */
+int output_text_write(FILE *f, const struct snapshot *s,
+		      const struct output_opts *o);
+int output_json_write(FILE *f, const struct snapshot *s,
+		      const struct output_opts *o);
+
+/* Shared formatting helpers (also used by the UI). */
+const char *fmt_node_kind(const struct topology *t, size_t idx,
+			  const struct node_sample *ns);
+/* "12.3" or "-" for unknown (< 0). */
+void fmt_pct(char *out, size_t n, double v);
+/* kB as an integer, or "-" for unknown (< 0). */
+void fmt_kb(char *out, size_t n, int64_t kb);
+
+#endif

@@ -1,0 +1,74 @@
+/* proc.h - the process list: one interface, two backends.
+ *
+ * Live mode (root "/") reads the list and per-process fields with
+ * libproc2's pids API; a recorded tree (or a forced file backend) fills the
+ * same struct from proc/PID/{stat,status,cmdline}. Per-thread last CPUs
+ * come from proc/PID/task/TID/stat through the rooted layer in both. */
+#ifndef NUMATOP_PROC_H
+#define NUMATOP_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fsroot.h"
+
+struct proc_thread {
+	int tid;
+	int last_cpu;           /* -1 unknown */
+};
+
+struct proc_info {
+	int pid, ppid;
+	char comm[64];          /* raw bytes: sanitize before printing */
+	char cmdline[256];      /* raw, NULs turned into spaces, may be "" */
+	int64_t uid;            /* effective uid, -1 unknown */
+	char user[33];          /* name, or the uid as digits */
+	char state;
+	uint64_t utime, stime;  /* clock ticks */
+	uint64_t starttime;     /* clock ticks since boot: with pid, identity */
+	uint64_t minflt, majflt;
+	int64_t rss_kb;         /* -1 unknown */
+	int last_cpu;           /* -1 unknown */
+	int64_t nthreads;       /* -1 unknown */
+	size_t thr_off, thr_n;  /* into proc_list.threads */
+};
+
+struct proc_list {
+	struct proc_info *v;
+	size_t n, cap;
+	struct proc_thread *threads;
+	size_t nthr, thrcap;
+};
+
+enum proc_backend { PROC_BACKEND_AUTO, PROC_BACKEND_LIBPROC2, PROC_BACKEND_FILES };
+
+struct proc_source;
+
+/* AUTO = libproc2 on the live root, files otherwise. libproc2 on a
+ * non-live root is -EINVAL. */
+int proc_source_open(const struct fsroot *r, enum proc_backend be,
+		     struct proc_source **out);
+void proc_source_close(struct proc_source *s);
+enum proc_backend proc_source_backend(const struct proc_source *s);
+
+/* Refill list (buffers reused). Processes that vanish while being read are
+ * left out. 0 or -errno (no /proc at all: -ENOENT). */
+int proc_source_scan(struct proc_source *s, struct proc_list *list);
+
+void proc_list_free(struct proc_list *l);
+
+/* Read proc/PID/task/TID/stat for every thread of p (only when it has
+ * more than one thread; else its last CPU is its own). */
+int proc_read_threads(const struct fsroot *r, struct proc_list *l,
+		      struct proc_info *p);
+
+/* Internal: append helpers shared by the backends. */
+struct proc_info *proc_list_add(struct proc_list *l);
+int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
+			 int cpu);
+int proc_scan_libproc2(struct proc_source *s, struct proc_list *l);
+int proc_scan_files(const struct fsroot *r, struct proc_list *l);
+void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n);
+
+#endif

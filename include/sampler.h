@@ -1,0 +1,36 @@
+/* sampler.h - one refresh: read nodes, CPUs and processes into a snapshot. */
+#ifndef NUMATOP_SAMPLER_H
+#define NUMATOP_SAMPLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fsroot.h"
+#include "proc.h"
+#include "snapshot.h"
+#include "topology.h"
+
+struct sampler_filter {
+	const int *pids;        /* only these PIDs (npids > 0) */
+	size_t npids;
+	const char *user;       /* only this user (name or uid), or NULL */
+};
+
+struct sampler;
+
+/* The sampler keeps a pointer to r and t: both must outlive it. */
+int sampler_new(const struct fsroot *r, const struct topology *t,
+		enum proc_backend be, struct sampler **out);
+void sampler_free(struct sampler *s);
+void sampler_set_filter(struct sampler *s, const struct sampler_filter *f);
+
+/* Take one sample into snap (its buffers are reused). 0 or -errno; a
+ * failing process scan is reported in snap->proc_rc, not as an error. */
+int sampler_tick(struct sampler *s, struct snapshot *snap);
+
+/* HOME: the node where most threads last ran; the main thread breaks
+ * ties. Returns a node index or -1. Exposed for tests. */
+int sampler_home_node(const struct topology *t, const struct proc_thread *thr,
+		      size_t n, int main_tid);
+
+#endif

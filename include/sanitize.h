@@ -1,0 +1,18 @@
+/* sanitize.h - make names that any user chose safe for a terminal and for
+ * JSON. */
+#ifndef NUMATOP_SANITIZE_H
+#define NUMATOP_SANITIZE_H
+
+#include <stddef.h>
+
+/* For the terminal: control characters (C0, DEL, C1), bidirectional
+ * overrides/isolates and invalid UTF-8 bytes become visible escapes
+ * ("\x1b", "\u202e"); valid printable UTF-8 is kept. Always
+ * NUL-terminates; returns the output length. */
+size_t sanitize_term(const char *in, char *out, size_t outsz);
+
+/* For JSON: valid UTF-8 is kept as is (the JSON library escapes control
+ * characters); each invalid byte becomes U+FFFD. */
+size_t sanitize_utf8(const char *in, char *out, size_t outsz);
+
+#endif

@@ -1,0 +1,70 @@
+/* snapshot.h - the snapshot model: everything one refresh knows, ready to
+ * be shown. The UI and the output formats read only this. */
+#ifndef NUMATOP_SNAPSHOT_H
+#define NUMATOP_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "nodestat.h"
+#include "proc.h"
+#include "topology.h"
+
+enum nm_state { NMS_NOT_READ, NMS_OK, NMS_NO_PERM, NMS_GONE, NMS_ERROR };
+extern const char *const nm_state_names[];   /* "not_read","ok","no_perm","gone","error" */
+
+struct snap_proc {
+	struct proc_info info;
+	double cpu_pct;               /* -1 unknown (first sample) */
+	int home;                     /* node index, -1 unknown */
+	enum nm_state nm;
+	int nm_errno;                 /* for NMS_ERROR */
+	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;  /* [nnodes] */
+	int64_t total_kb;             /* resident in numa_maps; -1 unknown */
+	int64_t remote_kb;            /* -1 unknown */
+	double remote_pct;            /* -1 unknown */
+	size_t nmappings;
+	char policy[64];
+	const struct proc_thread *threads;   /* thr_n entries */
+};
+
+struct snapshot {
+	const struct topology *topo;
+	struct timespec wall;         /* CLOCK_REALTIME of the sample */
+	double interval_s;            /* since the previous sample, -1 first */
+	unsigned seq;                 /* 1 for the first sample */
+	struct node_sample *nodes;    /* [nnodes] */
+	struct cpu_load *node_load;   /* [nnodes], -1 on the first sample */
+	double (*ns_rate)[NUMASTAT_NKEYS];   /* per second, -1 unknown */
+	struct snap_proc *procs;
+	size_t nprocs, proccap;
+	int64_t *kb_pool;             /* 4*nnodes per process */
+	size_t kb_cap;
+	struct proc_list plist;       /* owns infos and threads */
+	int proc_rc;                  /* error of the process scan, or 0 */
+	double self_cpu_pct;          /* this tool's CPU use since last sample */
+};
+
+void snapshot_free(struct snapshot *s);
+
+/* Sorting. Unknown values sort last in both directions; ties by PID. */
+enum snap_col {
+	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
+	COL_REMOTE_PCT, COL_TIME, COL_THREADS, COL_COMMAND, COL_NCOLS
+};
+struct sort_key {
+	enum snap_col col;
+	int node;                     /* node index for COL_NODE */
+	bool descending;
+};
+extern const char *const snap_col_names[COL_NCOLS];
+/* Parse "remote", "REMOTE%", "cpu", "N3" ... 0 or -EINVAL. */
+int snapshot_parse_col(const struct topology *t, const char *name,
+		       struct sort_key *key);
+void snapshot_sort(struct snapshot *s, const struct sort_key *key);
+/* Natural direction of a column (numbers descending, names ascending). */
+bool snapshot_col_default_desc(enum snap_col col);
+
+#endif

@@ -1,0 +1,76 @@
+/* topology.h - nodes, CPUs, caches and the distance matrix, read through
+ * the rooted I/O layer from /sys/devices/system/{node,cpu}. */
+#ifndef NUMATOP_TOPOLOGY_H
+#define NUMATOP_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+#include "fsroot.h"
+
+struct topo_cache {
+	int level;
+	char type[16];          /* Data, Instruction, Unified */
+	int64_t size_kb;        /* -1 unknown */
+	struct bitmap shared;   /* CPUs sharing it */
+};
+
+struct topo_cpu {
+	int id;
+	int online;             /* 1, 0, or -1 unknown (treated as online) */
+	bool has_topology;      /* topology/ present */
+	int package, die, core, cluster;        /* -1 unknown */
+	struct bitmap thread_siblings, core_siblings;
+	struct topo_cache *caches;
+	size_t ncaches;
+	int node_index;         /* -1: in no node */
+};
+
+struct topo_node {
+	int id;
+	struct bitmap cpus;     /* from cpulist, else cpumap */
+	unsigned ncpus_online;
+	bool has_memory;        /* MemTotal > 0 at read time */
+	int64_t mem_total_kb;   /* at read time; samples re-read it */
+};
+
+struct topology {
+	struct topo_node *nodes;   /* sorted by id */
+	size_t nnodes;
+	int *dist;                 /* nnodes*nnodes, row = from, -1 unknown */
+	bool dist_known;
+	struct topo_cpu *cpus;     /* sorted by id */
+	size_t ncpus;
+	int *index_of_id;          /* node id -> index or -1 */
+	size_t nids;
+	int *cpu_node;             /* cpu id -> node index or -1 */
+	size_t ncpu_ids;
+	bool synthetic;            /* no NUMA directory: one implicit node 0 */
+	struct bitmap online_nodes, possible_nodes;
+	char **warnings;           /* readable notes about broken input */
+	size_t nwarnings;
+};
+
+/* Read everything. 0 or -errno only when nothing usable is there (a root
+ * without /sys is -ENOENT); broken parts become warnings and unknowns. */
+int topology_read(const struct fsroot *r, struct topology *t);
+void topology_free(struct topology *t);
+
+int topology_node_index(const struct topology *t, int node_id);
+/* Node index of a CPU id, -1 if unknown. */
+int topology_cpu_node(const struct topology *t, int cpu);
+const struct topo_cpu *topology_cpu(const struct topology *t, int cpu);
+/* Distance between node indexes, -1 unknown. */
+int topology_distance(const struct topology *t, size_t from, size_t to);
+
+/* Internal to the topology module (topology.c / topo_cpu.c). */
+int topo_read_cpus(const struct fsroot *r, struct topology *t);
+void topo_warn(struct topology *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int topo_read_bitmap(const struct fsroot *r, const char *dir,
+		     const char *list_name, const char *mask_name,
+		     struct bitmap *out);
+
+#endif

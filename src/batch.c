@@ -1,0 +1,112 @@
+/* batch.c - the batch loop: sample, sort, print, sleep. */
+#include "batch.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "output.h"
+#include "sampler.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+int batch_open(const struct options *o, FILE *err, struct fsroot **root,
+	       struct topology *topo, struct sampler **smp)
+{
+	int rc = fsroot_open(o->root, root);
+	if (rc) {
+		fprintf(err, "numatop-tui: cannot open root '%s': %s\n", o->root, strerror(-rc));
+		return rc;
+	}
+	rc = topology_read(*root, topo);
+	if (rc) {
+		fprintf(err, "numatop-tui: '%s' has no readable /sys or /proc: %s\n",
+			o->root, strerror(-rc));
+		fsroot_close(*root);
+		*root = NULL;
+		return rc;
+	}
+	enum proc_backend be = o->proc_files ? PROC_BACKEND_FILES : PROC_BACKEND_AUTO;
+	rc = sampler_new(*root, topo, be, smp);
+	if (rc) {
+		fprintf(err, "numatop-tui: cannot start sampling: %s\n", strerror(-rc));
+		topology_free(topo);
+		fsroot_close(*root);
+		*root = NULL;
+		return rc;
+	}
+	struct sampler_filter f = { o->pids, o->npids, o->user };
+	sampler_set_filter(*smp, &f);
+	return 0;
+}
+
+static void sleep_for(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+	while (!stop_requested && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+int batch_run(const struct options *o, FILE *out, FILE *err)
+{
+	struct fsroot *root;
+	struct topology topo;
+	struct sampler *smp;
+	if (batch_open(o, err, &root, &topo, &smp) != 0)
+		return 1;
+	struct sort_key key = { COL_REMOTE, -1, true };
+	if (o->sort && snapshot_parse_col(&topo, o->sort, &key) != 0) {
+		fprintf(err, "numatop-tui: -s: unknown column '%s' (try REMOTE, REMOTE%%, CPU%%, RSS, PID, N<id>)\n",
+			o->sort);
+		sampler_free(smp);
+		topology_free(&topo);
+		fsroot_close(root);
+		return 2;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);   /* a closed pipe shows up as EPIPE */
+	struct output_opts oo = { .root_label = o->root };
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	int status = 0;
+	for (long i = 0; !stop_requested && (o->iterations == 0 || i < o->iterations); i++) {
+		if (i > 0)
+			sleep_for(o->delay);
+		if (stop_requested)
+			break;
+		int rc = sampler_tick(smp, &snap);
+		if (rc) {
+			fprintf(err, "numatop-tui: sampling failed: %s\n", strerror(-rc));
+			status = 1;
+			break;
+		}
+		snapshot_sort(&snap, &key);
+		rc = o->json ? output_json_write(out, &snap, &oo)
+			     : output_text_write(out, &snap, &oo);
+		if (rc == -EPIPE)
+			break;      /* reader went away (| head): a clean end */
+		if (rc) {
+			fprintf(err, "numatop-tui: writing output: %s\n", strerror(-rc));
+			status = 1;
+			break;
+		}
+	}
+	snapshot_free(&snap);
+	sampler_free(smp);
+	topology_free(&topo);
+	fsroot_close(root);
+	return status;
+}

@@ -1,0 +1,143 @@
+/* options.c - parse the command line. */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+void options_usage(FILE *f)
+{
+	fputs(
+"Usage: numatop-tui [OPTIONS]\n"
+"NUMA-aware process monitor: where each process's pages live and where its\n"
+"threads run. Without -b or --json it opens the interactive monitor.\n"
+"\n"
+"  -b, --batch          print text snapshots (like top -b)\n"
+"  -j, --json           print one JSON object per sample (NDJSON)\n"
+"  -n, --iterations N   stop after N samples (batch default: until killed)\n"
+"  -d, --delay SECS     seconds between samples (decimals allowed; 2)\n"
+"  -p, --pid PID[,PID]  only these processes\n"
+"  -u, --user USER      only processes of USER (name or uid)\n"
+"  -s, --sort COLUMN    sort by PID USER HOME CPU% RSS N<id> REMOTE REMOTE%\n"
+"                       TIME THR COMMAND (default REMOTE, descending)\n"
+"  -r, --root DIR       read /sys and /proc below DIR (a recorded tree);\n"
+"                       also NUMATOP_TUI_ROOT; default /\n"
+"      --proc-files     read /proc/PID files directly instead of libproc2\n"
+"  -M, --no-mouse       interactive: do not use the mouse\n"
+"  -C, --no-color       interactive: monochrome (also NO_COLOR)\n"
+"  -U, --no-unicode     interactive: ASCII instead of block characters\n"
+"  -h, --help           this text\n"
+"  -V, --version        print the version\n", f);
+}
+
+static int parse_pids(struct options *o, const char *arg, char *err, size_t errsz)
+{
+	const char *p = arg;
+	while (*p) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (end == p || errno || v <= 0 || v > 0x7fffffff ||
+		    (*end && *end != ',')) {
+			snprintf(err, errsz, "-p: not a PID list: '%s'", arg);
+			return -EINVAL;
+		}
+		int *n = realloc(o->pids, (o->npids + 1) * sizeof(int));
+		if (!n)
+			return -ENOMEM;
+		o->pids = n;
+		o->pids[o->npids++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!o->npids) {
+		snprintf(err, errsz, "-p: empty PID list");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int options_parse(int argc, char **argv, const char *env_root,
+		  struct options *o, char *err, size_t errsz)
+{
+	static const struct option longopts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "proc-files", no_argument, NULL, 'F' },
+		{ "no-mouse", no_argument, NULL, 'M' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "no-unicode", no_argument, NULL, 'U' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	memset(o, 0, sizeof(*o));
+	o->root = env_root && *env_root ? env_root : "/";
+	o->delay = 2.0;
+	err[0] = '\0';
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":bjn:d:p:u:s:r:MCUhV", longopts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'b': o->batch = true; break;
+		case 'j': o->json = true; o->batch = true; break;
+		case 'n':
+			errno = 0;
+			o->iterations = strtol(optarg, &end, 10);
+			if (*end || errno || o->iterations < 1) {
+				snprintf(err, errsz, "-n: need a count of 1 or more, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'd':
+			errno = 0;
+			o->delay = strtod(optarg, &end);
+			if (*end || errno || !(o->delay >= 0.1 && o->delay <= 3600)) {
+				snprintf(err, errsz, "-d: need seconds between 0.1 and 3600, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'p': {
+			int rc = parse_pids(o, optarg, err, errsz);
+			if (rc)
+				return rc;
+			break;
+		}
+		case 'u': o->user = optarg; break;
+		case 's': o->sort = optarg; break;
+		case 'r': o->root = optarg; break;
+		case 'F': o->proc_files = true; break;
+		case 'M': o->no_mouse = true; break;
+		case 'C': o->no_color = true; break;
+		case 'U': o->ascii = true; break;
+		case 'h': o->help = true; break;
+		case 'V': o->version = true; break;
+		case ':':
+			snprintf(err, errsz, "option '%s' needs a value", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			snprintf(err, errsz, "unknown option '%s'", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errsz, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void options_free(struct options *o)
+{
+	free(o->pids);
+	o->pids = NULL;
+	o->npids = 0;
+}

@@ -1,0 +1,185 @@
+/* output_json.c - one JSON object per sample (NDJSON), built with json-c.
+ * Unknown values are null, never 0. */
+#include "output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <json.h>
+
+#include "sanitize.h"
+
+static json_object *jnum(int64_t v)
+{
+	return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+/* A percentage or rate rounded for reading, or null. */
+static json_object *jreal(double v, int decimals)
+{
+	if (v < 0)
+		return NULL;
+	char s[48];
+	snprintf(s, sizeof(s), "%.*f", decimals, v);
+	return json_object_new_double_s(v, s);
+}
+
+static json_object *jstr(const char *raw)
+{
+	char clean[1024];
+	sanitize_utf8(raw, clean, sizeof(clean));
+	return json_object_new_string(clean);
+}
+
+static json_object *cpu_list(const struct bitmap *b)
+{
+	json_object *a = json_object_new_array();
+	for (int c = bitmap_next(b, 0); c >= 0; c = bitmap_next(b, c + 1))
+		json_object_array_add(a, json_object_new_int(c));
+	return a;
+}
+
+static json_object *node_obj(const struct snapshot *s, size_t i)
+{
+	const struct topology *t = s->topo;
+	const struct topo_node *nd = &t->nodes[i];
+	const struct node_sample *ns = &s->nodes[i];
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int(nd->id));
+	json_object_object_add(o, "cpus", cpu_list(&nd->cpus));
+	json_object_object_add(o, "cpus_online", json_object_new_int((int)nd->ncpus_online));
+	const char *kind = fmt_node_kind(t, i, ns);
+	json_object_object_add(o, "kind", json_object_new_string(kind[0] ? kind : "normal"));
+	json_object_object_add(o, "mem_total_kb", jnum(ns->mem.mem_total_kb));
+	json_object_object_add(o, "mem_free_kb", jnum(ns->mem.mem_free_kb));
+	json_object_object_add(o, "file_kb", jnum(ns->mem.file_pages_kb));
+	json_object_object_add(o, "anon_kb", jnum(ns->mem.anon_pages_kb));
+	json_object_object_add(o, "shmem_kb", jnum(ns->mem.shmem_kb));
+	json_object_object_add(o, "cpu_busy_pct", jreal(s->node_load[i].busy, 1));
+	json_object_object_add(o, "cpu_user_pct", jreal(s->node_load[i].user, 1));
+	json_object_object_add(o, "cpu_system_pct", jreal(s->node_load[i].system, 1));
+	json_object_object_add(o, "cpu_iowait_pct", jreal(s->node_load[i].iowait, 1));
+	json_object *st = json_object_new_object(), *rt = json_object_new_object();
+	for (int k = 0; k < NUMASTAT_NKEYS; k++) {
+		json_object_object_add(st, numastat_names[k], jnum(ns->ns.v[k]));
+		json_object_object_add(rt, numastat_names[k], jreal(s->ns_rate[i][k], 1));
+	}
+	json_object_object_add(o, "numastat", st);
+	json_object_object_add(o, "numastat_per_s", rt);
+	json_object *hp = json_object_new_array();
+	for (size_t k = 0; k < ns->npools; k++) {
+		json_object *h = json_object_new_object();
+		json_object_object_add(h, "size_kb", jnum(ns->pools[k].size_kb));
+		json_object_object_add(h, "total", jnum(ns->pools[k].nr));
+		json_object_object_add(h, "free", jnum(ns->pools[k].free));
+		json_object_array_add(hp, h);
+	}
+	json_object_object_add(o, "hugepages", hp);
+	return o;
+}
+
+static json_object *distances_obj(const struct topology *t)
+{
+	json_object *o = json_object_new_object(), *ids = json_object_new_array();
+	json_object *m = json_object_new_array();
+	for (size_t i = 0; i < t->nnodes; i++) {
+		json_object_array_add(ids, json_object_new_int(t->nodes[i].id));
+		json_object *row = json_object_new_array();
+		for (size_t j = 0; j < t->nnodes; j++)
+			json_object_array_add(row, jnum(topology_distance(t, i, j)));
+		json_object_array_add(m, row);
+	}
+	json_object_object_add(o, "nodes", ids);
+	json_object_object_add(o, "matrix", m);
+	return o;
+}
+
+static json_object *per_node(const struct topology *t, const int64_t *kb)
+{
+	json_object *o = json_object_new_object();
+	for (size_t j = 0; j < t->nnodes; j++) {
+		char id[16];
+		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
+		json_object_object_add(o, id, json_object_new_int64(kb[j]));
+	}
+	return o;
+}
+
+static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p)
+{
+	const struct topology *t = s->topo;
+	json_object *o = json_object_new_object();
+	bool ok = p->nm == NMS_OK;
+	json_object_object_add(o, "pid", json_object_new_int(p->info.pid));
+	json_object_object_add(o, "ppid", p->info.ppid >= 0 ? json_object_new_int(p->info.ppid) : NULL);
+	json_object_object_add(o, "comm", jstr(p->info.comm));
+	json_object_object_add(o, "cmdline", jstr(p->info.cmdline));
+	json_object_object_add(o, "user", jstr(p->info.user));
+	json_object_object_add(o, "uid", jnum(p->info.uid));
+	char st[2] = { p->info.state ? p->info.state : '?', 0 };
+	json_object_object_add(o, "state", json_object_new_string(st));
+	json_object_object_add(o, "start_ticks", json_object_new_int64((int64_t)p->info.starttime));
+	json_object_object_add(o, "threads", jnum(p->info.nthreads));
+	json_object_object_add(o, "last_cpu", p->info.last_cpu >= 0 ? json_object_new_int(p->info.last_cpu) : NULL);
+	json_object_object_add(o, "home_node", p->home >= 0 ? json_object_new_int(t->nodes[p->home].id) : NULL);
+	json_object_object_add(o, "node_kb", ok ? per_node(t, p->node_kb) : NULL);
+	json_object_object_add(o, "anon_kb", ok ? per_node(t, p->anon_kb) : NULL);
+	json_object_object_add(o, "file_kb", ok ? per_node(t, p->file_kb) : NULL);
+	json_object_object_add(o, "huge_kb", ok ? per_node(t, p->huge_kb) : NULL);
+	json_object_object_add(o, "total_kb", ok ? jnum(p->total_kb) : NULL);
+	json_object_object_add(o, "remote_kb", ok ? jnum(p->remote_kb) : NULL);
+	json_object_object_add(o, "remote_pct", ok ? jreal(p->remote_pct, 1) : NULL);
+	json_object_object_add(o, "rss_kb", jnum(p->info.rss_kb));
+	json_object_object_add(o, "cpu_pct", jreal(p->cpu_pct, 1));
+	json_object_object_add(o, "policy", ok ? jstr(p->policy) : NULL);
+	json_object_object_add(o, "mappings", ok ? json_object_new_int64((int64_t)p->nmappings) : NULL);
+	json_object_object_add(o, "numa_maps", json_object_new_string(nm_state_names[p->nm]));
+	if (p->nm == NMS_ERROR)
+		json_object_object_add(o, "numa_maps_error", json_object_new_string(strerror(p->nm_errno)));
+	return o;
+}
+
+int output_json_write(FILE *f, const struct snapshot *s,
+		      const struct output_opts *o)
+{
+	const struct topology *t = s->topo;
+	json_object *root = json_object_new_object();
+	char when[64];
+	struct tm tm;
+	gmtime_r(&s->wall.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_object_add(root, "timestamp", json_object_new_string(when));
+	json_object_object_add(root, "version", json_object_new_string(NUMATOP_VERSION));
+	json_object_object_add(root, "sample", json_object_new_int((int)s->seq));
+	json_object_object_add(root, "interval_s", jreal(s->interval_s, 3));
+	json_object_object_add(root, "root", json_object_new_string(o->root_label ? o->root_label : "/"));
+	json_object_object_add(root, "numa", json_object_new_boolean(!t->synthetic));
+	json_object_object_add(root, "tool_cpu_pct", jreal(s->self_cpu_pct, 1));
+	json_object *w = json_object_new_array();
+	for (size_t i = 0; i < t->nwarnings; i++)
+		json_object_array_add(w, json_object_new_string(t->warnings[i]));
+	if (s->proc_rc) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "process list unreadable: %s", strerror(-s->proc_rc));
+		json_object_array_add(w, json_object_new_string(msg));
+	}
+	json_object_object_add(root, "warnings", w);
+	json_object *nodes = json_object_new_array();
+	for (size_t i = 0; i < t->nnodes; i++)
+		json_object_array_add(nodes, node_obj(s, i));
+	json_object_object_add(root, "nodes", nodes);
+	json_object_object_add(root, "distances", distances_obj(t));
+	json_object *procs = json_object_new_array();
+	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
+	for (size_t i = 0; i < rows; i++)
+		json_object_array_add(procs, proc_obj(s, &s->procs[i]));
+	json_object_object_add(root, "processes", procs);
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
+	int rc = 0;
+	if (fputs(text, f) == EOF || fputc('\n', f) == EOF || fflush(f) != 0)
+		rc = errno ? -errno : -EIO;
+	json_object_put(root);
+	return rc;
+}

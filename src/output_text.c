@@ -1,0 +1,182 @@
+/* output_text.c - the batch text snapshot, like top -b. */
+#include "output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "sanitize.h"
+
+void fmt_pct(char *out, size_t n, double v)
+{
+	if (v < 0)
+		snprintf(out, n, "-");
+	else
+		snprintf(out, n, "%.1f", v);
+}
+
+void fmt_kb(char *out, size_t n, int64_t kb)
+{
+	if (kb < 0)
+		snprintf(out, n, "-");
+	else
+		snprintf(out, n, "%lld", (long long)kb);
+}
+
+const char *fmt_node_kind(const struct topology *t, size_t idx,
+			  const struct node_sample *ns)
+{
+	const struct topo_node *nd = &t->nodes[idx];
+	bool cpus = !bitmap_empty(&nd->cpus);
+	int64_t mem = ns && ns->mem_rc == 0 ? ns->mem.mem_total_kb : nd->mem_total_kb;
+	if (t->synthetic)
+		return "implicit (non-NUMA kernel)";
+	if (!cpus && mem > 0)
+		return "memory-only";
+	if (cpus && mem == 0)
+		return "no memory";
+	if (mem < 0)
+		return "memory unknown";
+	return "";
+}
+
+static void header(FILE *f, const struct snapshot *s, const struct output_opts *o)
+{
+	const struct topology *t = s->topo;
+	char when[64];
+	struct tm tm;
+	gmtime_r(&s->wall.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	unsigned online = 0;
+	for (size_t i = 0; i < t->ncpus; i++)
+		online += t->cpus[i].online != 0;
+	char iv[32], self[32];
+	if (s->interval_s < 0)
+		snprintf(iv, sizeof(iv), "-");
+	else
+		snprintf(iv, sizeof(iv), "%.2fs", s->interval_s);
+	fmt_pct(self, sizeof(self), s->self_cpu_pct);
+	fprintf(f, "numatop-tui %s  %s  sample %u  interval %s  root %s\n",
+		NUMATOP_VERSION, when, s->seq, iv, o->root_label ? o->root_label : "/");
+	fprintf(f, "nodes %zu  cpus %zu (%u online)  processes %zu  tool cpu%% %s\n",
+		t->nnodes, t->ncpus, online, s->nprocs, self);
+	for (size_t i = 0; i < t->nwarnings; i++)
+		fprintf(f, "warning: %s\n", t->warnings[i]);
+	if (s->proc_rc)
+		fprintf(f, "warning: process list unreadable: %s\n", strerror(-s->proc_rc));
+}
+
+static void node_table(FILE *f, const struct snapshot *s)
+{
+	const struct topology *t = s->topo;
+	fprintf(f, "\n%5s %-16s %4s %6s %6s %6s %12s %12s %12s %10s %10s  %s\n",
+		"NODE", "CPUS", "ONL", "LOAD%", "USER%", "SYS%", "MEM_TOTAL_KB",
+		"MEM_FREE_KB", "NUMA_HIT", "NUMA_MISS", "OTHER_NODE", "NOTE");
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct topo_node *nd = &t->nodes[i];
+		const struct node_sample *ns = &s->nodes[i];
+		char cpus[4096], load[16], user[16], sys[16], tot[24], fr[24];
+		char hit[24], miss[24], other[24];
+		size_t need = bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
+		if (need == 0)
+			snprintf(cpus, sizeof(cpus), "none");
+		else if (need > 16)
+			snprintf(cpus + 13, sizeof(cpus) - 13, "...");
+		fmt_pct(load, sizeof(load), s->node_load[i].busy);
+		fmt_pct(user, sizeof(user), s->node_load[i].user);
+		fmt_pct(sys, sizeof(sys), s->node_load[i].system);
+		fmt_kb(tot, sizeof(tot), ns->mem.mem_total_kb);
+		fmt_kb(fr, sizeof(fr), ns->mem.mem_free_kb);
+		fmt_kb(hit, sizeof(hit), ns->ns.v[NUMASTAT_HIT]);
+		fmt_kb(miss, sizeof(miss), ns->ns.v[NUMASTAT_MISS]);
+		fmt_kb(other, sizeof(other), ns->ns.v[NUMASTAT_OTHER_NODE]);
+		fprintf(f, "%5d %-16s %4u %6s %6s %6s %12s %12s %12s %10s %10s  %s\n",
+			nd->id, cpus, nd->ncpus_online, load, user, sys, tot, fr,
+			hit, miss, other, fmt_node_kind(t, i, ns));
+	}
+}
+
+static void distance_table(FILE *f, const struct snapshot *s)
+{
+	const struct topology *t = s->topo;
+	fprintf(f, "\n%8s", "DISTANCE");
+	for (size_t j = 0; j < t->nnodes; j++) {
+		char name[16];
+		snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
+		fprintf(f, " %*s", (int)strlen(name) + 4, name);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < t->nnodes; i++) {
+		char lab[16];
+		snprintf(lab, sizeof(lab), "N%d", t->nodes[i].id);
+		fprintf(f, "%8s", lab);
+		for (size_t j = 0; j < t->nnodes; j++) {
+			int d = topology_distance(t, i, j);
+			char name[16];
+			snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
+			int w = (int)strlen(name) + 4;
+			if (d < 0)
+				fprintf(f, " %*s", w, "-");
+			else
+				fprintf(f, " %*d", w, d);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void proc_table(FILE *f, const struct snapshot *s, const struct output_opts *o)
+{
+	const struct topology *t = s->topo;
+	fprintf(f, "\n%7s %-10s %4s %6s %10s", "PID", "USER", "HOME", "CPU%", "RSS_KB");
+	for (size_t j = 0; j < t->nnodes; j++) {
+		char name[16];
+		snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
+		fprintf(f, " %10s", name);
+	}
+	fprintf(f, " %10s %7s  %-14s %s\n", "REMOTE", "REMOTE%", "POLICY", "COMMAND");
+	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
+	for (size_t i = 0; i < rows; i++) {
+		const struct snap_proc *p = &s->procs[i];
+		char user[64], cpu[16], rss[24], home[16], comm[256];
+		sanitize_term(p->info.user, user, sizeof(user));
+		if (strlen(user) > 10)
+			user[10] = '\0';
+		fmt_pct(cpu, sizeof(cpu), p->cpu_pct);
+		fmt_kb(rss, sizeof(rss), p->info.rss_kb);
+		if (p->home >= 0)
+			snprintf(home, sizeof(home), "%d", t->nodes[p->home].id);
+		else
+			snprintf(home, sizeof(home), "-");
+		fprintf(f, "%7d %-10s %4s %6s %10s", p->info.pid, user, home, cpu, rss);
+		const char *mark = p->nm == NMS_NO_PERM ? "no perm" :
+				   p->nm == NMS_GONE ? "gone" :
+				   p->nm == NMS_ERROR ? "error" : "-";
+		for (size_t j = 0; j < t->nnodes; j++) {
+			if (p->nm == NMS_OK)
+				fprintf(f, " %10lld", (long long)p->node_kb[j]);
+			else
+				fprintf(f, " %10s", mark);
+		}
+		char rem[24], rp[16];
+		fmt_kb(rem, sizeof(rem), p->remote_kb);
+		fmt_pct(rp, sizeof(rp), p->remote_pct);
+		sanitize_term(p->info.comm, comm, sizeof(comm));
+		char pol[80];
+		sanitize_term(p->nm == NMS_OK && p->policy[0] ? p->policy : "-", pol, sizeof(pol));
+		fprintf(f, " %10s %7s  %-14s %s\n", rem, rp, pol, comm);
+	}
+}
+
+int output_text_write(FILE *f, const struct snapshot *s,
+		      const struct output_opts *o)
+{
+	header(f, s, o);
+	node_table(f, s);
+	distance_table(f, s);
+	proc_table(f, s, o);
+	fputc('\n', f);
+	if (fflush(f) != 0 || ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}

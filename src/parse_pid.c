@@ -1,0 +1,151 @@
+/* parse_pid.c - /proc/PID/stat and /proc/PID/status parsers. */
+#include "parse.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void copy_field(char *dst, size_t dstsz, const char *s, size_t n)
+{
+	if (n >= dstsz)
+		n = dstsz - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+int parse_pid_stat(const char *buf, size_t len, struct pid_stat *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->nthreads = out->rss_pages = NT_UNKNOWN;
+	out->processor = NT_UNKNOWN;
+	out->ppid = NT_UNKNOWN;
+	const char *end = buf + len;
+	const char *p = buf;
+	int64_t v;
+	if (parse_i64(&p, end, &v) != 0 || v <= 0 || v > 0x7fffffff)
+		return -EINVAL;
+	out->pid = (int)v;
+	const char *open = memchr(p, '(', (size_t)(end - p));
+	if (!open)
+		return -EINVAL;
+	/* The name may contain ')' and spaces: the last ')' ends it. */
+	const char *close = NULL;
+	for (const char *q = end; q > open;) {
+		q--;
+		if (*q == ')') {
+			close = q;
+			break;
+		}
+	}
+	if (!close)
+		return -EINVAL;
+	copy_field(out->comm, sizeof(out->comm), open + 1,
+		   (size_t)(close - open - 1));
+	p = close + 1;
+	/* Fields after comm, numbered as in proc(5): 3 = state ... */
+	int field = 3;
+	uint64_t u;
+	while (p < end) {
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end || *p == '\n' || *p == '\0')
+			break;
+		const char *tok = p;
+		while (p < end && *p != ' ' && *p != '\n' && *p != '\0')
+			p++;
+		const char *t = tok;
+		if (field == 3) {
+			out->state = *tok;
+		} else if (field == 4 || field == 20 || field == 24 || field == 39) {
+			if (parse_i64(&t, p, &v) != 0 || t != p)
+				return -EINVAL;
+			if (field == 4)
+				out->ppid = (int)v;
+			else if (field == 20)
+				out->nthreads = v;
+			else if (field == 24)
+				out->rss_pages = v;
+			else
+				out->processor = (v >= 0 && v < 0x7fffffff) ? (int)v : NT_UNKNOWN;
+		} else if (field == 10 || field == 12 || field == 14 ||
+			   field == 15 || field == 22) {
+			if (parse_u64(&t, p, &u) != 0 || t != p)
+				return -EINVAL;
+			if (field == 10)
+				out->minflt = u;
+			else if (field == 12)
+				out->majflt = u;
+			else if (field == 14)
+				out->utime = u;
+			else if (field == 15)
+				out->stime = u;
+			else
+				out->starttime = u;
+		}
+		field++;
+	}
+	/* A stat line cut before starttime is not usable. */
+	return field > 22 ? 0 : -EINVAL;
+}
+
+static bool key_is(const char *s, const char *e, const char *key)
+{
+	size_t n = strlen(key);
+	return (size_t)(e - s) > n && memcmp(s, key, n) == 0 && s[n] == ':';
+}
+
+static const char *value_start(const char *s, const char *e, const char *key)
+{
+	s += strlen(key) + 1;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	return s;
+}
+
+int parse_pid_status(const char *buf, size_t len, struct pid_status *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->uid = out->threads = out->vm_rss_kb = NT_UNKNOWN;
+	const char *p = buf, *end = buf + len;
+	int found = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		const char *v;
+		int64_t x;
+		if (key_is(p, e, "Name")) {
+			v = value_start(p, e, "Name");
+			copy_field(out->name, sizeof(out->name), v, (size_t)(e - v));
+			found++;
+		} else if (key_is(p, e, "Uid")) {
+			/* "Uid: real effective saved fs": the effective
+			 * one owns the process, as ps and top show. */
+			v = value_start(p, e, "Uid");
+			if (parse_i64(&v, e, &x) == 0) {
+				out->uid = x;
+				while (v < e && (*v == ' ' || *v == '\t'))
+					v++;
+				if (parse_i64(&v, e, &x) == 0)
+					out->uid = x;
+			}
+			found++;
+		} else if (key_is(p, e, "Threads")) {
+			v = value_start(p, e, "Threads");
+			if (parse_i64(&v, e, &x) == 0)
+				out->threads = x;
+		} else if (key_is(p, e, "VmRSS")) {
+			v = value_start(p, e, "VmRSS");
+			if (parse_i64(&v, e, &x) == 0)
+				out->vm_rss_kb = x;
+		} else if (key_is(p, e, "Cpus_allowed_list")) {
+			v = value_start(p, e, "Cpus_allowed_list");
+			copy_field(out->cpus_allowed_list,
+				   sizeof(out->cpus_allowed_list), v, (size_t)(e - v));
+		} else if (key_is(p, e, "Mems_allowed_list")) {
+			v = value_start(p, e, "Mems_allowed_list");
+			copy_field(out->mems_allowed_list,
+				   sizeof(out->mems_allowed_list), v, (size_t)(e - v));
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return found ? 0 : -EINVAL;
+}

@@ -1,0 +1,255 @@
+/* proc.c - the process-source interface and the file backend. */
+#include "proc.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "parse.h"
+
+struct proc_source {
+	const struct fsroot *root;
+	enum proc_backend be;
+	void *pids;             /* struct pids_info *, in proc_live.c */
+};
+
+void proc_live_close(void *pids);
+
+int proc_source_open(const struct fsroot *r, enum proc_backend be,
+		     struct proc_source **out)
+{
+	*out = NULL;
+	if (be == PROC_BACKEND_AUTO)
+		be = fsroot_is_live(r) ? PROC_BACKEND_LIBPROC2 : PROC_BACKEND_FILES;
+	if (be == PROC_BACKEND_LIBPROC2 && !fsroot_is_live(r))
+		return -EINVAL;
+	struct proc_source *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->root = r;
+	s->be = be;
+	*out = s;
+	return 0;
+}
+
+void proc_source_close(struct proc_source *s)
+{
+	if (!s)
+		return;
+	if (s->pids)
+		proc_live_close(s->pids);
+	free(s);
+}
+
+enum proc_backend proc_source_backend(const struct proc_source *s)
+{
+	return s->be;
+}
+
+/* The libproc2 backend keeps its handle in the source. */
+void **proc_source_pids_slot(struct proc_source *s);
+void **proc_source_pids_slot(struct proc_source *s) { return &s->pids; }
+
+int proc_source_scan(struct proc_source *s, struct proc_list *l)
+{
+	l->n = 0;
+	l->nthr = 0;
+	if (s->be == PROC_BACKEND_LIBPROC2)
+		return proc_scan_libproc2(s, l);
+	return proc_scan_files(s->root, l);
+}
+
+void proc_list_free(struct proc_list *l)
+{
+	free(l->v);
+	free(l->threads);
+	memset(l, 0, sizeof(*l));
+}
+
+struct proc_info *proc_list_add(struct proc_list *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct proc_info *v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		l->v = v;
+		l->cap = cap;
+	}
+	struct proc_info *p = &l->v[l->n++];
+	memset(p, 0, sizeof(*p));
+	p->uid = p->rss_kb = p->nthreads = -1;
+	p->last_cpu = -1;
+	p->ppid = -1;
+	return p;
+}
+
+int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
+			 int cpu)
+{
+	if (l->nthr == l->thrcap) {
+		size_t cap = l->thrcap ? l->thrcap * 2 : 512;
+		struct proc_thread *t = realloc(l->threads, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		l->threads = t;
+		l->thrcap = cap;
+	}
+	if (p->thr_n == 0)
+		p->thr_off = l->nthr;
+	l->threads[l->nthr].tid = tid;
+	l->threads[l->nthr].last_cpu = cpu;
+	l->nthr++;
+	p->thr_n++;
+	return 0;
+}
+
+void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
+{
+	while (n > 0 && src[n - 1] == '\0')
+		n--;
+	if (n >= dstsz)
+		n = dstsz - 1;
+	for (size_t i = 0; i < n; i++)
+		dst[i] = src[i] == '\0' ? ' ' : src[i];
+	dst[n] = '\0';
+}
+
+int proc_read_threads(const struct fsroot *r, struct proc_list *l,
+		      struct proc_info *p)
+{
+	p->thr_n = 0;
+	if (p->nthreads <= 1)
+		return proc_list_add_thread(l, p, p->pid, p->last_cpu);
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/task", p->pid);
+	int *tids = NULL;
+	size_t n = 0;
+	int rc = fsroot_list_ids(r, dir, "", FSROOT_DIRS, &tids, &n);
+	if (rc || n == 0) {
+		free(tids);
+		/* No task/ (recorded tree or gone): the main thread only. */
+		return proc_list_add_thread(l, p, p->pid, p->last_cpu);
+	}
+	struct buf b = { 0 };
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char path[96];
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", p->pid, tids[i]);
+		struct pid_stat st;
+		int cpu = -1;
+		if (fsroot_read_file(r, path, &b, 1 << 16) == 0 &&
+		    parse_pid_stat(b.data, b.len, &st) == 0)
+			cpu = st.processor;
+		else if (tids[i] != p->pid)
+			continue;   /* thread exited meanwhile */
+		rc = proc_list_add_thread(l, p, tids[i], tids[i] == p->pid && cpu < 0 ?
+					  p->last_cpu : cpu);
+	}
+	buf_free(&b);
+	free(tids);
+	return rc;
+}
+
+/* User names for a recorded tree come from its own etc/passwd when it has
+ * one; otherwise the uid is shown as digits. */
+static void tree_user(const struct fsroot *r, int64_t uid, char *out, size_t outsz,
+		      struct buf *pw)
+{
+	if (uid < 0) {
+		snprintf(out, outsz, "?");
+		return;
+	}
+	if (pw->len) {
+		const char *p = pw->data, *end = pw->data + pw->len;
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *e = nl ? nl : end;
+			const char *c1 = memchr(p, ':', (size_t)(e - p));
+			const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(e - c1 - 1)) : NULL;
+			if (c2) {
+				const char *q = c2 + 1;
+				int64_t v;
+				if (parse_i64(&q, e, &v) == 0 && v == uid) {
+					size_t n = (size_t)(c1 - p);
+					if (n >= outsz)
+						n = outsz - 1;
+					memcpy(out, p, n);
+					out[n] = '\0';
+					return;
+				}
+			}
+			p = nl ? nl + 1 : end;
+		}
+	}
+	(void)r;
+	snprintf(out, outsz, "%lld", (long long)uid);
+}
+
+int proc_scan_files(const struct fsroot *r, struct proc_list *l)
+{
+	int *pids = NULL;
+	size_t n = 0;
+	int rc = fsroot_list_ids(r, "/proc", "", FSROOT_DIRS, &pids, &n);
+	if (rc)
+		return rc;
+	struct buf b = { 0 }, pw = { 0 };
+	if (!fsroot_is_live(r))
+		fsroot_read_file(r, "/etc/passwd", &pw, 1 << 20);
+	long pagekb = sysconf(_SC_PAGESIZE) / 1024;
+	char path[64];
+	for (size_t i = 0; i < n; i++) {
+		struct pid_stat st;
+		struct pid_status ss;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
+		if (fsroot_read_file(r, path, &b, 1 << 16) != 0 ||
+		    parse_pid_stat(b.data, b.len, &st) != 0)
+			continue;   /* gone, or not a process directory */
+		snprintf(path, sizeof(path), "/proc/%d/status", pids[i]);
+		bool have_status = fsroot_read_file(r, path, &b, 1 << 16) == 0 &&
+				   parse_pid_status(b.data, b.len, &ss) == 0;
+		struct proc_info *p = proc_list_add(l);
+		if (!p) {
+			rc = -ENOMEM;
+			break;
+		}
+		p->pid = pids[i];
+		p->ppid = st.ppid;
+		snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
+		p->state = st.state;
+		p->utime = st.utime;
+		p->stime = st.stime;
+		p->starttime = st.starttime;
+		p->minflt = st.minflt;
+		p->majflt = st.majflt;
+		p->last_cpu = st.processor;
+		p->nthreads = st.nthreads;
+		p->rss_kb = st.rss_pages >= 0 ? st.rss_pages * pagekb : -1;
+		if (have_status) {
+			p->uid = ss.uid;
+			if (ss.vm_rss_kb >= 0)
+				p->rss_kb = ss.vm_rss_kb;
+			if (p->nthreads < 0)
+				p->nthreads = ss.threads;
+		}
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", pids[i]);
+		if (fsroot_read_file(r, path, &b, 1 << 16) == 0)
+			proc_clean_cmdline(p->cmdline, sizeof(p->cmdline), b.data, b.len);
+		if (fsroot_is_live(r)) {
+			struct passwd *pwd = p->uid >= 0 ? getpwuid((uid_t)p->uid) : NULL;
+			if (pwd)
+				snprintf(p->user, sizeof(p->user), "%s", pwd->pw_name);
+			else
+				snprintf(p->user, sizeof(p->user), "%lld", (long long)p->uid);
+		} else {
+			tree_user(r, p->uid, p->user, sizeof(p->user), &pw);
+		}
+	}
+	buf_free(&b);
+	buf_free(&pw);
+	free(pids);
+	return rc;
+}
