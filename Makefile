@@ -19,9 +19,9 @@ UI_CFLAGS  := $(shell pkg-config --cflags $(UI_PKGS) 2>/dev/null)
 UI_LIBS    := $(shell pkg-config --libs $(UI_PKGS) 2>/dev/null)
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+ALL_CFLAGS = $(CFLAGS) -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 \
            -D_GNU_SOURCE -DNUMATOP_VERSION='"$(VERSION)"' -Iinclude $(PKG_CFLAGS)
-LDLIBS  += $(PKG_LIBS) -lnuma -lm
+LDLIBS  := $(PKG_LIBS) -lnuma -lm
 
 BUILD   ?= build
 CORE_SRC := $(wildcard src/*.c)
@@ -44,26 +44,26 @@ all: $(PROG)
 
 $(BUILD)/%.o: %.c $(wildcard include/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/ui/%.o: ui/%.c $(wildcard include/*.h ui/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(UI_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(UI_CFLAGS) -c -o $@ $<
 
 $(LIB): $(CORE_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(PROG): $(MAIN_OBJ) $(UI_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< -lpthread
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -91,7 +91,7 @@ asan: deps
 
 asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  BUILD=$(BUILD) PROG=$(BUILD)/$(PROG) tests/run.sh $(UNIT_BIN)
+	  BUILD=$(BUILD) PROG=$(PROG) tests/run.sh $(UNIT_BIN)
 
 clean:
 	rm -rf build build-asan $(PROG)

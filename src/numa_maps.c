@@ -248,28 +248,56 @@ void nm_summary_free(struct nm_summary *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Copy with truncation (policy texts are display summaries). */
+static void copy_trunc(char *dst, size_t dstsz, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= dstsz)
+		n = dstsz - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Is pol one of the comma-separated entries of list? */
+static bool listed(const char *list, const char *pol)
+{
+	size_t n = strlen(pol);
+	for (const char *p = list; *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == n && memcmp(p, pol, n) == 0)
+			return true;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return false;
+}
+
 static void note_policy(struct nm_summary *s, const char *pol,
 			char *first, size_t firstsz)
 {
 	if (s->npolicies == 0) {
-		snprintf(first, firstsz, "%s", pol);
+		copy_trunc(first, firstsz, pol);
+		copy_trunc(s->policy, sizeof(s->policy), pol);
 		s->npolicies = 1;
-		snprintf(s->policy, sizeof(s->policy), "%s", pol);
 		return;
 	}
 	if (strcmp(first, pol) == 0)
 		return;
-	/* Keep a short list of the distinct policies. */
-	if (s->npolicies == 1)
-		snprintf(s->policy, sizeof(s->policy), "mixed: %s", first);
-	if (!strstr(s->policy + 7, pol)) {
-		size_t used = strlen(s->policy);
-		if (used + strlen(pol) + 2 < sizeof(s->policy)) {
-			s->policy[used] = ',';
-			strcpy(s->policy + used + 1, pol);
-		}
-		s->npolicies++;
+	/* Keep a short list of the distinct policies: "mixed: a,b". */
+	if (s->npolicies == 1) {
+		memcpy(s->policy, "mixed: ", 8);
+		copy_trunc(s->policy + 7, sizeof(s->policy) - 7, first);
 	}
+	if (listed(s->policy + 7, pol))
+		return;
+	size_t used = strlen(s->policy);
+	if (used + strlen(pol) + 2 < sizeof(s->policy)) {
+		s->policy[used] = ',';
+		memcpy(s->policy + used + 1, pol, strlen(pol) + 1);
+	}
+	s->npolicies++;
 }
 
 int numa_maps_summarize(const char *buf, size_t len,

@@ -114,8 +114,10 @@ void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
 		n--;
 	if (n >= dstsz)
 		n = dstsz - 1;
+	/* As ps does: argument separators and control characters become
+	 * blanks (libproc2 does the same for the live backend). */
 	for (size_t i = 0; i < n; i++)
-		dst[i] = src[i] == '\0' ? ' ' : src[i];
+		dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? ' ' : src[i];
 	dst[n] = '\0';
 }
 

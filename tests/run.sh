@@ -1,0 +1,26 @@
+#!/bin/sh
+# Run every test: the unit binaries given as arguments, then tests/sh/*.sh.
+# Each test prints "PASS name", "FAIL name" or "SKIP name: why" lines; the
+# last line is "N passed, N failed, N skipped". Exit status 1 on any failure.
+cd "$(dirname "$0")/.." || exit 1
+export PROG="${PROG:-./numatop-tui}" BUILD="${BUILD:-build}"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+run() {
+	name=$1; shift
+	echo "== $name"
+	out=$("$@" 2>&1); rc=$?
+	printf '%s\n' "$out"
+	printf '%s\n' "$out" | grep -E '^(PASS|FAIL|SKIP) ' >>"$log"
+	# A crash or failure exit with no FAIL line still counts as a failure.
+	if [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^FAIL '; then
+		echo "FAIL $name (exit status $rc)" | tee -a "$log"
+	fi
+}
+for t in "$@"; do run "$(basename "$t")" "$t"; done
+for t in tests/sh/test_*.sh; do [ -f "$t" ] && run "$(basename "$t")" sh "$t"; done
+p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
+echo
+grep '^FAIL ' "$log" | sed 's/^/  /'
+echo "$p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ]

@@ -1,0 +1,160 @@
+/* test_model.c - HOME by thread majority, sorting with unknowns, the
+ * rooted I/O layer's refusals (directories, symlink loops, escapes). */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsroot.h"
+#include "sampler.h"
+#include "snapshot.h"
+#include "check.h"
+
+/* A 4-node topology by hand: node k has CPUs 2k, 2k+1. */
+static void fake_topo(struct topology *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->nnodes = 4;
+	t->nodes = calloc(4, sizeof(*t->nodes));
+	t->ncpu_ids = 8;
+	t->cpu_node = malloc(8 * sizeof(int));
+	for (int c = 0; c < 8; c++)
+		t->cpu_node[c] = c / 2;
+	t->nids = 4;
+	t->index_of_id = malloc(4 * sizeof(int));
+	for (int i = 0; i < 4; i++) {
+		t->index_of_id[i] = i;
+		t->nodes[i].id = i;
+	}
+}
+
+static void home_majority(void)
+{
+	struct topology t;
+	fake_topo(&t);
+	/* Main thread (tid 10) on node 0, two threads on node 1. */
+	struct proc_thread a[] = { { 10, 0 }, { 11, 2 }, { 12, 3 } };
+	CHECK_EQ_INT(sampler_home_node(&t, a, 3, 10), 1);
+	/* A tie: the main thread's node wins, wherever it is listed. */
+	struct proc_thread b[] = { { 11, 6 }, { 10, 1 } };
+	CHECK_EQ_INT(sampler_home_node(&t, b, 2, 10), 0);
+	struct proc_thread c[] = { { 10, 4 }, { 11, 6 } };
+	CHECK_EQ_INT(sampler_home_node(&t, c, 2, 10), 2);
+	/* Unknown CPUs do not vote; none known: unknown. */
+	struct proc_thread d[] = { { 10, -1 }, { 11, 7 } };
+	CHECK_EQ_INT(sampler_home_node(&t, d, 2, 10), 3);
+	struct proc_thread e[] = { { 10, -1 }, { 11, 99 } };
+	CHECK_EQ_INT(sampler_home_node(&t, e, 2, 10), -1);
+	CHECK_EQ_INT(sampler_home_node(&t, NULL, 0, 10), -1);
+	topology_free(&t);
+}
+
+static void sort_unknown_last(void)
+{
+	struct topology t;
+	fake_topo(&t);
+	struct snap_proc p[4];
+	memset(p, 0, sizeof(p));
+	int64_t kb[4][16];
+	memset(kb, 0, sizeof(kb));
+	int64_t remote[4] = { 100, -1, 500, 100 };
+	int pids[4] = { 7, 3, 5, 2 };
+	for (int i = 0; i < 4; i++) {
+		p[i].info.pid = pids[i];
+		p[i].remote_kb = remote[i];
+		p[i].remote_pct = remote[i] < 0 ? -1 : (double)remote[i] / 10;
+		p[i].cpu_pct = i == 0 ? -1 : i;
+		p[i].nm = remote[i] < 0 ? NMS_NO_PERM : NMS_OK;
+		p[i].node_kb = kb[i];
+		kb[i][1] = 10 * i;
+		snprintf(p[i].info.comm, sizeof(p[i].info.comm), "c%d", 4 - i);
+	}
+	struct snapshot s;
+	memset(&s, 0, sizeof(s));
+	s.procs = p;
+	s.nprocs = 4;
+	s.topo = &t;
+	struct sort_key k;
+	CHECK_EQ_INT(snapshot_parse_col(&t, "REMOTE", &k), 0);
+	CHECK(k.descending);
+	snapshot_sort(&s, &k);
+	/* 500, then the two 100s by PID, then the unknown. */
+	CHECK_EQ_INT(p[0].info.pid, 5);
+	CHECK_EQ_INT(p[1].info.pid, 2);
+	CHECK_EQ_INT(p[2].info.pid, 7);
+	CHECK_EQ_INT(p[3].info.pid, 3);
+	k.descending = false;
+	snapshot_sort(&s, &k);
+	CHECK_EQ_INT(p[0].info.pid, 2);
+	CHECK_EQ_INT(p[3].info.pid, 3);   /* unknown still last */
+	CHECK_EQ_INT(snapshot_parse_col(&t, "pid", &k), 0);
+	CHECK(!k.descending);
+	snapshot_sort(&s, &k);
+	CHECK_EQ_INT(p[0].info.pid, 2);
+	CHECK_EQ_INT(p[3].info.pid, 7);
+	CHECK_EQ_INT(snapshot_parse_col(&t, "cpu%", &k), 0);
+	snapshot_sort(&s, &k);
+	CHECK_EQ_INT(p[3].info.pid, 7);   /* unknown CPU% last */
+	CHECK_EQ_INT(snapshot_parse_col(&t, "N1", &k), 0);
+	CHECK_EQ_INT(k.node, 1);
+	snapshot_sort(&s, &k);
+	CHECK_EQ_INT(p[3].info.pid, 3);   /* no perm: no node value */
+	CHECK_EQ_INT(snapshot_parse_col(&t, "command", &k), 0);
+	snapshot_sort(&s, &k);
+	CHECK_EQ_STR(p[0].info.comm, "c1");
+	CHECK_EQ_INT(snapshot_parse_col(&t, "N9", &k), -ENOENT);
+	CHECK_EQ_INT(snapshot_parse_col(&t, "bogus", &k), -EINVAL);
+	topology_free(&t);
+}
+
+static void rooted_io(void)
+{
+	char dir[] = "/tmp/numatop-fsroot-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && mkdir -p sys/devices/system/node/node0 proc etc && "
+		 "ln -s . sys/devices/system/node/node0/cpu0 && "
+		 "ln -s /etc/hostname sys/escape && mkdir sys/isdir && "
+		 "echo inside > etc/hostname && printf '0-3\\n\\0' > sys/list", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
+	CHECK(!fsroot_is_live(r));
+	struct buf b = { 0 };
+	/* A directory where a file is expected. */
+	CHECK_EQ_INT(fsroot_read_file(r, "/sys/isdir", &b, 0), -EISDIR);
+	/* An absolute symlink resolves inside the root, not the host. */
+	CHECK_EQ_INT(fsroot_read_file(r, "/sys/escape", &b, 0), 0);
+	CHECK_EQ_STR(b.data, "inside\n");
+	CHECK_EQ_INT(fsroot_read_file(r, "/nope", &b, 0), -ENOENT);
+	char s[16];
+	CHECK_EQ_INT(fsroot_read_small(r, "/sys/list", s, sizeof(s)), 3);
+	CHECK_EQ_STR(s, "0-3");
+	/* Listing never returns or follows symlinks (node0/cpu0 -> .). */
+	int *ids;
+	size_t n;
+	CHECK_EQ_INT(fsroot_list_ids(r, "/sys/devices/system/node/node0", "cpu",
+				     FSROOT_DIRS, &ids, &n), 0);
+	CHECK_EQ_INT(n, 0);
+	free(ids);
+	CHECK_EQ_INT(fsroot_list_ids(r, "/sys/devices/system/node", "node",
+				     FSROOT_DIRS, &ids, &n), 0);
+	CHECK_EQ_INT(n, 1);
+	free(ids);
+	/* A file larger than the limit is refused, not cut. */
+	CHECK_EQ_INT(fsroot_read_file(r, "/etc/hostname", &b, 3), -EFBIG);
+	buf_free(&b);
+	fsroot_close(r);
+	CHECK_EQ_INT(fsroot_open("/no/such/root", &r), -ENOENT);
+	CHECK_EQ_INT(fsroot_open("/etc/hostname", &r), -ENOTDIR);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+}
+
+int main(void)
+{
+	RUN_TEST(home_majority);
+	RUN_TEST(sort_unknown_last);
+	RUN_TEST(rooted_io);
+	return CHECK_DONE();
+}
