@@ -1,11 +1,153 @@
-/* ui_main.c - interactive monitor entry (filled in by the TUI work). */
-#include <stdio.h>
+/* ui_main.c - the interactive monitor: set up curses, sample, draw, read
+ * keys. All curses calls happen on this one thread. */
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include <curses.h>
+
+#include "batch.h"
 #include "ui.h"
+#include "ui_int.h"
+
+static volatile sig_atomic_t ui_stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	ui_stop = 1;
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void init_colors(struct ui *u)
+{
+	if (!u->color || !has_colors())
+		return;
+	start_color();
+	use_default_colors();
+	u->c256 = COLORS >= 256;
+	init_pair(C_DEFAULT, -1, -1);
+	init_pair(C_HEADER, COLOR_BLACK, COLOR_GREEN);
+	init_pair(C_SELECTED, COLOR_BLACK, COLOR_CYAN);
+	init_pair(C_LABEL, COLOR_CYAN, -1);
+	init_pair(C_BAR_USER, COLOR_GREEN, -1);
+	init_pair(C_BAR_SYS, COLOR_RED, -1);
+	init_pair(C_BAR_MEM, COLOR_YELLOW, -1);
+	init_pair(C_WARN, COLOR_RED, -1);
+	init_pair(C_DIM, COLOR_BLUE, -1);
+	init_pair(C_FKEY, -1, -1);
+	init_pair(C_FKEY_LABEL, COLOR_BLACK, COLOR_CYAN);
+	init_pair(C_TAGGED, COLOR_YELLOW, -1);
+	init_pair(C_REMOTE, COLOR_MAGENTA, -1);
+	/* Heatmap: near (green) to far (red); 256 colours give a smooth ramp. */
+	static const short ramp256[8] = { 22, 28, 64, 100, 136, 166, 160, 124 };
+	static const short ramp8[8] = { COLOR_GREEN, COLOR_GREEN, COLOR_CYAN, COLOR_CYAN,
+					COLOR_YELLOW, COLOR_YELLOW, COLOR_RED, COLOR_RED };
+	for (int i = 0; i < 8; i++)
+		init_pair((short)(C_HEAT0 + i), COLOR_WHITE, u->c256 ? ramp256[i] : ramp8[i]);
+}
+
+static int ui_open(struct ui *u, const struct options *o)
+{
+	memset(u, 0, sizeof(*u));
+	u->opt = o;
+	if (batch_open(o, stderr, &u->root, &u->topo, &u->smp) != 0)
+		return 1;
+	u->sort = (struct sort_key){ COL_REMOTE, -1, true };
+	if (o->sort && snapshot_parse_col(&u->topo, o->sort, &u->sort) != 0) {
+		fprintf(stderr, "numatop-tui: -s: unknown column '%s'\n", o->sort);
+		return 2;
+	}
+	u->show_nodes = u->show_heatmap = true;
+	u->delay = o->delay;
+	u->color = !o->no_color && !getenv("NO_COLOR");
+	u->ascii = o->ascii;
+	u->mouse = !o->no_mouse;
+	u->screen = u->back = SCR_PROCESSES;
+	u->sel_pid = -1;
+	return 0;
+}
+
+static void ui_close(struct ui *u)
+{
+	detail_free(&u->detail);
+	snapshot_free(&u->snap);
+	sampler_free(u->smp);
+	topology_free(&u->topo);
+	fsroot_close(u->root);
+	free(u->rows);
+	free(u->depth);
+	free(u->tagged);
+}
+
+static void sample(struct ui *u)
+{
+	int rc = sampler_tick(u->smp, &u->snap);
+	if (rc)
+		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));
+	snapshot_sort(&u->snap, &u->sort);
+	ui_rebuild_rows(u);
+	if (u->screen == SCR_DETAIL) {
+		int e = detail_read(u->root, &u->topo, u->detail.pid, &u->detail);
+		if (e == -ESRCH)
+			snprintf(u->msg, sizeof(u->msg), "process %d exited", u->detail.pid);
+	}
+	u->last_sample = mono();
+}
 
 int ui_run(const struct options *o)
 {
-	(void)o;
-	fprintf(stderr, "numatop-tui: the interactive monitor is not built yet; use -b or --json\n");
-	return 2;
+	struct ui u;
+	int rc = ui_open(&u, o);
+	if (rc) {
+		ui_close(&u);
+		return rc;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	setlocale(LC_ALL, "");
+	if (!initscr()) {
+		fprintf(stderr, "numatop-tui: cannot initialise the terminal\n");
+		ui_close(&u);
+		return 1;
+	}
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	init_colors(&u);
+	if (u.mouse)
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	sample(&u);
+	while (!u.quit && !ui_stop) {
+		ui_draw(&u);
+		double left = u.delay - (mono() - u.last_sample);
+		timeout(left > 0 ? (int)(left * 1000) + 1 : 0);
+		int ch = getch();
+		if (ui_stop)
+			break;
+		if (ch != ERR) {
+			ui_handle_key(&u, ch);
+			continue;
+		}
+		if (!u.paused && mono() - u.last_sample >= u.delay)
+			sample(&u);
+	}
+	endwin();
+	ui_close(&u);
+	return 0;
 }

@@ -1,0 +1,547 @@
+/* ui_draw.c - the main screen: node panels, distance heatmap, status line,
+ * process table and function-key bar. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "output.h"
+#include "sanitize.h"
+#include "ui_int.h"
+
+int ui_attr(const struct ui *u, enum ui_color c)
+{
+	if (u->color && has_colors())
+		return COLOR_PAIR(c);
+	switch (c) {
+	case C_HEADER: case C_SELECTED: case C_FKEY_LABEL: return A_REVERSE;
+	case C_WARN: case C_REMOTE: case C_TAGGED: return A_BOLD;
+	default: return A_NORMAL;
+	}
+}
+
+static void human_kb(char *out, size_t n, int64_t kb)
+{
+	if (kb < 0)
+		snprintf(out, n, "-");
+	else if (kb < 10000)
+		snprintf(out, n, "%lldK", (long long)kb);
+	else if (kb < 1024 * 1024)
+		snprintf(out, n, "%.1fM", (double)kb / 1024);
+	else if (kb < 1024LL * 1024 * 1024)
+		snprintf(out, n, "%.1fG", (double)kb / 1024 / 1024);
+	else
+		snprintf(out, n, "%.1fT", (double)kb / 1024 / 1024 / 1024);
+}
+
+static void rate(char *out, size_t n, double v)
+{
+	if (v < 0)
+		snprintf(out, n, "-");
+	else if (v < 10000)
+		snprintf(out, n, "%.0f", v);
+	else if (v < 1e7)
+		snprintf(out, n, "%.0fk", v / 1e3);
+	else
+		snprintf(out, n, "%.0fM", v / 1e6);
+}
+
+/* A meter: [|||||    12.3%] with two coloured parts. */
+static void bar(struct ui *u, int y, int x, int w, double a, double b,
+		enum ui_color ca, enum ui_color cb, const char *text)
+{
+	if (w < 4)
+		return;
+	int inner = w - 2;
+	mvaddch(y, x, '[');
+	int na = a > 0 ? (int)(a / 100.0 * inner + 0.5) : 0;
+	int nb = b > 0 ? (int)((a + b) / 100.0 * inner + 0.5) - na : 0;
+	if (na > inner) na = inner;
+	if (na + nb > inner) nb = inner - na;
+	int tl = (int)strlen(text);
+	for (int i = 0; i < inner; i++) {
+		int tpos = i - (inner - tl);
+		char c = tpos >= 0 ? text[tpos] : (i < na + nb ? '|' : ' ');
+		attron(i < na ? ui_attr(u, ca) : i < na + nb ? ui_attr(u, cb) : 0);
+		mvaddch(y, x + 1 + i, (chtype)(unsigned char)c);
+		attroff(ui_attr(u, ca) | ui_attr(u, cb));
+	}
+	mvaddch(y, x + w - 1, ']');
+}
+
+static int draw_nodes(struct ui *u, int y)
+{
+	const struct topology *t = &u->topo;
+	const struct snapshot *s = &u->snap;
+	bool compact = t->nnodes > 4;
+	int maxy = LINES - 8;   /* leave room for the table */
+	for (size_t i = 0; i < t->nnodes && y < maxy; i++) {
+		const struct node_sample *ns = &s->nodes[i];
+		const struct cpu_load *ld = &s->node_load[i];
+		const char *kind = fmt_node_kind(t, i, ns);
+		char lab[24], txt[48], hit[16], miss[16], other[16];
+		snprintf(lab, sizeof(lab), "N%-3d", t->nodes[i].id);
+		attron(ui_attr(u, C_LABEL));
+		mvaddstr(y, 0, lab);
+		attroff(ui_attr(u, C_LABEL));
+		int x = 5, w = compact ? (COLS - 5) / 3 : (COLS - 5) / 2;
+		if (w > 40) w = 40;
+		if (bitmap_empty(&t->nodes[i].cpus)) {
+			attron(ui_attr(u, C_DIM));
+			mvprintw(y, x, "%-*.*s", w, w, "no CPUs (memory-only)");
+			attroff(ui_attr(u, C_DIM));
+		} else {
+			char pct[16];
+			fmt_pct(pct, sizeof(pct), ld->busy);
+			snprintf(txt, sizeof(txt), "%s%%", pct);
+			bar(u, y, x, w, ld->user, ld->system, C_BAR_USER, C_BAR_SYS, txt);
+		}
+		x += w + 1;
+		int64_t tot = ns->mem.mem_total_kb, fr = ns->mem.mem_free_kb;
+		if (tot > 0 && fr >= 0) {
+			char a[16], b[16];
+			human_kb(a, sizeof(a), tot - fr);
+			human_kb(b, sizeof(b), tot);
+			snprintf(txt, sizeof(txt), "%s/%s", a, b);
+			if (compact) {
+				bar(u, y, x, w, 100.0 * (double)(tot - fr) / (double)tot, 0,
+				    C_BAR_MEM, C_BAR_MEM, txt);
+			} else {
+				y++;
+				mvaddstr(y, 0, "Mem");
+				bar(u, y, 5, w, 100.0 * (double)(tot - fr) / (double)tot, 0,
+				    C_BAR_MEM, C_BAR_MEM, txt);
+				x = 5 + w + 1;
+			}
+		} else {
+			attron(ui_attr(u, C_DIM));
+			mvprintw(y, x, "%-*.*s", w, w, tot == 0 ? "no memory" : "memory unknown");
+			attroff(ui_attr(u, C_DIM));
+		}
+		if (!compact)
+			x += 0;
+		else
+			x += w + 1;
+		rate(hit, sizeof(hit), s->ns_rate[i][NUMASTAT_HIT]);
+		rate(miss, sizeof(miss), s->ns_rate[i][NUMASTAT_MISS]);
+		rate(other, sizeof(other), s->ns_rate[i][NUMASTAT_OTHER_NODE]);
+		char line[160];
+		int n = snprintf(line, sizeof(line), "hit %s/s miss %s/s other %s/s", hit, miss, other);
+		if (ns->npools && !compact) {
+			for (size_t k = 0; k < ns->npools && n < (int)sizeof(line) - 32; k++)
+				n += snprintf(line + n, sizeof(line) - (size_t)n, "  huge%lldk %lld/%lld",
+					      (long long)ns->pools[k].size_kb,
+					      (long long)ns->pools[k].free, (long long)ns->pools[k].nr);
+		}
+		if (kind[0] && compact)
+			snprintf(line + n, sizeof(line) - (size_t)n, "  %s", kind);
+		if (x < COLS)
+			mvaddnstr(y, x, line, COLS - x);
+		y++;
+	}
+	return y;
+}
+
+static int heat_level(int d, int lo, int hi)
+{
+	if (hi <= lo)
+		return 0;
+	int l = (d - lo) * 7 / (hi - lo);
+	return l < 0 ? 0 : l > 7 ? 7 : l;
+}
+
+static int draw_heatmap(struct ui *u, int y)
+{
+	const struct topology *t = &u->topo;
+	size_t n = t->nnodes;
+	int lo = 1 << 30, hi = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			int d = topology_distance(t, i, j);
+			if (d < 0 || i == j)
+				continue;
+			lo = d < lo ? d : lo;
+			hi = d > hi ? d : hi;
+		}
+	if (hi == 0)
+		lo = hi = 10;
+	int cw = (int)(COLS - 6) / (int)(n ? n : 1) >= 4 ? 4 : 1;
+	int rows_left = LINES - 8 - y;
+	attron(ui_attr(u, C_LABEL));
+	mvprintw(y, 0, "Distances (SLIT)  local=*  near");
+	attroff(ui_attr(u, C_LABEL));
+	int lx = 32;
+	for (int k = 0; k < 8 && lx < COLS - 4; k++, lx++) {
+		attron(ui_attr(u, (enum ui_color)(C_HEAT0 + k)));
+		mvaddch(y, lx, u->color ? ' ' : (chtype)('0' + k));
+		attroff(ui_attr(u, (enum ui_color)(C_HEAT0 + k)));
+	}
+	mvprintw(y, lx, " far  (%d..%d)", lo, hi);
+	y++;
+	if (cw == 4) {
+		mvaddstr(y, 0, "     ");
+		for (size_t j = 0; j < n; j++)
+			mvprintw(y, 5 + (int)j * 4, "%4d", t->nodes[j].id);
+		y++;
+	}
+	for (size_t i = 0; i < n && rows_left-- > 1; i++, y++) {
+		mvprintw(y, 0, "%4d ", t->nodes[i].id);
+		for (size_t j = 0; j < n; j++) {
+			int d = topology_distance(t, i, j);
+			int x = 5 + (int)j * cw;
+			if (x + cw > COLS)
+				break;
+			int lvl = i == j ? 0 : heat_level(d, lo, hi);
+			int a = d < 0 ? 0 : ui_attr(u, (enum ui_color)(C_HEAT0 + lvl));
+			if (!u->color && i != j && lvl >= 4)
+				a = A_BOLD;
+			attron(a);
+			if (cw == 4) {
+				char cell[8];
+				if (d < 0)
+					snprintf(cell, sizeof(cell), "   -");
+				else
+					snprintf(cell, sizeof(cell), i == j ? "%3d*" : "%4d", d);
+				mvaddstr(y, x, cell);
+			} else {
+				mvaddch(y, x, d < 0 ? '-' : i == j ? '*' : (u->color ? ' ' : (chtype)('0' + lvl)));
+			}
+			attroff(a);
+		}
+	}
+	if (rows_left <= 1 && n > 0)
+		mvprintw(y++, 0, "  (more rows: make the window taller or press D)");
+	return y;
+}
+
+bool ui_is_tagged(const struct ui *u, int pid)
+{
+	for (size_t i = 0; i < u->ntagged; i++)
+		if (u->tagged[i] == pid)
+			return true;
+	return false;
+}
+
+const struct snap_proc *ui_selected(const struct ui *u)
+{
+	if (u->sel < 0 || (size_t)u->sel >= u->nrows)
+		return NULL;
+	return &u->snap.procs[u->rows[u->sel]];
+}
+
+/* Filter: "node N" / "on node N", "remote>=X" (REMOTE%), else a name. */
+static bool row_wanted(const struct ui *u, const struct snap_proc *p)
+{
+	const char *f = u->filter;
+	if (!f[0])
+		return true;
+	int node;
+	double pct;
+	if (sscanf(f, "on node %d", &node) == 1 || sscanf(f, "node %d", &node) == 1)
+		return p->home >= 0 && u->topo.nodes[p->home].id == node;
+	if (sscanf(f, "remote%%>=%lf", &pct) == 1 || sscanf(f, "remote>=%lf", &pct) == 1 ||
+	    sscanf(f, "remote%% >= %lf", &pct) == 1 || sscanf(f, "remote >= %lf", &pct) == 1)
+		return p->remote_pct >= pct;
+	return strstr(p->info.comm, f) || strstr(p->info.cmdline, f);
+}
+
+static size_t tree_add(struct ui *u, size_t *order, size_t n, int ppid, int depth,
+		       bool *used)
+{
+	for (size_t i = 0; i < u->snap.nprocs; i++) {
+		const struct snap_proc *p = &u->snap.procs[i];
+		if (used[i] || p->info.ppid != ppid || !row_wanted(u, p))
+			continue;
+		used[i] = true;
+		order[n] = i;
+		u->depth[n] = depth;
+		n = tree_add(u, order, n + 1, p->info.pid, depth + 1, used);
+	}
+	return n;
+}
+
+void ui_rebuild_rows(struct ui *u)
+{
+	const struct snapshot *s = &u->snap;
+	free(u->rows);
+	free(u->depth);
+	u->rows = malloc((s->nprocs + 1) * sizeof(size_t));
+	u->depth = calloc(s->nprocs + 1, sizeof(int));
+	u->nrows = 0;
+	if (!u->rows || !u->depth)
+		return;
+	if (u->tree) {
+		bool *used = calloc(s->nprocs + 1, sizeof(bool));
+		if (!used)
+			return;
+		/* Roots: processes whose parent is not in the list. */
+		for (size_t i = 0; i < s->nprocs; i++) {
+			const struct snap_proc *p = &s->procs[i];
+			bool has_parent = false;
+			for (size_t j = 0; j < s->nprocs && !has_parent; j++)
+				has_parent = s->procs[j].info.pid == p->info.ppid;
+			if (has_parent || used[i] || !row_wanted(u, p))
+				continue;
+			used[i] = true;
+			u->rows[u->nrows] = i;
+			u->depth[u->nrows] = 0;
+			u->nrows = tree_add(u, u->rows, u->nrows + 1, p->info.pid, 1, used);
+		}
+		free(used);
+	} else {
+		for (size_t i = 0; i < s->nprocs; i++)
+			if (row_wanted(u, &s->procs[i]))
+				u->rows[u->nrows++] = i;
+	}
+	/* Keep the selection on the same process. */
+	long sel = -1;
+	for (size_t r = 0; r < u->nrows && u->sel_pid >= 0; r++)
+		if (s->procs[u->rows[r]].info.pid == u->sel_pid)
+			sel = (long)r;
+	if (sel < 0)
+		sel = u->sel < (long)u->nrows ? u->sel : (long)u->nrows - 1;
+	u->sel = sel < 0 ? 0 : sel;
+	const struct snap_proc *p = ui_selected(u);
+	u->sel_pid = p ? p->info.pid : -1;
+}
+
+static void add_hdr(struct ui *u, int x0, int x1, enum snap_col c, int node)
+{
+	if (u->nhdr < (int)(sizeof(u->hdr) / sizeof(u->hdr[0])))
+		u->hdr[u->nhdr++] = (struct ui_hdr){ x0, x1, c, node };
+}
+
+int ui_proc_table_col_at(const struct ui *u, int x)
+{
+	for (int i = 0; i < u->nhdr; i++)
+		if (x >= u->hdr[i].x0 && x < u->hdr[i].x1)
+			return i;
+	return -1;
+}
+
+static bool sorted_by(const struct ui *u, enum snap_col c, int node)
+{
+	return u->sort.col == c && (c != COL_NODE || u->sort.node == node);
+}
+
+static void draw_table(struct ui *u, int y, int h)
+{
+	const struct topology *t = &u->topo;
+	size_t n = t->nnodes;
+	int fixed = 7 + 1 + 9 + 1 + 4 + 1 + 5 + 1 + 6 + 1 + 7 + 1 + 7 + 1;
+	bool per_node = (int)n * 7 + fixed + 12 <= COLS;
+	char line[1024];
+	u->nhdr = 0;
+	u->table_y = y;
+	u->table_h = h;
+	attron(ui_attr(u, C_HEADER));
+	mvhline(y, 0, ' ', COLS);
+	int x = 0;
+#define HDR(w, txt, col, node) do { \
+	char cell_[32]; \
+	snprintf(cell_, sizeof(cell_), "%*s%s", (w) - 1, txt, sorted_by(u, col, node) ? (u->sort.descending ? "v" : "^") : " "); \
+	mvaddnstr(y, x, cell_, COLS - x > 0 ? COLS - x : 0); \
+	add_hdr(u, x, x + (w), col, node); x += (w) + 1; } while (0)
+	HDR(7, "PID", COL_PID, -1);
+	mvprintw(y, x, "%-8s%s", "USER", sorted_by(u, COL_USER, -1) ? (u->sort.descending ? "v" : "^") : " ");
+	add_hdr(u, x, x + 9, COL_USER, -1);
+	x += 10;
+	HDR(4, "HOM", COL_HOME, -1);
+	HDR(5, "CPU%", COL_CPU, -1);
+	HDR(6, "RSS", COL_RSS, -1);
+	if (per_node) {
+		for (size_t j = 0; j < n; j++) {
+			char name[16];
+			snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
+			HDR(7, name, COL_NODE, (int)j);
+		}
+	} else {
+		mvprintw(y, x, "%-*.*s", (int)n, (int)n, "NODES");
+		x += (int)(n < 5 ? 5 : n) + 1;
+	}
+	HDR(7, "REMOTE", COL_REMOTE, -1);
+	HDR(7, "REMOT%", COL_REMOTE_PCT, -1);
+	mvprintw(y, x, "COMMAND%s", sorted_by(u, COL_COMMAND, -1) ? (u->sort.descending ? "v" : "^") : "");
+	add_hdr(u, x, COLS, COL_COMMAND, -1);
+#undef HDR
+	attroff(ui_attr(u, C_HEADER));
+	y++;
+	h--;
+	if (u->sel < u->top)
+		u->top = u->sel;
+	if (u->sel >= u->top + h)
+		u->top = u->sel - h + 1;
+	if (u->top < 0)
+		u->top = 0;
+	static const char *blocks[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584",
+					"\u2585", "\u2586", "\u2587", "\u2588" };
+	for (int r = 0; r < h; r++, y++) {
+		long row = u->top + r;
+		move(y, 0);
+		clrtoeol();
+		if (row >= (long)u->nrows)
+			continue;
+		const struct snap_proc *p = &u->snap.procs[u->rows[row]];
+		int a = row == u->sel ? ui_attr(u, C_SELECTED) :
+			ui_is_tagged(u, p->info.pid) ? ui_attr(u, C_TAGGED) : 0;
+		char user[64], cpu[16], rss[16], home[12], rem[16], rp[16], comm[300];
+		sanitize_term(p->info.user, user, sizeof(user));
+		fmt_pct(cpu, sizeof(cpu), p->cpu_pct);
+		human_kb(rss, sizeof(rss), p->info.rss_kb);
+		if (p->home >= 0)
+			snprintf(home, sizeof(home), "%d", t->nodes[p->home].id);
+		else
+			snprintf(home, sizeof(home), "-");
+		const char *mark = p->nm == NMS_NO_PERM ? "no perm" : p->nm == NMS_GONE ? "gone" :
+				   p->nm == NMS_ERROR ? "error" : "-";
+		if (p->nm == NMS_OK) {
+			human_kb(rem, sizeof(rem), p->remote_kb);
+			fmt_pct(rp, sizeof(rp), p->remote_pct);
+		} else {
+			snprintf(rem, sizeof(rem), "%s", mark);
+			snprintf(rp, sizeof(rp), "-");
+		}
+		int o = snprintf(line, sizeof(line), "%7d %-9.9s %4s %5s %6s ", p->info.pid,
+				 user, home, cpu, rss);
+		if (per_node) {
+			for (size_t j = 0; j < n && o < 900; j++) {
+				char v[16];
+				if (p->nm == NMS_OK)
+					human_kb(v, sizeof(v), p->node_kb[j]);
+				else
+					snprintf(v, sizeof(v), "%s", j == 0 ? mark : "");
+				o += snprintf(line + o, sizeof(line) - (size_t)o, "%7s ", v);
+			}
+		} else {
+			/* One block per node, height = that node's share. */
+			for (size_t j = 0; j < n && o < 900; j++) {
+				const char *b = "-";
+				if (p->nm == NMS_OK && p->total_kb > 0) {
+					int lvl = (int)(8 * p->node_kb[j] / p->total_kb);
+					if (p->node_kb[j] > 0 && lvl == 0)
+						lvl = 1;
+					b = u->ascii ? (const char *[]){ ".", "1", "2", "3", "4", "5", "6", "7", "8" }[lvl]
+						     : blocks[lvl];
+				} else if (p->nm == NMS_NO_PERM) {
+					b = "?";
+				}
+				o += snprintf(line + o, sizeof(line) - (size_t)o, "%s", b);
+			}
+			for (size_t j = n; j < 5; j++)
+				line[o++] = ' ';
+			line[o++] = ' ';
+			line[o] = '\0';
+		}
+		int indent = u->tree ? u->depth[row] * 2 : 0;
+		sanitize_term(p->info.cmdline[0] ? p->info.cmdline : p->info.comm, comm, sizeof(comm));
+		o += snprintf(line + o, sizeof(line) - (size_t)o, "%7s %7s %*s%s%s", rem, rp,
+			      indent, "", u->tree && indent ? "`-" : "", comm);
+		if (a)
+			attron(a);
+		else if (p->nm == NMS_OK && p->remote_pct >= 50)
+			attron(a = ui_attr(u, C_REMOTE));
+		if (row == u->sel)
+			mvhline(y, 0, ' ', COLS);
+		mvaddnstr(y, 0, line, COLS);
+		if (a)
+			attroff(a);
+	}
+}
+
+static void draw_status(struct ui *u, int y)
+{
+	const struct snapshot *s = &u->snap;
+	char self[16];
+	fmt_pct(self, sizeof(self), s->self_cpu_pct);
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	double age = (double)(now.tv_sec - s->wall.tv_sec) +
+		     (double)(now.tv_nsec - s->wall.tv_nsec) / 1e9;
+	move(y, 0);
+	clrtoeol();
+	attron(ui_attr(u, C_LABEL));
+	mvprintw(y, 0, "Tasks: %zu shown of %zu  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%s",
+		 u->nrows, s->nprocs, u->delay, age, self, u->paused ? "  [PAUSED]" : "",
+		 u->filter[0] ? "  filter: " : "", u->filter, u->tree ? "  [tree]" : "");
+	attroff(ui_attr(u, C_LABEL));
+	if (u->msg[0]) {
+		attron(ui_attr(u, C_WARN));
+		mvaddnstr(y, COLS / 2 > 70 ? 70 : COLS / 2, u->msg, COLS - 1);
+		attroff(ui_attr(u, C_WARN));
+	}
+}
+
+static void draw_fkeys(struct ui *u)
+{
+	static const char *keys[][2] = {
+		{ "F1", "Help" }, { "F3", "Search" }, { "F4", "Filter" }, { "F5", "Tree" },
+		{ "F6", "SortBy" }, { "Tab", "Screen" }, { "F9", "Kill" }, { "F10", "Quit" },
+	};
+	int y = LINES - 1, x = 0;
+	move(y, 0);
+	clrtoeol();
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && x < COLS; i++) {
+		attron(ui_attr(u, C_FKEY));
+		mvaddnstr(y, x, keys[i][0], COLS - x);
+		attroff(ui_attr(u, C_FKEY));
+		x += (int)strlen(keys[i][0]);
+		attron(ui_attr(u, C_FKEY_LABEL));
+		mvprintw(y, x, "%-7s", keys[i][1]);
+		attroff(ui_attr(u, C_FKEY_LABEL));
+		x += 7;
+	}
+	attron(ui_attr(u, C_FKEY_LABEL));
+	if (x < COLS)
+		mvhline(y, x, ' ', COLS - x);
+	attroff(ui_attr(u, C_FKEY_LABEL));
+}
+
+void ui_draw(struct ui *u)
+{
+	erase();
+	if (COLS < 40 || LINES < 10) {
+		mvaddstr(0, 0, "window too small");
+		refresh();
+		return;
+	}
+	if (u->screen == SCR_HELP) {
+		ui_draw_help(u);
+		refresh();
+		return;
+	}
+	static const char *names[] = { "Processes", "Nodes", "Topology" };
+	int x = 0;
+	for (int i = 0; i < SCR_NSCREENS; i++) {
+		bool cur = (int)u->screen == i || (u->screen == SCR_DETAIL && i == 0) ||
+			   (u->screen == SCR_KILL && i == 0);
+		attron(cur ? ui_attr(u, C_HEADER) : ui_attr(u, C_DIM));
+		mvprintw(0, x, " %s ", names[i]);
+		attroff(ui_attr(u, C_HEADER) | ui_attr(u, C_DIM));
+		x += (int)strlen(names[i]) + 3;
+	}
+	mvprintw(0, x, " numatop-tui %s  %s%s", NUMATOP_VERSION,
+		 fsroot_is_live(u->root) ? "live" : "root ", fsroot_is_live(u->root) ? "" : fsroot_path(u->root));
+	int y = 1;
+	if (u->screen == SCR_NODES) {
+		draw_status(u, LINES - 2);
+		ui_draw_nodes(u, y, LINES - 3 - y);
+	} else if (u->screen == SCR_TOPOLOGY) {
+		draw_status(u, LINES - 2);
+		ui_draw_topology(u, y, LINES - 3 - y);
+	} else if (u->screen == SCR_DETAIL) {
+		draw_status(u, LINES - 2);
+		ui_draw_detail(u, y, LINES - 3 - y);
+	} else {
+		if (u->show_nodes)
+			y = draw_nodes(u, y);
+		if (u->show_heatmap)
+			y = draw_heatmap(u, y);
+		draw_status(u, y++);
+		draw_table(u, y, LINES - 1 - y);
+		if (u->screen == SCR_KILL)
+			ui_draw_kill(u);
+	}
+	draw_fkeys(u);
+	refresh();
+}

@@ -1,0 +1,71 @@
+/* ui_int.h - state shared by the ui/ modules (ncurses only; reads the
+ * snapshot model, never /proc or /sys). */
+#ifndef NUMATOP_UI_INT_H
+#define NUMATOP_UI_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "detail.h"
+#include "options.h"
+#include "sampler.h"
+#include "snapshot.h"
+
+enum ui_screen { SCR_PROCESSES, SCR_NODES, SCR_TOPOLOGY, SCR_NSCREENS,
+		 SCR_DETAIL, SCR_HELP, SCR_KILL };
+
+enum ui_color {
+	C_DEFAULT = 1, C_HEADER, C_SELECTED, C_LABEL, C_BAR_USER, C_BAR_SYS,
+	C_BAR_MEM, C_WARN, C_DIM, C_FKEY, C_FKEY_LABEL, C_TAGGED, C_REMOTE,
+	C_HEAT0 /* C_HEAT0 .. C_HEAT0 + 7: distance gradient */
+};
+
+struct ui {
+	const struct options *opt;
+	struct fsroot *root;
+	struct topology topo;
+	struct sampler *smp;
+	struct snapshot snap;
+	struct sort_key sort;
+	enum ui_screen screen, back;
+	size_t *rows;            /* visible process indexes (filter, tree) */
+	int *depth;              /* tree depth per row */
+	size_t nrows;
+	long sel, top;           /* selected row and first row shown */
+	int sel_pid;
+	bool show_nodes, show_heatmap, paused, tree, quit;
+	bool color, c256, ascii, mouse;
+	double delay, last_sample;
+	char filter[64], search[64];
+	int *tagged;
+	size_t ntagged;
+	struct proc_detail detail;
+	long detail_scroll;
+	int kill_sel;
+	int table_y, table_h;    /* where the process table is drawn */
+	char msg[160];
+	struct ui_hdr { int x0, x1; enum snap_col col; int node; } hdr[96];
+	int nhdr;                /* header cells, for mouse sorting */
+};
+
+/* ui_keys.c */
+bool ui_handle_key(struct ui *u, int ch);
+void ui_draw_help(struct ui *u);
+/* ui_draw.c */
+void ui_draw(struct ui *u);
+void ui_rebuild_rows(struct ui *u);
+int ui_attr(const struct ui *u, enum ui_color c);
+int ui_proc_table_col_at(const struct ui *u, int x);
+/* ui_screens.c */
+void ui_draw_nodes(struct ui *u, int y0, int h);
+void ui_draw_topology(struct ui *u, int y0, int h);
+void ui_draw_detail(struct ui *u, int y0, int h);
+void ui_draw_kill(struct ui *u);
+extern const struct ui_signal { int sig; const char *name; } ui_signals[];
+extern const size_t ui_nsignals;
+
+bool ui_is_tagged(const struct ui *u, int pid);
+bool sorted_by_hdr(const struct ui *u, int i);
+const struct snap_proc *ui_selected(const struct ui *u);
+
+#endif

@@ -1,0 +1,479 @@
+/* ui_keys.c - one key table drives both dispatch and the help screen. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "ui_int.h"
+
+#define KEY_CTRL(c) ((c) & 0x1f)
+#define KEY_TAB 9
+#define KEY_ESC 27
+
+typedef void (*ui_handler)(struct ui *u, int ch);
+
+struct ui_key {
+	int key;
+	ui_handler fn;
+	const char *label;      /* how the help screen names the key */
+	const char *help;       /* NULL: same entry as the line above */
+};
+
+static void select_row(struct ui *u, long row)
+{
+	if (row >= (long)u->nrows)
+		row = (long)u->nrows - 1;
+	if (row < 0)
+		row = 0;
+	u->sel = row;
+	const struct snap_proc *p = ui_selected(u);
+	u->sel_pid = p ? p->info.pid : -1;
+}
+
+static void resort(struct ui *u)
+{
+	snapshot_sort(&u->snap, &u->sort);
+	ui_rebuild_rows(u);
+}
+
+static void set_sort(struct ui *u, enum snap_col c, int node)
+{
+	if (u->sort.col == c && (c != COL_NODE || u->sort.node == node))
+		return;
+	u->sort.col = c;
+	u->sort.node = node;
+	u->sort.descending = snapshot_col_default_desc(c);
+	resort(u);
+}
+
+static void k_up(struct ui *u, int ch) { (void)ch; select_row(u, u->sel - 1); }
+static void k_down(struct ui *u, int ch) { (void)ch; select_row(u, u->sel + 1); }
+static void k_pgup(struct ui *u, int ch) { (void)ch; select_row(u, u->sel - (u->table_h > 2 ? u->table_h - 2 : 1)); }
+static void k_pgdn(struct ui *u, int ch) { (void)ch; select_row(u, u->sel + (u->table_h > 2 ? u->table_h - 2 : 1)); }
+static void k_home(struct ui *u, int ch) { (void)ch; select_row(u, 0); }
+static void k_end(struct ui *u, int ch) { (void)ch; select_row(u, (long)u->nrows - 1); }
+static void k_quit(struct ui *u, int ch) { (void)ch; u->quit = true; }
+static void k_redraw(struct ui *u, int ch) { (void)u; (void)ch; clearok(curscr, TRUE); }
+static void k_pause(struct ui *u, int ch) { (void)ch; u->paused = !u->paused; }
+static void k_nodes(struct ui *u, int ch) { (void)ch; u->show_nodes = !u->show_nodes; }
+static void k_heat(struct ui *u, int ch) { (void)ch; u->show_heatmap = !u->show_heatmap; }
+static void k_invert(struct ui *u, int ch) { (void)ch; u->sort.descending = !u->sort.descending; resort(u); }
+static void k_tree(struct ui *u, int ch) { (void)ch; u->tree = !u->tree; ui_rebuild_rows(u); }
+static void k_help(struct ui *u, int ch) { (void)ch; u->back = u->screen; u->screen = SCR_HELP; }
+
+static void k_sortkey(struct ui *u, int ch)
+{
+	switch (ch) {
+	case 'P': set_sort(u, COL_CPU, -1); break;
+	case 'M': set_sort(u, COL_RSS, -1); break;
+	case 'T': set_sort(u, COL_TIME, -1); break;
+	case 'N': set_sort(u, COL_PID, -1); break;
+	case 'R': set_sort(u, COL_REMOTE, -1); break;
+	}
+}
+
+/* '<' '>' and F6 walk the columns of the table. */
+static void k_sortmove(struct ui *u, int ch)
+{
+	static const enum snap_col order[] = { COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS,
+					       COL_NODE, COL_REMOTE, COL_REMOTE_PCT, COL_COMMAND };
+	size_t n = sizeof(order) / sizeof(order[0]);
+	int nn = (int)u->topo.nnodes;
+	/* Position in the flattened list (node columns expanded). */
+	int total = (int)n - 1 + nn, pos = 0;
+	for (size_t i = 0, p = 0; i < n; i++) {
+		if (order[i] == COL_NODE) {
+			if (u->sort.col == COL_NODE)
+				pos = (int)p + u->sort.node;
+			p += (size_t)nn;
+		} else {
+			if (u->sort.col == order[i])
+				pos = (int)p;
+			p++;
+		}
+	}
+	pos = (pos + (ch == '<' ? -1 : 1) + total) % total;
+	for (size_t i = 0, p = 0; i < n; i++) {
+		if (order[i] == COL_NODE) {
+			if (pos < (int)p + nn) {
+				set_sort(u, COL_NODE, pos - (int)p);
+				return;
+			}
+			p += (size_t)nn;
+		} else if ((int)p++ == pos) {
+			set_sort(u, order[i], -1);
+			return;
+		}
+	}
+}
+
+static void k_screen(struct ui *u, int ch)
+{
+	int s = u->screen < SCR_NSCREENS ? (int)u->screen : SCR_PROCESSES;
+	s = (s + (ch == KEY_BTAB ? SCR_NSCREENS - 1 : 1)) % SCR_NSCREENS;
+	u->screen = (enum ui_screen)s;
+}
+
+static void k_enter(struct ui *u, int ch)
+{
+	(void)ch;
+	const struct snap_proc *p = ui_selected(u);
+	if (u->screen != SCR_PROCESSES || !p)
+		return;
+	int rc = detail_read(u->root, &u->topo, p->info.pid, &u->detail);
+	if (rc) {
+		snprintf(u->msg, sizeof(u->msg), "process %d: %s", p->info.pid,
+			 rc == -ESRCH ? "exited" : strerror(-rc));
+		return;
+	}
+	u->detail_scroll = 0;
+	u->screen = SCR_DETAIL;
+}
+
+static void k_back(struct ui *u, int ch)
+{
+	(void)ch;
+	if (u->screen == SCR_DETAIL || u->screen == SCR_KILL)
+		u->screen = SCR_PROCESSES;
+	u->msg[0] = '\0';
+}
+
+static void k_interval(struct ui *u, int ch)
+{
+	double d = u->delay + (ch == '+' ? (u->delay >= 1 ? 1 : 0.1) : (u->delay > 1 ? -1 : -0.1));
+	if (d < 0.1)
+		d = 0.1;
+	if (d > 3600)
+		d = 3600;
+	u->delay = d;
+	snprintf(u->msg, sizeof(u->msg), "interval %.1fs", d);
+}
+
+static void k_tag(struct ui *u, int ch)
+{
+	(void)ch;
+	const struct snap_proc *p = ui_selected(u);
+	if (!p)
+		return;
+	for (size_t i = 0; i < u->ntagged; i++)
+		if (u->tagged[i] == p->info.pid) {
+			u->tagged[i] = u->tagged[--u->ntagged];
+			select_row(u, u->sel + 1);
+			return;
+		}
+	int *t = realloc(u->tagged, (u->ntagged + 1) * sizeof(int));
+	if (!t)
+		return;
+	u->tagged = t;
+	u->tagged[u->ntagged++] = p->info.pid;
+	select_row(u, u->sel + 1);
+}
+
+static void tag_tree(struct ui *u, int pid)
+{
+	if (!ui_is_tagged(u, pid)) {
+		int *t = realloc(u->tagged, (u->ntagged + 1) * sizeof(int));
+		if (!t)
+			return;
+		u->tagged = t;
+		u->tagged[u->ntagged++] = pid;
+	}
+	for (size_t i = 0; i < u->snap.nprocs; i++)
+		if (u->snap.procs[i].info.ppid == pid && u->snap.procs[i].info.pid != pid)
+			tag_tree(u, u->snap.procs[i].info.pid);
+}
+
+static void k_tag_children(struct ui *u, int ch)
+{
+	(void)ch;
+	const struct snap_proc *p = ui_selected(u);
+	if (p)
+		tag_tree(u, p->info.pid);
+}
+
+static void k_untag(struct ui *u, int ch) { (void)ch; u->ntagged = 0; }
+
+/* A one-line prompt at the bottom; returns false on Esc. */
+static bool prompt(struct ui *u, const char *label, char *buf, size_t n)
+{
+	size_t len = strlen(buf);
+	timeout(-1);
+	for (;;) {
+		move(LINES - 1, 0);
+		clrtoeol();
+		attron(ui_attr(u, C_FKEY_LABEL));
+		mvprintw(LINES - 1, 0, "%s", label);
+		attroff(ui_attr(u, C_FKEY_LABEL));
+		printw(" %s", buf);
+		curs_set(1);
+		refresh();
+		int ch = getch();
+		if (ch == KEY_ESC) {
+			curs_set(0);
+			return false;
+		}
+		if (ch == '\n' || ch == KEY_ENTER || ch == '\r')
+			break;
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
+			buf[--len] = '\0';
+		else if (ch >= 32 && ch < 127 && len + 1 < n) {
+			buf[len++] = (char)ch;
+			buf[len] = '\0';
+		}
+	}
+	curs_set(0);
+	return true;
+}
+
+static void k_search(struct ui *u, int ch)
+{
+	(void)ch;
+	char s[64] = "";
+	if (!prompt(u, "Search:", s, sizeof(s)) || !s[0])
+		return;
+	snprintf(u->search, sizeof(u->search), "%s", s);
+	for (size_t k = 1; k <= u->nrows; k++) {
+		size_t r = ((size_t)u->sel + k) % u->nrows;
+		const struct snap_proc *p = &u->snap.procs[u->rows[r]];
+		if (strstr(p->info.comm, s) || strstr(p->info.cmdline, s)) {
+			select_row(u, (long)r);
+			return;
+		}
+	}
+	snprintf(u->msg, sizeof(u->msg), "not found: %s", s);
+}
+
+static void k_filter(struct ui *u, int ch)
+{
+	(void)ch;
+	char s[64];
+	snprintf(s, sizeof(s), "%s", u->filter);
+	if (!prompt(u, "Filter (name | node N | remote>=X):", s, sizeof(s)))
+		return;
+	snprintf(u->filter, sizeof(u->filter), "%s", s);
+	ui_rebuild_rows(u);
+}
+
+static void k_kill(struct ui *u, int ch)
+{
+	(void)ch;
+	if (!fsroot_is_live(u->root)) {
+		snprintf(u->msg, sizeof(u->msg), "kill: disabled on a recorded tree (--root)");
+		return;
+	}
+	if (ui_selected(u)) {
+		u->kill_sel = 0;
+		u->screen = SCR_KILL;
+	}
+}
+
+static void send_signal(struct ui *u, int sig)
+{
+	/* Re-check identity right before acting: same PID and start time. */
+	int count = 0, failed = 0, err = 0;
+	const struct snap_proc *sel = ui_selected(u);
+	for (size_t i = 0; i < u->snap.nprocs; i++) {
+		const struct snap_proc *p = &u->snap.procs[i];
+		bool target = u->ntagged ? ui_is_tagged(u, p->info.pid) : p == sel;
+		if (!target)
+			continue;
+		struct snapshot now;
+		memset(&now, 0, sizeof(now));
+		struct sampler *one;
+		bool same = false;
+		if (sampler_new(u->root, &u->topo, PROC_BACKEND_FILES, &one) == 0) {
+			struct sampler_filter f = { &p->info.pid, 1, NULL };
+			sampler_set_filter(one, &f);
+			same = sampler_tick(one, &now) == 0 && now.nprocs == 1 &&
+			       now.procs[0].info.starttime == p->info.starttime;
+			snapshot_free(&now);
+			sampler_free(one);
+		}
+		if (!same) {
+			failed++;
+			err = ESRCH;
+			continue;
+		}
+		if (kill(p->info.pid, sig) != 0) {
+			failed++;
+			err = errno;
+		} else {
+			count++;
+		}
+	}
+	if (failed)
+		snprintf(u->msg, sizeof(u->msg), "signal sent to %d, failed for %d: %s", count,
+			 failed, err == ESRCH ? "process exited" :
+			 err == EPERM ? "not permitted (another user's process needs root)" : strerror(err));
+	else
+		snprintf(u->msg, sizeof(u->msg), "signal sent to %d process%s", count, count == 1 ? "" : "es");
+}
+
+static void k_mouse(struct ui *u, int ch)
+{
+	(void)ch;
+	MEVENT ev;
+	if (getmouse(&ev) != OK || u->screen != SCR_PROCESSES)
+		return;
+	if (ev.y == u->table_y) {
+		int i = ui_proc_table_col_at(u, ev.x);
+		if (i >= 0) {
+			if (sorted_by_hdr(u, i))
+				k_invert(u, 'I');
+			else
+				set_sort(u, u->hdr[i].col, u->hdr[i].node);
+		}
+	} else if (ev.y > u->table_y && ev.y < u->table_y + u->table_h) {
+		select_row(u, u->top + (ev.y - u->table_y - 1));
+	}
+}
+
+static void k_resize(struct ui *u, int ch) { (void)u; (void)ch; clearok(curscr, TRUE); }
+
+static void k_reserved(struct ui *u, int ch)
+{
+	snprintf(u->msg, sizeof(u->msg), "'%c': %s is not available in this version", ch,
+		 ch == 'm' ? "migrate" : "rebind");
+}
+
+static const struct ui_key keys[] = {
+	{ KEY_UP, k_up, "Up/Down", "select process" },
+	{ KEY_DOWN, k_down, NULL, NULL },
+	{ KEY_PPAGE, k_pgup, "PgUp/PgDn", "page up / down" },
+	{ KEY_NPAGE, k_pgdn, NULL, NULL },
+	{ KEY_HOME, k_home, "Home/End", "first / last process" },
+	{ KEY_END, k_end, NULL, NULL },
+	{ KEY_F(1), k_help, "F1 h ?", "this help" },
+	{ 'h', k_help, NULL, NULL },
+	{ '?', k_help, NULL, NULL },
+	{ KEY_F(3), k_search, "F3 /", "search by name" },
+	{ '/', k_search, NULL, NULL },
+	{ KEY_F(4), k_filter, "F4 \\", "filter: name, \"node N\", \"remote>=X\" (REMOTE%)" },
+	{ '\\', k_filter, NULL, NULL },
+	{ KEY_F(5), k_tree, "F5 t", "tree view" },
+	{ 't', k_tree, NULL, NULL },
+	{ KEY_F(6), k_sortmove, "F6 < >", "sort by the previous / next column" },
+	{ '<', k_sortmove, NULL, NULL },
+	{ '>', k_sortmove, NULL, NULL },
+	{ 'I', k_invert, "I", "invert the sort order" },
+	{ 'P', k_sortkey, "P M T N", "sort by CPU%, memory, time, PID" },
+	{ 'M', k_sortkey, NULL, NULL },
+	{ 'T', k_sortkey, NULL, NULL },
+	{ 'N', k_sortkey, NULL, NULL },
+	{ 'R', k_sortkey, "R", "sort by REMOTE (the default)" },
+	{ ' ', k_tag, "Space", "tag / untag the process" },
+	{ 'c', k_tag_children, "c", "tag the process and its children" },
+	{ 'U', k_untag, "U", "untag all" },
+	{ KEY_F(9), k_kill, "F9 k", "send a signal (selected or tagged processes)" },
+	{ 'k', k_kill, NULL, NULL },
+	{ 'n', k_nodes, "n", "show / hide the node panels" },
+	{ 'D', k_heat, "D", "show / hide the distance heatmap" },
+	{ KEY_TAB, k_screen, "Tab S-Tab", "next / previous screen: Processes, Nodes, Topology" },
+	{ KEY_BTAB, k_screen, NULL, NULL },
+	{ '\n', k_enter, "Enter", "process detail: placement per mapping, threads" },
+	{ KEY_ENTER, k_enter, NULL, NULL },
+	{ KEY_ESC, k_back, "Esc", "back" },
+	{ '+', k_interval, "+ -", "longer / shorter refresh interval" },
+	{ '-', k_interval, NULL, NULL },
+	{ 'Z', k_pause, "Z", "pause / resume sampling" },
+	{ KEY_CTRL('l'), k_redraw, "Ctrl-L", "redraw the screen" },
+	{ 'm', k_reserved, "m B", "migrate / rebind (reserved)" },
+	{ 'B', k_reserved, NULL, NULL },
+	{ KEY_F(10), k_quit, "F10 q Ctrl-C", "quit" },
+	{ 'q', k_quit, NULL, NULL },
+	{ KEY_MOUSE, k_mouse, "mouse", "click a row to select, a header to sort" },
+	{ KEY_RESIZE, k_resize, NULL, NULL },
+};
+
+static void help_key(struct ui *u, int ch)
+{
+	(void)ch;
+	u->screen = u->back == SCR_HELP ? SCR_PROCESSES : u->back;
+}
+
+void ui_draw_help(struct ui *u)
+{
+	attron(ui_attr(u, C_HEADER));
+	mvhline(0, 0, ' ', COLS);
+	mvprintw(0, 0, "numatop-tui %s help - press any key to return", NUMATOP_VERSION);
+	attroff(ui_attr(u, C_HEADER));
+	int y = 2;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && y < LINES - 8; i++) {
+		if (!keys[i].help)
+			continue;
+		attron(ui_attr(u, C_LABEL));
+		mvprintw(y, 1, "%-14s", keys[i].label);
+		attroff(ui_attr(u, C_LABEL));
+		mvaddnstr(y, 16, keys[i].help, COLS - 17);
+		y++;
+	}
+	y++;
+	static const char *defs[] = {
+		"HOME    node where most of the process's threads last ran (main thread breaks ties)",
+		"N<id>   kB resident on that node (numa_maps; huge pages in their own size)",
+		"REMOTE  kB on nodes other than HOME;  REMOT% = REMOTE / total resident",
+		"no perm / gone / -: numa_maps not readable, process exited, unknown (never 0)",
+	};
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]) && y < LINES; i++)
+		mvaddnstr(y++, 1, defs[i], COLS - 2);
+}
+
+static void kill_dialog_key(struct ui *u, int ch)
+{
+	if (ch == KEY_UP && u->kill_sel > 0)
+		u->kill_sel--;
+	else if (ch == KEY_DOWN && u->kill_sel + 1 < (int)ui_nsignals)
+		u->kill_sel++;
+	else if (ch == '\n' || ch == KEY_ENTER) {
+		send_signal(u, ui_signals[u->kill_sel].sig);
+		u->screen = SCR_PROCESSES;
+	} else if (ch == KEY_ESC || ch == 'q') {
+		u->screen = SCR_PROCESSES;
+	}
+}
+
+bool sorted_by_hdr(const struct ui *u, int i)
+{
+	return u->sort.col == u->hdr[i].col &&
+	       (u->hdr[i].col != COL_NODE || u->sort.node == u->hdr[i].node);
+}
+
+bool ui_handle_key(struct ui *u, int ch)
+{
+	if (ch == KEY_RESIZE) {
+		clearok(curscr, TRUE);
+		return true;
+	}
+	if (u->screen == SCR_HELP) {
+		help_key(u, ch);
+		return true;
+	}
+	if (u->screen == SCR_KILL) {
+		kill_dialog_key(u, ch);
+		return true;
+	}
+	if (u->screen == SCR_DETAIL && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE ||
+					ch == KEY_NPAGE || ch == KEY_HOME)) {
+		long step = ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -10 :
+			    ch == KEY_NPAGE ? 10 : -u->detail_scroll;
+		u->detail_scroll += step;
+		if (u->detail_scroll < 0)
+			u->detail_scroll = 0;
+		if (u->detail_scroll > (long)u->detail.nmaps)
+			u->detail_scroll = (long)u->detail.nmaps;
+		return true;
+	}
+	if (ch == '\r')
+		ch = '\n';
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (keys[i].key == ch) {
+			u->msg[0] = '\0';
+			keys[i].fn(u, ch);
+			return true;
+		}
+	}
+	return false;
+}

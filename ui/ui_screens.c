@@ -1,0 +1,244 @@
+/* ui_screens.c - the Nodes, Topology and process-detail screens and the
+ * signal dialog. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "output.h"
+#include "sanitize.h"
+#include "ui_int.h"
+
+const struct ui_signal ui_signals[] = {
+	{ SIGTERM, "15 SIGTERM" }, { SIGINT, " 2 SIGINT" }, { SIGHUP, " 1 SIGHUP" },
+	{ SIGKILL, " 9 SIGKILL" }, { SIGSTOP, "19 SIGSTOP" }, { SIGCONT, "18 SIGCONT" },
+	{ SIGUSR1, "10 SIGUSR1" }, { SIGUSR2, "12 SIGUSR2" },
+};
+const size_t ui_nsignals = sizeof(ui_signals) / sizeof(ui_signals[0]);
+
+static void kbstr(char *out, size_t n, int64_t v)
+{
+	fmt_kb(out, n, v);
+}
+
+void ui_draw_nodes(struct ui *u, int y0, int h)
+{
+	const struct topology *t = &u->topo;
+	const struct snapshot *s = &u->snap;
+	int y = y0, ymax = y0 + h;
+	attron(ui_attr(u, C_HEADER));
+	mvhline(y, 0, ' ', COLS);
+	mvprintw(y++, 0, "%5s %11s %11s %10s %10s %9s %12s %9s %9s %9s  %s", "NODE", "TOTAL_kB",
+		 "FREE_kB", "FILE_kB", "ANON_kB", "SHMEM_kB", "numa_hit", "miss", "foreign",
+		 "other", "rates/s: hit miss other");
+	attroff(ui_attr(u, C_HEADER));
+	for (size_t i = 0; i < t->nnodes && y < ymax; i++) {
+		const struct node_sample *ns = &s->nodes[i];
+		char a[24], b[24], c[24], d[24], e[24], f[24], g[24], hh[24], k[24];
+		kbstr(a, sizeof(a), ns->mem.mem_total_kb);
+		kbstr(b, sizeof(b), ns->mem.mem_free_kb);
+		kbstr(c, sizeof(c), ns->mem.file_pages_kb);
+		kbstr(d, sizeof(d), ns->mem.anon_pages_kb);
+		kbstr(e, sizeof(e), ns->mem.shmem_kb);
+		kbstr(f, sizeof(f), ns->ns.v[NUMASTAT_HIT]);
+		kbstr(g, sizeof(g), ns->ns.v[NUMASTAT_MISS]);
+		kbstr(hh, sizeof(hh), ns->ns.v[NUMASTAT_FOREIGN]);
+		kbstr(k, sizeof(k), ns->ns.v[NUMASTAT_OTHER_NODE]);
+		char r1[16], r2[16], r3[16];
+		fmt_pct(r1, sizeof(r1), s->ns_rate[i][NUMASTAT_HIT]);
+		fmt_pct(r2, sizeof(r2), s->ns_rate[i][NUMASTAT_MISS]);
+		fmt_pct(r3, sizeof(r3), s->ns_rate[i][NUMASTAT_OTHER_NODE]);
+		char line[512];
+		snprintf(line, sizeof(line), "%5d %11s %11s %10s %10s %9s %12s %9s %9s %9s  %s %s %s",
+			 t->nodes[i].id, a, b, c, d, e, f, g, hh, k, r1, r2, r3);
+		mvaddnstr(y++, 0, line, COLS);
+		for (size_t p = 0; p < ns->npools && y < ymax; p++) {
+			snprintf(line, sizeof(line), "      hugepages %lld kB: %lld total, %lld free",
+				 (long long)ns->pools[p].size_kb, (long long)ns->pools[p].nr,
+				 (long long)ns->pools[p].free);
+			attron(ui_attr(u, C_DIM));
+			mvaddnstr(y++, 0, line, COLS);
+			attroff(ui_attr(u, C_DIM));
+		}
+		const char *kind = fmt_node_kind(t, i, ns);
+		if (kind[0] && y < ymax)
+			mvaddnstr(y++, 6, kind, COLS - 6);
+	}
+	for (size_t i = 0; i < t->nwarnings && y < ymax; i++) {
+		attron(ui_attr(u, C_WARN));
+		mvaddnstr(y++, 0, t->warnings[i], COLS);
+		attroff(ui_attr(u, C_WARN));
+	}
+}
+
+static void cache_text(const struct topo_cpu *c, char *out, size_t n)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t k = 0; k < c->ncaches && o + 48 < n; k++) {
+		const struct topo_cache *ca = &c->caches[k];
+		char share[64];
+		size_t need = bitmap_format_list(&ca->shared, share, sizeof(share));
+		if (need >= sizeof(share))
+			snprintf(share, sizeof(share), "%u CPUs", bitmap_count(&ca->shared));
+		o += (size_t)snprintf(out + o, n - o, " L%d%c %lldK[%s]", ca->level,
+				      ca->type[0] == 'D' ? 'd' : ca->type[0] == 'I' ? 'i' : ' ',
+				      (long long)ca->size_kb, share);
+	}
+}
+
+/* Per node: packages, then cores with SMT siblings and caches. Cores whose
+ * caches and siblings look alike are listed once per package with their
+ * CPU list, so a 256-CPU box stays short. */
+void ui_draw_topology(struct ui *u, int y0, int h)
+{
+	const struct topology *t = &u->topo;
+	int y = y0 - (int)0, ymax = y0 + h;
+	for (size_t i = 0; i < t->nnodes && y < ymax; i++) {
+		const struct topo_node *nd = &t->nodes[i];
+		char cpus[256];
+		size_t need = bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
+		if (need >= sizeof(cpus))
+			snprintf(cpus + sizeof(cpus) - 4, 4, "...");
+		attron(ui_attr(u, C_LABEL) | A_BOLD);
+		mvprintw(y++, 0, "node %d: CPUs %s (%u online)  %s", nd->id, need ? cpus : "none",
+			 nd->ncpus_online, fmt_node_kind(t, i, &u->snap.nodes[i]));
+		attroff(ui_attr(u, C_LABEL) | A_BOLD);
+		int lastpkg = -2;
+		for (int c = bitmap_next(&nd->cpus, 0); c >= 0 && y < ymax; c = bitmap_next(&nd->cpus, c + 1)) {
+			const struct topo_cpu *cpu = topology_cpu(t, c);
+			if (!cpu)
+				continue;
+			/* One line per core: skip CPUs that are a later SMT sibling. */
+			int first = bitmap_next(&cpu->thread_siblings, 0);
+			if (first >= 0 && first != c && bitmap_test(&nd->cpus, (unsigned)first))
+				continue;
+			if (cpu->package != lastpkg) {
+				mvprintw(y++, 2, "package %d", cpu->package);
+				lastpkg = cpu->package;
+				if (y >= ymax)
+					break;
+			}
+			char sib[64], caches[256];
+			need = bitmap_format_list(&cpu->thread_siblings, sib, sizeof(sib));
+			if (!need)
+				snprintf(sib, sizeof(sib), "%d", c);
+			cache_text(cpu, caches, sizeof(caches));
+			char line[400];
+			snprintf(line, sizeof(line), "    core %-3d cpu %-9s%s%s", cpu->core, sib,
+				 cpu->online == 0 ? " offline" : "", caches);
+			mvaddnstr(y++, 0, line, COLS);
+		}
+	}
+	if (y >= ymax)
+		mvaddnstr(ymax - 1, 0, "(more below: make the window taller)", COLS);
+}
+
+void ui_draw_detail(struct ui *u, int y0, int h)
+{
+	const struct topology *t = &u->topo;
+	const struct proc_detail *d = &u->detail;
+	const struct snap_proc *p = NULL;
+	for (size_t i = 0; i < u->snap.nprocs; i++)
+		if (u->snap.procs[i].info.pid == d->pid)
+			p = &u->snap.procs[i];
+	int y = y0, ymax = y0 + h;
+	char comm[300];
+	sanitize_term(p ? p->info.comm : "?", comm, sizeof(comm));
+	attron(ui_attr(u, C_LABEL) | A_BOLD);
+	mvprintw(y++, 0, "PID %d  %s", d->pid, comm);
+	attroff(ui_attr(u, C_LABEL) | A_BOLD);
+	mvprintw(y++, 0, "Cpus_allowed %s   Mems_allowed %s", d->cpus_allowed, d->mems_allowed);
+	if (p && p->nm == NMS_OK) {
+		for (size_t j = 0; j < t->nnodes && y < ymax; j++) {
+			int w = COLS - 50 > 10 ? COLS - 50 : 10;
+			int64_t tot = p->total_kb > 0 ? p->total_kb : 1;
+			int na = (int)(w * p->anon_kb[j] / tot), nf = (int)(w * p->file_kb[j] / tot);
+			int nh = (int)(w * p->huge_kb[j] / tot);
+			mvprintw(y, 0, "N%-3d%s %9lldK [", t->nodes[j].id, p->home == (int)j ? "*" : " ",
+				 (long long)p->node_kb[j]);
+			attron(ui_attr(u, C_BAR_USER));
+			for (int k = 0; k < na; k++) addch('a');
+			attroff(ui_attr(u, C_BAR_USER));
+			attron(ui_attr(u, C_BAR_MEM));
+			for (int k = 0; k < nf; k++) addch('f');
+			attroff(ui_attr(u, C_BAR_MEM));
+			attron(ui_attr(u, C_BAR_SYS));
+			for (int k = 0; k < nh; k++) addch('h');
+			attroff(ui_attr(u, C_BAR_SYS));
+			mvaddch(y, 17 + w, ']');
+			mvprintw(y, 19 + w, "anon %lldK file %lldK huge %lldK", (long long)p->anon_kb[j],
+				 (long long)p->file_kb[j], (long long)p->huge_kb[j]);
+			y++;
+		}
+	} else {
+		mvprintw(y++, 0, "numa_maps: %s", p ? nm_state_names[p->nm] : "unknown");
+	}
+	char thr[512];
+	int o = snprintf(thr, sizeof(thr), "threads (tid:cpu/node):");
+	for (size_t i = 0; i < d->nthreads && o < (int)sizeof(thr) - 24; i++) {
+		int node = topology_cpu_node(t, d->threads[i].last_cpu);
+		o += snprintf(thr + o, sizeof(thr) - (size_t)o, " %d:%d/%s%d", d->threads[i].tid,
+			      d->threads[i].last_cpu, node >= 0 ? "N" : "?",
+			      node >= 0 ? t->nodes[node].id : 0);
+	}
+	mvaddnstr(y++, 0, thr, COLS);
+	if (y >= ymax)
+		return;
+	attron(ui_attr(u, C_HEADER));
+	mvhline(y, 0, ' ', COLS);
+	int x = mvprintw(y, 0, "%-16s %-22s", "ADDRESS", "POLICY") == OK ? 40 : 40;
+	for (size_t j = 0; j < t->nnodes && x < COLS - 20; j++, x += 9)
+		mvprintw(y, x, "%8s%d", "N", t->nodes[j].id);
+	mvprintw(y, x, " MAPPING");
+	attroff(ui_attr(u, C_HEADER));
+	y++;
+	if (d->nm_rc) {
+		mvprintw(y, 0, "numa_maps: %s", strerror(-d->nm_rc));
+		return;
+	}
+	for (long i = u->detail_scroll; i < (long)d->nmaps && y < ymax; i++, y++) {
+		const struct detail_mapping *m = &d->maps[i];
+		bool remote = false;
+		for (size_t j = 0; p && j < t->nnodes; j++)
+			if ((int)j != p->home && m->node_kb[j] > 0)
+				remote = p->home >= 0;
+		char line[1024], what[200];
+		sanitize_term(m->what, what, sizeof(what));
+		int n = snprintf(line, sizeof(line), "%016llx %-22.22s", (unsigned long long)m->start, m->policy);
+		x = 40;
+		for (size_t j = 0; j < t->nnodes && x < COLS - 20; j++, x += 9)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " %8lld", (long long)m->node_kb[j]);
+		snprintf(line + n, sizeof(line) - (size_t)n, " %s%s", m->huge ? "[huge] " : "", what);
+		if (remote)
+			attron(ui_attr(u, C_REMOTE));
+		mvaddnstr(y, 0, line, COLS);
+		if (remote)
+			attroff(ui_attr(u, C_REMOTE));
+	}
+}
+
+void ui_draw_kill(struct ui *u)
+{
+	int h = (int)ui_nsignals + 4, w = 36;
+	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
+	const struct snap_proc *p = ui_selected(u);
+	attron(ui_attr(u, C_FKEY_LABEL));
+	for (int y = 0; y < h; y++)
+		mvhline(y0 + y, x0, ' ', w);
+	if (u->ntagged)
+		mvprintw(y0, x0 + 1, "Send signal to %zu tagged", u->ntagged);
+	else
+		mvprintw(y0, x0 + 1, "Send signal to PID %d", p ? p->info.pid : -1);
+	attroff(ui_attr(u, C_FKEY_LABEL));
+	for (size_t i = 0; i < ui_nsignals; i++) {
+		int a = (int)i == u->kill_sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_FKEY_LABEL);
+		attron(a);
+		mvprintw(y0 + 2 + (int)i, x0 + 2, "%-30s", ui_signals[i].name);
+		attroff(a);
+	}
+	attron(ui_attr(u, C_FKEY_LABEL));
+	mvprintw(y0 + h - 1, x0 + 1, "Enter: send  Esc: cancel");
+	attroff(ui_attr(u, C_FKEY_LABEL));
+}
