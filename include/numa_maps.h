@@ -69,7 +69,7 @@ struct nm_summary {
 	int64_t unknown_size_pages;/* huge pages of unknown size (not counted) */
 	size_t nmappings, nbad;    /* lines parsed, lines rejected */
 	size_t npolicies;          /* distinct policy texts seen */
-	char policy[64];           /* one policy, or "mixed: a,b" */
+	char policy[64];           /* one policy, or "mixed: a,b" (",+": more) */
 };
 
 int nm_summary_init(struct nm_summary *s, size_t nnodes);

@@ -293,11 +293,15 @@ static void note_policy(struct nm_summary *s, const char *pol,
 	if (listed(s->policy + 7, pol))
 		return;
 	size_t used = strlen(s->policy);
-	if (used + strlen(pol) + 2 < sizeof(s->policy)) {
+	s->npolicies++;
+	if (s->policy[used - 1] == '+')
+		return;                     /* already marked as cut short */
+	if (used + strlen(pol) + 3 < sizeof(s->policy)) {
 		s->policy[used] = ',';
 		memcpy(s->policy + used + 1, pol, strlen(pol) + 1);
+	} else {
+		memcpy(s->policy + used, ",+", 3);  /* more policies than fit */
 	}
-	s->npolicies++;
 }
 
 int numa_maps_summarize(const char *buf, size_t len,

@@ -134,7 +134,7 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 		snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
 		fprintf(f, " %10s", name);
 	}
-	fprintf(f, " %10s %7s  %-14s %s\n", "REMOTE", "REMOTE%", "POLICY", "COMMAND");
+	fprintf(f, " %10s %7s  %-24s %s\n", "REMOTE", "REMOTE%", "POLICY", "COMMAND");
 	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
 	for (size_t i = 0; i < rows; i++) {
 		const struct snap_proc *p = &s->procs[i];
@@ -164,7 +164,9 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 		sanitize_term(p->info.comm, comm, sizeof(comm));
 		char pol[80];
 		sanitize_term(p->nm == NMS_OK && p->policy[0] ? p->policy : "-", pol, sizeof(pol));
-		fprintf(f, " %10s %7s  %-14s %s\n", rem, rp, pol, comm);
+		if (strlen(pol) > 24)
+			memcpy(pol + 23, "+", 2);   /* the JSON has it whole */
+		fprintf(f, " %10s %7s  %-24s %s\n", rem, rp, pol, comm);
 	}
 }
 

@@ -1,0 +1,107 @@
+#!/bin/sh
+# TUI tests driven by tmux: start on recorded trees, press keys, read the
+# screen with capture-pane. Needs tmux (installed by make deps).
+PROG=${PROG:-./numatop-tui}
+TREE=tests/trees/opteron4
+FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+if ! command -v tmux >/dev/null; then echo "SKIP tui: tmux not installed"; exit 0; fi
+S=numatop-test-$$
+T=$(mktemp -d)
+export TMUX_TMPDIR="$T"
+trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
+prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
+
+start() { # start WIDTH HEIGHT ARGS...
+	w=$1; h=$2; shift 2
+	tmux kill-session -t $S 2>/dev/null
+	tmux new-session -d -s $S -x "$w" -y "$h" \
+		"TERM=tmux-256color $prog $*; echo EXIT=\$?; sleep 30"
+	wait_for "F10Quit" 50
+}
+screen() { tmux capture-pane -p -t $S; }
+# wait_for TEXT [tenths]: poll the screen until TEXT shows up.
+wait_for() {
+	n=${2:-30}
+	while [ "$n" -gt 0 ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1; n=$((n - 1))
+	done
+	return 1
+}
+keys() { tmux send-keys -t $S "$@"; sleep 0.3; }
+# First process row: the line after the table header.
+first_row() { screen | sed -n '/^ *PID. USER/{n;p;q}' | awk '{print $1}'; }
+
+start 120 40 --root $TREE -d 5
+s=$(screen)
+echo "$s" | grep -q '^N0 ' && echo "$s" | grep -q '^N3 ' && ok tui_node_panels || bad tui_node_panels "$s"
+echo "$s" | grep -Eq '^ +0  10\* +20 +20 +20' && ok tui_heatmap_values || bad tui_heatmap_values "$s"
+for p in 1000 2000 3000 4242; do echo "$s" | grep -Eq "^ +$p " || miss="$miss $p"; done
+[ -z "$miss" ] && ok tui_process_rows || bad tui_process_rows "missing:$miss"
+echo "$s" | grep -E '^ +3000 ' | grep -q 'error' && ok tui_unreadable_not_zero || bad tui_unreadable_not_zero "$(echo "$s" | grep 3000)"
+# Default sort: REMOTE descending (1000 has 57 MiB remote).
+[ "$(first_row)" = 1000 ] && ok tui_default_sort_remote || bad tui_default_sort_remote "$(first_row)"
+keys N; [ "$(first_row)" = 1000 ] && screen | grep -q 'PID^' && ok tui_sort_pid || bad tui_sort_pid "$(screen | grep PID)"
+keys I; [ "$(first_row)" = 4242 ] && ok tui_invert || bad tui_invert "$(first_row)"
+keys R; [ "$(first_row)" = 1000 ] && ok tui_sort_R || bad tui_sort_R "$(first_row)"
+keys '>'; screen | grep -q 'REMOT%v' && ok tui_sort_next_column || bad tui_sort_next_column "$(screen | grep PID)"
+keys '<' '<'; screen | grep -Eq 'N3v' && ok tui_sort_prev_column || bad tui_sort_prev_column "$(screen | grep PID)"
+keys R
+# Filter by node: only the process whose HOME is node 3 ... 4242 and 3000.
+keys '\' 'node 3' Enter
+s=$(screen)
+echo "$s" | grep -Eq '^ +4242 ' && ! echo "$s" | grep -Eq '^ +1000 ' && ok tui_filter_node || bad tui_filter_node "$s"
+keys '\' C-u; for i in 1 2 3 4 5 6; do keys BSpace; done; keys 'remote>=50' Enter
+s=$(screen)
+echo "$s" | grep -Eq '^ +4242 ' && ! echo "$s" | grep -Eq '^ +2000 ' && ok tui_filter_remote_pct || bad tui_filter_remote_pct "$s"
+keys '\'; for i in 1 2 3 4 5 6 7 8 9 10; do keys BSpace; done; keys Enter
+s=$(screen); echo "$s" | grep -Eq '^ +2000 ' && ok tui_filter_cleared || bad tui_filter_cleared "$s"
+# Search, then Enter opens the detail of the found process, Esc returns.
+keys / web Enter Enter
+wait_for "PID 2000" 20 && screen | grep -q 'Mems_allowed' && ok tui_search_and_detail || bad tui_search_and_detail "$(screen)"
+screen | grep -q 'MAPPING' && ok tui_detail_mappings || bad tui_detail_mappings
+keys Escape; wait_for "REMOT%" 20 && ok tui_escape_back || bad tui_escape_back "$(screen)"
+# Help from the key table.
+keys h; s=$(screen)
+echo "$s" | grep -q 'sort by REMOTE' && echo "$s" | grep -q 'HOME' && ok tui_help || bad tui_help "$s"
+keys x; wait_for "REMOT%" 20 && ok tui_help_returns || bad tui_help_returns
+# Tab cycles screens.
+keys Tab; screen | grep -q 'TOTAL_kB' && ok tui_tab_nodes || bad tui_tab_nodes "$(screen)"
+keys Tab; s=$(screen); echo "$s" | grep -q 'node 3: CPUs 6-7' && echo "$s" | grep -q 'package 3' \
+	&& ok tui_tab_topology || bad tui_tab_topology "$s"
+keys BTab; screen | grep -q 'TOTAL_kB' && ok tui_shift_tab || bad tui_shift_tab
+keys Tab Tab
+# Resize to 80x24 and back: still laid out.
+tmux resize-window -t $S -x 80 -y 24; sleep 0.5
+s=$(screen); echo "$s" | grep -q 'F10Quit' && echo "$s" | grep -Eq 'PID. USER' && ok tui_resize_80x24 || bad tui_resize_80x24 "$s"
+# Kill is refused on a recorded tree.
+keys k; screen | grep -q 'disabled on a recorded tree' && ok tui_kill_refused_on_tree || bad tui_kill_refused_on_tree "$(screen | tail -3)"
+# q quits with 0 and the shell sees a restored (normal) screen.
+keys q; wait_for "EXIT=0" 30 && ok tui_quit_status || bad tui_quit_status "$(screen)"
+screen | grep -q 'F10Quit' && bad tui_terminal_restored "$(screen)" || ok tui_terminal_restored
+
+# SIGTERM also restores the terminal.
+start 100 30 --root $TREE
+tmux send-keys -t $S ''   # no-op
+pid=$(pgrep -f "^$prog --root $TREE" | head -1)
+[ -n "$pid" ] && kill -TERM "$pid"
+wait_for "EXIT=0" 30 && ok tui_sigterm_restores || bad tui_sigterm_restores "$(screen)"
+
+# Many nodes: the 8-node Opteron tree uses compact panels that fit 80x24.
+if [ -f "$FIX/16amd64-8n2c.tar.bz2" ]; then
+	mkdir "$T/fx" && tar -xjf "$FIX/16amd64-8n2c.tar.bz2" -C "$T/fx"
+	root=$(find "$T/fx" -mindepth 1 -maxdepth 1 -type d | head -1)
+	start 80 24 --root "$root"
+	s=$(screen)
+	[ "$(echo "$s" | grep -c '^N[0-7] ')" -eq 8 ] && echo "$s" | grep -q 'F10Quit' \
+		&& ok tui_compact_8_nodes || bad tui_compact_8_nodes "$s"
+	keys q
+else
+	echo "SKIP tui_compact_8_nodes: fixtures not present at $FIX"
+fi
+# The live machine works too.
+start 100 30 -d 1
+s=$(screen); echo "$s" | grep -q 'live' && echo "$s" | grep -Eq '^ +[0-9]+ root' && ok tui_live || bad tui_live "$s"
+keys q; wait_for "EXIT=0" 30 && ok tui_live_quit || bad tui_live_quit
