@@ -38,7 +38,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean check-deps
+.PHONY: all run deps test asan clean screenshots
 
 all: $(PROG)
 
@@ -92,6 +92,9 @@ asan: deps
 asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  BUILD=$(BUILD) PROG=$(PROG) tests/run.sh $(UNIT_BIN)
+
+screenshots: $(PROG)
+	tests/screenshots.sh
 
 clean:
 	rm -rf build build-asan $(PROG)

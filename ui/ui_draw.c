@@ -155,11 +155,12 @@ static int draw_heatmap(struct ui *u, int y)
 {
 	const struct topology *t = &u->topo;
 	size_t n = t->nnodes;
+	/* The ramp runs from the nearest (local) to the farthest distance. */
 	int lo = 1 << 30, hi = 0;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n; j++) {
 			int d = topology_distance(t, i, j);
-			if (d < 0 || i == j)
+			if (d < 0)
 				continue;
 			lo = d < lo ? d : lo;
 			hi = d > hi ? d : hi;

@@ -115,6 +115,7 @@ static void k_screen(struct ui *u, int ch)
 	int s = u->screen < SCR_NSCREENS ? (int)u->screen : SCR_PROCESSES;
 	s = (s + (ch == KEY_BTAB ? SCR_NSCREENS - 1 : 1)) % SCR_NSCREENS;
 	u->screen = (enum ui_screen)s;
+	u->detail_scroll = 0;
 }
 
 static void k_enter(struct ui *u, int ch)
@@ -455,15 +456,17 @@ bool ui_handle_key(struct ui *u, int ch)
 		kill_dialog_key(u, ch);
 		return true;
 	}
-	if (u->screen == SCR_DETAIL && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE ||
+	if ((u->screen == SCR_DETAIL || u->screen == SCR_TOPOLOGY) && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE ||
 					ch == KEY_NPAGE || ch == KEY_HOME)) {
 		long step = ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -10 :
 			    ch == KEY_NPAGE ? 10 : -u->detail_scroll;
 		u->detail_scroll += step;
 		if (u->detail_scroll < 0)
 			u->detail_scroll = 0;
-		if (u->detail_scroll > (long)u->detail.nmaps)
-			u->detail_scroll = (long)u->detail.nmaps;
+		long max = u->screen == SCR_DETAIL ? (long)u->detail.nmaps :
+			   (long)(u->topo.ncpus + 2 * u->topo.nnodes);
+		if (u->detail_scroll > max)
+			u->detail_scroll = max;
 		return true;
 	}
 	if (ch == '\r')

@@ -88,25 +88,41 @@ static void cache_text(const struct topo_cpu *c, char *out, size_t n)
 	}
 }
 
-/* Per node: packages, then cores with SMT siblings and caches. Cores whose
- * caches and siblings look alike are listed once per package with their
- * CPU list, so a 256-CPU box stays short. */
+/* Per node: its packages, then one line per core with the core's SMT
+ * siblings and caches (and who shares them): the article's tables 5.1-5.3.
+ * Up/Down/PgUp/PgDn scroll, so a 256-CPU box reads as well as a 2-socket. */
+struct topo_lines { int y, ymax; long skip, n; };
+
+static bool topo_line(struct topo_lines *tl, int attr, const char *text)
+{
+	long i = tl->n++;
+	if (i < tl->skip)
+		return true;
+	if (tl->y >= tl->ymax)
+		return false;
+	attron(attr);
+	mvaddnstr(tl->y++, 0, text, COLS);
+	attroff(attr);
+	return true;
+}
+
 void ui_draw_topology(struct ui *u, int y0, int h)
 {
 	const struct topology *t = &u->topo;
-	int y = y0 - (int)0, ymax = y0 + h;
-	for (size_t i = 0; i < t->nnodes && y < ymax; i++) {
+	struct topo_lines tl = { y0, y0 + h - 1, u->detail_scroll, 0 };
+	char line[512];
+	bool more = true;
+	for (size_t i = 0; i < t->nnodes && more; i++) {
 		const struct topo_node *nd = &t->nodes[i];
 		char cpus[256];
 		size_t need = bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
 		if (need >= sizeof(cpus))
 			snprintf(cpus + sizeof(cpus) - 4, 4, "...");
-		attron(ui_attr(u, C_LABEL) | A_BOLD);
-		mvprintw(y++, 0, "node %d: CPUs %s (%u online)  %s", nd->id, need ? cpus : "none",
-			 nd->ncpus_online, fmt_node_kind(t, i, &u->snap.nodes[i]));
-		attroff(ui_attr(u, C_LABEL) | A_BOLD);
+		snprintf(line, sizeof(line), "node %d: CPUs %s (%u online)  %s", nd->id,
+			 need ? cpus : "none", nd->ncpus_online, fmt_node_kind(t, i, &u->snap.nodes[i]));
+		more = topo_line(&tl, ui_attr(u, C_LABEL) | A_BOLD, line);
 		int lastpkg = -2;
-		for (int c = bitmap_next(&nd->cpus, 0); c >= 0 && y < ymax; c = bitmap_next(&nd->cpus, c + 1)) {
+		for (int c = bitmap_next(&nd->cpus, 0); c >= 0 && more; c = bitmap_next(&nd->cpus, c + 1)) {
 			const struct topo_cpu *cpu = topology_cpu(t, c);
 			if (!cpu)
 				continue;
@@ -115,24 +131,27 @@ void ui_draw_topology(struct ui *u, int y0, int h)
 			if (first >= 0 && first != c && bitmap_test(&nd->cpus, (unsigned)first))
 				continue;
 			if (cpu->package != lastpkg) {
-				mvprintw(y++, 2, "package %d", cpu->package);
+				snprintf(line, sizeof(line), "  package %d", cpu->package);
+				more = topo_line(&tl, 0, line);
 				lastpkg = cpu->package;
-				if (y >= ymax)
-					break;
 			}
 			char sib[64], caches[256];
 			need = bitmap_format_list(&cpu->thread_siblings, sib, sizeof(sib));
 			if (!need)
 				snprintf(sib, sizeof(sib), "%d", c);
 			cache_text(cpu, caches, sizeof(caches));
-			char line[400];
 			snprintf(line, sizeof(line), "    core %-3d cpu %-9s%s%s", cpu->core, sib,
 				 cpu->online == 0 ? " offline" : "", caches);
-			mvaddnstr(y++, 0, line, COLS);
+			more = more && topo_line(&tl, 0, line);
 		}
 	}
-	if (y >= ymax)
-		mvaddnstr(ymax - 1, 0, "(more below: make the window taller)", COLS);
+	if (!more) {
+		move(y0 + h - 1, 0);
+		clrtoeol();
+		attron(ui_attr(u, C_DIM));
+		mvaddnstr(y0 + h - 1, 0, "(more: Down / PgDn to scroll)", COLS);
+		attroff(ui_attr(u, C_DIM));
+	}
 }
 
 void ui_draw_detail(struct ui *u, int y0, int h)
