@@ -130,6 +130,8 @@ void snapshot_sort(struct snapshot *s, const struct sort_key *key)
 {
 	/* qsort has no context argument in C11; the key is set for the
 	 * duration of this call only (single-threaded by design). */
+	if (s->nprocs < 2)
+		return;
 	cur_key = key;
 	qsort(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc);
 	cur_key = NULL;

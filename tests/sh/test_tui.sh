@@ -17,7 +17,7 @@ start() { # start WIDTH HEIGHT ARGS...
 	w=$1; h=$2; shift 2
 	tmux kill-session -t $S 2>/dev/null
 	tmux new-session -d -s $S -x "$w" -y "$h" \
-		"TERM=tmux-256color $prog $*; echo EXIT=\$?; sleep 30"
+		"TERM=tmux-256color sh -c 'echo \$\$ >$T/pid; exec $prog $*'; echo EXIT=\$?; sleep 30"
 	wait_for "F10Quit" 50
 }
 screen() { tmux capture-pane -p -t $S; }
@@ -85,7 +85,7 @@ screen | grep -q 'F10Quit' && bad tui_terminal_restored "$(screen)" || ok tui_te
 # SIGTERM also restores the terminal.
 start 100 30 --root $TREE
 tmux send-keys -t $S ''   # no-op
-pid=$(pgrep -f "^$prog --root $TREE" | head -1)
+pid=$(cat "$T/pid")
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_for "EXIT=0" 30 && ok tui_sigterm_restores || bad tui_sigterm_restores "$(screen)"
 
