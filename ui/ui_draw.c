@@ -262,15 +262,54 @@ static size_t tree_add(struct ui *u, size_t *order, size_t n, int ppid, int dept
 	return n;
 }
 
+/* 'H': a row for every thread but the main one, under its process. */
+static void add_thread_rows(struct ui *u)
+{
+	size_t n = u->nrows;
+	for (size_t r = 0; r < u->nrows; r++)
+		n += u->snap.procs[u->rows[r]].info.thr_n;
+	size_t *rows = malloc((n + 1) * sizeof(size_t));
+	int *depth = malloc((n + 1) * sizeof(int)), *thr = malloc((n + 1) * sizeof(int));
+	if (!rows || !depth || !thr) {
+		free(rows);
+		free(depth);
+		free(thr);
+		return;
+	}
+	size_t o = 0;
+	for (size_t r = 0; r < u->nrows; r++) {
+		const struct snap_proc *p = &u->snap.procs[u->rows[r]];
+		rows[o] = u->rows[r];
+		depth[o] = u->depth[r];
+		thr[o++] = -1;
+		for (size_t k = 0; k < p->info.thr_n; k++) {
+			if (p->threads[k].tid == p->info.pid)
+				continue;
+			rows[o] = u->rows[r];
+			depth[o] = u->depth[r] + 1;
+			thr[o++] = (int)k;
+		}
+	}
+	free(u->rows);
+	free(u->depth);
+	free(u->thr);
+	u->rows = rows;
+	u->depth = depth;
+	u->thr = thr;
+	u->nrows = o;
+}
+
 void ui_rebuild_rows(struct ui *u)
 {
 	const struct snapshot *s = &u->snap;
 	free(u->rows);
 	free(u->depth);
+	free(u->thr);
 	u->rows = malloc((s->nprocs + 1) * sizeof(size_t));
 	u->depth = calloc(s->nprocs + 1, sizeof(int));
+	u->thr = malloc((s->nprocs + 1) * sizeof(int));
 	u->nrows = 0;
-	if (!u->rows || !u->depth)
+	if (!u->rows || !u->depth || !u->thr)
 		return;
 	if (u->tree) {
 		bool *used = calloc(s->nprocs + 1, sizeof(bool));
@@ -295,11 +334,18 @@ void ui_rebuild_rows(struct ui *u)
 			if (row_wanted(u, &s->procs[i]))
 				u->rows[u->nrows++] = i;
 	}
+	if (u->threads)
+		add_thread_rows(u);
+	else
+		for (size_t r = 0; r < u->nrows; r++)
+			u->thr[r] = -1;
 	/* Keep the selection on the same process. */
 	long sel = -1;
 	for (size_t r = 0; r < u->nrows && u->sel_pid >= 0; r++)
-		if (s->procs[u->rows[r]].info.pid == u->sel_pid)
+		if (s->procs[u->rows[r]].info.pid == u->sel_pid && u->thr[r] < 0) {
 			sel = (long)r;
+			break;
+		}
 	if (sel < 0)
 		sel = u->sel < (long)u->nrows ? u->sel : (long)u->nrows - 1;
 	u->sel = sel < 0 ? 0 : sel;
@@ -384,6 +430,23 @@ static void draw_table(struct ui *u, int y, int h)
 		if (row >= (long)u->nrows)
 			continue;
 		const struct snap_proc *p = &u->snap.procs[u->rows[row]];
+		if (u->thr[row] >= 0) {
+			const struct proc_thread *th = &p->threads[u->thr[row]];
+			int node = topology_cpu_node(t, th->last_cpu);
+			char cpuid[16], nodeid[16];
+			snprintf(cpuid, sizeof(cpuid), "%d", th->last_cpu);
+			snprintf(nodeid, sizeof(nodeid), "%d", node >= 0 ? t->nodes[node].id : -1);
+			snprintf(line, sizeof(line), "%7d %-9s %4s %5s %6s   %*s`- thread of %d, last CPU %s",
+				 th->tid, "", node >= 0 ? nodeid : "-", "", "", u->depth[row] * 2, "",
+				 p->info.pid, th->last_cpu >= 0 ? cpuid : "?");
+			int ta = row == u->sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_DIM);
+			attron(ta);
+			if (row == u->sel)
+				mvhline(y, 0, ' ', COLS);
+			mvaddnstr(y, 0, line, COLS);
+			attroff(ta);
+			continue;
+		}
 		int a = row == u->sel ? ui_attr(u, C_SELECTED) :
 			ui_is_tagged(u, p->info.pid) ? ui_attr(u, C_TAGGED) : 0;
 		char user[64], cpu[16], rss[16], home[12], rem[16], rp[16], comm[300];
@@ -462,9 +525,10 @@ static void draw_status(struct ui *u, int y)
 	move(y, 0);
 	clrtoeol();
 	attron(ui_attr(u, C_LABEL));
-	mvprintw(y, 0, "Tasks: %zu shown of %zu  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%s",
+	mvprintw(y, 0, "Tasks: %zu shown of %zu  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%s%s",
 		 u->nrows, s->nprocs, u->delay, age, self, u->paused ? "  [PAUSED]" : "",
-		 u->filter[0] ? "  filter: " : "", u->filter, u->tree ? "  [tree]" : "");
+		 u->filter[0] ? "  filter: " : "", u->filter, u->tree ? "  [tree]" : "",
+		 u->threads ? "  [threads]" : "");
 	attroff(ui_attr(u, C_LABEL));
 	if (u->msg[0]) {
 		attron(ui_attr(u, C_WARN));

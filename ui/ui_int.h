@@ -30,10 +30,11 @@ struct ui {
 	enum ui_screen screen, back;
 	size_t *rows;            /* visible process indexes (filter, tree) */
 	int *depth;              /* tree depth per row */
+	int *thr;                /* thread index per row, -1 for a process row */
 	size_t nrows;
 	long sel, top;           /* selected row and first row shown */
 	int sel_pid;
-	bool show_nodes, show_heatmap, paused, tree, quit;
+	bool show_nodes, show_heatmap, paused, tree, threads, quit;
 	bool color, c256, ascii, mouse;
 	double delay, last_sample;
 	char filter[64], search[64];

@@ -62,6 +62,7 @@ static void k_nodes(struct ui *u, int ch) { (void)ch; u->show_nodes = !u->show_n
 static void k_heat(struct ui *u, int ch) { (void)ch; u->show_heatmap = !u->show_heatmap; }
 static void k_invert(struct ui *u, int ch) { (void)ch; u->sort.descending = !u->sort.descending; resort(u); }
 static void k_tree(struct ui *u, int ch) { (void)ch; u->tree = !u->tree; ui_rebuild_rows(u); }
+static void k_threads(struct ui *u, int ch) { (void)ch; u->threads = !u->threads; ui_rebuild_rows(u); }
 static void k_help(struct ui *u, int ch) { (void)ch; u->back = u->screen; u->screen = SCR_HELP; }
 
 static void k_sortkey(struct ui *u, int ch)
@@ -360,6 +361,7 @@ static const struct ui_key keys[] = {
 	{ '<', k_sortmove, NULL, NULL },
 	{ '>', k_sortmove, NULL, NULL },
 	{ 'I', k_invert, "I", "invert the sort order" },
+	{ 'H', k_threads, "H", "show threads (TID, last CPU and its node)" },
 	{ 'P', k_sortkey, "P M T N", "sort by CPU%, memory, time, PID" },
 	{ 'M', k_sortkey, NULL, NULL },
 	{ 'T', k_sortkey, NULL, NULL },

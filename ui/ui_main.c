@@ -86,6 +86,7 @@ static void ui_close(struct ui *u)
 	fsroot_close(u->root);
 	free(u->rows);
 	free(u->depth);
+	free(u->thr);
 	free(u->tagged);
 }
 

@@ -7,7 +7,7 @@ FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
 ok() { echo "PASS $1"; }
 bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
 if ! command -v tmux >/dev/null; then echo "SKIP tui: tmux not installed"; exit 0; fi
-S=numatop-test-$$
+S=numatop-test-$$-0; sess_n=0
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
@@ -15,9 +15,12 @@ prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 
 start() { # start WIDTH HEIGHT ARGS...
 	w=$1; h=$2; shift 2
-	tmux kill-session -t $S 2>/dev/null
+	# A fresh session name each time; the old one goes after the new one
+	# exists (killing the last session first races with the server exit).
+	old=$S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
 	tmux new-session -d -s $S -x "$w" -y "$h" \
 		"TERM=tmux-256color sh -c 'echo \$\$ >$T/pid; exec $prog $*'; echo EXIT=\$?; sleep 30"
+	tmux kill-session -t "$old" 2>/dev/null
 	wait_for "F10Quit" 50
 }
 screen() { tmux capture-pane -p -t $S; }
@@ -63,6 +66,24 @@ keys / web Enter Enter
 wait_for "PID 2000" 20 && screen | grep -q 'Mems_allowed' && ok tui_search_and_detail || bad tui_search_and_detail "$(screen)"
 screen | grep -q 'MAPPING' && ok tui_detail_mappings || bad tui_detail_mappings
 keys Escape; wait_for "REMOT%" 20 && ok tui_escape_back || bad tui_escape_back "$(screen)"
+# H shows threads: dbserver's two other threads, with their nodes.
+keys H; s=$(screen)
+echo "$s" | grep -Eq '^ +1001 +1 .*thread of 1000, last CPU 2' && echo "$s" | grep -Eq '^ +1002 ' \
+	&& ok tui_threads || bad tui_threads "$s"
+keys H; screen | grep -q 'thread of' && bad tui_threads_off || ok tui_threads_off
+# Mouse (X10 encoding, as xterm sends it): click the PID header, then a row.
+click() { # click X Y (0-based screen cell)
+	bx=$(printf "\\$(printf %03o $((32 + $1 + 1)))"); by=$(printf "\\$(printf %03o $((32 + $2 + 1)))")
+	tmux send-keys -t $S -l "$(printf '\033[M ')$bx$by"
+	tmux send-keys -t $S -l "$(printf '\033[M#')$bx$by"; sleep 0.3
+}
+hy=$(($(screen | grep -n 'PID. USER' | cut -d: -f1) - 1))
+click 3 $hy
+screen | grep -q 'PID^' && ok tui_mouse_sort_header || bad tui_mouse_sort_header "$(screen | grep 'PID. USER')"
+third=$(screen | sed -n "$((hy + 4))p" | awk '{print $1}')
+click 3 $((hy + 3)); keys Enter
+wait_for "PID $third " 20 && ok tui_mouse_select_row || bad tui_mouse_select_row "want $third: $(screen | head -3)"
+keys Escape R
 # Help from the key table.
 keys h; s=$(screen)
 echo "$s" | grep -q 'sort by REMOTE' && echo "$s" | grep -q 'HOME' && ok tui_help || bad tui_help "$s"
