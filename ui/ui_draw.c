@@ -70,13 +70,13 @@ static void bar(struct ui *u, int y, int x, int w, double a, double b,
 	mvaddch(y, x + w - 1, ']');
 }
 
-static int draw_nodes(struct ui *u, int y)
+static int draw_nodes(struct ui *u, int y, int maxy)
 {
 	const struct topology *t = &u->topo;
 	const struct snapshot *s = &u->snap;
 	bool compact = t->nnodes > 4;
-	int maxy = LINES - 8;   /* leave room for the table */
-	for (size_t i = 0; i < t->nnodes && y < maxy; i++) {
+	size_t shown = 0;
+	for (size_t i = 0; i < t->nnodes && y < maxy - (i + 1 < t->nnodes); i++, shown++) {
 		const struct node_sample *ns = &s->nodes[i];
 		const struct cpu_load *ld = &s->node_load[i];
 		const char *kind = fmt_node_kind(t, i, ns);
@@ -140,6 +140,11 @@ static int draw_nodes(struct ui *u, int y)
 			mvaddnstr(y, x, line, COLS - x);
 		y++;
 	}
+	if (shown < t->nnodes) {
+		attron(ui_attr(u, C_DIM));
+		mvprintw(y++, 0, "  +%zu more nodes (Tab: Nodes screen, n: hide panels)", t->nnodes - shown);
+		attroff(ui_attr(u, C_DIM));
+	}
 	return y;
 }
 
@@ -151,7 +156,7 @@ static int heat_level(int d, int lo, int hi)
 	return l < 0 ? 0 : l > 7 ? 7 : l;
 }
 
-static int draw_heatmap(struct ui *u, int y)
+static int draw_heatmap(struct ui *u, int y, int maxy)
 {
 	const struct topology *t = &u->topo;
 	size_t n = t->nnodes;
@@ -168,7 +173,7 @@ static int draw_heatmap(struct ui *u, int y)
 	if (hi == 0)
 		lo = hi = 10;
 	int cw = (int)(COLS - 6) / (int)(n ? n : 1) >= 4 ? 4 : 1;
-	int rows_left = LINES - 8 - y;
+	int rows_left = maxy - y - 1 - (cw == 4);
 	attron(ui_attr(u, C_LABEL));
 	mvprintw(y, 0, "Distances (SLIT)  local=*  near");
 	attroff(ui_attr(u, C_LABEL));
@@ -212,7 +217,7 @@ static int draw_heatmap(struct ui *u, int y)
 		}
 	}
 	if (rows_left <= 1 && n > 0)
-		mvprintw(y++, 0, "  (more rows: make the window taller or press D)");
+		mvprintw(y++, 0, "  (more rows: make the window taller, or n / D)");
 	return y;
 }
 
@@ -585,8 +590,12 @@ void ui_draw(struct ui *u)
 		attroff(ui_attr(u, C_HEADER) | ui_attr(u, C_DIM));
 		x += (int)strlen(names[i]) + 3;
 	}
-	mvprintw(0, x, " numatop-tui %s  %s%s", NUMATOP_VERSION,
-		 fsroot_is_live(u->root) ? "live" : "root ", fsroot_is_live(u->root) ? "" : fsroot_path(u->root));
+	char title[512];
+	snprintf(title, sizeof(title), " numatop-tui %s  %s%s", NUMATOP_VERSION,
+		 fsroot_is_live(u->root) ? "live" : "root ",
+		 fsroot_is_live(u->root) ? "" : fsroot_path(u->root));
+	if (x < COLS)
+		mvaddnstr(0, x, title, COLS - x);   /* never wrap onto the panels */
 	int y = 1;
 	if (u->screen == SCR_NODES) {
 		draw_status(u, LINES - 2);
@@ -598,10 +607,13 @@ void ui_draw(struct ui *u)
 		draw_status(u, LINES - 2);
 		ui_draw_detail(u, y, LINES - 3 - y);
 	} else {
+		/* Panels and heatmap share what the table (6 rows at least)
+		 * leaves; with both on, the panels take at most two thirds. */
+		int room = LINES - 8;
 		if (u->show_nodes)
-			y = draw_nodes(u, y);
+			y = draw_nodes(u, y, u->show_heatmap ? y + (room - y) * 2 / 3 : room);
 		if (u->show_heatmap)
-			y = draw_heatmap(u, y);
+			y = draw_heatmap(u, y, room);
 		draw_status(u, y++);
 		draw_table(u, y, LINES - 1 - y);
 		if (u->screen == SCR_KILL)

@@ -126,3 +126,32 @@ fi
 start 100 30 -d 1
 s=$(screen); echo "$s" | grep -q 'live' && echo "$s" | grep -Eq '^ +[0-9]+ root' && ok tui_live || bad tui_live "$s"
 keys q; wait_for "EXIT=0" 30 && ok tui_live_quit || bad tui_live_quit
+# Colour: 256 colours in tmux, none with -C or NO_COLOR, 8 on a TERM that has 8.
+start 100 30 --root $TREE
+tmux capture-pane -e -p -t $S | grep -q '48;5;' && ok tui_colour_256 || bad tui_colour_256
+start 100 30 -C --root $TREE
+tmux capture-pane -e -p -t $S | grep -Eq '\[([34][0-7]|[34]8;5;[0-9]+)m' && bad tui_no_colour_flag || ok tui_no_colour_flag
+tmux capture-pane -p -t $S | grep -Eq '^ +0  10\* +20' && ok tui_monochrome_heatmap_numbers || bad tui_monochrome_heatmap_numbers
+start 100 30 --root $TREE
+tmux kill-session -t $S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
+tmux new-session -d -s $S -x 100 -y 30 "NO_COLOR=1 TERM=tmux-256color $prog --root $TREE; sleep 30"; wait_for F10Quit 50
+tmux capture-pane -e -p -t $S | grep -Eq '\[([34][0-7]|[34]8;5;[0-9]+)m' && bad tui_no_color_env || ok tui_no_color_env
+tmux kill-session -t $S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
+tmux new-session -d -s $S -x 100 -y 30 "TERM=screen $prog --root $TREE; sleep 30"; wait_for F10Quit 50
+e=$(tmux capture-pane -e -p -t $S)
+echo "$e" | grep -q '48;5;' && bad tui_colour_8 "256-colour codes on TERM=screen" || { echo "$e" | grep -Eq '\[4[0-7]m|;4[0-7]m' && ok tui_colour_8 || bad tui_colour_8; }
+# Many nodes at 80 columns: one block character per node; -U makes it ASCII.
+if [ -f "$FIX/128ia64-17n4s2c.tar.bz2" ]; then
+	mkdir "$T/ia" && tar -xjf "$FIX/128ia64-17n4s2c.tar.bz2" -C "$T/ia"
+	r17=$(find "$T/ia" -mindepth 1 -maxdepth 1 -type d | head -1)
+	mkdir -p "$r17/proc" && cp -r $TREE/proc/1000 "$r17/proc/" && cp -r $TREE/etc "$r17/"
+	start 80 24 --root "$r17"
+	s=$(screen)
+	echo "$s" | grep -E '^ +1000 ' | grep -q '█\|▇\|▆\|▅\|▄\|▃\|▂\|▁' && ok tui_node_blocks_utf8 || bad tui_node_blocks_utf8 "$s"
+	[ "$(echo "$s" | grep -c '^N[0-9]')" -ge 8 ] && echo "$s" | grep -q 'more nodes' && echo "$s" | grep -q 'F10Quit' && ok tui_17_nodes_80x24 || bad tui_17_nodes_80x24 "$s"
+	start 80 24 -U --root "$r17"
+	s=$(screen)
+	echo "$s" | grep -E '^ +1000 ' | grep -q '█\|▇\|▆\|▅\|▄\|▃\|▂\|▁' && bad tui_node_blocks_ascii "$s" || ok tui_node_blocks_ascii
+else
+	echo "SKIP tui_17_nodes: fixtures not present at $FIX"
+fi
