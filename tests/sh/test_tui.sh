@@ -155,3 +155,22 @@ if [ -f "$FIX/128ia64-17n4s2c.tar.bz2" ]; then
 else
 	echo "SKIP tui_17_nodes: fixtures not present at $FIX"
 fi
+# Tree view, tagging, interval and pause.
+start 120 40 --root $TREE
+keys t; screen | grep -q '\[tree\]' && ok tui_tree_view || bad tui_tree_view "$(screen | grep Tasks)"
+keys t
+keys N Space; s=$(screen); echo "$s" | grep -Eq '^ +1000 ' && ok tui_tag_moves_down || bad tui_tag_moves_down
+keys + +; screen | grep -q 'interval 4.0s' && ok tui_interval_plus || bad tui_interval_plus "$(screen | grep Tasks)"
+keys -; screen | grep -q 'interval 3.0s' && ok tui_interval_minus || bad tui_interval_minus "$(screen | grep Tasks)"
+keys Z; screen | grep -q 'PAUSED' && ok tui_pause || bad tui_pause "$(screen | grep Tasks)"
+keys Z C-l; screen | grep -q 'PAUSED' && bad tui_resume || ok tui_resume
+# Kill on the live machine: a signal list, Enter sends SIGTERM to exactly
+# the selected process (identity re-checked by PID and start time).
+sleep 300 & victim=$!
+start 120 40 -p $victim
+keys k; screen | grep -q 'SIGTERM' && screen | grep -q "PID $victim" && ok tui_kill_dialog || bad tui_kill_dialog "$(screen)"
+keys Escape; kill -0 $victim 2>/dev/null && ok tui_kill_cancel || bad tui_kill_cancel
+keys k Enter; sleep 0.3
+if kill -0 $victim 2>/dev/null; then bad tui_kill_sends "$(screen | grep -i signal)"; kill $victim; else ok tui_kill_sends; fi
+wait $victim 2>/dev/null
+keys q
