@@ -49,6 +49,10 @@ struct snapshot {
 
 void snapshot_free(struct snapshot *s);
 
+/* What a cell shows when numa_maps was not read: "no perm", "gone",
+ * "error", or "-" (not read). */
+const char *snapshot_nm_mark(const struct snap_proc *p);
+
 /* Sorting. Unknown values sort last in both directions; ties by PID. */
 enum snap_col {
 	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,

@@ -149,9 +149,7 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 		else
 			snprintf(home, sizeof(home), "-");
 		fprintf(f, "%7d %-10s %4s %6s %10s", p->info.pid, user, home, cpu, rss);
-		const char *mark = p->nm == NMS_NO_PERM ? "no perm" :
-				   p->nm == NMS_GONE ? "gone" :
-				   p->nm == NMS_ERROR ? "error" : "-";
+		const char *mark = snapshot_nm_mark(p);
 		for (size_t j = 0; j < t->nnodes; j++) {
 			if (p->nm == NMS_OK)
 				fprintf(f, " %10lld", (long long)p->node_kb[j]);

@@ -121,8 +121,21 @@ void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
 	dst[n] = '\0';
 }
 
+int proc_check_identity(const struct fsroot *r, int pid, uint64_t starttime)
+{
+	char path[64], text[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	int n = fsroot_read_small(r, path, text, sizeof(text));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : n;
+	struct pid_stat st;
+	if (parse_pid_stat(text, (size_t)n, &st) != 0)
+		return -ESRCH;
+	return st.pid == pid && st.starttime == starttime ? 0 : -ESRCH;
+}
+
 int proc_read_threads(const struct fsroot *r, struct proc_list *l,
-		      struct proc_info *p)
+		      struct proc_info *p, struct buf *b)
 {
 	p->thr_n = 0;
 	if (p->nthreads <= 1)
@@ -137,21 +150,19 @@ int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 		/* No task/ (recorded tree or gone): the main thread only. */
 		return proc_list_add_thread(l, p, p->pid, p->last_cpu);
 	}
-	struct buf b = { 0 };
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char path[96];
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", p->pid, tids[i]);
 		struct pid_stat st;
 		int cpu = -1;
-		if (fsroot_read_file(r, path, &b, 1 << 16) == 0 &&
-		    parse_pid_stat(b.data, b.len, &st) == 0)
+		if (fsroot_read_file(r, path, b, 1 << 16) == 0 &&
+		    parse_pid_stat(b->data, b->len, &st) == 0)
 			cpu = st.processor;
 		else if (tids[i] != p->pid)
 			continue;   /* thread exited meanwhile */
 		rc = proc_list_add_thread(l, p, tids[i], tids[i] == p->pid && cpu < 0 ?
 					  p->last_cpu : cpu);
 	}
-	buf_free(&b);
 	free(tids);
 	return rc;
 }

@@ -334,7 +334,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	pl->n = keep;
 	pl->nthr = 0;
 	for (size_t i = 0; i < pl->n; i++)
-		if ((rc = proc_read_threads(s->root, pl, &pl->v[i])) != 0)
+		if ((rc = proc_read_threads(s->root, pl, &pl->v[i], &s->scratch)) != 0)
 			return rc;
 	double ticks_per_s = (double)s->hz;
 	for (size_t i = 0; i < pl->n; i++) {

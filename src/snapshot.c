@@ -34,6 +34,16 @@ void snapshot_free(struct snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
+const char *snapshot_nm_mark(const struct snap_proc *p)
+{
+	switch (p->nm) {
+	case NMS_NO_PERM: return "no perm";
+	case NMS_GONE: return "gone";
+	case NMS_ERROR: return "error";
+	default: return "-";
+	}
+}
+
 bool snapshot_col_default_desc(enum snap_col col)
 {
 	return !(col == COL_PID || col == COL_USER || col == COL_COMMAND ||

@@ -462,8 +462,7 @@ static void draw_table(struct ui *u, int y, int h)
 			snprintf(home, sizeof(home), "%d", t->nodes[p->home].id);
 		else
 			snprintf(home, sizeof(home), "-");
-		const char *mark = p->nm == NMS_NO_PERM ? "no perm" : p->nm == NMS_GONE ? "gone" :
-				   p->nm == NMS_ERROR ? "error" : "-";
+		const char *mark = snapshot_nm_mark(p);
 		if (p->nm == NMS_OK) {
 			human_kb(rem, sizeof(rem), p->remote_kb);
 			fmt_pct(rp, sizeof(rp), p->remote_pct);

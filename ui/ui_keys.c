@@ -282,19 +282,7 @@ static void send_signal(struct ui *u, int sig)
 		bool target = u->ntagged ? ui_is_tagged(u, p->info.pid) : p == sel;
 		if (!target)
 			continue;
-		struct snapshot now;
-		memset(&now, 0, sizeof(now));
-		struct sampler *one;
-		bool same = false;
-		if (sampler_new(u->root, &u->topo, PROC_BACKEND_FILES, &one) == 0) {
-			struct sampler_filter f = { &p->info.pid, 1, NULL };
-			sampler_set_filter(one, &f);
-			same = sampler_tick(one, &now) == 0 && now.nprocs == 1 &&
-			       now.procs[0].info.starttime == p->info.starttime;
-			snapshot_free(&now);
-			sampler_free(one);
-		}
-		if (!same) {
+		if (proc_check_identity(u->root, p->info.pid, p->info.starttime) != 0) {
 			failed++;
 			err = ESRCH;
 			continue;

@@ -151,8 +151,20 @@ static void rooted_io(void)
 	CHECK_EQ_INT(system(cmd), 0);
 }
 
+static void pid_reuse_guard(void)
+{
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open("tests/trees/opteron4", &r), 0);
+	/* proc/4242/stat says starttime 5000123 (field 22). */
+	CHECK_EQ_INT(proc_check_identity(r, 4242, 5000123), 0);
+	CHECK_EQ_INT(proc_check_identity(r, 4242, 5000124), -ESRCH);  /* reused */
+	CHECK_EQ_INT(proc_check_identity(r, 77777, 5000123), -ESRCH); /* gone */
+	fsroot_close(r);
+}
+
 int main(void)
 {
+	RUN_TEST(pid_reuse_guard);
 	RUN_TEST(home_majority);
 	RUN_TEST(sort_unknown_last);
 	RUN_TEST(rooted_io);
