@@ -583,7 +583,7 @@ void ui_draw(struct ui *u)
 	int x = 0;
 	for (int i = 0; i < SCR_NSCREENS; i++) {
 		bool cur = (int)u->screen == i || (u->screen == SCR_DETAIL && i == 0) ||
-			   (u->screen == SCR_KILL && i == 0);
+			   ((u->screen == SCR_KILL || u->screen == SCR_SORT) && i == 0);
 		attron(cur ? ui_attr(u, C_HEADER) : ui_attr(u, C_DIM));
 		mvprintw(0, x, " %s ", names[i]);
 		attroff(ui_attr(u, C_HEADER) | ui_attr(u, C_DIM));
@@ -617,6 +617,8 @@ void ui_draw(struct ui *u)
 		draw_table(u, y, LINES - 1 - y);
 		if (u->screen == SCR_KILL)
 			ui_draw_kill(u);
+		if (u->screen == SCR_SORT)
+			ui_draw_sort_menu(u);
 	}
 	draw_fkeys(u);
 	refresh();

@@ -12,7 +12,7 @@
 #include "snapshot.h"
 
 enum ui_screen { SCR_PROCESSES, SCR_NODES, SCR_TOPOLOGY, SCR_NSCREENS,
-		 SCR_DETAIL, SCR_HELP, SCR_KILL };
+		 SCR_DETAIL, SCR_HELP, SCR_KILL, SCR_SORT };
 
 enum ui_color {
 	C_DEFAULT = 1, C_HEADER, C_SELECTED, C_LABEL, C_BAR_USER, C_BAR_SYS,
@@ -42,7 +42,7 @@ struct ui {
 	size_t ntagged;
 	struct proc_detail detail;
 	long detail_scroll;
-	int kill_sel;
+	int kill_sel, sort_sel;
 	int table_y, table_h;    /* where the process table is drawn */
 	char msg[160];
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } hdr[96];
@@ -62,6 +62,10 @@ void ui_draw_nodes(struct ui *u, int y0, int h);
 void ui_draw_topology(struct ui *u, int y0, int h);
 void ui_draw_detail(struct ui *u, int y0, int h);
 void ui_draw_kill(struct ui *u);
+void ui_draw_sort_menu(struct ui *u);
+/* The F6 menu: entry i as a sort key; the number of entries. */
+size_t ui_sort_menu_len(const struct ui *u);
+void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *label, size_t n);
 extern const struct ui_signal { int sig; const char *name; } ui_signals[];
 extern const size_t ui_nsignals;
 

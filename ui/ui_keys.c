@@ -111,6 +111,38 @@ static void k_sortmove(struct ui *u, int ch)
 	}
 }
 
+static void k_sort_menu(struct ui *u, int ch)
+{
+	(void)ch;
+	u->sort_sel = 0;
+	for (size_t i = 0; i < ui_sort_menu_len(u); i++) {
+		struct sort_key k;
+		char label[64];
+		ui_sort_menu_entry(u, i, &k, label, sizeof(label));
+		if (k.col == u->sort.col && (k.col != COL_NODE || k.node == u->sort.node))
+			u->sort_sel = (int)i;
+	}
+	u->screen = SCR_SORT;
+}
+
+static void sort_menu_key(struct ui *u, int ch)
+{
+	int n = (int)ui_sort_menu_len(u);
+	if (ch == KEY_UP && u->sort_sel > 0)
+		u->sort_sel--;
+	else if (ch == KEY_DOWN && u->sort_sel + 1 < n)
+		u->sort_sel++;
+	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		struct sort_key k;
+		char label[64];
+		ui_sort_menu_entry(u, (size_t)u->sort_sel, &k, label, sizeof(label));
+		set_sort(u, k.col, k.node);
+		u->screen = SCR_PROCESSES;
+	} else if (ch == KEY_ESC || ch == 'q' || ch == KEY_F(6)) {
+		u->screen = SCR_PROCESSES;
+	}
+}
+
 static void k_screen(struct ui *u, int ch)
 {
 	int s = u->screen < SCR_NSCREENS ? (int)u->screen : SCR_PROCESSES;
@@ -345,8 +377,8 @@ static const struct ui_key keys[] = {
 	{ '\\', k_filter, NULL, NULL },
 	{ KEY_F(5), k_tree, "F5 t", "tree view" },
 	{ 't', k_tree, NULL, NULL },
-	{ KEY_F(6), k_sortmove, "F6 < >", "sort by the previous / next column" },
-	{ '<', k_sortmove, NULL, NULL },
+	{ KEY_F(6), k_sort_menu, "F6", "choose the sort column from a list" },
+	{ '<', k_sortmove, "< >", "sort by the previous / next column" },
 	{ '>', k_sortmove, NULL, NULL },
 	{ 'I', k_invert, "I", "invert the sort order" },
 	{ 'H', k_threads, "H", "show threads (TID, last CPU and its node)" },
@@ -444,6 +476,10 @@ bool ui_handle_key(struct ui *u, int ch)
 	}
 	if (u->screen == SCR_KILL) {
 		kill_dialog_key(u, ch);
+		return true;
+	}
+	if (u->screen == SCR_SORT) {
+		sort_menu_key(u, ch);
 		return true;
 	}
 	if ((u->screen == SCR_DETAIL || u->screen == SCR_TOPOLOGY) && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE ||

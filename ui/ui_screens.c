@@ -238,6 +238,61 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	}
 }
 
+/* F6: every column, the per-node ones included. */
+static const enum snap_col menu_cols[] = { COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS,
+					   COL_NODE, COL_REMOTE, COL_REMOTE_PCT, COL_TIME,
+					   COL_THREADS, COL_COMMAND };
+#define NMENU (sizeof(menu_cols) / sizeof(menu_cols[0]))
+
+size_t ui_sort_menu_len(const struct ui *u)
+{
+	return NMENU - 1 + u->topo.nnodes;
+}
+
+void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *label, size_t n)
+{
+	size_t nn = u->topo.nnodes;
+	for (size_t c = 0; c < NMENU; c++) {
+		if (menu_cols[c] == COL_NODE) {
+			if (i < nn) {
+				*k = (struct sort_key){ COL_NODE, (int)i, true };
+				snprintf(label, n, "N%d (kB on node %d)", u->topo.nodes[i].id, u->topo.nodes[i].id);
+				return;
+			}
+			i -= nn;
+		} else if (i-- == 0) {
+			*k = (struct sort_key){ menu_cols[c], -1, snapshot_col_default_desc(menu_cols[c]) };
+			snprintf(label, n, "%s", snap_col_names[menu_cols[c]]);
+			return;
+		}
+	}
+}
+
+void ui_draw_sort_menu(struct ui *u)
+{
+	size_t n = ui_sort_menu_len(u);
+	int h = LINES - 4, w = 30;
+	if ((int)n + 3 < h)
+		h = (int)n + 3;
+	int y0 = 2, x0 = 2;
+	long first = u->sort_sel >= h - 3 ? u->sort_sel - (h - 4) : 0;
+	attron(ui_attr(u, C_FKEY_LABEL));
+	for (int y = 0; y < h; y++)
+		mvhline(y0 + y, x0, ' ', w);
+	mvprintw(y0, x0 + 1, "Sort by (Enter, Esc)");
+	attroff(ui_attr(u, C_FKEY_LABEL));
+	for (int r = 0; r < h - 2 && (size_t)(first + r) < n; r++) {
+		struct sort_key k;
+		char label[64];
+		ui_sort_menu_entry(u, (size_t)(first + r), &k, label, sizeof(label));
+		bool cur = k.col == u->sort.col && (k.col != COL_NODE || k.node == u->sort.node);
+		int a = first + r == u->sort_sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_FKEY_LABEL);
+		attron(a);
+		mvprintw(y0 + 1 + r, x0 + 1, "%c %-*.*s", cur ? '*' : ' ', w - 4, w - 4, label);
+		attroff(a);
+	}
+}
+
 void ui_draw_kill(struct ui *u)
 {
 	int h = (int)ui_nsignals + 4, w = 36;

@@ -52,6 +52,10 @@ keys R; [ "$(first_row)" = 1000 ] && ok tui_sort_R || bad tui_sort_R "$(first_ro
 keys '>'; screen | grep -q 'REMOT%v' && ok tui_sort_next_column || bad tui_sort_next_column "$(screen | grep PID)"
 keys '<' '<'; screen | grep -Eq 'N3v' && ok tui_sort_prev_column || bad tui_sort_prev_column "$(screen | grep PID)"
 keys R
+# F6: a list of columns; Down twice from REMOTE's place picks the next ones.
+keys F6; screen | grep -q 'Sort by (Enter, Esc)' && screen | grep -q '\* REMOTE' && ok tui_f6_menu || bad tui_f6_menu "$(screen)"
+keys Up Enter; screen | grep -q 'N3v' && ok tui_f6_choose || bad tui_f6_choose "$(screen | grep 'PID. USER')"
+keys R
 # Filter by node: only the process whose HOME is node 3 ... 4242 and 3000.
 keys '\' 'node 3' Enter
 s=$(screen)
