@@ -38,7 +38,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean screenshots
+.PHONY: all run deps test asan clean screenshots fuzz
 
 all: $(PROG)
 
@@ -93,8 +93,31 @@ asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  BUILD=$(BUILD) PROG=$(PROG) tests/run.sh $(UNIT_BIN)
 
+# libFuzzer targets (clang); each runs FUZZ_SECONDS on a copy of its corpus.
+FUZZ_TARGETS := numa_maps cpulist cpumap distance meminfo numastat proc_stat \
+                pid_stat pid_status sanitize
+FUZZ_SECONDS ?= 20
+FUZZ_SRC := src/parse.c src/parse_pid.c src/numa_maps.c src/bitmap.c src/sanitize.c src/buf.c
+
+fuzz:
+	@for p in clang libclang-rt-14-dev; do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" != 0 ]; then echo "missing:$$missing; run: apt-get install -y$$missing"; exit 1; fi; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+	@mkdir -p build-fuzz
+	@fail=0; for t in $(FUZZ_TARGETS); do \
+	  clang -g -O1 -std=c11 -D_GNU_SOURCE -Iinclude -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=all -DFUZZ_$$t -o build-fuzz/fuzz_$$t tests/fuzz/fuzz.c $(FUZZ_SRC) || exit 1; \
+	  rm -rf build-fuzz/corpus_$$t; cp -r tests/fuzz/corpus/$$t build-fuzz/corpus_$$t; \
+	  if build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	       -artifact_prefix=build-fuzz/$$t- build-fuzz/corpus_$$t >build-fuzz/$$t.log 2>&1; \
+	  then echo "PASS fuzz_$$t ($(FUZZ_SECONDS) s, $$(grep -o 'cov: [0-9]*' build-fuzz/$$t.log | tail -1))"; \
+	  else echo "FAIL fuzz_$$t: see build-fuzz/$$t.log"; tail -20 build-fuzz/$$t.log; fail=1; fi; \
+	done; exit $$fail
+
 screenshots: $(PROG)
 	tests/screenshots.sh
 
 clean:
-	rm -rf build build-asan $(PROG)
+	rm -rf build build-asan build-fuzz $(PROG)

@@ -14,6 +14,12 @@ enum nm_mode {
 };
 extern const char *const nm_mode_names[];
 
+/* Sanity caps: 2^36 pages of one mapping on one node and 16 GiB pages are
+ * beyond any machine; larger values make the line invalid (-ERANGE), so
+ * kB sums cannot overflow. */
+#define NM_MAX_PAGES (UINT64_C(1) << 36)
+#define NM_MAX_PAGE_KB (INT64_C(1) << 24)
+
 enum nm_kind { NM_KIND_ANON, NM_KIND_FILE, NM_KIND_HEAP, NM_KIND_STACK };
 
 struct nm_node_pages {

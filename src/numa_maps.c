@@ -200,6 +200,8 @@ int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m)
 			q++;
 			if (parse_u64(&q, te, &pages) != 0 || q != te)
 				return -EINVAL;
+			if (pages > NM_MAX_PAGES)
+				return -ERANGE;
 			if ((rc = add_node(m, (int)node, pages)) != 0)
 				return rc;
 		} else if ((rc = kv(t, te, "anon", &m->anon)) ||
@@ -212,6 +214,8 @@ int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m)
 			   (rc = kv(t, te, "kernelpagesize_kB", &m->pagesize_kb))) {
 			if (rc < 0)
 				return rc;
+			if (m->pagesize_kb > NM_MAX_PAGE_KB)
+				return -ERANGE;
 		}
 		/* Unknown tokens from newer kernels are skipped. */
 	}
@@ -300,7 +304,10 @@ static void note_policy(struct nm_summary *s, const char *pol,
 		s->policy[used] = ',';
 		memcpy(s->policy + used + 1, pol, strlen(pol) + 1);
 	} else {
-		memcpy(s->policy + used, ",+", 3);  /* more policies than fit */
+		/* More policies than fit: end with ",+" (cutting the tail). */
+		if (used > sizeof(s->policy) - 3)
+			used = sizeof(s->policy) - 3;
+		memcpy(s->policy + used, ",+", 3);
 	}
 }
 
@@ -335,10 +342,15 @@ int numa_maps_summarize(const char *buf, size_t len,
 						s->unknown_size_pages += (int64_t)np->pages;
 						continue;
 					}
-					int64_t kb = (int64_t)np->pages * pkb;
+					/* Counts past any real machine (the parser caps
+					 * them) cannot overflow here; the running total is
+					 * checked so a hostile file can never wrap it. */
+					int64_t kb = (int64_t)np->pages * pkb, sum;
+					if (__builtin_add_overflow(s->total_kb, kb, &sum))
+						return -ERANGE;
 					int idx = (size_t)np->node < p->nids ?
 						  p->index_of_id[np->node] : -1;
-					s->total_kb += kb;
+					s->total_kb = sum;
 					if (idx < 0 || (size_t)idx >= s->nnodes) {
 						s->other_kb += kb;
 						continue;

@@ -130,6 +130,10 @@ static void bad_lines(void)
 	CHECK(parse(&m, "00400000 default N0=x") < 0);
 	CHECK(parse(&m, "00400000 default anon=-1") < 0);
 	CHECK(parse(&m, "00400000 default N0=99999999999999999999999") < 0);
+	/* Past any real machine (found by the fuzzer: kB sums wrapped). */
+	CHECK_EQ_INT(parse(&m, "00400000 default N0=68719476737"), -ERANGE);
+	CHECK_EQ_INT(parse(&m, "00400000 default N0=1 kernelpagesize_kB=99999999999"), -ERANGE);
+	CHECK_EQ_INT(parse(&m, "00400000 default N0=68719476736 kernelpagesize_kB=16777216"), 0);
 	nm_mapping_free(&m);
 }
 
@@ -219,8 +223,64 @@ static void many_lines(void)
 	free(txt);
 }
 
+/* Found by the fuzzer: distinct policies whose list ends 1-2 bytes short
+ * of the summary's size overflowed it. Every length is tried. */
+static void policy_list_overflow(void)
+{
+	struct nm_mapping m;
+	struct nm_summary s;
+	nm_mapping_init(&m);
+	nm_summary_init(&s, 4);
+	for (int len = 1; len < 70; len++) {
+		char txt[512];
+		int o = snprintf(txt, sizeof(txt), "1000 default N0=1\n2000 bind:%.*s N0=1\n",
+				 len, "0123456789012345678901234567890123456789012345678901234567890123456789");
+		snprintf(txt + o, sizeof(txt) - (size_t)o, "3000 local N0=1\n4000 prefer:1 N0=1\n");
+		CHECK_EQ_INT(numa_maps_summarize(txt, strlen(txt), &p4, &m, &s), 0);
+		CHECK(strlen(s.policy) < sizeof(s.policy));
+		CHECK_EQ_INT(s.npolicies, 4);
+		CHECK(strncmp(s.policy, "mixed: default,", 15) == 0);
+	}
+	nm_summary_free(&s);
+	nm_mapping_free(&m);
+}
+
+/* Every input the fuzzer once crashed on, kept in tests/fuzz/regressions. */
+static void fuzz_regressions(void)
+{
+	const char *names[] = { "numa_maps-policy-overflow", "numa_maps-kb-overflow" };
+	struct nm_mapping m;
+	struct nm_summary s;
+	nm_mapping_init(&m);
+	nm_summary_init(&s, 3);
+	static const int ids[] = { 0, 1, -1, 2 };
+	struct nm_params p = { 4, 2048, ids, 4, 3 };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[128], buf[65536];
+		snprintf(path, sizeof(path), "tests/fuzz/regressions/%s", names[i]);
+		FILE *f = fopen(path, "rb");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		size_t n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		int rc = numa_maps_summarize(buf, n, &p, &m, &s);
+		if (rc == 0) {
+			int64_t t = s.other_kb;
+			for (size_t k = 0; k < 3; k++)
+				t += s.node_kb[k];
+			CHECK_EQ_INT(t, s.total_kb);
+		}
+		CHECK(strlen(s.policy) < sizeof(s.policy));
+	}
+	nm_summary_free(&s);
+	nm_mapping_free(&m);
+}
+
 int main(void)
 {
+	RUN_TEST(fuzz_regressions);
+	RUN_TEST(policy_list_overflow);
 	RUN_TEST(article_figure);
 	RUN_TEST(policies);
 	RUN_TEST(kinds_and_fields);
