@@ -81,8 +81,9 @@ struct nm_summary {
 int nm_summary_init(struct nm_summary *s, size_t nnodes);
 void nm_summary_free(struct nm_summary *s);
 
-/* Parse a whole numa_maps buffer into s. Bad lines (e.g. a line cut off
- * because the process exited mid-read) are counted in nbad, not guessed.
+/* Parse a whole numa_maps buffer into s. Bad lines (e.g. a last line
+ * without its '\n', cut off because the process exited mid-read) are
+ * counted in nbad, not guessed.
  * Kind split: hugetlb mappings count as huge, file= mappings as file,
  * everything else (heap, stack, anonymous) as anon.
  * 0, or -EINVAL when no line parsed but some were bad, or -ENOMEM. */

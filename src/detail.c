@@ -98,7 +98,7 @@ int detail_read(const struct fsroot *r, const struct topology *t, int pid,
 		while (p < end) {
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			const char *le = nl ? nl : end;
-			if (le > p && numa_maps_parse_line(p, (size_t)(le - p), &m) == 0) {
+			if (le > p && nl && numa_maps_parse_line(p, (size_t)(le - p), &m) == 0) {
 				struct detail_mapping *dm = &d->maps[d->nmaps];
 				dm->node_kb = d->kb_pool + d->nmaps * n;
 				dm->start = m.start;

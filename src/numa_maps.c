@@ -325,7 +325,11 @@ int numa_maps_summarize(const char *buf, size_t len,
 	while (q < end) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
 		const char *le = nl ? nl : end;
-		if (le > q) {
+		if (le > q && !nl) {
+			/* The kernel ends every line with '\n': a last line
+			 * without one was cut (the read ended early). */
+			s->nbad++;
+		} else if (le > q) {
 			int rc = numa_maps_parse_line(q, (size_t)(le - q), m);
 			if (rc == -ENOMEM)
 				return rc;

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Broken recorded trees: each gives a clear warning or an unknown mark, the
+# rest of the output still works, and nothing crashes.
+PROG=${PROG:-./numatop-tui}
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+N=sys/devices/system/node
+fresh() { rm -rf "$T/t"; cp -r tests/trees/opteron4 "$T/t"; }
+run() { "$PROG" --root "$T/t" "$@" 2>&1; }
+
+fresh; echo "10 20 20" > "$T/t/$N/node2/distance"
+o=$(run -b -n 1); rc=$?
+[ $rc -eq 0 ] && echo "$o" | grep -q 'warning: node2/distance has 3 values for 4 nodes' \
+	&& echo "$o" | grep -Eq '^ +N2 +- +- +- +-' && echo "$o" | grep -Eq '^ +N0 +10 +20 +20 +20' \
+	&& ok broken_distance_row_size || bad broken_distance_row_size "$o"
+j=$(run --json -n 1); echo "$j" | grep -q '\[null,null,null,null\]' && ok broken_distance_json_null || bad broken_distance_json_null
+
+fresh; printf 'garbage here\n' > "$T/t/$N/node1/distance"
+o=$(run -b -n 1); [ $? -eq 0 ] && echo "$o" | grep -q 'warning: node1/distance' && ok broken_distance_garbage || bad broken_distance_garbage "$o"
+
+fresh; rm "$T/t/$N/online" "$T/t/$N/possible"
+o=$(run --json -n 1); [ $? -eq 0 ] && echo "$o" | grep -q '"distances":{"nodes":\[0,1,2,3\],"matrix":\[\[10,20,20,20\]' \
+	&& ok missing_node_online || bad missing_node_online "$o"
+
+fresh; rm "$T/t/$N/node3/meminfo"; mkdir "$T/t/$N/node3/meminfo"
+o=$(run --json -n 1); [ $? -eq 0 ] && echo "$o" | grep -q '"id":3,[^}]*"mem_total_kb":null' \
+	&& ok meminfo_is_a_directory || bad meminfo_is_a_directory "$o"
+
+fresh; printf 'Node 0 MemTotal: lots kB\n\001\002\n' > "$T/t/$N/node0/meminfo"
+o=$(run --json -n 1); [ $? -eq 0 ] && echo "$o" | grep -q '"id":0,[^}]*"mem_total_kb":null' \
+	&& ok meminfo_garbage_unknown || bad meminfo_garbage_unknown "$o"
+
+fresh; head -c 10 "$T/t/proc/4242/numa_maps" > "$T/t/x"; mv "$T/t/x" "$T/t/proc/4242/numa_maps"
+o=$(run --json -n 1 -p 4242); [ $? -eq 0 ] && echo "$o" | grep -q '"numa_maps":"error"' && echo "$o" | grep -q '"node_kb":null' \
+	&& ok numa_maps_truncated_garbage || bad numa_maps_truncated_garbage "$o"
+
+fresh; printf '4242 (cat' > "$T/t/proc/4242/stat"
+o=$(run --json -n 1); [ $? -eq 0 ] && ! echo "$o" | grep -q '"pid":4242' && echo "$o" | grep -q '"pid":1000' \
+	&& ok pid_stat_truncated_skipped || bad pid_stat_truncated_skipped "$o"
+
+# Node ids up to 1023 with a 4096-bit cpumap (and no cpulist).
+fresh; mv "$T/t/$N/node3" "$T/t/$N/node1023"; rm "$T/t/$N/node1023/cpulist"
+m=""; for g in $(seq 1 127); do m="${m}00000000,"; done; echo "${m}000000c0" > "$T/t/$N/node1023/cpumap"
+echo "0-2,1023" > "$T/t/$N/online"
+o=$(run --json -n 1); [ $? -eq 0 ] && echo "$o" | grep -q '"id":1023,"cpus":\[6,7\]' \
+	&& echo "$o" | grep -q '"nodes":\[0,1,2,1023\]' && echo "$o" | grep -q '"home_node":1023' \
+	&& ok sparse_id_1023_and_4096_bit_mask || bad sparse_id_1023_and_4096_bit_mask "$o"
+
+# A numa_maps of 100 000 lines goes through the whole program.
+fresh; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "%x default anon=1 N%d=1 kernelpagesize_kB=4\n", 4096 + i * 4096, i % 4 }' \
+	> "$T/t/proc/2000/numa_maps"
+o=$(run --json -n 1 -p 2000); [ $? -eq 0 ] && echo "$o" | grep -q '"total_kb":400000' && echo "$o" | grep -q '"mappings":100000' \
+	&& ok numa_maps_100000_lines || bad numa_maps_100000_lines "$(echo "$o" | head -c 600)"
+
+# A self-referencing symlink where a node directory would be.
+fresh; ln -s node9 "$T/t/$N/node9"; ln -s . "$T/t/$N/node0/cpu0"
+o=$(run --json -n 1); [ $? -eq 0 ] && echo "$o" | grep -q '"nodes":\[0,1,2,3\]' && ok symlink_loops_ignored || bad symlink_loops_ignored "$o"
