@@ -29,8 +29,9 @@ void sampler_set_filter(struct sampler *s, const struct sampler_filter *f);
 int sampler_tick(struct sampler *s, struct snapshot *snap);
 
 /* HOME: the node where most threads last ran; the main thread breaks
- * ties. Returns a node index or -1. Exposed for tests. */
+ * ties. counts is scratch of t->nnodes entries. Returns a node index or
+ * -1. Exposed for tests. */
 int sampler_home_node(const struct topology *t, const struct proc_thread *thr,
-		      size_t n, int main_tid);
+		      size_t n, int main_tid, size_t *counts);
 
 #endif

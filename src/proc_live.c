@@ -77,6 +77,9 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 		const char *user = VAL(I_EUSER, str);
 		snprintf(p->user, sizeof(p->user), "%s", user ? user : "?");
 		p->state = VAL(I_STATE, s_ch);
+		/* A zombie has no cmdline; libproc2 shows "[comm] <defunct>". */
+		if (p->state == 'Z')
+			p->cmdline[0] = '\0';
 		p->utime = VAL(I_UTIME, ull_int);
 		p->stime = VAL(I_STIME, ull_int);
 		p->starttime = VAL(I_BEGAN, ull_int);

@@ -28,6 +28,7 @@ struct sampler {
 	struct cpu_ticks total[2];
 	int cur;
 	struct numastat *prev_ns;     /* [nnodes] */
+	size_t *node_counts;          /* [nnodes], scratch for HOME */
 	struct prev_proc *prev;
 	size_t nprev, prevcap;
 	double prev_mono, prev_self;
@@ -79,7 +80,8 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	s->ticks[0] = calloc(nc, sizeof(struct cpu_ticks));
 	s->ticks[1] = calloc(nc, sizeof(struct cpu_ticks));
 	s->prev_ns = calloc(t->nnodes ? t->nnodes : 1, sizeof(struct numastat));
-	if (!s->ticks[0] || !s->ticks[1] || !s->prev_ns) {
+	s->node_counts = calloc(t->nnodes ? t->nnodes : 1, sizeof(size_t));
+	if (!s->ticks[0] || !s->ticks[1] || !s->prev_ns || !s->node_counts) {
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -105,6 +107,7 @@ void sampler_free(struct sampler *s)
 	free(s->ticks[0]);
 	free(s->ticks[1]);
 	free(s->prev_ns);
+	free(s->node_counts);
 	free(s->prev);
 	free(s);
 }
@@ -118,48 +121,27 @@ void sampler_set_filter(struct sampler *s, const struct sampler_filter *f)
 }
 
 int sampler_home_node(const struct topology *t, const struct proc_thread *thr,
-		      size_t n, int main_tid)
+		      size_t n, int main_tid, size_t *counts)
 {
-	if (t->nnodes == 0)
-		return -1;
-	int best = -1, main_node = -1;
-	size_t best_count = 0;
-	/* Small node counts are the norm: count by a linear pass per node
-	 * seen, no allocation. */
+	/* One pass to count threads per node (counts[nnodes] is the
+	 * caller's scratch), one over the nodes to pick the largest. */
+	memset(counts, 0, t->nnodes * sizeof(*counts));
+	int main_node = -1;
 	for (size_t i = 0; i < n; i++) {
 		int node = topology_cpu_node(t, thr[i].last_cpu);
-		if (thr[i].tid == main_tid)
-			main_node = node;
 		if (node < 0)
 			continue;
-		bool seen = false;
-		for (size_t j = 0; j < i; j++)
-			if (topology_cpu_node(t, thr[j].last_cpu) == node) {
-				seen = true;
-				break;
-			}
-		if (seen)
-			continue;
-		size_t count = 0;
-		for (size_t j = i; j < n; j++)
-			if (topology_cpu_node(t, thr[j].last_cpu) == node)
-				count++;
-		if (count > best_count) {
-			best = node;
-			best_count = count;
-		} else if (count == best_count && node == main_node) {
-			best = node;
-		}
+		counts[node]++;
+		if (thr[i].tid == main_tid)
+			main_node = node;
 	}
-	/* The main thread breaks a tie even when it was counted after. */
-	if (main_node >= 0 && best != main_node) {
-		size_t mc = 0;
-		for (size_t j = 0; j < n; j++)
-			if (topology_cpu_node(t, thr[j].last_cpu) == main_node)
-				mc++;
-		if (mc == best_count)
-			best = main_node;
-	}
+	int best = -1;
+	for (size_t k = 0; k < t->nnodes; k++)
+		if (counts[k] > 0 && (best < 0 || counts[k] > counts[best]))
+			best = (int)k;
+	/* The main thread's node wins a tie. */
+	if (main_node >= 0 && best >= 0 && counts[main_node] == counts[best])
+		best = main_node;
 	return best;
 }
 
@@ -352,7 +334,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		sp->remote_pct = -1;
 		sp->cpu_pct = -1;
 		sp->home = sampler_home_node(s->topo, sp->threads, sp->info.thr_n,
-					     sp->info.pid);
+					     sp->info.pid, s->node_counts);
 		const struct prev_proc *pp = find_prev(s, sp->info.pid);
 		uint64_t ticks = sp->info.utime + sp->info.stime;
 		if (pp && pp->starttime == sp->info.starttime && snap->interval_s > 0 &&

@@ -119,9 +119,7 @@ static int draw_nodes(struct ui *u, int y, int maxy)
 			mvprintw(y, x, "%-*.*s", w, w, tot == 0 ? "no memory" : "memory unknown");
 			attroff(ui_attr(u, C_DIM));
 		}
-		if (!compact)
-			x += 0;
-		else
+		if (compact)
 			x += w + 1;
 		rate(hit, sizeof(hit), s->ns_rate[i][NUMASTAT_HIT]);
 		rate(miss, sizeof(miss), s->ns_rate[i][NUMASTAT_MISS]);

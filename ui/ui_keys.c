@@ -353,8 +353,6 @@ static void k_mouse(struct ui *u, int ch)
 	}
 }
 
-static void k_resize(struct ui *u, int ch) { (void)u; (void)ch; clearok(curscr, TRUE); }
-
 static void k_reserved(struct ui *u, int ch)
 {
 	snprintf(u->msg, sizeof(u->msg), "'%c': %s is not available in this version", ch,
@@ -408,7 +406,6 @@ static const struct ui_key keys[] = {
 	{ KEY_F(10), k_quit, "F10 q Ctrl-C", "quit" },
 	{ 'q', k_quit, NULL, NULL },
 	{ KEY_MOUSE, k_mouse, "mouse", "click a row to select, a header to sort" },
-	{ KEY_RESIZE, k_resize, NULL, NULL },
 };
 
 static void help_key(struct ui *u, int ch)

@@ -17,11 +17,6 @@ const struct ui_signal ui_signals[] = {
 };
 const size_t ui_nsignals = sizeof(ui_signals) / sizeof(ui_signals[0]);
 
-static void kbstr(char *out, size_t n, int64_t v)
-{
-	fmt_kb(out, n, v);
-}
-
 void ui_draw_nodes(struct ui *u, int y0, int h)
 {
 	const struct topology *t = &u->topo;
@@ -36,15 +31,15 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 	for (size_t i = 0; i < t->nnodes && y < ymax; i++) {
 		const struct node_sample *ns = &s->nodes[i];
 		char a[24], b[24], c[24], d[24], e[24], f[24], g[24], hh[24], k[24];
-		kbstr(a, sizeof(a), ns->mem.mem_total_kb);
-		kbstr(b, sizeof(b), ns->mem.mem_free_kb);
-		kbstr(c, sizeof(c), ns->mem.file_pages_kb);
-		kbstr(d, sizeof(d), ns->mem.anon_pages_kb);
-		kbstr(e, sizeof(e), ns->mem.shmem_kb);
-		kbstr(f, sizeof(f), ns->ns.v[NUMASTAT_HIT]);
-		kbstr(g, sizeof(g), ns->ns.v[NUMASTAT_MISS]);
-		kbstr(hh, sizeof(hh), ns->ns.v[NUMASTAT_FOREIGN]);
-		kbstr(k, sizeof(k), ns->ns.v[NUMASTAT_OTHER_NODE]);
+		fmt_kb(a, sizeof(a), ns->mem.mem_total_kb);
+		fmt_kb(b, sizeof(b), ns->mem.mem_free_kb);
+		fmt_kb(c, sizeof(c), ns->mem.file_pages_kb);
+		fmt_kb(d, sizeof(d), ns->mem.anon_pages_kb);
+		fmt_kb(e, sizeof(e), ns->mem.shmem_kb);
+		fmt_kb(f, sizeof(f), ns->ns.v[NUMASTAT_HIT]);
+		fmt_kb(g, sizeof(g), ns->ns.v[NUMASTAT_MISS]);
+		fmt_kb(hh, sizeof(hh), ns->ns.v[NUMASTAT_FOREIGN]);
+		fmt_kb(k, sizeof(k), ns->ns.v[NUMASTAT_OTHER_NODE]);
 		char r1[16], r2[16], r3[16];
 		fmt_pct(r1, sizeof(r1), s->ns_rate[i][NUMASTAT_HIT]);
 		fmt_pct(r2, sizeof(r2), s->ns_rate[i][NUMASTAT_MISS]);
