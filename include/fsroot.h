@@ -35,6 +35,9 @@ int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
 int fsroot_read_small(const struct fsroot *r, const char *path, char *out,
 		      size_t outsz);
 
+/* Open a kernel file (O_RDONLY|O_CLOEXEC plus flags) for repeated
+ * positioned reads, e.g. /proc/PID/pagemap. An fd or -errno. */
+int fsroot_open_fd(const struct fsroot *r, const char *path, int flags);
 /* 0 if the path exists (without following a final symlink), else -errno. */
 int fsroot_exists(const struct fsroot *r, const char *path);
 

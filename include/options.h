@@ -18,6 +18,9 @@ struct options {
 	bool help, version;
 	bool no_mouse, no_color, ascii;
 	bool proc_files;         /* --proc-files: read /proc files, not libproc2 */
+	bool readonly;           /* --readonly: no action of any kind */
+	int migrate_pid, rebind_pid;   /* --migrate PID, --rebind PID; 0 none */
+	int to_node;             /* --to NODE, -1 none */
 };
 
 /* Parse argv (getopt_long; argv may be permuted). env_root is the value of

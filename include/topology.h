@@ -65,6 +65,13 @@ const struct topo_cpu *topology_cpu(const struct topology *t, int cpu);
 /* Distance between node indexes, -1 unknown. */
 int topology_distance(const struct topology *t, size_t from, size_t to);
 
+struct nm_params;
+struct buf;
+/* Page sizes (base, and Hugepagesize from /proc/meminfo) and the node id
+ * map that numa_maps_summarize() needs; scratch is a reusable buffer. */
+void topology_nm_params(const struct fsroot *r, const struct topology *t,
+			struct nm_params *p, struct buf *scratch);
+
 /* Internal to the topology module (topology.c / topo_cpu.c). */
 int topo_read_cpus(const struct fsroot *r, struct topology *t);
 void topo_warn(struct topology *t, const char *fmt, ...)

@@ -84,14 +84,11 @@ int detail_read(const struct fsroot *r, const struct topology *t, int pid,
 			detail_free(d);
 			return -ENOMEM;
 		}
-		struct mem_info mi;
-		int64_t huge_kb = -1;
+		struct nm_params np;
 		struct buf mb = { 0 };
-		if (fsroot_read_file(r, "/proc/meminfo", &mb, 1 << 20) == 0 &&
-		    parse_meminfo(mb.data, mb.len, &mi) == 0)
-			huge_kb = mi.hugepagesize_kb;
+		topology_nm_params(r, t, &np, &mb);
 		buf_free(&mb);
-		int64_t base_kb = sysconf(_SC_PAGESIZE) / 1024;
+		int64_t huge_kb = np.default_huge_kb, base_kb = np.base_page_kb;
 		struct nm_mapping m;
 		nm_mapping_init(&m);
 		const char *p = b.data, *end = b.data + b.len;

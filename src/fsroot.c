@@ -86,6 +86,11 @@ static int root_openat(const struct fsroot *r, const char *path, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+int fsroot_open_fd(const struct fsroot *r, const char *path, int flags)
+{
+	return root_openat(r, path, O_RDONLY | O_NOCTTY | flags);
+}
+
 int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
 		     size_t max_bytes)
 {

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "action_cli.h"
 #include "batch.h"
 #include "options.h"
 #include "ui.h"
@@ -22,6 +23,8 @@ int main(int argc, char **argv)
 	} else if (o.version) {
 		printf("numatop-tui %s\n", NUMATOP_VERSION);
 		status = 0;
+	} else if (o.migrate_pid || o.rebind_pid) {
+		status = action_cli_run(&o, stdout, stderr);
 	} else if (o.batch) {
 		status = batch_run(&o, stdout, stderr);
 	} else {

@@ -24,6 +24,11 @@ void options_usage(FILE *f)
 "  -r, --root DIR       read /sys and /proc below DIR (a recorded tree);\n"
 "                       also NUMATOP_TUI_ROOT; default /\n"
 "      --proc-files     read /proc/PID files directly instead of libproc2\n"
+"      --migrate PID    move PID's memory to --to NODE (batched move_pages)\n"
+"      --rebind PID     set the CPU affinity of every thread of PID to the\n"
+"                       CPUs of --to NODE (both options: rebind, then migrate)\n"
+"      --to NODE        target node of --migrate / --rebind\n"
+"      --readonly       disable every action (keys m, B, k; --migrate ...)\n"
 "  -M, --no-mouse       interactive: do not use the mouse\n"
 "  -C, --no-color       interactive: monochrome (also NO_COLOR)\n"
 "  -U, --no-unicode     interactive: ASCII instead of block characters\n"
@@ -70,6 +75,10 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "sort", required_argument, NULL, 's' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "proc-files", no_argument, NULL, 'F' },
+		{ "migrate", required_argument, NULL, 'm' },
+		{ "rebind", required_argument, NULL, 'B' },
+		{ "to", required_argument, NULL, 't' },
+		{ "readonly", no_argument, NULL, 'R' },
 		{ "no-mouse", no_argument, NULL, 'M' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "no-unicode", no_argument, NULL, 'U' },
@@ -80,6 +89,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 	memset(o, 0, sizeof(*o));
 	o->root = env_root && *env_root ? env_root : "/";
 	o->delay = 2.0;
+	o->to_node = -1;
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
@@ -115,6 +125,27 @@ int options_parse(int argc, char **argv, const char *env_root,
 		case 's': o->sort = optarg; break;
 		case 'r': o->root = optarg; break;
 		case 'F': o->proc_files = true; break;
+		case 'R': o->readonly = true; break;
+		case 'm':
+		case 'B':
+		case 't': {
+			errno = 0;
+			long v = strtol(optarg, &end, 10);
+			bool node = c == 't';
+			if (*end || errno || end == optarg || v < (node ? 0 : 1) || v > 0x7fffffff) {
+				snprintf(err, errsz, "--%s: not a %s: '%s'",
+					 c == 'm' ? "migrate" : c == 'B' ? "rebind" : "to",
+					 node ? "node id" : "PID", optarg);
+				return -EINVAL;
+			}
+			if (c == 'm')
+				o->migrate_pid = (int)v;
+			else if (c == 'B')
+				o->rebind_pid = (int)v;
+			else
+				o->to_node = (int)v;
+			break;
+		}
 		case 'M': o->no_mouse = true; break;
 		case 'C': o->no_color = true; break;
 		case 'U': o->ascii = true; break;
@@ -130,6 +161,19 @@ int options_parse(int argc, char **argv, const char *env_root,
 	}
 	if (optind < argc) {
 		snprintf(err, errsz, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	bool act = o->migrate_pid || o->rebind_pid;
+	if (act && o->to_node < 0) {
+		snprintf(err, errsz, "--migrate and --rebind need --to NODE");
+		return -EINVAL;
+	}
+	if (!act && o->to_node >= 0) {
+		snprintf(err, errsz, "--to needs --migrate PID or --rebind PID");
+		return -EINVAL;
+	}
+	if (o->migrate_pid && o->rebind_pid && o->migrate_pid != o->rebind_pid) {
+		snprintf(err, errsz, "--migrate and --rebind name different PIDs");
 		return -EINVAL;
 	}
 	return 0;

@@ -67,15 +67,7 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	nm_mapping_init(&s->map);
 	if ((rc = nm_summary_init(&s->sum, t->nnodes)) != 0)
 		goto fail;
-	s->params.base_page_kb = sysconf(_SC_PAGESIZE) / 1024;
-	s->params.default_huge_kb = -1;
-	struct mem_info mi;
-	if (fsroot_read_file(r, "/proc/meminfo", &s->scratch, 1 << 20) == 0 &&
-	    parse_meminfo(s->scratch.data, s->scratch.len, &mi) == 0)
-		s->params.default_huge_kb = mi.hugepagesize_kb;
-	s->params.index_of_id = t->index_of_id;
-	s->params.nids = t->nids;
-	s->params.nnodes = t->nnodes;
+	topology_nm_params(r, t, &s->params, &s->scratch);
 	size_t nc = t->ncpu_ids ? t->ncpu_ids : 1;
 	s->ticks[0] = calloc(nc, sizeof(struct cpu_ticks));
 	s->ticks[1] = calloc(nc, sizeof(struct cpu_ticks));

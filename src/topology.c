@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "numa_maps.h"
 #include "parse.h"
 
 #define NODE_DIR "/sys/devices/system/node"
@@ -301,4 +303,18 @@ int topology_distance(const struct topology *t, size_t from, size_t to)
 	if (!t->dist || from >= t->nnodes || to >= t->nnodes)
 		return -1;
 	return t->dist[from * t->nnodes + to];
+}
+
+void topology_nm_params(const struct fsroot *r, const struct topology *t,
+			struct nm_params *p, struct buf *scratch)
+{
+	struct mem_info mi;
+	p->base_page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	p->default_huge_kb = -1;
+	if (fsroot_read_file(r, "/proc/meminfo", scratch, 1 << 20) == 0 &&
+	    parse_meminfo(scratch->data, scratch->len, &mi) == 0)
+		p->default_huge_kb = mi.hugepagesize_kb;
+	p->index_of_id = t->index_of_id;
+	p->nids = t->nids;
+	p->nnodes = t->nnodes;
 }

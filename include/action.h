@@ -1,0 +1,47 @@
+/* action.h - what every action on a process shares: the confirmed target
+ * (PID + start time, pinned by a pidfd), whether actions are allowed at all,
+ * and errno texts that say how to fix the failure. */
+#ifndef NUMATOP_ACTION_H
+#define NUMATOP_ACTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fsroot.h"
+
+struct options;
+
+/* The process the user confirmed. Identity is pid + starttime; once
+ * locked, pidfd refers to that process and nothing else. */
+struct action_target {
+	int pid;
+	uint64_t starttime;     /* clock ticks since boot */
+	char comm[64];          /* raw: sanitize before printing */
+	int pidfd;              /* -1 until action_target_lock() */
+};
+
+/* Read pid's identity from /proc/PID/stat. 0, -ESRCH (no such process),
+ * other -errno. */
+int action_target_read(const struct fsroot *r, int pid, struct action_target *t);
+/* Right before acting: open a pidfd and check (after opening it) that the
+ * PID still belongs to the process that started at t->starttime. 0, or
+ * -ESRCH when it exited or the PID was reused. */
+int action_target_lock(const struct fsroot *r, struct action_target *t);
+/* While locked: 0 as long as the process has not exited, else -ESRCH. */
+int action_target_alive(const struct action_target *t);
+void action_target_unlock(struct action_target *t);
+
+/* NULL when actions are allowed; else why not (--readonly, a recorded
+ * tree). */
+const char *action_refusal(bool readonly, const struct fsroot *r);
+
+/* "process exited (ESRCH)", "operation not permitted (EPERM): needs root
+ * or CAP_SYS_NICE for another user's process", ... err is a positive or
+ * negative errno. Returns buf. */
+const char *action_strerror(int err, char *buf, size_t n);
+
+/* Wall-clock seconds from CLOCK_MONOTONIC. */
+double action_now(void);
+
+#endif

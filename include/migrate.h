@@ -1,0 +1,112 @@
+/* migrate.h - move a process's memory to one node in small batches of
+ * move_pages(2), so a large process is never stalled for long and the
+ * caller can show progress and cancel between batches.
+ *
+ * migrate_prepare() reads numa_maps (per-node placement, the preview) and
+ * maps (the end of each mapping); migrate_step() then walks the mappings
+ * that have pages off the target node: pagemap says which pages are
+ * present (and which are page cache), a move_pages query says where they
+ * are, and only pages off the target are moved. */
+#ifndef NUMATOP_MIGRATE_H
+#define NUMATOP_MIGRATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "action.h"
+#include "fsroot.h"
+#include "topology.h"
+
+/* Why pages did not move (per-page status from move_pages). */
+enum migrate_reason {
+	MIG_SHARED,     /* -EACCES: mapped by several processes, needs MOVE_ALL */
+	MIG_BUSY,       /* -EBUSY: pinned, under I/O */
+	MIG_NOMEM,      /* -ENOMEM: target node full */
+	MIG_OTHER,      /* any other error, or still on another node */
+	MIG_NREASONS
+};
+extern const char *const migrate_reason_text[MIG_NREASONS];
+
+/* The kernel calls, replaceable by tests (a fake kernel). */
+struct migrate_ops {
+	/* move_pages(2): >= 0 or -errno. nodes NULL = query. */
+	long (*move_pages)(void *ctx, int pid, unsigned long count, void **pages,
+			   const int *nodes, int *status, int flags);
+	/* n pagemap entries starting at virtual page index first: the
+	 * number read or -errno (-ENOENT: no pagemap, treat all present). */
+	ssize_t (*pagemap)(void *ctx, uint64_t *out, size_t n, uint64_t first);
+	/* 0 while the target is alive, -ESRCH after it exited. */
+	int (*alive)(void *ctx);
+	void *ctx;
+};
+
+struct migrate_range {
+	uint64_t start, end;    /* [start, end) */
+	bool file;              /* file-backed: only private (COW) pages move */
+};
+
+/* Preview, in kB, from numa_maps. Arrays are [nnodes] (node indexes). */
+struct migrate_preview {
+	size_t nnodes;
+	int64_t *node_kb;       /* all pages per node now */
+	int64_t total_kb;
+	int64_t move_kb;        /* anonymous pages off the target: will move */
+	int64_t shared_kb;      /* ... of which in mappings shared with others
+	                         * (mapmax > 1): move only with CAP_SYS_NICE */
+	int64_t file_anon_kb;   /* private copies in file mappings: will move */
+	int64_t file_kb;        /* page cache pages: stay */
+	int64_t huge_kb;        /* hugetlb pages: stay */
+	int64_t on_target_kb;   /* already on the target node */
+	char policy[64];        /* the process's memory policy (summary) */
+};
+
+struct migrate_job {
+	int pid;
+	int to_node;            /* node id */
+	long pagesize;
+	struct migrate_range *ranges;
+	size_t nranges;
+	uint64_t total_pages;   /* virtual pages to walk (progress) */
+	struct migrate_preview pv;
+	/* progress */
+	size_t cur;
+	uint64_t addr, scanned;
+	uint64_t moved, already, absent, failed[MIG_NREASONS];
+	int last_error;         /* first per-page error seen (positive errno) */
+	bool move_all;          /* MPOL_MF_MOVE_ALL still allowed */
+	double t_start, t_end;  /* monotonic seconds of the first/last step */
+	struct migrate_ops ops;
+	int pagemap_fd;
+	size_t bcap;
+	void **pages;
+	int *nodes, *status;
+	uint64_t *pm;
+	const struct action_target *target;
+};
+
+/* Parse one /proc/PID/maps line's address range. 0 or -EINVAL. */
+int maps_parse_range(const char *s, size_t len, uint64_t *start, uint64_t *end);
+
+/* Build the plan and the preview for moving target's memory to node id
+ * to_node. Uses the real kernel calls (ops may be replaced afterwards).
+ * 0, -ESRCH (gone), -EACCES, -EINVAL (node has no memory), -ENOMEM. */
+int migrate_prepare(const struct fsroot *r, const struct topology *t,
+		    const struct action_target *target, int to_node,
+		    struct migrate_job *j);
+/* One batch of at most max_pages virtual pages. 1: more to do, 0: done,
+ * -errno: stopped (-ESRCH exited, -EPERM not allowed). */
+int migrate_step(struct migrate_job *j, size_t max_pages);
+/* 0.0 .. 1.0 of the walk done. */
+double migrate_progress(const struct migrate_job *j);
+/* MB/s (10^6 bytes) of pages moved so far, 0 before the first step. */
+double migrate_rate(const struct migrate_job *j);
+uint64_t migrate_not_moved(const struct migrate_job *j);
+void migrate_free(struct migrate_job *j);
+
+/* Per-node kB of pid now (numa_maps), into kb[nnodes]. 0 or -errno. */
+int migrate_read_placement(const struct fsroot *r, const struct topology *t,
+			   int pid, int64_t *kb);
+
+#endif

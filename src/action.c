@@ -1,0 +1,115 @@
+/* action.c - the confirmed target of an action and errno texts. */
+#include "action.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parse.h"
+#include "proc.h"
+
+int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
+{
+	char path[64], text[1024];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->pidfd = -1;
+	if (pid <= 0)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	int n = fsroot_read_small(r, path, text, sizeof(text));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : n;
+	struct pid_stat st;
+	if (parse_pid_stat(text, (size_t)n, &st) != 0 || st.pid != pid)
+		return -ESRCH;
+	t->starttime = st.starttime;
+	snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
+	return 0;
+}
+
+int action_target_lock(const struct fsroot *r, struct action_target *t)
+{
+	action_target_unlock(t);
+	int fd = (int)syscall(SYS_pidfd_open, t->pid, 0);
+	if (fd < 0)
+		return errno == ESRCH ? -ESRCH : -errno;
+	/* The pidfd names whoever held the PID when it was opened. If that
+	 * PID still shows our start time now, it was our process all along
+	 * (a PID is not reused while its process exists). */
+	int rc = proc_check_identity(r, t->pid, t->starttime);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	t->pidfd = fd;
+	return 0;
+}
+
+int action_target_alive(const struct action_target *t)
+{
+	if (t->pidfd < 0)
+		return -ESRCH;
+	if (syscall(SYS_pidfd_send_signal, t->pidfd, 0, NULL, 0) == 0)
+		return 0;
+	/* EPERM: alive, but not ours to signal; the action itself will say. */
+	return errno == EPERM ? 0 : -ESRCH;
+}
+
+void action_target_unlock(struct action_target *t)
+{
+	if (t->pidfd >= 0)
+		close(t->pidfd);
+	t->pidfd = -1;
+}
+
+const char *action_refusal(bool readonly, const struct fsroot *r)
+{
+	if (readonly)
+		return "actions are disabled by --readonly";
+	if (!fsroot_is_live(r))
+		return "actions are disabled on a recorded tree (--root is not /)";
+	return NULL;
+}
+
+const char *action_strerror(int err, char *buf, size_t n)
+{
+	if (err < 0)
+		err = -err;
+	const char *name = strerrorname_np(err);
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		snprintf(buf, n, "operation not permitted (%s): needs root or "
+			 "CAP_SYS_NICE for another user's process", name);
+		break;
+	case ESRCH:
+		snprintf(buf, n, "process exited (ESRCH)");
+		break;
+	case ENOMEM:
+		snprintf(buf, n, "no free memory on the target node (ENOMEM)");
+		break;
+	case EBUSY:
+		snprintf(buf, n, "pages busy (EBUSY): pinned or under I/O; try again");
+		break;
+	case EINVAL:
+		snprintf(buf, n, "invalid argument (EINVAL): the CPUs or node are "
+			 "outside what the process's cpuset allows");
+		break;
+	default:
+		snprintf(buf, n, "%s (%s)", strerror(err), name ? name : "?");
+		break;
+	}
+	return buf;
+}
+
+double action_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

@@ -1,0 +1,440 @@
+/* migrate.c - batched move_pages(2) of one process's memory to one node. */
+#include "migrate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <numaif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "numa_maps.h"
+
+const char *const migrate_reason_text[MIG_NREASONS] = {
+	[MIG_SHARED] = "shared with other processes (needs CAP_SYS_NICE)",
+	[MIG_BUSY] = "busy (pinned or under I/O)",
+	[MIG_NOMEM] = "no free memory on the target node",
+	[MIG_OTHER] = "other errors",
+};
+
+/* pagemap entry bits (Documentation/admin-guide/mm/pagemap.rst) */
+#define PM_PRESENT (UINT64_C(1) << 63)
+#define PM_FILE_OR_SHARED (UINT64_C(1) << 61)
+
+int maps_parse_range(const char *s, size_t len, uint64_t *start, uint64_t *end)
+{
+	const char *p = s, *e = s + len;
+	uint64_t v[2] = { 0, 0 };
+	for (int k = 0; k < 2; k++) {
+		const char *d = p;
+		while (p < e && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))) {
+			if (p - d >= 16)
+				return -EINVAL;
+			v[k] = v[k] * 16 + (uint64_t)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
+			p++;
+		}
+		if (p == d)
+			return -EINVAL;
+		if (k == 0 && (p >= e || *p++ != '-'))
+			return -EINVAL;
+	}
+	if ((p < e && *p != ' ') || v[1] <= v[0])
+		return -EINVAL;
+	*start = v[0];
+	*end = v[1];
+	return 0;
+}
+
+/* ---- the real kernel ---- */
+
+static long real_move_pages(void *ctx, int pid, unsigned long count, void **pages,
+			    const int *nodes, int *status, int flags)
+{
+	(void)ctx;
+	long rc = move_pages(pid, count, pages, nodes, status, flags);
+	return rc < 0 ? -errno : rc;
+}
+
+static ssize_t real_pagemap(void *ctx, uint64_t *out, size_t n, uint64_t first)
+{
+	struct migrate_job *j = ctx;
+	if (j->pagemap_fd < 0)
+		return -ENOENT;
+	ssize_t got = pread(j->pagemap_fd, out, n * sizeof(*out),
+			    (off_t)(first * sizeof(*out)));
+	if (got < 0)
+		return -errno;
+	return got / (ssize_t)sizeof(*out);
+}
+
+static int real_alive(void *ctx)
+{
+	struct migrate_job *j = ctx;
+	return j->target ? action_target_alive(j->target) : 0;
+}
+
+/* ---- the plan ---- */
+
+struct maps_index {
+	uint64_t *start, *end;
+	size_t n;
+};
+
+static int maps_index_read(const char *text, size_t len, struct maps_index *mi)
+{
+	size_t lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	mi->start = malloc(lines * sizeof(uint64_t));
+	mi->end = malloc(lines * sizeof(uint64_t));
+	mi->n = 0;
+	if (!mi->start || !mi->end)
+		return -ENOMEM;
+	const char *p = text, *e = text + len;
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		const char *le = nl ? nl : e;
+		if (maps_parse_range(p, (size_t)(le - p), &mi->start[mi->n],
+				     &mi->end[mi->n]) == 0)
+			mi->n++;
+		p = nl ? nl + 1 : e;
+	}
+	return 0;
+}
+
+static uint64_t maps_index_end(const struct maps_index *mi, uint64_t start)
+{
+	size_t lo = 0, hi = mi->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (mi->start[mid] < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < mi->n && mi->start[lo] == start ? mi->end[lo] : 0;
+}
+
+static int add_range(struct migrate_job *j, size_t *cap, uint64_t s, uint64_t e,
+		     bool file)
+{
+	if (j->nranges == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		struct migrate_range *n = realloc(j->ranges, nc * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		j->ranges = n;
+		*cap = nc;
+	}
+	j->ranges[j->nranges++] = (struct migrate_range){ s, e, file };
+	j->total_pages += (e - s) / (uint64_t)j->pagesize;
+	return 0;
+}
+
+/* One numa_maps line into the preview and, when it has movable pages off
+ * the target, into the plan. */
+static int plan_mapping(struct migrate_job *j, const struct nm_mapping *m,
+			int64_t pkb, const struct maps_index *mi, size_t *cap)
+{
+	struct migrate_preview *pv = &j->pv;
+	int64_t off = 0, on = 0;
+	for (size_t k = 0; k < m->nnodes; k++) {
+		int64_t kb = (int64_t)m->nodes[k].pages * pkb;
+		if (m->nodes[k].node == j->to_node)
+			on += kb;
+		else
+			off += kb;
+	}
+	pv->on_target_kb += on;
+	if (off == 0)
+		return 0;
+	bool movable;
+	if (m->huge) {
+		pv->huge_kb += off;
+		return 0;
+	}
+	if (m->kind == NM_KIND_FILE) {
+		int64_t anon = m->anon > 0 ? m->anon * pkb : 0;
+		if (anon > off)
+			anon = off;
+		pv->file_anon_kb += anon;
+		pv->file_kb += off - anon;
+		movable = anon > 0;
+	} else {
+		pv->move_kb += off;
+		if (m->mapmax > 1)
+			pv->shared_kb += off;
+		movable = true;
+	}
+	uint64_t end = maps_index_end(mi, m->start);
+	if (!movable || end == 0)
+		return 0;
+	return add_range(j, cap, m->start, end, m->kind == NM_KIND_FILE);
+}
+
+static int plan_read(const struct fsroot *r, const struct topology *t,
+		     struct migrate_job *j)
+{
+	struct buf nm = { 0 }, maps = { 0 };
+	struct maps_index mi = { 0 };
+	struct nm_mapping m;
+	struct nm_summary sum;
+	struct nm_params np;
+	nm_mapping_init(&m);
+	int rc = nm_summary_init(&sum, t->nnodes);
+	char path[64];
+	if (rc)
+		goto out;
+	topology_nm_params(r, t, &np, &nm);
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", j->pid);
+	if ((rc = fsroot_read_file(r, path, &nm, 0)) != 0)
+		goto out;
+	snprintf(path, sizeof(path), "/proc/%d/maps", j->pid);
+	if ((rc = fsroot_read_file(r, path, &maps, 0)) != 0 ||
+	    (rc = maps_index_read(maps.data ? maps.data : "", maps.len, &mi)) != 0)
+		goto out;
+	if ((rc = numa_maps_summarize(nm.data ? nm.data : "", nm.len, &np, &m, &sum)) != 0 &&
+	    nm.len > 0)
+		goto out;
+	rc = 0;
+	memcpy(j->pv.node_kb, sum.node_kb, t->nnodes * sizeof(int64_t));
+	j->pv.total_kb = sum.total_kb;
+	snprintf(j->pv.policy, sizeof(j->pv.policy), "%s", sum.policy);
+	size_t cap = 0;
+	const char *p = nm.data, *e = nm.data + nm.len;
+	while (rc == 0 && p && p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		if (!nl)
+			break;  /* a cut last line: counted bad by the summary */
+		if (numa_maps_parse_line(p, (size_t)(nl - p), &m) == 0) {
+			int64_t pkb = nm_mapping_page_kb(&m, np.base_page_kb, np.default_huge_kb);
+			if (pkb > 0)
+				rc = plan_mapping(j, &m, pkb, &mi, &cap);
+		}
+		p = nl + 1;
+	}
+out:
+	if (rc == -ENOENT)
+		rc = -ESRCH;
+	free(mi.start);
+	free(mi.end);
+	buf_free(&nm);
+	buf_free(&maps);
+	nm_mapping_free(&m);
+	nm_summary_free(&sum);
+	return rc;
+}
+
+int migrate_prepare(const struct fsroot *r, const struct topology *t,
+		    const struct action_target *target, int to_node,
+		    struct migrate_job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->pagemap_fd = -1;
+	j->pid = target->pid;
+	j->target = target;
+	j->to_node = to_node;
+	j->move_all = true;
+	j->pagesize = sysconf(_SC_PAGESIZE);
+	j->ops = (struct migrate_ops){ real_move_pages, real_pagemap, real_alive, j };
+	int idx = topology_node_index(t, to_node);
+	if (idx < 0 || !t->nodes[idx].has_memory)
+		return -EINVAL;
+	j->pv.nnodes = t->nnodes;
+	j->pv.node_kb = calloc(t->nnodes ? t->nnodes : 1, sizeof(int64_t));
+	j->bcap = 512;
+	j->pages = calloc(j->bcap, sizeof(void *));
+	j->nodes = calloc(j->bcap, sizeof(int));
+	j->status = calloc(j->bcap, sizeof(int));
+	j->pm = calloc(j->bcap, sizeof(uint64_t));
+	if (!j->pv.node_kb || !j->pages || !j->nodes || !j->status || !j->pm)
+		return -ENOMEM;
+	int rc = plan_read(r, t, j);
+	if (rc)
+		return rc;
+	if (j->nranges) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/pagemap", j->pid);
+		int fd = fsroot_open_fd(r, path, 0);
+		j->pagemap_fd = fd >= 0 ? fd : -1;
+		j->addr = j->ranges[0].start;
+	}
+	return 0;
+}
+
+/* ---- the walk ---- */
+
+static enum migrate_reason reason_of(int status)
+{
+	switch (-status) {
+	case EACCES: return MIG_SHARED;
+	case EBUSY: return MIG_BUSY;
+	case ENOMEM: return MIG_NOMEM;
+	default: return MIG_OTHER;
+	}
+}
+
+/* Query then move the candidate pages j->pages[0..k). 0 or -errno. */
+static int move_batch(struct migrate_job *j, size_t k)
+{
+	long rc = j->ops.move_pages(j->ops.ctx, j->pid, k, j->pages, NULL, j->status, 0);
+	if (rc < 0)
+		return (int)rc;
+	size_t m = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (j->status[i] == j->to_node)
+			j->already++;
+		else if (j->status[i] < 0)
+			j->absent++;    /* -ENOENT/-EFAULT: not present, zero page */
+		else
+			j->pages[m++] = j->pages[i];
+	}
+	if (m == 0)
+		return 0;
+	for (size_t i = 0; i < m; i++)
+		j->nodes[i] = j->to_node;
+	for (;;) {
+		int flags = j->move_all ? MPOL_MF_MOVE_ALL : MPOL_MF_MOVE;
+		rc = j->ops.move_pages(j->ops.ctx, j->pid, m, j->pages, j->nodes,
+				       j->status, flags);
+		if (rc == -EPERM && j->move_all) {
+			j->move_all = false;   /* no CAP_SYS_NICE: own pages only */
+			continue;
+		}
+		break;
+	}
+	if (rc < 0)
+		return (int)rc;
+	for (size_t i = 0; i < m; i++) {
+		if (j->status[i] == j->to_node) {
+			j->moved++;
+			continue;
+		}
+		enum migrate_reason why = j->status[i] < 0 ? reason_of(j->status[i]) : MIG_OTHER;
+		j->failed[why]++;
+		if (!j->last_error)
+			j->last_error = j->status[i] < 0 ? -j->status[i] : EAGAIN;
+	}
+	return 0;
+}
+
+int migrate_step(struct migrate_job *j, size_t max_pages)
+{
+	if (j->cur >= j->nranges)
+		return 0;
+	double t0 = action_now();
+	if (j->t_start == 0)
+		j->t_start = t0;
+	int rc = j->ops.alive(j->ops.ctx);
+	while (rc == 0 && max_pages > 0 && j->cur < j->nranges) {
+		const struct migrate_range *rg = &j->ranges[j->cur];
+		uint64_t ps = (uint64_t)j->pagesize;
+		uint64_t left = (rg->end - j->addr) / ps;
+		size_t n = j->bcap;
+		if (n > max_pages)
+			n = max_pages;
+		if (n > left)
+			n = (size_t)left;
+		ssize_t got = j->ops.pagemap(j->ops.ctx, j->pm, n, j->addr / ps);
+		if (got == -EACCES || got == -EPERM) {
+			rc = -EPERM;
+			break;
+		}
+		if (got == -ESRCH) {
+			rc = -ESRCH;
+			break;
+		}
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (got >= 0) {
+				uint64_t e = (size_t)got > i ? j->pm[i] : 0;
+				if (!(e & PM_PRESENT) || (rg->file && (e & PM_FILE_OR_SHARED)))
+					continue;
+			} else if (rg->file) {
+				continue;   /* no pagemap: cannot tell copies from cache */
+			}
+			j->pages[k++] = (void *)(uintptr_t)(j->addr + i * ps);
+		}
+		if (k && (rc = move_batch(j, k)) != 0)
+			break;
+		j->addr += n * ps;
+		j->scanned += n;
+		max_pages -= n;
+		if (j->addr >= rg->end && ++j->cur < j->nranges)
+			j->addr = j->ranges[j->cur].start;
+	}
+	j->t_end = action_now();
+	if (rc == -EACCES)
+		rc = -EPERM;
+	if (rc == -ENOENT)
+		rc = -ESRCH;
+	if (rc)
+		return rc;
+	return j->cur < j->nranges ? 1 : 0;
+}
+
+double migrate_progress(const struct migrate_job *j)
+{
+	if (j->total_pages == 0)
+		return 1.0;
+	return (double)j->scanned / (double)j->total_pages;
+}
+
+double migrate_rate(const struct migrate_job *j)
+{
+	double dt = j->t_end - j->t_start;
+	if (dt <= 0)
+		return 0;
+	return (double)j->moved * (double)j->pagesize / 1e6 / dt;
+}
+
+uint64_t migrate_not_moved(const struct migrate_job *j)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < MIG_NREASONS; i++)
+		n += j->failed[i];
+	return n;
+}
+
+void migrate_free(struct migrate_job *j)
+{
+	if (j->pagemap_fd >= 0)
+		close(j->pagemap_fd);
+	free(j->ranges);
+	free(j->pv.node_kb);
+	free(j->pages);
+	free(j->nodes);
+	free(j->status);
+	free(j->pm);
+	memset(j, 0, sizeof(*j));
+	j->pagemap_fd = -1;
+}
+
+int migrate_read_placement(const struct fsroot *r, const struct topology *t,
+			   int pid, int64_t *kb)
+{
+	struct buf b = { 0 };
+	struct nm_mapping m;
+	struct nm_summary sum;
+	struct nm_params np;
+	nm_mapping_init(&m);
+	int rc = nm_summary_init(&sum, t->nnodes);
+	if (rc == 0) {
+		char path[64];
+		topology_nm_params(r, t, &np, &b);
+		snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
+		rc = fsroot_read_file(r, path, &b, 0);
+		if (rc == 0)
+			rc = numa_maps_summarize(b.data ? b.data : "", b.len, &np, &m, &sum);
+		if (rc == 0)
+			memcpy(kb, sum.node_kb, t->nnodes * sizeof(int64_t));
+	}
+	if (rc == -ENOENT)
+		rc = -ESRCH;
+	buf_free(&b);
+	nm_mapping_free(&m);
+	nm_summary_free(&sum);
+	return rc;
+}

@@ -1,0 +1,441 @@
+/* test_action.c - the migrate preview arithmetic, the batching against a
+ * fake kernel, the PID-reuse guard and rebind on a live child. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <numaif.h>
+
+#include "action.h"
+#include "migrate.h"
+#include "rebind.h"
+#include "check.h"
+
+static char tree[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", tree, rel);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The Opteron tree's sys/ plus one process, 5151, with hand-made maps. */
+static int make_tree(void)
+{
+	snprintf(tree, sizeof(tree), "/tmp/numatop-action-XXXXXX");
+	if (!mkdtemp(tree))
+		return -1;
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "cp -r tests/trees/opteron4/sys %s/sys && mkdir -p %s/proc/5151",
+		 tree, tree);
+	if (system(cmd) != 0)
+		return -1;
+	put("proc/meminfo", "MemTotal: 1000 kB\nHugepagesize: 2048 kB\n");
+	put("proc/5151/stat", "5151 (app) S 1 5151 5151 0 -1 0 0 0 0 0 1 1 0 0 20 0 1 0 777 1000 10 0 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0\n");
+	put("proc/5151/numa_maps",
+	    "00400000 default file=/bin/app mapped=10 mapmax=3 N0=6 N2=4 kernelpagesize_kB=4\n"
+	    "00600000 default file=/bin/app anon=2 dirty=2 N0=2 kernelpagesize_kB=4\n"
+	    "01000000 default heap anon=100 dirty=100 N0=50 N1=30 N2=20 kernelpagesize_kB=4\n"
+	    "7f0000000000 default anon=256 dirty=256 mapmax=2 N3=256 kernelpagesize_kB=4\n"
+	    "7f1000000000 bind:0 anon=8 dirty=8 N2=8 kernelpagesize_kB=4\n"
+	    "7f2000000000 default file=/anon_hugepage\\040(deleted) huge dirty=2 N1=2 kernelpagesize_kB=2048\n");
+	put("proc/5151/maps",
+	    "00400000-00403000 r-xp 00000000 08:01 11 /bin/app\n"
+	    "00600000-00602000 rw-p 00002000 08:01 11 /bin/app\n"
+	    "01000000-01064000 rw-p 00000000 00:00 0 [heap]\n"
+	    "7f0000000000-7f0000100000 rw-p 00000000 00:00 0\n"
+	    "7f1000000000-7f1000008000 rw-p 00000000 00:00 0\n"
+	    "7f2000000000-7f2000400000 rw-s 00000000 00:0f 99 /anon_hugepage (deleted)\n");
+	return 0;
+}
+
+static void maps_ranges(void)
+{
+	uint64_t s, e;
+	const char *l = "7f0000000000-7f0000100000 rw-p 00000000 00:00 0";
+	CHECK_EQ_INT(maps_parse_range(l, strlen(l), &s, &e), 0);
+	CHECK(s == 0x7f0000000000ull && e == 0x7f0000100000ull);
+	l = "00400000-00403000";
+	CHECK_EQ_INT(maps_parse_range(l, strlen(l), &s, &e), 0);
+	CHECK(e - s == 0x3000);
+	const char *bad[] = { "", "-", "400000", "400000-", "500000-400000 r",
+			      "x-1 r", "10000000000000000-10000000000000001 r", "1-2x" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_EQ_INT(maps_parse_range(bad[i], strlen(bad[i]), &s, &e), -EINVAL);
+}
+
+static int open_tree(struct fsroot **r, struct topology *t)
+{
+	if (fsroot_open(tree, r) != 0)
+		return -1;
+	if (topology_read(*r, t) != 0) {
+		fsroot_close(*r);
+		return -1;
+	}
+	return 0;
+}
+
+static void preview_arithmetic(void)
+{
+	struct fsroot *r;
+	struct topology t;
+	if (open_tree(&r, &t) != 0) {
+		CHECK(!"tree");
+		return;
+	}
+	struct action_target tg;
+	CHECK_EQ_INT(action_target_read(r, 5151, &tg), 0);
+	CHECK(tg.starttime == 777);
+	CHECK_EQ_STR(tg.comm, "app");
+	struct migrate_job j;
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	/* per node: N0 6+2+50 pages, N1 30 pages + 2 huge, N2 4+20+8, N3 256 */
+	CHECK_EQ_INT(j.pv.node_kb[0], 232);
+	CHECK_EQ_INT(j.pv.node_kb[1], 120 + 4096);
+	CHECK_EQ_INT(j.pv.node_kb[2], 128);
+	CHECK_EQ_INT(j.pv.node_kb[3], 1024);
+	CHECK_EQ_INT(j.pv.total_kb, 5600);
+	CHECK_EQ_INT(j.pv.on_target_kb, 128);
+	CHECK_EQ_INT(j.pv.move_kb, 320 + 1024);     /* heap + anon off node 2 */
+	CHECK_EQ_INT(j.pv.shared_kb, 1024);         /* mapmax=2 */
+	CHECK_EQ_INT(j.pv.file_anon_kb, 8);         /* COW copies of /bin/app */
+	CHECK_EQ_INT(j.pv.file_kb, 24);             /* page cache off node 2 */
+	CHECK_EQ_INT(j.pv.huge_kb, 4096);
+	CHECK(strstr(j.pv.policy, "bind") != NULL);
+	/* Ranges: the private file copies, the heap, the shared anon. */
+	CHECK_EQ_INT(j.nranges, 3);
+	CHECK(j.nranges == 3 && j.ranges[0].start == 0x600000 && j.ranges[0].file);
+	CHECK(j.nranges == 3 && j.ranges[1].end == 0x1064000 && !j.ranges[1].file);
+	CHECK_EQ_INT(j.total_pages, 2 + 100 + 256);
+	migrate_free(&j);
+	/* A node with no memory, a node that does not exist. */
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 9, &j), -EINVAL);
+	migrate_free(&j);
+	topology_free(&t);
+	fsroot_close(r);
+}
+
+/* ---- a fake kernel for the walk ---- */
+
+struct fake {
+	struct migrate_job *j;
+	int calls, queries, moves, after_death, max_batch;
+	int die_after;          /* alive() fails from this call on (0 never) */
+	int alive_calls;
+	bool no_move_all;       /* MOVE_ALL gives EPERM (no CAP_SYS_NICE) */
+	int node_of_heap[100];
+	int node_of_shared[256];
+	int file_node[2];
+};
+
+static int *fake_slot(struct fake *f, uintptr_t a, bool *file, bool *shared)
+{
+	*file = *shared = false;
+	if (a >= 0x600000 && a < 0x602000) {
+		*file = true;
+		return &f->file_node[(a - 0x600000) / 4096];
+	}
+	if (a >= 0x1000000 && a < 0x1064000)
+		return &f->node_of_heap[(a - 0x1000000) / 4096];
+	if (a >= 0x7f0000000000 && a < 0x7f0000100000) {
+		*shared = true;
+		return &f->node_of_shared[(a - 0x7f0000000000) / 4096];
+	}
+	return NULL;
+}
+
+static long fake_move(void *ctx, int pid, unsigned long count, void **pages,
+		      const int *nodes, int *status, int flags)
+{
+	struct fake *f = ctx;
+	(void)pid;
+	f->calls++;
+	if (f->die_after && f->alive_calls >= f->die_after)
+		f->after_death++;
+	if ((int)count > f->max_batch)
+		f->max_batch = (int)count;
+	if (nodes && (flags & MPOL_MF_MOVE_ALL) && f->no_move_all)
+		return -EPERM;
+	nodes ? f->moves++ : f->queries++;
+	for (unsigned long i = 0; i < count; i++) {
+		bool file, shared;
+		int *slot = fake_slot(f, (uintptr_t)pages[i], &file, &shared);
+		if (!slot || *slot < 0) {
+			status[i] = -ENOENT;
+		} else if (!nodes) {
+			status[i] = *slot;
+		} else if (shared && !(flags & MPOL_MF_MOVE_ALL)) {
+			status[i] = -EACCES;
+		} else if ((uintptr_t)pages[i] == 0x1000000 + 4 * 4096) {
+			status[i] = -EBUSY;
+		} else {
+			*slot = nodes[i];
+			status[i] = nodes[i];
+		}
+	}
+	return 0;
+}
+
+static ssize_t fake_pagemap(void *ctx, uint64_t *out, size_t n, uint64_t first)
+{
+	struct fake *f = ctx;
+	for (size_t i = 0; i < n; i++) {
+		uintptr_t a = (uintptr_t)((first + i) * 4096);
+		bool file, shared;
+		int *slot = fake_slot(f, a, &file, &shared);
+		out[i] = slot && *slot >= 0 ? UINT64_C(1) << 63 : 0;
+		/* page 1 of the file range is page cache, page 0 a private copy */
+		if (file && a == 0x601000)
+			out[i] |= UINT64_C(1) << 61;
+	}
+	return (ssize_t)n;
+}
+
+static int fake_alive(void *ctx)
+{
+	struct fake *f = ctx;
+	f->alive_calls++;
+	return f->die_after && f->alive_calls >= f->die_after ? -ESRCH : 0;
+}
+
+static void fake_init(struct fake *f, struct migrate_job *j)
+{
+	memset(f, 0, sizeof(*f));
+	f->j = j;
+	for (int i = 0; i < 100; i++)
+		f->node_of_heap[i] = i % 4 == 3 ? -1 : i % 3;   /* -1: not present */
+	for (int i = 0; i < 256; i++)
+		f->node_of_shared[i] = 3;
+	f->file_node[0] = f->file_node[1] = 0;
+	j->ops = (struct migrate_ops){ fake_move, fake_pagemap, fake_alive, f };
+}
+
+static void batching_fake_kernel(void)
+{
+	struct fsroot *r;
+	struct topology t;
+	if (open_tree(&r, &t) != 0) {
+		CHECK(!"tree");
+		return;
+	}
+	struct action_target tg;
+	struct migrate_job j;
+	action_target_read(r, 5151, &tg);
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	struct fake f;
+	fake_init(&f, &j);
+	f.no_move_all = true;
+	int rc, steps = 0;
+	double last = 0;
+	while ((rc = migrate_step(&j, 50)) == 1) {
+		steps++;
+		CHECK(migrate_progress(&j) > last);
+		last = migrate_progress(&j);
+		CHECK(j.scanned <= (uint64_t)steps * 50);
+	}
+	CHECK_EQ_INT(rc, 0);
+	CHECK(migrate_progress(&j) == 1.0);
+	CHECK_EQ_INT(j.scanned, 358);
+	CHECK(steps >= 358 / 50);
+	CHECK(f.max_batch <= 50);
+	/* The oracle: heap pages present and off node 2, minus the busy one;
+	 * the private file copy; shared pages refused without MOVE_ALL. */
+	int heap_off = 0, heap_on = 0;
+	for (int i = 0; i < 100; i++)
+		if (i % 4 != 3)
+			*(i % 3 == 2 ? &heap_on : &heap_off) += 1;
+	CHECK_EQ_INT(j.moved, heap_off - 1 + 1);
+	CHECK_EQ_INT(j.already, heap_on);
+	CHECK_EQ_INT(j.failed[MIG_BUSY], 1);
+	CHECK_EQ_INT(j.failed[MIG_SHARED], 256);
+	CHECK_EQ_INT(migrate_not_moved(&j), 257);
+	CHECK(!j.move_all);
+	CHECK_EQ_INT(f.file_node[0], 2);   /* private copy moved */
+	CHECK_EQ_INT(f.file_node[1], 0);   /* page cache left alone */
+	CHECK_EQ_INT(f.node_of_heap[4], 1);
+	CHECK_EQ_INT(f.node_of_heap[0], 2);
+	CHECK_EQ_INT(f.node_of_heap[3], -1);
+	/* Again with CAP_SYS_NICE: the shared pages move too. */
+	migrate_free(&j);
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	fake_init(&f, &j);
+	while ((rc = migrate_step(&j, 4096)) == 1)
+		;
+	CHECK_EQ_INT(rc, 0);
+	CHECK_EQ_INT(j.failed[MIG_SHARED], 0);
+	CHECK_EQ_INT(f.node_of_shared[255], 2);
+	CHECK(f.max_batch <= 512);
+	/* The process exits during the walk: stop, and never call again. */
+	migrate_free(&j);
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	fake_init(&f, &j);
+	f.die_after = 3;
+	int n = 0;
+	while ((rc = migrate_step(&j, 20)) == 1)
+		n++;
+	CHECK_EQ_INT(rc, -ESRCH);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(f.after_death, 0);
+	CHECK(migrate_step(&j, 20) == -ESRCH);
+	migrate_free(&j);
+	topology_free(&t);
+	fsroot_close(r);
+}
+
+/* ---- live: the PID-reuse guard and rebind ---- */
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static pid_t spawn_child(int threads)
+{
+	int p[2];
+	if (pipe(p) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		for (int i = 0; i < threads; i++) {
+			pthread_t th;
+			pthread_create(&th, NULL, sleeper, NULL);
+		}
+		if (write(p[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	char c;
+	if (pid > 0 && read(p[0], &c, 1) != 1)
+		pid = -1;
+	close(p[0]);
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void pid_reuse_guard(void)
+{
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open("/", &r), 0);
+	pid_t pid = spawn_child(0);
+	CHECK(pid > 0);
+	struct action_target t;
+	CHECK_EQ_INT(action_target_read(r, pid, &t), 0);
+	CHECK_EQ_INT(action_target_lock(r, &t), 0);
+	CHECK_EQ_INT(action_target_alive(&t), 0);
+	/* Same PID, another start time: a reused PID is refused. */
+	struct action_target other = t;
+	other.pidfd = -1;
+	other.starttime++;
+	CHECK_EQ_INT(action_target_lock(r, &other), -ESRCH);
+	CHECK_EQ_INT(other.pidfd, -1);
+	reap(pid);
+	CHECK_EQ_INT(action_target_alive(&t), -ESRCH);
+	action_target_unlock(&t);
+	CHECK_EQ_INT(action_target_lock(r, &t), -ESRCH);
+	CHECK_EQ_INT(action_target_read(r, pid, &t), -ESRCH);
+	char e[256];
+	CHECK(strstr(action_strerror(-ESRCH, e, sizeof(e)), "process exited"));
+	CHECK(strstr(action_strerror(EPERM, e, sizeof(e)), "needs root or CAP_SYS_NICE"));
+	CHECK(strstr(action_refusal(true, r), "--readonly"));
+	CHECK(action_refusal(false, r) == NULL);
+	fsroot_close(r);
+	struct fsroot *tr;
+	if (fsroot_open(tree, &tr) == 0) {
+		CHECK(strstr(action_refusal(false, tr), "--root"));
+		fsroot_close(tr);
+	}
+}
+
+static int allowed_list(pid_t pid, int tid, char *out, size_t n)
+{
+	char path[96], line[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Cpus_allowed_list: %255s", out) == 1)
+			break;
+	fclose(f);
+	(void)n;
+	return 0;
+}
+
+static void rebind_live(void)
+{
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open("/", &r), 0);
+	pid_t pid = spawn_child(3);
+	CHECK(pid > 0);
+	struct action_target t;
+	CHECK_EQ_INT(action_target_read(r, pid, &t), 0);
+	CHECK_EQ_INT(action_target_lock(r, &t), 0);
+	struct bitmap cpus;
+	bitmap_init(&cpus);
+	bitmap_set(&cpus, 0);
+	struct rebind_result res;
+	CHECK_EQ_INT(rebind_threads(r, &t, &cpus, &res), 0);
+	CHECK_EQ_INT(res.nthreads, 4);
+	CHECK_EQ_INT(res.changed, 4);
+	int *tids = NULL;
+	size_t n = 0;
+	char dir[64], cl[256];
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	CHECK_EQ_INT(fsroot_list_ids(r, dir, "", FSROOT_DIRS, &tids, &n), 0);
+	CHECK_EQ_INT(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		CHECK_EQ_INT(allowed_list(pid, tids[i], cl, sizeof(cl)), 0);
+		CHECK_EQ_STR(cl, "0");
+	}
+	free(tids);
+	/* A CPU that does not exist: EINVAL, reported per thread. */
+	bitmap_clear(&cpus);
+	bitmap_set(&cpus, 4000);
+	CHECK_EQ_INT(rebind_threads(r, &t, &cpus, &res), -EINVAL);
+	CHECK(res.failed > 0 && res.first_error == EINVAL);
+	reap(pid);
+	bitmap_clear(&cpus);
+	bitmap_set(&cpus, 0);
+	CHECK_EQ_INT(rebind_threads(r, &t, &cpus, &res), -ESRCH);
+	action_target_unlock(&t);
+	bitmap_free(&cpus);
+	fsroot_close(r);
+}
+
+int main(void)
+{
+	if (make_tree() != 0) {
+		printf("FAIL test_action: cannot build the test tree\n");
+		return 1;
+	}
+	RUN_TEST(maps_ranges);
+	RUN_TEST(preview_arithmetic);
+	RUN_TEST(batching_fake_kernel);
+	RUN_TEST(pid_reuse_guard);
+	RUN_TEST(rebind_live);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tree);
+	if (system(cmd) != 0)
+		printf("  (could not remove %s)\n", tree);
+	return CHECK_DONE();
+}
