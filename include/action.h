@@ -41,6 +41,9 @@ const char *action_refusal(bool readonly, const struct fsroot *r);
  * negative errno. Returns buf. */
 const char *action_strerror(int err, char *buf, size_t n);
 
+/* kernel.numa_balancing: 0, 1, 2 ..., or -1 unknown. */
+int action_numa_balancing(const struct fsroot *r);
+
 /* Wall-clock seconds from CLOCK_MONOTONIC. */
 double action_now(void);
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -112,4 +113,13 @@ double action_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int action_numa_balancing(const struct fsroot *r)
+{
+	char v[16];
+	if (fsroot_read_small(r, "/proc/sys/kernel/numa_balancing", v, sizeof(v)) <= 0 ||
+	    v[0] < '0' || v[0] > '9')
+		return -1;
+	return atoi(v);
 }

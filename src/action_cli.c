@@ -66,14 +66,13 @@ static int fail(FILE *err, const struct action_target *t, const char *what, int 
 static void print_notes(FILE *out, const struct fsroot *r, const struct migrate_job *j,
 			int to_node)
 {
-	char bal[16];
 	if (j && j->pv.policy[0] && strcmp(j->pv.policy, "default") != 0)
 		fprintf(out, "note: its memory policy is %s: future allocations follow "
 			"it, not node %d (another process's policy cannot be changed)\n",
 			j->pv.policy, to_node);
-	if (fsroot_read_small(r, "/proc/sys/kernel/numa_balancing", bal, sizeof(bal)) > 0 &&
-	    strcmp(bal, "0") != 0)
-		fprintf(out, "note: kernel.numa_balancing=%s: the kernel may move pages again\n", bal);
+	int bal = action_numa_balancing(r);
+	if (bal > 0)
+		fprintf(out, "note: kernel.numa_balancing=%d: the kernel may move pages again\n", bal);
 }
 
 static int do_rebind(FILE *out, FILE *err, const struct fsroot *r,

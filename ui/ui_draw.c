@@ -21,7 +21,7 @@ int ui_attr(const struct ui *u, enum ui_color c)
 	}
 }
 
-static void human_kb(char *out, size_t n, int64_t kb)
+void ui_human_kb(char *out, size_t n, int64_t kb)
 {
 	if (kb < 0)
 		snprintf(out, n, "-");
@@ -101,8 +101,8 @@ static int draw_nodes(struct ui *u, int y, int maxy)
 		int64_t tot = ns->mem.mem_total_kb, fr = ns->mem.mem_free_kb;
 		if (tot > 0 && fr >= 0) {
 			char a[16], b[16];
-			human_kb(a, sizeof(a), tot - fr);
-			human_kb(b, sizeof(b), tot);
+			ui_human_kb(a, sizeof(a), tot - fr);
+			ui_human_kb(b, sizeof(b), tot);
 			snprintf(txt, sizeof(txt), "%s/%s", a, b);
 			if (compact) {
 				bar(u, y, x, w, 100.0 * (double)(tot - fr) / (double)tot, 0,
@@ -455,14 +455,14 @@ static void draw_table(struct ui *u, int y, int h)
 		char user[64], cpu[16], rss[16], home[12], rem[16], rp[16], comm[300];
 		sanitize_term(p->info.user, user, sizeof(user));
 		fmt_pct(cpu, sizeof(cpu), p->cpu_pct);
-		human_kb(rss, sizeof(rss), p->info.rss_kb);
+		ui_human_kb(rss, sizeof(rss), p->info.rss_kb);
 		if (p->home >= 0)
 			snprintf(home, sizeof(home), "%d", t->nodes[p->home].id);
 		else
 			snprintf(home, sizeof(home), "-");
 		const char *mark = snapshot_nm_mark(p);
 		if (p->nm == NMS_OK) {
-			human_kb(rem, sizeof(rem), p->remote_kb);
+			ui_human_kb(rem, sizeof(rem), p->remote_kb);
 			fmt_pct(rp, sizeof(rp), p->remote_pct);
 		} else {
 			snprintf(rem, sizeof(rem), "%s", mark);
@@ -474,7 +474,7 @@ static void draw_table(struct ui *u, int y, int h)
 			for (size_t j = 0; j < n && o < 900; j++) {
 				char v[16];
 				if (p->nm == NMS_OK)
-					human_kb(v, sizeof(v), p->node_kb[j]);
+					ui_human_kb(v, sizeof(v), p->node_kb[j]);
 				else
 					snprintf(v, sizeof(v), "%s", j == 0 ? mark : "");
 				o += snprintf(line + o, sizeof(line) - (size_t)o, "%7s ", v);
@@ -581,7 +581,8 @@ void ui_draw(struct ui *u)
 	int x = 0;
 	for (int i = 0; i < SCR_NSCREENS; i++) {
 		bool cur = (int)u->screen == i || (u->screen == SCR_DETAIL && i == 0) ||
-			   ((u->screen == SCR_KILL || u->screen == SCR_SORT) && i == 0);
+			   ((u->screen == SCR_KILL || u->screen == SCR_SORT ||
+			     u->screen == SCR_ACTION) && i == 0);
 		attron(cur ? ui_attr(u, C_HEADER) : ui_attr(u, C_DIM));
 		mvprintw(0, x, " %s ", names[i]);
 		attroff(ui_attr(u, C_HEADER) | ui_attr(u, C_DIM));
@@ -617,6 +618,8 @@ void ui_draw(struct ui *u)
 			ui_draw_kill(u);
 		if (u->screen == SCR_SORT)
 			ui_draw_sort_menu(u);
+		if (u->screen == SCR_ACTION)
+			ui_action_draw(u);
 	}
 	draw_fkeys(u);
 	refresh();

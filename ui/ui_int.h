@@ -11,8 +11,12 @@
 #include "sampler.h"
 #include "snapshot.h"
 
+#define KEY_CTRL(c) ((c) & 0x1f)
+#define KEY_TAB 9
+#define KEY_ESC 27
+
 enum ui_screen { SCR_PROCESSES, SCR_NODES, SCR_TOPOLOGY, SCR_NSCREENS,
-		 SCR_DETAIL, SCR_HELP, SCR_KILL, SCR_SORT };
+		 SCR_DETAIL, SCR_HELP, SCR_KILL, SCR_SORT, SCR_ACTION };
 
 enum ui_color {
 	C_DEFAULT = 1, C_HEADER, C_SELECTED, C_LABEL, C_BAR_USER, C_BAR_SYS,
@@ -45,6 +49,7 @@ struct ui {
 	int kill_sel, sort_sel;
 	int table_y, table_h;    /* where the process table is drawn */
 	char msg[160];
+	struct ui_action *act;   /* the migrate / rebind dialog, NULL when closed */
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } hdr[96];
 	int nhdr;                /* header cells, for mouse sorting */
 };
@@ -56,7 +61,16 @@ void ui_draw_help(struct ui *u);
 void ui_draw(struct ui *u);
 void ui_rebuild_rows(struct ui *u);
 int ui_attr(const struct ui *u, enum ui_color c);
+/* "812K", "65.4M", "1.2G"; "-" unknown. */
+void ui_human_kb(char *out, size_t n, int64_t kb);
 int ui_proc_table_col_at(const struct ui *u, int x);
+/* ui_action.c: the m / B dialogs */
+void ui_action_open(struct ui *u, bool migrate);
+void ui_action_key(struct ui *u, int ch);
+void ui_action_draw(struct ui *u);
+bool ui_action_running(const struct ui *u);
+void ui_action_work(struct ui *u, double seconds);
+void ui_action_free(struct ui *u);
 /* ui_screens.c */
 void ui_draw_nodes(struct ui *u, int y0, int h);
 void ui_draw_topology(struct ui *u, int y0, int h);

@@ -7,11 +7,9 @@
 
 #include <curses.h>
 
+#include "action.h"
 #include "ui_int.h"
 
-#define KEY_CTRL(c) ((c) & 0x1f)
-#define KEY_TAB 9
-#define KEY_ESC 27
 
 typedef void (*ui_handler)(struct ui *u, int ch);
 
@@ -294,8 +292,9 @@ static void k_filter(struct ui *u, int ch)
 static void k_kill(struct ui *u, int ch)
 {
 	(void)ch;
-	if (!fsroot_is_live(u->root)) {
-		snprintf(u->msg, sizeof(u->msg), "kill: disabled on a recorded tree (--root)");
+	const char *why = action_refusal(u->opt->readonly, u->root);
+	if (why) {
+		snprintf(u->msg, sizeof(u->msg), "kill: %s", why);
 		return;
 	}
 	if (ui_selected(u)) {
@@ -353,10 +352,9 @@ static void k_mouse(struct ui *u, int ch)
 	}
 }
 
-static void k_reserved(struct ui *u, int ch)
+static void k_action(struct ui *u, int ch)
 {
-	snprintf(u->msg, sizeof(u->msg), "'%c': %s is not available in this version", ch,
-		 ch == 'm' ? "migrate" : "rebind");
+	ui_action_open(u, ch == 'm');
 }
 
 static const struct ui_key keys[] = {
@@ -401,8 +399,8 @@ static const struct ui_key keys[] = {
 	{ '-', k_interval, NULL, NULL },
 	{ 'Z', k_pause, "Z", "pause / resume sampling" },
 	{ KEY_CTRL('l'), k_redraw, "Ctrl-L", "redraw the screen" },
-	{ 'm', k_reserved, "m B", "migrate / rebind (reserved)" },
-	{ 'B', k_reserved, NULL, NULL },
+	{ 'm', k_action, "m", "migrate memory to a node (selected or tagged): preview, progress" },
+	{ 'B', k_action, "B", "rebind threads to a node's CPUs (optionally migrate too)" },
 	{ KEY_F(10), k_quit, "F10 q Ctrl-C", "quit" },
 	{ 'q', k_quit, NULL, NULL },
 	{ KEY_MOUSE, k_mouse, "mouse", "click a row to select, a header to sort" },
@@ -473,6 +471,10 @@ bool ui_handle_key(struct ui *u, int ch)
 	}
 	if (u->screen == SCR_KILL) {
 		kill_dialog_key(u, ch);
+		return true;
+	}
+	if (u->screen == SCR_ACTION) {
+		ui_action_key(u, ch);
 		return true;
 	}
 	if (u->screen == SCR_SORT) {

@@ -79,6 +79,7 @@ static int ui_open(struct ui *u, const struct options *o)
 
 static void ui_close(struct ui *u)
 {
+	ui_action_free(u);
 	detail_free(&u->detail);
 	snapshot_free(&u->snap);
 	sampler_free(u->smp);
@@ -136,13 +137,20 @@ int ui_run(const struct options *o)
 	sample(&u);
 	while (!u.quit && !ui_stop) {
 		ui_draw(&u);
+		/* While a migration runs: batches for ~50 ms between redraws,
+		 * keys (Esc) in between; no sampling. */
+		bool busy = ui_action_running(&u);
 		double left = u.delay - (mono() - u.last_sample);
-		timeout(left > 0 ? (int)(left * 1000) + 1 : 0);
+		timeout(busy ? 0 : left > 0 ? (int)(left * 1000) + 1 : 0);
 		int ch = getch();
 		if (ui_stop)
 			break;
 		if (ch != ERR) {
 			ui_handle_key(&u, ch);
+			continue;
+		}
+		if (busy) {
+			ui_action_work(&u, 0.05);
 			continue;
 		}
 		if (!u.paused && mono() - u.last_sample >= u.delay)
