@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "parse.h"
-#include "proc.h"
 
 int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 {
@@ -26,7 +25,9 @@ int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : n;
 	struct pid_stat st;
-	if (parse_pid_stat(text, (size_t)n, &st) != 0 || st.pid != pid)
+	/* A zombie has exited: no memory, no threads to act on. */
+	if (parse_pid_stat(text, (size_t)n, &st) != 0 || st.pid != pid ||
+	    st.state == 'Z' || st.state == 'X')
 		return -ESRCH;
 	t->starttime = st.starttime;
 	snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
@@ -42,7 +43,10 @@ int action_target_lock(const struct fsroot *r, struct action_target *t)
 	/* The pidfd names whoever held the PID when it was opened. If that
 	 * PID still shows our start time now, it was our process all along
 	 * (a PID is not reused while its process exists). */
-	int rc = proc_check_identity(r, t->pid, t->starttime);
+	struct action_target now;
+	int rc = action_target_read(r, t->pid, &now);
+	if (rc == 0 && now.starttime != t->starttime)
+		rc = -ESRCH;
 	if (rc) {
 		close(fd);
 		return rc;
