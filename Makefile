@@ -4,6 +4,7 @@
 #   make run        install missing packages, build, start the monitor
 #   make test       build and run every test (ends "N passed, N failed")
 #   make asan       the same tests under AddressSanitizer + UBSan
+#   make vmtest     boot 2- and 4-node QEMU guests (TCG) and test the program there
 #   make deps       install missing Debian packages (root) or print the line
 
 CC      ?= cc
@@ -38,7 +39,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean screenshots fuzz
+.PHONY: all run deps test asan clean screenshots fuzz vmtest
 
 all: $(PROG)
 
@@ -115,6 +116,10 @@ fuzz:
 	  then echo "PASS fuzz_$$t ($(FUZZ_SECONDS) s, $$(grep -o 'cov: [0-9]*' build-fuzz/$$t.log | tail -1))"; \
 	  else echo "FAIL fuzz_$$t: see build-fuzz/$$t.log"; tail -20 build-fuzz/$$t.log; fail=1; fi; \
 	done; exit $$fail
+
+# Real multi-node kernels: Debian's cloud kernel under QEMU with -numa.
+vmtest: $(PROG)
+	BUILD=$(BUILD) PROG=./$(PROG) tests/vm/vmtest.sh
 
 screenshots: $(PROG)
 	tests/screenshots.sh
