@@ -132,16 +132,22 @@ static int do_migrate(FILE *out, FILE *err, const struct fsroot *r,
 	print_kb_header(out, t);
 	print_kb_row(out, t, "before", before);
 	int arc = migrate_read_placement(r, t, tg->pid, after);
-	if (arc == 0)
+	int ti = topology_node_index(t, to_node);
+	/* What moved is what numa_maps shows arrived on the target (page
+	 * counts from move_pages see a huge page once per subpage). */
+	double mib = (double)j->moved * (double)j->pagesize / 1048576.0;
+	if (arc == 0) {
 		print_kb_row(out, t, "after", after);
-	else
+		int64_t d = after[ti] - before[ti];
+		mib = d > 0 ? (double)d / 1024.0 : 0;
+	} else {
 		fprintf(out, "after    unreadable: %s\n", strerror(-arc));
-	free(before);
+	}
 	double secs = j->t_end - j->t_start;
-	fprintf(out, "moved %llu pages (%.1f MiB) in %.2f s, %.1f MB/s; %lld kB were on node %d already\n",
-		(unsigned long long)j->moved,
-		(double)j->moved * (double)j->pagesize / 1048576.0, secs > 0 ? secs : 0,
-		migrate_rate(j), (long long)j->pv.on_target_kb, to_node);
+	fprintf(out, "moved %.1f MiB to node %d in %.2f s (%.1f MB/s); %lld kB were there already\n",
+		mib, to_node, secs > 0 ? secs : 0, secs > 0 ? mib * 1.048576 / secs : 0,
+		(long long)j->pv.on_target_kb);
+	free(before);
 	uint64_t nm = migrate_not_moved(j);
 	if (nm) {
 		fprintf(out, "not moved: %llu pages:", (unsigned long long)nm);

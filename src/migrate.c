@@ -307,15 +307,27 @@ static int move_batch(struct migrate_job *j, size_t k)
 	}
 	if (rc < 0)
 		return (int)rc;
+	/* Where the pages are now decides what moved: a transparent huge
+	 * page moves as a whole through one of its subpages, and the kernel
+	 * may report the others busy or stale while they went along with it.
+	 * Pages still off the target keep the reason from the move. */
+	memcpy(j->nodes, j->status, m * sizeof(int));
+	rc = j->ops.move_pages(j->ops.ctx, j->pid, m, j->pages, NULL, j->status, 0);
+	if (rc < 0)
+		return (int)rc;
 	for (size_t i = 0; i < m; i++) {
 		if (j->status[i] == j->to_node) {
 			j->moved++;
 			continue;
 		}
-		enum migrate_reason why = j->status[i] < 0 ? reason_of(j->status[i]) : MIG_OTHER;
-		j->failed[why]++;
+		int why_st = j->nodes[i] < 0 ? j->nodes[i] : j->status[i] < 0 ? 0 : -EAGAIN;
+		if (why_st == 0) {
+			j->absent++;    /* unmapped meanwhile */
+			continue;
+		}
+		j->failed[reason_of(why_st)]++;
 		if (!j->last_error)
-			j->last_error = j->status[i] < 0 ? -j->status[i] : EAGAIN;
+			j->last_error = -why_st;
 	}
 	return 0;
 }
@@ -337,6 +349,12 @@ int migrate_step(struct migrate_job *j, size_t max_pages)
 			n = max_pages;
 		if (n > left)
 			n = (size_t)left;
+		/* Batches end on 512-page (2 MiB with 4 KiB pages) boundaries,
+		 * so a transparent huge page is never split across two
+		 * batches and its subpages count as moved, not "already". */
+		uint64_t to_edge = 512 - (j->addr / ps) % 512;
+		if (n > to_edge)
+			n = (size_t)to_edge;
 		ssize_t got = j->ops.pagemap(j->ops.ctx, j->pm, n, j->addr / ps);
 		if (got == -EACCES || got == -EPERM) {
 			rc = -EPERM;

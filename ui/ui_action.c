@@ -432,11 +432,15 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 	char s[240], e[200];
 	int y = y0 + 1;
 	int64_t *kb = calloc(u->topo.nnodes ? u->topo.nnodes : 1, sizeof(int64_t));
+	int64_t arrived = -1;   /* kB that numa_maps shows arrived on the target */
 	if (a->migrate && kb) {
 		sum_kb(u, a, false, kb);
 		y = draw_kb_row(u, y, x0, w, "before", kb);
+		int64_t b0 = kb[a->sel];
 		sum_kb(u, a, true, kb);
 		y = draw_kb_row(u, y, x0, w, "after", kb);
+		if (kb[a->sel] >= 0 && b0 >= 0)
+			arrived = kb[a->sel] > b0 ? kb[a->sel] - b0 : 0;
 	}
 	free(kb);
 	uint64_t moved = 0, failed[MIG_NREASONS] = { 0 };
@@ -453,7 +457,10 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 		line(u, y++, x0, w, s);
 	}
 	if (a->migrate) {
-		snprintf(s, sizeof(s), "moved %llu pages%s", (unsigned long long)moved,
+		char m[16];
+		ui_human_kb(m, sizeof(m), arrived);
+		snprintf(s, sizeof(s), "moved %s to N%d (%llu pages by move_pages)%s", m,
+			 u->topo.nodes[a->sel].id, (unsigned long long)moved,
 			 a->cancelled ? " (cancelled)" : "");
 		line(u, y++, x0, w, s);
 		for (int r = 0; r < MIG_NREASONS; r++)

@@ -117,7 +117,7 @@ keys Escape
 wait_for "Up/Down: node" 20 && ok tui_preview_back || bad tui_preview_back "$(screen)"
 keys Enter; keys Enter
 wait_for "Enter: close" 30 && screen | grep -q "^ *before " && screen | grep -q "^ *after " &&
-	screen | grep -q "moved [0-9]* pages" && ok tui_migrate_confirm || bad tui_migrate_confirm "$(screen)"
+	screen | grep -q "moved [0-9.]*[KMG] to N$node ([0-9]* pages by move_pages)" && ok tui_migrate_confirm || bad tui_migrate_confirm "$(screen)"
 keys Enter
 wait_for "REMOT%" 20 && kill -0 $P && ok tui_migrate_close || bad tui_migrate_close "$(screen)"
 # B: rebind, with the "also migrate" toggle.

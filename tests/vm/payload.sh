@@ -1,0 +1,339 @@
+#!/bin/sh
+# shellcheck disable=SC2015,SC2048,SC2086  # "a && pass || fail"; word splitting on purpose
+# The tests run inside the vmtest guest (busybox sh, as root), started by
+# /init as "payload.sh LAYOUT". Prints "PASS LAYOUT_name", "FAIL LAYOUT_name"
+# (with indented details) and "SKIP LAYOUT_name: why" lines on the console;
+# the exit status is the number of failures (at most 125).
+#
+# The layout file (/vmtest/layouts/LAYOUT.layout) says what QEMU was asked
+# for; the kernel's /sys/devices/system/node says what the guest got; the
+# program must print the latter. The memory tests use nodes 0 and 1 and a
+# memhog of 64 MiB placed with numactl. No check depends on timing.
+L=${1:?usage: payload.sh LAYOUT}
+LF=/vmtest/layouts/$L.layout
+# Full paths: this busybox runs its own applets (it has a setpriv too) in
+# preference to $PATH.
+P=/usr/bin/numatop-tui
+SETPRIV=/usr/bin/setpriv
+SYS=/sys/devices/system/node
+T=/tmp/vt
+MB=64                           # memhog size
+KB=$((MB * 1024))
+MIN95=$((KB * 95 / 100))        # "the pages moved": >= 95 % on the target
+mkdir -p $T
+nfail=0
+
+pass() { echo "PASS ${L}_$1"; }
+fail() {
+	echo "FAIL ${L}_$1"; shift
+	# Each further argument is a detail, printed indented below the line.
+	for d in "$@"; do printf '%s\n' "$d"; done | sed 's/^/    /'
+	nfail=$((nfail + 1))
+}
+skip() { echo "SKIP ${L}_$1: $2"; }
+# Whitespace-normalised words: "a  b\n c" -> "a b c".
+words() { echo $*; }
+# Expand a kernel cpulist/nodelist: "0-2,5" -> "0 1 2 5"; "" -> "".
+expand() {
+	echo "$1" | awk -F, '{ s = ""
+		for (i = 1; i <= NF; i++) {
+			if (split($i, r, "-") == 2) { for (c = r[1] + 0; c <= r[2] + 0; c++) s = s " " c }
+			else if ($i != "") s = s " " ($i + 0)
+		}
+		sub(/^ /, "", s); print s }'
+}
+# run NAME CMD...: CMD's stdout in $T/NAME.out, stderr in $T/NAME.err,
+# status in $RC; a hung program is killed (the status is then non-zero).
+run() {
+	o=$1; shift
+	timeout 120 "$@" >"$T/$o.out" 2>"$T/$o.err"
+	RC=$?
+}
+why() {
+	echo "exit $RC; stderr: $(head -c 400 "$T/$1.err")"
+	[ -s "$T/$1.out" ] && echo "stdout: $(head -c 600 "$T/$1.out")"
+}
+
+# --- Layout file, sysfs and flattened JSON (tests/helpers/jsonflat.c). ----
+lay_nodes=$(awk '$1 == "node" { printf "%s ", $2 }' "$LF")
+lay_cores=$(awk '$1 == "cores" { print $2 }' "$LF")
+lay_field() { awk -v n="$1" -v f="$2" '$1 == "node" && $2 == n { print $f }' "$LF"; }
+lay_row() {
+	awk -v n="$1" '$1 == "node" && $2 == n { for (i = 5; i <= NF; i++) printf "%s ", $i }' "$LF"
+}
+sys_nodes=$(expand "$(cat $SYS/online)")
+sys_cpus() { expand "$(cat $SYS/node$1/cpulist)"; }
+sys_dist() { words "$(cat $SYS/node$1/distance)"; }
+# jkey KEY: KEY as a grep pattern (dots literal).
+jkey() { echo "$1" | sed 's/\./\\./g'; }
+# jget FLAT KEY: one value; jlist FLAT KEY: the elements of an array.
+jget() { grep "^$(jkey "$2")=" "$1" | head -1 | cut -d= -f2-; }
+jlist() { words "$(grep "^$(jkey "$2")\.[0-9]*=" "$1" | cut -d= -f2-)"; }
+# jnode FLAT ID / jproc FLAT PID: index in "nodes" / "processes", or "".
+jnode() { grep "^nodes\.[0-9]*\.id=$2\$" "$1" | head -1 | cut -d. -f2; }
+jproc() { grep "^processes\.[0-9]*\.pid=$2\$" "$1" | head -1 | cut -d. -f2; }
+
+# numa_kb PID NODE: kB of PID's pages on NODE from /proc/PID/numa_maps
+# (pages x kernelpagesize_kB, summed over the mappings).
+numa_kb() {
+	awk -v n="N$2" '{ ps = 4
+		for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) ps = substr($i, 19) + 0
+		for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == n) kb += a[2] * ps } }
+		END { print kb + 0 }' "/proc/$1/numa_maps" 2>/dev/null || echo 0
+}
+numa_all() { for n in $sys_nodes; do printf 'N%s=%s ' "$n" "$(numa_kb "$1" "$n")"; done; }
+
+# threads_not_on PID CPULIST: the threads whose Cpus_allowed_list differs.
+threads_not_on() {
+	for s in /proc/$1/task/*/status; do
+		a=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$s")
+		[ "$a" = "$2" ] || echo "${s%/status}: $a"
+	done
+}
+nthreads() { ls /proc/$1/task | wc -l; }
+# thp PID: transparent huge page facts, for the details of a failed move.
+thp() {
+	echo "THP $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null);" \
+		"$(grep AnonHugePages "/proc/$1/smaps_rollup" 2>/dev/null)"
+}
+
+# start_hog MEMNODE CPUNODE THREADS: a 64 MiB memhog under numactl, waited
+# for until it says "ready"; its PID in $HOG ("" if it did not start).
+hogs=""
+nhog=0
+start_hog() {
+	nhog=$((nhog + 1))
+	/usr/bin/numactl --membind="$1" --cpunodebind="$2" /usr/bin/memhog $MB "$3" >"$T/hog$nhog" 2>&1 &
+	HOG=$!
+	hogs="$hogs $HOG"
+	i=0
+	until grep -q '^ready' "$T/hog$nhog" 2>/dev/null; do
+		i=$((i + 1))
+		if ! kill -0 "$HOG" 2>/dev/null || [ $i -gt 3000 ]; then
+			echo "    memhog did not start: $(cat "$T/hog$nhog")"
+			HOG=""
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+stop_hog() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
+trap 'for h in $hogs; do kill $h 2>/dev/null; done' EXIT
+
+# --- 1. The guest has the layout asked for. --------------------------------
+[ "$(words $sys_nodes)" = "$(words $lay_nodes)" ] && pass layout_nodes ||
+	fail layout_nodes "sysfs online: $sys_nodes; layout: $lay_nodes"
+bad=""
+for n in $lay_nodes; do
+	[ "$(sys_dist "$n")" = "$(words "$(lay_row "$n")")" ] ||
+		bad="$bad node$n: sysfs '$(sys_dist "$n")' layout '$(lay_row "$n")';"
+	c=$(sys_cpus "$n" | wc -w)
+	if [ "$(lay_field "$n" 4)" = yes ]; then want=${lay_cores:-1}; else want=0; fi
+	[ "$c" -eq "$want" ] || bad="$bad node$n: $c CPUs, want $want;"
+done
+[ -z "$bad" ] && pass layout_matches || fail layout_matches "$bad"
+
+# --- 2. JSON: nodes, CPUs and distances are what the kernel shows. ---------
+run json $P --json -n 1
+if [ $RC -eq 0 ] && /usr/bin/jsonflat <"$T/json.out" >"$T/json.flat" 2>"$T/json.flaterr" &&
+	[ "$(wc -l <"$T/json.out")" -eq 1 ]; then
+	pass json_runs
+else
+	fail json_runs "$(why json) $(cat "$T/json.flaterr" 2>/dev/null)"
+fi
+F=$T/json.flat
+jn=$(words "$(grep '^nodes\.[0-9]*\.id=' "$F" | cut -d= -f2)")
+[ "$jn" = "$(words $sys_nodes)" ] && pass json_nodes ||
+	fail json_nodes "JSON nodes '$jn', sysfs '$sys_nodes'"
+bad=""
+for n in $sys_nodes; do
+	i=$(jnode "$F" "$n")
+	[ -n "$i" ] || { bad="$bad node$n missing;"; continue; }
+	[ "$(jlist "$F" "nodes.$i.cpus")" = "$(words "$(sys_cpus "$n")")" ] ||
+		bad="$bad node$n: JSON '$(jlist "$F" "nodes.$i.cpus")' sysfs '$(sys_cpus "$n")';"
+done
+[ -z "$bad" ] && pass json_cpus || fail json_cpus "$bad"
+bad=""
+[ "$(jlist "$F" distances.nodes)" = "$(words $sys_nodes)" ] ||
+	bad="distances.nodes '$(jlist "$F" distances.nodes)';"
+r=0
+for n in $sys_nodes; do
+	[ "$(jlist "$F" "distances.matrix.$r")" = "$(sys_dist "$n")" ] ||
+		bad="$bad row $r: JSON '$(jlist "$F" "distances.matrix.$r")' sysfs '$(sys_dist "$n")';"
+	r=$((r + 1))
+done
+[ -z "$bad" ] && pass json_distances || fail json_distances "$bad"
+
+# The same distances in the text output: "DISTANCE N0 N1 ..." then rows.
+run batch $P -b -n 1
+bad=""
+[ $RC -eq 0 ] || bad="$(why batch);"
+hdr=$(awk '$1 == "DISTANCE" { $1 = ""; print; exit }' "$T/batch.out")
+[ "$(words $hdr)" = "$(words $(for n in $sys_nodes; do echo "N$n"; done))" ] ||
+	bad="$bad header '$hdr';"
+for n in $sys_nodes; do
+	row=$(awk -v r="N$n" 'h && $1 == r { $1 = ""; print; exit } $1 == "DISTANCE" { h = 1 }' "$T/batch.out")
+	[ "$(words $row)" = "$(sys_dist "$n")" ] || bad="$bad N$n: '$row' sysfs '$(sys_dist "$n")';"
+done
+[ -z "$bad" ] && pass batch_distances || fail batch_distances "$bad"
+
+# --- 3. A memory-only node: memory, no CPUs, marked as such. ---------------
+memonly=""
+for n in $lay_nodes; do [ "$(lay_field "$n" 4)" = no ] && memonly="$memonly $n"; done
+if [ -z "$memonly" ]; then
+	skip memonly_node "layout has no memory-only node"
+else
+	bad=""
+	for n in $memonly; do
+		[ -z "$(sys_cpus "$n")" ] || bad="$bad sysfs node$n has CPUs;"
+		i=$(jnode "$F" "$n")
+		[ -n "$i" ] || { bad="$bad node$n not in JSON;"; continue; }
+		[ "$(jget "$F" "nodes.$i.cpus")" = "[]" ] || bad="$bad JSON cpus '$(jlist "$F" "nodes.$i.cpus")';"
+		[ "$(jget "$F" "nodes.$i.kind")" = memory-only ] || bad="$bad JSON kind '$(jget "$F" "nodes.$i.kind")';"
+		[ "$(jget "$F" "nodes.$i.mem_total_kb")" -gt 0 ] 2>/dev/null || bad="$bad JSON mem_total_kb not > 0;"
+		awk -v n="$n" 'h && $1 == n { print; exit } $1 == "NODE" { h = 1 }' "$T/batch.out" |
+			grep -q 'memory-only' || bad="$bad text node row lacks 'memory-only';"
+	done
+	[ -z "$bad" ] && pass memonly_node || fail memonly_node "$bad"
+fi
+
+if [ -z "$(sys_cpus 0)" ] || [ -z "$(sys_cpus 1)" ]; then
+	for t in hog migrate rebind both nonroot exited readonly; do
+		skip "$t" "the memory tests need CPUs on nodes 0 and 1"
+	done
+	exit $((nfail > 125 ? 125 : nfail))
+fi
+CPUS0=$(cat $SYS/node0/cpulist)
+CPUS1=$(cat $SYS/node1/cpulist)
+
+# json_proc NAME PID: "--json -n 1 -p PID" flattened in $T/NAME.flat;
+# sets $J (index of PID in processes, "" if absent).
+json_proc() {
+	run "$1" $P --json -n 1 -p "$2"
+	/usr/bin/jsonflat <"$T/$1.out" >"$T/$1.flat" 2>/dev/null
+	J=$(jproc "$T/$1.flat" "$2")
+}
+# batch_col FILE PID COLUMN: PID's value in the process table column.
+batch_col() {
+	awk -v pid="$2" -v col="$3" '$1 == "PID" { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+		c && $1 == pid { print $c; exit }' "$1"
+}
+
+# --- 4. Memory on node 0, threads on node 1: HOME 1, 64 MiB REMOTE. --------
+start_hog 0 1 0
+[ -n "$HOG" ] && [ "$(numa_kb "$HOG" 0)" -ge $MIN95 ] && pass hog_start ||
+	fail hog_start "numactl --membind=0 did not put the pages on node 0: $(numa_all "$HOG")"
+if [ -n "$HOG" ]; then
+	json_proc hogj "$HOG"
+	home=$(jget "$T/hogj.flat" "processes.$J.home_node")
+	remote=$(jget "$T/hogj.flat" "processes.$J.remote_kb")
+	[ -n "$J" ] && [ "$home" = 1 ] && pass hog_json_home ||
+		fail hog_json_home "home_node '$home' (want 1); $(why hogj)"
+	[ "$remote" -ge $MIN95 ] 2>/dev/null && [ "$remote" -le $((KB + 8192)) ] && pass hog_json_remote ||
+		fail hog_json_remote "remote_kb '$remote', want about $KB; numa_maps $(numa_all "$HOG")"
+	run hogb $P -b -n 1 -p "$HOG"
+	home=$(batch_col "$T/hogb.out" "$HOG" HOME)
+	remote=$(batch_col "$T/hogb.out" "$HOG" REMOTE)
+	[ "$home" = 1 ] && pass hog_batch_home || fail hog_batch_home "HOME '$home'; $(why hogb)"
+	[ "$remote" -ge $MIN95 ] 2>/dev/null && [ "$remote" -le $((KB + 8192)) ] && pass hog_batch_remote ||
+		fail hog_batch_remote "REMOTE '$remote', want about $KB"
+
+	# --- 5. --migrate PID --to 1: the pages follow the threads. --------
+	run migrate $P --migrate "$HOG" --to 1
+	sed 's/^/# /' "$T/migrate.out"   # for the log (VMTEST_VERBOSE=1)
+	[ $RC -eq 0 ] && [ -s "$T/migrate.out" ] && pass migrate_exit ||
+		fail migrate_exit "$(why migrate)" "$(thp "$HOG")"
+	on1=$(numa_kb "$HOG" 1)
+	[ "$on1" -ge $MIN95 ] && pass migrate_pages ||
+		fail migrate_pages "N1 $on1 kB, want >= $MIN95; numa_maps $(numa_all "$HOG")"
+	json_proc migj "$HOG"
+	home=$(jget "$T/migj.flat" "processes.$J.home_node")
+	remote=$(jget "$T/migj.flat" "processes.$J.remote_kb")
+	[ "$home" = 1 ] && [ "$remote" -lt 2048 ] 2>/dev/null && pass migrate_remote ||
+		fail migrate_remote "home '$home' remote_kb '$remote' (want < 2048)"
+	stop_hog "$HOG"
+else
+	for t in hog_json_home hog_json_remote hog_batch_home hog_batch_remote \
+		migrate_exit migrate_pages migrate_remote; do fail $t "no memhog"; done
+fi
+
+# --- 6. --rebind PID --to 0: every thread's affinity is node 0's CPUs. -----
+start_hog 1 1 3
+if [ -n "$HOG" ]; then
+	run rebind $P --rebind "$HOG" --to 0
+	[ $RC -eq 0 ] && pass rebind_exit || fail rebind_exit "$(why rebind)"
+	bad=$(threads_not_on "$HOG" "$CPUS0")
+	[ "$(nthreads "$HOG")" -eq 4 ] && [ -z "$bad" ] && pass rebind_threads ||
+		fail rebind_threads "$(nthreads "$HOG") threads; want all on $CPUS0: $bad"
+	stop_hog "$HOG"
+else
+	fail rebind_exit "no memhog"; fail rebind_threads "no memhog"
+fi
+
+# --- 7. --migrate PID --rebind PID --to 1: both in one step. ----------------
+start_hog 0 0 3
+if [ -n "$HOG" ]; then
+	run both $P --migrate "$HOG" --rebind "$HOG" --to 1
+	[ $RC -eq 0 ] && pass both_exit || fail both_exit "$(why both)" "$(thp "$HOG")"
+	on1=$(numa_kb "$HOG" 1)
+	[ "$on1" -ge $MIN95 ] && pass both_pages || fail both_pages "N1 $on1 kB; $(numa_all "$HOG")"
+	bad=$(threads_not_on "$HOG" "$CPUS1")
+	[ -z "$bad" ] && pass both_threads || fail both_threads "want all on $CPUS1: $bad"
+	stop_hog "$HOG"
+else
+	fail both_exit "no memhog"; fail both_pages "no memhog"; fail both_threads "no memhog"
+fi
+
+# --- 8. Not root: refused with a clear message, nothing moved. -------------
+start_hog 1 1 0
+if [ -n "$HOG" ]; then
+	# The program itself runs as nobody (libraries, /proc, /etc/passwd).
+	run nobody $SETPRIV --reuid=65534 --regid=65534 --clear-groups $P --json -n 1 -p "$HOG"
+	[ $RC -eq 0 ] && grep -q "\"pid\":$HOG," "$T/nobody.out" && pass nonroot_runs ||
+		fail nonroot_runs "$(why nobody)"
+	before=$(numa_all "$HOG")
+	run nonroot $SETPRIV --reuid=65534 --regid=65534 --clear-groups $P --migrate "$HOG" --to 0
+	[ $RC -ne 0 ] && grep -q 'needs root or CAP_SYS_NICE' "$T/nonroot.err" && pass nonroot_refused ||
+		fail nonroot_refused "$(why nonroot)"
+	after=$(numa_all "$HOG")
+	[ "$before" = "$after" ] && [ "$(numa_kb "$HOG" 1)" -ge $MIN95 ] && pass nonroot_unchanged ||
+		fail nonroot_unchanged "before $before; after $after"
+	stop_hog "$HOG"
+else
+	fail nonroot_runs "no memhog"; fail nonroot_refused "no memhog"
+	fail nonroot_unchanged "no memhog"
+fi
+
+# --- 9. A PID that has exited. ----------------------------------------------
+start_hog 0 0 0
+if [ -n "$HOG" ]; then
+	stop_hog "$HOG"
+	if [ -d "/proc/$HOG" ]; then
+		skip exited_pid "PID $HOG still exists after kill and wait"
+	else
+		run exited $P --migrate "$HOG" --to 1
+		[ $RC -ne 0 ] && grep -q 'process exited' "$T/exited.err" && pass exited_pid ||
+			fail exited_pid "$(why exited)"
+	fi
+else
+	fail exited_pid "no memhog"
+fi
+
+# --- 10. --readonly refuses to change anything. -----------------------------
+start_hog 0 1 0
+if [ -n "$HOG" ]; then
+	before=$(numa_all "$HOG")
+	run ro $P --readonly --migrate "$HOG" --to 1
+	# Exit 1, not 2: a program that does not know --readonly must not pass.
+	[ $RC -eq 1 ] && grep -q 'readonly' "$T/ro.err" && ! grep -q 'unknown option' "$T/ro.err" &&
+		pass readonly_refused ||
+		fail readonly_refused "$(why ro)"
+	after=$(numa_all "$HOG")
+	[ "$before" = "$after" ] && [ "$(numa_kb "$HOG" 0)" -ge $MIN95 ] && pass readonly_unchanged ||
+		fail readonly_unchanged "before $before; after $after"
+	stop_hog "$HOG"
+else
+	fail readonly_refused "no memhog"; fail readonly_unchanged "no memhog"
+fi
+
+exit $((nfail > 125 ? 125 : nfail))
