@@ -75,9 +75,9 @@ void action_target_unlock(struct action_target *t)
 const char *action_refusal(bool readonly, const struct fsroot *r)
 {
 	if (readonly)
-		return "actions are disabled by --readonly";
+		return "disabled by --readonly";
 	if (!fsroot_is_live(r))
-		return "actions are disabled on a recorded tree (--root is not /)";
+		return "disabled on a recorded tree (--root)";
 	return NULL;
 }
 

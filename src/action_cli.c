@@ -178,7 +178,7 @@ int action_cli_run(const struct options *o, FILE *out, FILE *err)
 	}
 	const char *why = action_refusal(o->readonly, r);
 	if (why) {
-		fprintf(err, "numatop-tui: %s\n", why);
+		fprintf(err, "numatop-tui: actions are %s\n", why);
 		fsroot_close(r);
 		return 1;
 	}

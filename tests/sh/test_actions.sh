@@ -140,9 +140,9 @@ start --readonly -p $P -d 1
 keys m
 wait_for "disabled by --readonly" 20 && ! screen | grep -q "Migrate memory" && ok tui_readonly_m || bad tui_readonly_m "$(screen)"
 keys B
-wait_for "rebind: actions are disabled by --readonly" 20 && ok tui_readonly_B || bad tui_readonly_B "$(screen)"
+wait_for "rebind: disabled by --readonly" 20 && ok tui_readonly_B || bad tui_readonly_B "$(screen)"
 keys k
-wait_for "kill: actions are disabled by --readonly" 20 && ok tui_readonly_kill || bad tui_readonly_kill "$(screen)"
+wait_for "kill: disabled by --readonly" 20 && ok tui_readonly_kill || bad tui_readonly_kill "$(screen)"
 keys q
 start --root tests/trees/opteron4 -d 5
 keys m
