@@ -228,8 +228,12 @@ static void read_numa_maps(struct sampler *s, struct snap_proc *sp)
 		sp->nm = NMS_GONE;
 		return;
 	}
-	if (rc == 0 && s->nmbuf.len == 0 && sp->info.state == 'Z') {
-		sp->nm = NMS_GONE;   /* a zombie has no memory left to show */
+	/* Empty numa_maps: the process has no mm. A kernel thread (RSS 0)
+	 * has 0 kB to show; a zombie, or a process that exited between the
+	 * listing (RSS > 0 then) and this read, is gone. */
+	if (rc == 0 && s->nmbuf.len == 0 &&
+	    (sp->info.state == 'Z' || sp->info.state == 'X' || sp->info.rss_kb > 0)) {
+		sp->nm = NMS_GONE;
 		return;
 	}
 	if (rc == 0)

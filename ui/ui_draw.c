@@ -534,7 +534,11 @@ static void draw_status(struct ui *u, int y)
 	attroff(ui_attr(u, C_LABEL));
 	if (u->msg[0]) {
 		attron(ui_attr(u, C_WARN));
-		mvaddnstr(y, COLS / 2 > 70 ? 70 : COLS / 2, u->msg, COLS - 1);
+		/* Shift a long message left rather than cut it off. */
+		int len = (int)strlen(u->msg), x = COLS / 2 > 70 ? 70 : COLS / 2;
+		if (x + len > COLS - 1)
+			x = COLS - 1 - len > 0 ? COLS - 1 - len : 0;
+		mvaddnstr(y, x, u->msg, COLS - 1 - x);
 		attroff(ui_attr(u, C_WARN));
 	}
 }

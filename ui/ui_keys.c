@@ -328,7 +328,7 @@ static void send_signal(struct ui *u, int sig)
 	if (failed)
 		snprintf(u->msg, sizeof(u->msg), "signal sent to %d, failed for %d: %s", count,
 			 failed, err == ESRCH ? "process exited" :
-			 err == EPERM ? "not permitted (another user's process needs root)" : strerror(err));
+			 err == EPERM ? "not permitted (not your process; needs root)" : strerror(err));
 	else
 		snprintf(u->msg, sizeof(u->msg), "signal sent to %d process%s", count, count == 1 ? "" : "es");
 }
