@@ -339,8 +339,11 @@ int migrate_step(struct migrate_job *j, size_t max_pages)
 	double t0 = action_now();
 	if (j->t_start == 0)
 		j->t_start = t0;
-	int rc = j->ops.alive(j->ops.ctx);
-	while (rc == 0 && max_pages > 0 && j->cur < j->nranges) {
+	int rc = 0;
+	while (max_pages > 0 && j->cur < j->nranges) {
+		/* Every batch: the process we confirmed is still there. */
+		if ((rc = j->ops.alive(j->ops.ctx)) != 0)
+			break;
 		const struct migrate_range *rg = &j->ranges[j->cur];
 		uint64_t ps = (uint64_t)j->pagesize;
 		uint64_t left = (rg->end - j->addr) / ps;
