@@ -174,56 +174,77 @@ static int plan_mapping(struct migrate_job *j, const struct nm_mapping *m,
 	return add_range(j, cap, m->start, end, m->kind == NM_KIND_FILE);
 }
 
-static int plan_read(const struct fsroot *r, const struct topology *t,
-		     struct migrate_job *j)
-{
-	struct buf nm = { 0 }, maps = { 0 };
-	struct maps_index mi = { 0 };
+/* One process's numa_maps, read and summarized: the buffer, parser scratch
+ * and per-node totals, shared by the plan and the after-placement read. */
+struct nm_read {
+	struct buf text;
 	struct nm_mapping m;
 	struct nm_summary sum;
 	struct nm_params np;
-	nm_mapping_init(&m);
-	int rc = nm_summary_init(&sum, t->nnodes);
-	char path[64];
+};
+
+static int nm_read(const struct fsroot *r, const struct topology *t, int pid,
+		   struct nm_read *rd)
+{
+	memset(rd, 0, sizeof(*rd));
+	nm_mapping_init(&rd->m);
+	int rc = nm_summary_init(&rd->sum, t->nnodes);
 	if (rc)
-		goto out;
-	topology_nm_params(r, t, &np, &nm);
-	snprintf(path, sizeof(path), "/proc/%d/numa_maps", j->pid);
-	if ((rc = fsroot_read_file(r, path, &nm, 0)) != 0)
+		return rc;
+	char path[64];
+	topology_nm_params(r, t, &rd->np, &rd->text);
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
+	if ((rc = fsroot_read_file(r, path, &rd->text, 0)) == 0)
+		rc = numa_maps_summarize(rd->text.data ? rd->text.data : "", rd->text.len,
+					 &rd->np, &rd->m, &rd->sum);
+	return rc == -ENOENT ? -ESRCH : rc;
+}
+
+static void nm_read_free(struct nm_read *rd)
+{
+	buf_free(&rd->text);
+	nm_mapping_free(&rd->m);
+	nm_summary_free(&rd->sum);
+}
+
+static int plan_read(const struct fsroot *r, const struct topology *t,
+		     struct migrate_job *j)
+{
+	struct buf maps = { 0 };
+	struct maps_index mi = { 0 };
+	struct nm_read rd;
+	char path[64];
+	int rc = nm_read(r, t, j->pid, &rd);
+	if (rc)
 		goto out;
 	snprintf(path, sizeof(path), "/proc/%d/maps", j->pid);
 	if ((rc = fsroot_read_file(r, path, &maps, 0)) != 0 ||
 	    (rc = maps_index_read(maps.data ? maps.data : "", maps.len, &mi)) != 0)
 		goto out;
-	if ((rc = numa_maps_summarize(nm.data ? nm.data : "", nm.len, &np, &m, &sum)) != 0 &&
-	    nm.len > 0)
-		goto out;
-	rc = 0;
-	memcpy(j->pv.node_kb, sum.node_kb, t->nnodes * sizeof(int64_t));
-	j->pv.total_kb = sum.total_kb;
-	snprintf(j->pv.policy, sizeof(j->pv.policy), "%s", sum.policy);
+	memcpy(j->pv.node_kb, rd.sum.node_kb, t->nnodes * sizeof(int64_t));
+	j->pv.total_kb = rd.sum.total_kb;
+	snprintf(j->pv.policy, sizeof(j->pv.policy), "%s", rd.sum.policy);
 	size_t cap = 0;
-	const char *p = nm.data, *e = nm.data + nm.len;
+	const char *p = rd.text.data, *e = rd.text.data + rd.text.len;
 	while (rc == 0 && p && p < e) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		if (!nl)
 			break;  /* a cut last line: counted bad by the summary */
-		if (numa_maps_parse_line(p, (size_t)(nl - p), &m) == 0) {
-			int64_t pkb = nm_mapping_page_kb(&m, np.base_page_kb, np.default_huge_kb);
+		if (numa_maps_parse_line(p, (size_t)(nl - p), &rd.m) == 0) {
+			int64_t pkb = nm_mapping_page_kb(&rd.m, rd.np.base_page_kb,
+							 rd.np.default_huge_kb);
 			if (pkb > 0)
-				rc = plan_mapping(j, &m, pkb, &mi, &cap);
+				rc = plan_mapping(j, &rd.m, pkb, &mi, &cap);
 		}
 		p = nl + 1;
 	}
 out:
 	if (rc == -ENOENT)
-		rc = -ESRCH;
+		rc = -ESRCH;   /* maps gone: the process exited */
 	free(mi.start);
 	free(mi.end);
-	buf_free(&nm);
 	buf_free(&maps);
-	nm_mapping_free(&m);
-	nm_summary_free(&sum);
+	nm_read_free(&rd);
 	return rc;
 }
 
@@ -436,26 +457,10 @@ void migrate_free(struct migrate_job *j)
 int migrate_read_placement(const struct fsroot *r, const struct topology *t,
 			   int pid, int64_t *kb)
 {
-	struct buf b = { 0 };
-	struct nm_mapping m;
-	struct nm_summary sum;
-	struct nm_params np;
-	nm_mapping_init(&m);
-	int rc = nm_summary_init(&sum, t->nnodes);
-	if (rc == 0) {
-		char path[64];
-		topology_nm_params(r, t, &np, &b);
-		snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
-		rc = fsroot_read_file(r, path, &b, 0);
-		if (rc == 0)
-			rc = numa_maps_summarize(b.data ? b.data : "", b.len, &np, &m, &sum);
-		if (rc == 0)
-			memcpy(kb, sum.node_kb, t->nnodes * sizeof(int64_t));
-	}
-	if (rc == -ENOENT)
-		rc = -ESRCH;
-	buf_free(&b);
-	nm_mapping_free(&m);
-	nm_summary_free(&sum);
+	struct nm_read rd;
+	int rc = nm_read(r, t, pid, &rd);
+	if (rc == 0)
+		memcpy(kb, rd.sum.node_kb, t->nnodes * sizeof(int64_t));
+	nm_read_free(&rd);
 	return rc;
 }

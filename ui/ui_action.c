@@ -407,12 +407,20 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 static void draw_run(struct ui *u, struct ui_action *a, int y0, int x0, int w)
 {
 	uint64_t scanned = 0;
-	double rate = 0, mib = 0;
+	/* Processes move one after another: the rate is all bytes moved over
+	 * the time since the first batch (a sum of per-process rates would
+	 * count finished processes again). */
+	double mib = 0, t0 = 0, t1 = 0;
 	for (size_t i = 0; i < a->n; i++) {
-		scanned += a->items[i].job.scanned;
-		mib += (double)a->items[i].job.moved * (double)a->items[i].job.pagesize / 1048576.0;
-		rate += a->items[i].job.moved ? migrate_rate(&a->items[i].job) : 0;
+		const struct migrate_job *jb = &a->items[i].job;
+		scanned += jb->scanned;
+		mib += (double)jb->moved * (double)jb->pagesize / 1048576.0;
+		if (jb->t_start > 0 && (t0 == 0 || jb->t_start < t0))
+			t0 = jb->t_start;
+		if (jb->t_end > t1)
+			t1 = jb->t_end;
 	}
+	double rate = t1 > t0 ? mib * 1.048576 / (t1 - t0) : 0;
 	double f = a->total_pages ? (double)scanned / (double)a->total_pages : 1;
 	int bw = w - 12;
 	char s[160];
