@@ -12,6 +12,9 @@ done
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null || true; rm -rf "$T"' EXIT
+# A session that lives as long as the test: the server never exits between
+# sessions (a new-session racing with the last kill-session fails).
+tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
 S=shots
 
 shot() { # shot NAME COLS ROWS "KEYS" ARGS...

@@ -12,6 +12,9 @@ HOG=$BUILD/tests/helpers/memhog
 if [ ! -x "$HOG" ]; then echo "SKIP actions: $HOG not built"; exit 0; fi
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
+# A session that lives as long as the test: the server never exits between
+# sessions (a new-session racing with the last kill-session fails).
+tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
 pids=""
 cleanup() {
 	tmux kill-server 2>/dev/null

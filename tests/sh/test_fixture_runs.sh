@@ -7,6 +7,9 @@ if [ ! -d "$FIX" ]; then echo "SKIP fixture_runs: fixtures not present at $FIX";
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
+# A session that lives as long as the test: the server never exits between
+# sessions (a new-session racing with the last kill-session fails).
+tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
 prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 for tb in "$FIX"/*.tar.bz2; do
 	name=$(basename "$tb" .tar.bz2)

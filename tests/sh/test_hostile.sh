@@ -9,6 +9,9 @@ bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
+# A session that lives as long as the test: the server never exits between
+# sessions (a new-session racing with the last kill-session fails).
+tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
 prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 cp -r tests/trees/opteron4 "$T/tree"
 d="$T/tree/proc/6666"

@@ -11,6 +11,9 @@ S=numatop-test-$$-0; sess_n=0
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
+# A session that lives as long as the test: the server never exits between
+# sessions (a new-session racing with the last kill-session fails).
+tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
 prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 
 start() { # start WIDTH HEIGHT ARGS...
@@ -137,11 +140,11 @@ start 100 30 -C --root $TREE
 tmux capture-pane -e -p -t $S | grep -Eq '\[([34][0-7]|[34]8;5;[0-9]+)m' && bad tui_no_colour_flag || ok tui_no_colour_flag
 tmux capture-pane -p -t $S | grep -Eq '^ +0  10\* +20' && ok tui_monochrome_heatmap_numbers || bad tui_monochrome_heatmap_numbers
 start 100 30 --root $TREE
-tmux kill-session -t $S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
-tmux new-session -d -s $S -x 100 -y 30 "NO_COLOR=1 TERM=tmux-256color $prog --root $TREE; sleep 30"; wait_for F10Quit 50
+old=$S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
+tmux new-session -d -s $S -x 100 -y 30 "NO_COLOR=1 TERM=tmux-256color $prog --root $TREE; sleep 30"; tmux kill-session -t $old; wait_for F10Quit 50
 tmux capture-pane -e -p -t $S | grep -Eq '\[([34][0-7]|[34]8;5;[0-9]+)m' && bad tui_no_color_env || ok tui_no_color_env
-tmux kill-session -t $S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
-tmux new-session -d -s $S -x 100 -y 30 "TERM=screen $prog --root $TREE; sleep 30"; wait_for F10Quit 50
+old=$S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
+tmux new-session -d -s $S -x 100 -y 30 "TERM=screen $prog --root $TREE; sleep 30"; tmux kill-session -t $old; wait_for F10Quit 50
 e=$(tmux capture-pane -e -p -t $S)
 echo "$e" | grep -q '48;5;' && bad tui_colour_8 "256-colour codes on TERM=screen" || { echo "$e" | grep -Eq '\[4[0-7]m|;4[0-7]m' && ok tui_colour_8 || bad tui_colour_8; }
 # Many nodes at 80 columns: one block character per node; -U makes it ASCII.
