@@ -21,7 +21,13 @@ struct options {
 	bool readonly;           /* --readonly: no action of any kind */
 	int migrate_pid, rebind_pid;   /* --migrate PID, --rebind PID; 0 none */
 	int to_node;             /* --to NODE, -1 none */
+	double budget_ms;        /* --budget MS of numa_maps reading per sample */
+	bool full;               /* --full: read every process every sample */
+	bool show_age;           /* --age: show the AGE column */
 };
+
+/* --full, or -b / --json with -n 1 (one complete snapshot). */
+bool options_full_scan(const struct options *o);
 
 /* Parse argv (getopt_long; argv may be permuted). env_root is the value of
  * NUMATOP_TUI_ROOT or NULL. 0, or -EINVAL with a message in err. */

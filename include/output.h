@@ -9,6 +9,7 @@
 struct output_opts {
 	const char *root_label;     /* shown in the header */
 	size_t max_rows;            /* 0 = every process */
+	bool show_age;              /* text: the AGE column */
 };
 
 /* Both return 0, or -errno when the stream failed (e.g. -EPIPE). The
@@ -23,6 +24,8 @@ const char *fmt_node_kind(const struct topology *t, size_t idx,
 			  const struct node_sample *ns);
 /* "12.3" or "-" for unknown (< 0). */
 void fmt_pct(char *out, size_t n, double v);
+/* Age of a sample: "0s", "42s", "7m", "3h"; "-" never (< 0). */
+void fmt_age(char *out, size_t n, double s);
 /* kB as an integer, or "-" for unknown (< 0). */
 void fmt_kb(char *out, size_t n, int64_t kb);
 

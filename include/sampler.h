@@ -6,6 +6,8 @@
 #include <stddef.h>
 
 #include "fsroot.h"
+#include "nmsched.h"
+#include "placement.h"
 #include "proc.h"
 #include "snapshot.h"
 #include "topology.h"
@@ -23,6 +25,16 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 		enum proc_backend be, struct sampler **out);
 void sampler_free(struct sampler *s);
 void sampler_set_filter(struct sampler *s, const struct sampler_filter *f);
+
+/* The numa_maps budget (see nmsched.h). Default: 20 ms per tick, big
+ * processes every 10 s, sampled placement on the live root. */
+void sampler_set_budget(struct sampler *s, const struct nmsched_config *c);
+/* Processes read every tick (selected, tagged); copied. */
+int sampler_set_priority(struct sampler *s, const int *pids, size_t n);
+/* Tests: a fake monotonic clock, and a fake move_pages for the sampled
+ * reads (which then work on recorded trees too). */
+void sampler_set_clock(struct sampler *s, double (*now)(void *ctx), void *ctx);
+void sampler_set_placement_ops(struct sampler *s, const struct placement_ops *ops);
 
 /* Take one sample into snap (its buffers are reused). 0 or -errno; a
  * failing process scan is reported in snap->proc_rc, not as an error. */

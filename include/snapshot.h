@@ -27,7 +27,17 @@ struct snap_proc {
 	double remote_pct;            /* -1 unknown */
 	size_t nmappings;
 	char policy[64];
+	double nm_age_s;              /* age of the placement numbers, -1 never read */
+	bool nm_sampled;              /* estimated from maps + move_pages queries */
+	bool nm_fresh;                /* read in this sample */
 	const struct proc_thread *threads;   /* thr_n entries */
+};
+
+/* What the numa_maps budget did in one sample. */
+struct snap_nm_stats {
+	size_t read, sampled, kept, skipped;
+	double spent_ms, budget_ms;
+	bool full;                    /* --full: every process read */
 };
 
 struct snapshot {
@@ -45,6 +55,7 @@ struct snapshot {
 	struct proc_list plist;       /* owns infos and threads */
 	int proc_rc;                  /* error of the process scan, or 0 */
 	double self_cpu_pct;          /* this tool's CPU use since last sample */
+	struct snap_nm_stats nm_stats;
 };
 
 void snapshot_free(struct snapshot *s);
@@ -56,7 +67,7 @@ const char *snapshot_nm_mark(const struct snap_proc *p);
 /* Sorting. Unknown values sort last in both directions; ties by PID. */
 enum snap_col {
 	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
-	COL_REMOTE_PCT, COL_TIME, COL_THREADS, COL_COMMAND, COL_NCOLS
+	COL_REMOTE_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_COMMAND, COL_NCOLS
 };
 struct sort_key {
 	enum snap_col col;

@@ -45,6 +45,19 @@ int batch_open(const struct options *o, FILE *err, struct fsroot **root,
 	}
 	struct sampler_filter f = { o->pids, o->npids, o->user };
 	sampler_set_filter(*smp, &f);
+	struct nmsched_config c;
+	nmsched_config_default(&c);
+	c.full = options_full_scan(o);
+	c.budget_s = o->budget_ms / 1000.0;
+	sampler_set_budget(*smp, &c);
+	/* Processes named with -p are what the user watches: every tick. */
+	if (o->npids && (rc = sampler_set_priority(*smp, o->pids, o->npids)) != 0) {
+		sampler_free(*smp);
+		topology_free(topo);
+		fsroot_close(*root);
+		*root = NULL;
+		return rc;
+	}
 	return 0;
 }
 
@@ -78,7 +91,7 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);   /* a closed pipe shows up as EPIPE */
-	struct output_opts oo = { .root_label = o->root };
+	struct output_opts oo = { .root_label = o->root, .show_age = o->show_age };
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	int status = 0;

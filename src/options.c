@@ -24,6 +24,11 @@ void options_usage(FILE *f)
 "  -r, --root DIR       read /sys and /proc below DIR (a recorded tree);\n"
 "                       also NUMATOP_TUI_ROOT; default /\n"
 "      --proc-files     read /proc/PID files directly instead of libproc2\n"
+"      --budget MS      milliseconds of numa_maps reading per sample (20);\n"
+"                       the rest keep their last numbers, shown with AGE\n"
+"      --full           read every process's numa_maps every sample (the\n"
+"                       default for -b or --json with -n 1)\n"
+"      --age            show the AGE column (age of each placement sample)\n"
 "      --migrate PID    move PID's memory to --to NODE (batched move_pages)\n"
 "      --rebind PID     set the CPU affinity of every thread of PID to the\n"
 "                       CPUs of --to NODE (both options: rebind, then migrate)\n"
@@ -79,6 +84,9 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "rebind", required_argument, NULL, 'B' },
 		{ "to", required_argument, NULL, 't' },
 		{ "readonly", no_argument, NULL, 'R' },
+		{ "budget", required_argument, NULL, 'G' },
+		{ "full", no_argument, NULL, 'f' },
+		{ "age", no_argument, NULL, 'A' },
 		{ "no-mouse", no_argument, NULL, 'M' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "no-unicode", no_argument, NULL, 'U' },
@@ -90,6 +98,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 	o->root = env_root && *env_root ? env_root : "/";
 	o->delay = 2.0;
 	o->to_node = -1;
+	o->budget_ms = 20;
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
@@ -126,6 +135,18 @@ int options_parse(int argc, char **argv, const char *env_root,
 		case 'r': o->root = optarg; break;
 		case 'F': o->proc_files = true; break;
 		case 'R': o->readonly = true; break;
+		case 'f': o->full = true; break;
+		case 'A': o->show_age = true; break;
+		case 'G':
+			errno = 0;
+			o->budget_ms = strtod(optarg, &end);
+			if (*end || errno || end == optarg ||
+			    !(o->budget_ms >= 1 && o->budget_ms <= 10000)) {
+				snprintf(err, errsz, "--budget: need milliseconds between 1 and 10000, not '%s'",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'm':
 		case 'B':
 		case 't': {
@@ -177,6 +198,11 @@ int options_parse(int argc, char **argv, const char *env_root,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+bool options_full_scan(const struct options *o)
+{
+	return o->full || (o->batch && o->iterations == 1);
 }
 
 void options_free(struct options *o)

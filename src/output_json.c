@@ -136,6 +136,9 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "policy", ok ? jstr(p->policy) : NULL);
 	json_object_object_add(o, "mappings", ok ? json_object_new_int64((int64_t)p->nmappings) : NULL);
 	json_object_object_add(o, "numa_maps", json_object_new_string(nm_state_names[p->nm]));
+	json_object_object_add(o, "placement", ok ? json_object_new_string(p->nm_sampled ?
+				       "sampled" : "numa_maps") : NULL);
+	json_object_object_add(o, "sample_age_s", jreal(p->nm_age_s, 1));
 	if (p->nm == NMS_ERROR)
 		json_object_object_add(o, "numa_maps_error", json_object_new_string(strerror(p->nm_errno)));
 	return o;
@@ -157,6 +160,16 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	json_object_object_add(root, "root", json_object_new_string(o->root_label ? o->root_label : "/"));
 	json_object_object_add(root, "numa", json_object_new_boolean(!t->synthetic));
 	json_object_object_add(root, "tool_cpu_pct", jreal(s->self_cpu_pct, 1));
+	const struct snap_nm_stats *ns = &s->nm_stats;
+	json_object *nb = json_object_new_object();
+	json_object_object_add(nb, "full", json_object_new_boolean(ns->full));
+	json_object_object_add(nb, "budget_ms", ns->full ? NULL : jreal(ns->budget_ms, 1));
+	json_object_object_add(nb, "read", json_object_new_int64((int64_t)ns->read));
+	json_object_object_add(nb, "sampled", json_object_new_int64((int64_t)ns->sampled));
+	json_object_object_add(nb, "kept", json_object_new_int64((int64_t)ns->kept));
+	json_object_object_add(nb, "over_budget", json_object_new_int64((int64_t)ns->skipped));
+	json_object_object_add(nb, "spent_ms", jreal(ns->spent_ms, 2));
+	json_object_object_add(root, "numa_maps_budget", nb);
 	json_object *w = json_object_new_array();
 	for (size_t i = 0; i < t->nwarnings; i++)
 		json_object_array_add(w, json_object_new_string(t->warnings[i]));

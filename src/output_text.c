@@ -24,6 +24,18 @@ void fmt_kb(char *out, size_t n, int64_t kb)
 		snprintf(out, n, "%lld", (long long)kb);
 }
 
+void fmt_age(char *out, size_t n, double s)
+{
+	if (s < 0)
+		snprintf(out, n, "-");
+	else if (s < 100)
+		snprintf(out, n, "%.0fs", s);
+	else if (s < 6000)
+		snprintf(out, n, "%.0fm", s / 60);
+	else
+		snprintf(out, n, "%.0fh", s / 3600);
+}
+
 const char *fmt_node_kind(const struct topology *t, size_t idx,
 			  const struct node_sample *ns)
 {
@@ -61,6 +73,10 @@ static void header(FILE *f, const struct snapshot *s, const struct output_opts *
 		NUMATOP_VERSION, when, s->seq, iv, o->root_label ? o->root_label : "/");
 	fprintf(f, "nodes %zu  cpus %zu (%u online)  processes %zu  tool cpu%% %s\n",
 		t->nnodes, t->ncpus, online, s->nprocs, self);
+	const struct snap_nm_stats *ns = &s->nm_stats;
+	if (!ns->full)
+		fprintf(f, "numa_maps budget %.0f ms: read %zu  sampled %zu  kept %zu  over budget %zu  spent %.1f ms\n",
+			ns->budget_ms, ns->read, ns->sampled, ns->kept, ns->skipped, ns->spent_ms);
 	for (size_t i = 0; i < t->nwarnings; i++)
 		fprintf(f, "warning: %s\n", t->warnings[i]);
 	if (s->proc_rc)
@@ -134,7 +150,10 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 		snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
 		fprintf(f, " %10s", name);
 	}
-	fprintf(f, " %10s %7s  %-24s %s\n", "REMOTE", "REMOTE%", "POLICY", "COMMAND");
+	if (o->show_age)
+		fprintf(f, " %10s %7s %6s  %-24s %s\n", "REMOTE", "REMOTE%", "AGE", "POLICY", "COMMAND");
+	else
+		fprintf(f, " %10s %7s  %-24s %s\n", "REMOTE", "REMOTE%", "POLICY", "COMMAND");
 	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
 	for (size_t i = 0; i < rows; i++) {
 		const struct snap_proc *p = &s->procs[i];
@@ -151,7 +170,12 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 		fprintf(f, "%7d %-10s %4s %6s %10s", p->info.pid, user, home, cpu, rss);
 		const char *mark = snapshot_nm_mark(p);
 		for (size_t j = 0; j < t->nnodes; j++) {
-			if (p->nm == NMS_OK)
+			if (p->nm == NMS_OK && p->nm_sampled) {
+				/* A sampled estimate: '~' after the number. */
+				char cell[24];
+				snprintf(cell, sizeof(cell), "%lld~", (long long)p->node_kb[j]);
+				fprintf(f, " %10s", cell);
+			} else if (p->nm == NMS_OK)
 				fprintf(f, " %10lld", (long long)p->node_kb[j]);
 			else
 				fprintf(f, " %10s", mark);
@@ -164,7 +188,13 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 		sanitize_term(p->nm == NMS_OK && p->policy[0] ? p->policy : "-", pol, sizeof(pol));
 		if (strlen(pol) > 24)
 			memcpy(pol + 23, "+", 2);   /* the JSON has it whole */
-		fprintf(f, " %10s %7s  %-24s %s\n", rem, rp, pol, comm);
+		if (o->show_age) {
+			char age[16];
+			fmt_age(age, sizeof(age), p->nm_age_s);
+			fprintf(f, " %10s %7s %6s  %-24s %s\n", rem, rp, age, pol, comm);
+		} else {
+			fprintf(f, " %10s %7s  %-24s %s\n", rem, rp, pol, comm);
+		}
 	}
 }
 

@@ -10,9 +10,33 @@
 
 #include "numa_maps.h"
 
-struct prev_proc {
+/* What the sampler remembers of a process between ticks: its CPU ticks
+ * and RSS of the previous tick, and its last numa_maps result. */
+struct nm_cache {
 	int pid;
-	uint64_t starttime, ticks;
+	uint64_t starttime;
+	uint64_t ticks;               /* utime + stime at the previous tick */
+	int64_t rss_prev;             /* RSS at the previous tick */
+	bool have;                    /* the result below is valid */
+	bool sampled;
+	enum nm_state nm;
+	int nm_errno;
+	double read_at, cost;         /* monotonic seconds; cost -1 unknown */
+	int64_t cost_rss;             /* RSS when cost was measured */
+	int64_t rss_at;               /* RSS, faults and migrations at the read */
+	uint64_t faults_at;
+	struct vmstat_migrate vm_at;
+	int64_t total_kb;
+	size_t nmappings;
+	size_t slot;                  /* its kB arrays: pool + slot * 4 * nnodes */
+	char policy[64];
+};
+
+struct cache_gen {
+	struct nm_cache *v;
+	size_t n, cap;
+	int64_t *kb;
+	size_t kbcap;
 };
 
 struct sampler {
@@ -29,15 +53,31 @@ struct sampler {
 	int cur;
 	struct numastat *prev_ns;     /* [nnodes] */
 	size_t *node_counts;          /* [nnodes], scratch for HOME */
-	struct prev_proc *prev;
-	size_t nprev, prevcap;
+	struct cache_gen gen[2];       /* previous tick's and this tick's */
+	int g;                        /* gen[g] is the previous tick's */
+	struct nmsched_config cfg;
+	struct nmsched_proc *sched;
+	size_t *order;
+	const struct nm_cache **link; /* [nprocs] the previous entry, or NULL */
+	size_t schedcap;
+	int *prio;
+	size_t nprio, priocap;
+	double (*clock)(void *ctx);
+	void *clock_ctx;
+	struct placement_ops pops;
+	struct placement_scratch psc;
+	long pagesize;
+	struct vmstat_migrate vm;     /* this tick's */
+	struct snapshot *cur_snap;    /* during a tick, for the visit callback */
+	double tick_now;
 	double prev_mono, prev_self;
 	unsigned seq;
 	long hz;
 };
 
-static double mono_now(void)
+static double mono_now(void *ctx)
 {
+	(void)ctx;
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
@@ -80,6 +120,11 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	s->hz = sysconf(_SC_CLK_TCK);
 	if (s->hz <= 0)
 		s->hz = 100;
+	s->pagesize = sysconf(_SC_PAGESIZE);
+	nmsched_config_default(&s->cfg);
+	s->cfg.can_sample = fsroot_is_live(r);
+	s->clock = mono_now;
+	s->pops = placement_kernel_ops;
 	*out = s;
 	return 0;
 fail:
@@ -100,8 +145,50 @@ void sampler_free(struct sampler *s)
 	free(s->ticks[1]);
 	free(s->prev_ns);
 	free(s->node_counts);
-	free(s->prev);
+	for (int k = 0; k < 2; k++) {
+		free(s->gen[k].v);
+		free(s->gen[k].kb);
+	}
+	free(s->sched);
+	free(s->order);
+	free(s->link);
+	free(s->prio);
+	placement_scratch_free(&s->psc);
 	free(s);
+}
+
+void sampler_set_budget(struct sampler *s, const struct nmsched_config *c)
+{
+	bool can = s->cfg.can_sample;   /* a property of the root, not asked */
+	s->cfg = *c;
+	s->cfg.can_sample = can;
+}
+
+int sampler_set_priority(struct sampler *s, const int *pids, size_t n)
+{
+	if (n > s->priocap) {
+		int *p = realloc(s->prio, n * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		s->prio = p;
+		s->priocap = n;
+	}
+	if (n)
+		memcpy(s->prio, pids, n * sizeof(*pids));
+	s->nprio = n;
+	return 0;
+}
+
+void sampler_set_clock(struct sampler *s, double (*now)(void *ctx), void *ctx)
+{
+	s->clock = now ? now : mono_now;
+	s->clock_ctx = ctx;
+}
+
+void sampler_set_placement_ops(struct sampler *s, const struct placement_ops *ops)
+{
+	s->pops = ops ? *ops : placement_kernel_ops;
+	s->cfg.can_sample = ops != NULL || fsroot_is_live(s->root);
 }
 
 void sampler_set_filter(struct sampler *s, const struct sampler_filter *f)
@@ -198,14 +285,15 @@ static bool wanted(const struct sampler *s, const struct proc_info *p)
 	return true;
 }
 
-static const struct prev_proc *find_prev(const struct sampler *s, int pid)
+static const struct nm_cache *find_prev(const struct sampler *s, int pid)
 {
-	size_t lo = 0, hi = s->nprev;
+	const struct cache_gen *g = &s->gen[s->g];
+	size_t lo = 0, hi = g->n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (s->prev[mid].pid == pid)
-			return &s->prev[mid];
-		if (s->prev[mid].pid < pid)
+		if (g->v[mid].pid == pid)
+			return &g->v[mid];
+		if (g->v[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -213,18 +301,38 @@ static const struct prev_proc *find_prev(const struct sampler *s, int pid)
 	return NULL;
 }
 
+static void take_summary(struct sampler *s, struct snap_proc *sp)
+{
+	size_t n = s->topo->nnodes;
+	memcpy(sp->node_kb, s->sum.node_kb, n * sizeof(int64_t));
+	memcpy(sp->anon_kb, s->sum.anon_kb, n * sizeof(int64_t));
+	memcpy(sp->file_kb, s->sum.file_kb, n * sizeof(int64_t));
+	memcpy(sp->huge_kb, s->sum.huge_kb, n * sizeof(int64_t));
+	sp->total_kb = s->sum.total_kb;
+	sp->nmappings = s->sum.nmappings;
+	snprintf(sp->policy, sizeof(sp->policy), "%s", s->sum.policy);
+	sp->nm = NMS_OK;
+}
+
+static bool proc_gone(struct sampler *s, int rc, int pid)
+{
+	char path[32];
+	if (rc == -ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	return rc == -ENOENT && fsroot_exists(s->root, path) != 0;
+}
+
 static void read_numa_maps(struct sampler *s, struct snap_proc *sp)
 {
 	char path[64];
-	size_t n = s->topo->nnodes;
 	snprintf(path, sizeof(path), "/proc/%d/numa_maps", sp->info.pid);
 	int rc = fsroot_read_file(s->root, path, &s->nmbuf, 0);
 	if (rc == -EACCES || rc == -EPERM) {
 		sp->nm = NMS_NO_PERM;
 		return;
 	}
-	if (rc == -ESRCH || (rc == -ENOENT && (snprintf(path, sizeof(path),
-			"/proc/%d", sp->info.pid), fsroot_exists(s->root, path) != 0))) {
+	if (proc_gone(s, rc, sp->info.pid)) {
 		sp->nm = NMS_GONE;
 		return;
 	}
@@ -244,19 +352,32 @@ static void read_numa_maps(struct sampler *s, struct snap_proc *sp)
 		sp->nm_errno = -rc;
 		return;
 	}
-	sp->nm = NMS_OK;
-	memcpy(sp->node_kb, s->sum.node_kb, n * sizeof(int64_t));
-	memcpy(sp->anon_kb, s->sum.anon_kb, n * sizeof(int64_t));
-	memcpy(sp->file_kb, s->sum.file_kb, n * sizeof(int64_t));
-	memcpy(sp->huge_kb, s->sum.huge_kb, n * sizeof(int64_t));
-	sp->total_kb = s->sum.total_kb;
-	sp->nmappings = s->sum.nmappings;
-	snprintf(sp->policy, sizeof(sp->policy), "%s", s->sum.policy);
-	if (sp->home >= 0) {
-		sp->remote_kb = sp->total_kb - sp->node_kb[sp->home];
-		sp->remote_pct = sp->total_kb > 0 ?
-				 100.0 * (double)sp->remote_kb / (double)sp->total_kb : -1;
+	take_summary(s, sp);
+}
+
+/* Placement from maps + move_pages queries; the policy stays as last
+ * read from numa_maps (the sampled read cannot see it). */
+static void read_sampled(struct sampler *s, struct snap_proc *sp, const struct nm_cache *e)
+{
+	int rc = placement_sample(s->root, sp->info.pid, s->pagesize, &s->params,
+				  &s->pops, &s->psc, &s->sum);
+	if (rc == -EACCES || rc == -EPERM) {
+		sp->nm = NMS_NO_PERM;
+		return;
 	}
+	if (proc_gone(s, rc, sp->info.pid)) {
+		sp->nm = NMS_GONE;
+		return;
+	}
+	if (rc) {
+		sp->nm = NMS_ERROR;
+		sp->nm_errno = -rc;
+		return;
+	}
+	take_summary(s, sp);
+	sp->nm_sampled = true;
+	snprintf(sp->policy, sizeof(sp->policy), "%s",
+		 e && e->have && e->nm == NMS_OK ? e->policy : "");
 }
 
 static int ensure_snapshot(struct sampler *s, struct snapshot *snap)
@@ -293,10 +414,196 @@ static int grow_procs(struct snapshot *snap, size_t want, size_t nnodes)
 	return 0;
 }
 
+static int grow_sched(struct sampler *s, size_t n)
+{
+	if (n <= s->schedcap)
+		return 0;
+	struct nmsched_proc *v = realloc(s->sched, n * sizeof(*v));
+	if (v)
+		s->sched = v;
+	size_t *o = realloc(s->order, n * sizeof(*o));
+	if (o)
+		s->order = o;
+	const struct nm_cache **l = realloc(s->link, n * sizeof(*l));
+	if (l)
+		s->link = l;
+	if (!v || !o || !l)
+		return -ENOMEM;
+	s->schedcap = n;
+	return 0;
+}
+
+static int grow_gen(struct cache_gen *g, size_t n, size_t nnodes)
+{
+	if (n > g->cap) {
+		struct nm_cache *v = realloc(g->v, n * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		g->v = v;
+		g->cap = n;
+	}
+	size_t kb = n * 4 * nnodes;
+	if (kb > g->kbcap) {
+		int64_t *k = realloc(g->kb, kb * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		g->kb = k;
+		g->kbcap = kb;
+	}
+	return 0;
+}
+
+static bool is_priority(const struct sampler *s, int pid)
+{
+	for (size_t i = 0; i < s->nprio; i++)
+		if (s->prio[i] == pid)
+			return true;
+	return false;
+}
+
+static bool vm_same(const struct vmstat_migrate *a, const struct vmstat_migrate *b)
+{
+	/* Unknown counters (-1) cannot prove that nothing moved. */
+	return a->pgmigrate_success >= 0 && a->numa_pages_migrated >= 0 &&
+	       a->pgmigrate_success == b->pgmigrate_success &&
+	       a->numa_pages_migrated == b->numa_pages_migrated;
+}
+
+static int visit_proc(void *ctx, size_t i, enum nmsched_how how)
+{
+	struct sampler *s = ctx;
+	struct snap_proc *sp = &s->cur_snap->procs[i];
+	if (how == NMSCHED_SAMPLE)
+		read_sampled(s, sp, s->link[i]);
+	else
+		read_numa_maps(s, sp);
+	sp->nm_fresh = true;
+	return 0;
+}
+
+static double clock_cb(void *ctx)
+{
+	struct sampler *s = ctx;
+	return s->clock(s->clock_ctx);
+}
+
+/* The cheap part of every process (CPU%, HOME), and what the scheduler
+ * needs to know of it. */
+static void prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
+{
+	struct snap_proc *sp = &snap->procs[i];
+	const struct nm_cache *e = find_prev(s, sp->info.pid);
+	if (e && e->starttime != sp->info.starttime)
+		e = NULL;     /* the PID was reused */
+	s->link[i] = e;
+	sp->home = sampler_home_node(s->topo, sp->threads, sp->info.thr_n,
+				     sp->info.pid, s->node_counts);
+	uint64_t ticks = sp->info.utime + sp->info.stime;
+	if (e && snap->interval_s > 0 && ticks >= e->ticks)
+		sp->cpu_pct = 100.0 * (double)(ticks - e->ticks) /
+			      (double)s->hz / snap->interval_s;
+	uint64_t faults = sp->info.minflt + sp->info.majflt;
+	bool have = e && e->have;
+	s->sched[i] = (struct nmsched_proc){
+		.priority = is_priority(s, sp->info.pid),
+		.cached = have,
+		.changed = !have || sp->info.rss_kb != e->rss_at ||
+			   faults != e->faults_at || !vm_same(&s->vm, &e->vm_at),
+		.last_read = have ? e->read_at : -1,
+		.last_cost = have ? e->cost : -1,
+		.cost_rss_kb = have ? e->cost_rss : -1,
+		.rss_kb = sp->info.rss_kb,
+		.rss_delta_kb = e && sp->info.rss_kb >= 0 && e->rss_prev >= 0 ?
+				sp->info.rss_kb - e->rss_prev : 0,
+		.cpu_pct = sp->cpu_pct,
+		.nmappings = have ? e->nmappings : 0,
+	};
+}
+
+/* After the reads: the kept results, REMOTE, and this tick's cache. */
+static void finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
+			struct cache_gen *ng)
+{
+	size_t n = s->topo->nnodes ? s->topo->nnodes : 1;
+	struct snap_proc *sp = &snap->procs[i];
+	const struct nm_cache *e = s->link[i];
+	const struct nmsched_proc *q = &s->sched[i];
+	struct nm_cache *c = &ng->v[ng->n++];
+	int64_t *kb = ng->kb + i * 4 * n;
+	*c = (struct nm_cache){
+		.pid = sp->info.pid, .starttime = sp->info.starttime,
+		.ticks = sp->info.utime + sp->info.stime,
+		.rss_prev = sp->info.rss_kb, .slot = i, .cost = -1, .cost_rss = -1,
+	};
+	if (sp->nm_fresh) {
+		sp->nm_age_s = 0;
+		c->have = true;
+		c->read_at = s->tick_now;
+		/* A sampled read says nothing of the numa_maps cost. */
+		c->cost = q->how == NMSCHED_READ ? q->last_cost : (e ? e->cost : -1);
+		c->cost_rss = q->how == NMSCHED_READ ? q->cost_rss_kb : (e ? e->cost_rss : -1);
+		c->rss_at = sp->info.rss_kb;
+		c->faults_at = sp->info.minflt + sp->info.majflt;
+		c->vm_at = s->vm;
+		c->nm = sp->nm;
+		c->nm_errno = sp->nm_errno;
+		c->sampled = sp->nm_sampled;
+		c->total_kb = sp->total_kb;
+		c->nmappings = sp->nmappings;
+		snprintf(c->policy, sizeof(c->policy), "%s", sp->policy);
+		memcpy(kb, sp->node_kb, 4 * n * sizeof(int64_t));
+	} else if (e && e->have) {
+		/* Kept: the last result, with its age. */
+		const int64_t *okb = s->gen[s->g].kb + e->slot * 4 * n;
+		c->have = true;
+		c->read_at = e->read_at;
+		c->cost = e->cost;
+		c->cost_rss = e->cost_rss;
+		c->rss_at = e->rss_at;
+		c->faults_at = e->faults_at;
+		c->vm_at = e->vm_at;
+		c->nm = e->nm;
+		c->nm_errno = e->nm_errno;
+		c->sampled = e->sampled;
+		c->total_kb = e->total_kb;
+		c->nmappings = e->nmappings;
+		snprintf(c->policy, sizeof(c->policy), "%s", e->policy);
+		memcpy(kb, okb, 4 * n * sizeof(int64_t));
+		memcpy(sp->node_kb, okb, 4 * n * sizeof(int64_t));
+		sp->nm = e->nm;
+		sp->nm_errno = e->nm_errno;
+		sp->nm_sampled = e->sampled;
+		sp->total_kb = e->nm == NMS_OK ? e->total_kb : -1;
+		sp->nmappings = e->nmappings;
+		snprintf(sp->policy, sizeof(sp->policy), "%s", e->policy);
+		double age = s->tick_now - e->read_at;
+		sp->nm_age_s = age > 0 ? age : 0;
+	}
+	if (sp->nm == NMS_OK && sp->home >= 0) {
+		sp->remote_kb = sp->total_kb - sp->node_kb[sp->home];
+		sp->remote_pct = sp->total_kb > 0 ?
+				 100.0 * (double)sp->remote_kb / (double)sp->total_kb : -1;
+	}
+}
+
+static void sort_gen(struct cache_gen *g)
+{
+	/* The listing is nearly sorted by PID: insertion sort is linear. */
+	for (size_t i = 1; i < g->n; i++)
+		for (size_t j = i; j > 0 && g->v[j].pid < g->v[j - 1].pid; j--) {
+			struct nm_cache tmp = g->v[j];
+			g->v[j] = g->v[j - 1];
+			g->v[j - 1] = tmp;
+		}
+}
+
 static int scan_procs(struct sampler *s, struct snapshot *snap)
 {
 	size_t n = s->topo->nnodes ? s->topo->nnodes : 1;
 	snap->nprocs = 0;
+	memset(&snap->nm_stats, 0, sizeof(snap->nm_stats));
+	snap->nm_stats.full = s->cfg.full;
+	snap->nm_stats.budget_ms = s->cfg.budget_s * 1000.0;
 	snap->proc_rc = proc_source_scan(s->src, &snap->plist);
 	if (snap->proc_rc)
 		return 0;
@@ -314,7 +621,11 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	for (size_t i = 0; i < pl->n; i++)
 		if ((rc = proc_read_threads(s->root, pl, &pl->v[i], &s->scratch)) != 0)
 			return rc;
-	double ticks_per_s = (double)s->hz;
+	struct cache_gen *ng = &s->gen[!s->g];
+	if ((rc = grow_sched(s, pl->n)) != 0 || (rc = grow_gen(ng, pl->n, n)) != 0)
+		return rc;
+	if (vmstat_read(s->root, &s->vm, &s->scratch) != 0)
+		s->vm = (struct vmstat_migrate){ -1, -1 };
 	for (size_t i = 0; i < pl->n; i++) {
 		struct snap_proc *sp = &snap->procs[snap->nprocs++];
 		memset(sp, 0, sizeof(*sp));
@@ -329,35 +640,26 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		sp->total_kb = sp->remote_kb = -1;
 		sp->remote_pct = -1;
 		sp->cpu_pct = -1;
-		sp->home = sampler_home_node(s->topo, sp->threads, sp->info.thr_n,
-					     sp->info.pid, s->node_counts);
-		const struct prev_proc *pp = find_prev(s, sp->info.pid);
-		uint64_t ticks = sp->info.utime + sp->info.stime;
-		if (pp && pp->starttime == sp->info.starttime && snap->interval_s > 0 &&
-		    ticks >= pp->ticks)
-			sp->cpu_pct = 100.0 * (double)(ticks - pp->ticks) /
-				      ticks_per_s / snap->interval_s;
-		read_numa_maps(s, sp);
+		sp->nm_age_s = -1;
+		prepare_proc(s, snap, i);
 	}
-	/* Remember ticks for the next CPU% (sorted by pid). */
-	if (snap->nprocs > s->prevcap) {
-		struct prev_proc *p = realloc(s->prev, snap->nprocs * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		s->prev = p;
-		s->prevcap = snap->nprocs;
-	}
-	s->nprev = snap->nprocs;
-	for (size_t i = 0; i < snap->nprocs; i++) {
-		const struct proc_info *p = &snap->procs[i].info;
-		s->prev[i] = (struct prev_proc){ p->pid, p->starttime, p->utime + p->stime };
-	}
-	for (size_t i = 1; i < s->nprev; i++)
-		for (size_t j = i; j > 0 && s->prev[j].pid < s->prev[j - 1].pid; j--) {
-			struct prev_proc tmp = s->prev[j];
-			s->prev[j] = s->prev[j - 1];
-			s->prev[j - 1] = tmp;
-		}
+	/* numa_maps on the budget. */
+	size_t norder = nmsched_plan(&s->cfg, s->sched, snap->nprocs, s->tick_now, s->order);
+	struct nmsched_stats st;
+	s->cur_snap = snap;
+	nmsched_run(&s->cfg, s->sched, s->order, norder, s->tick_now, clock_cb,
+		    visit_proc, s, &st);
+	s->cur_snap = NULL;
+	snap->nm_stats.read = st.read;
+	snap->nm_stats.sampled = st.sampled;
+	snap->nm_stats.skipped = st.skipped;
+	snap->nm_stats.spent_ms = st.spent_s * 1000.0;
+	snap->nm_stats.kept = snap->nprocs - st.read - st.sampled;
+	ng->n = 0;
+	for (size_t i = 0; i < snap->nprocs; i++)
+		finish_proc(s, snap, i, ng);
+	sort_gen(ng);
+	s->g = !s->g;
 	return 0;
 }
 
@@ -366,7 +668,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap)
 	int rc = ensure_snapshot(s, snap);
 	if (rc)
 		return rc;
-	double now = mono_now(), self = self_cpu_seconds();
+	double now = s->clock(s->clock_ctx), self = self_cpu_seconds();
+	s->tick_now = now;
 	s->seq++;
 	snap->seq = s->seq;
 	clock_gettime(CLOCK_REALTIME, &snap->wall);

@@ -17,6 +17,7 @@ const char *const snap_col_names[COL_NCOLS] = {
 	[COL_RSS] = "RSS",         [COL_NODE] = "N",
 	[COL_REMOTE] = "REMOTE",   [COL_REMOTE_PCT] = "REMOTE%",
 	[COL_TIME] = "TIME",       [COL_THREADS] = "THR",
+	[COL_AGE] = "AGE",
 	[COL_COMMAND] = "COMMAND",
 };
 
@@ -105,6 +106,7 @@ static bool num_value(const struct snap_proc *p, const struct sort_key *k,
 	case COL_REMOTE_PCT: *v = p->remote_pct; return p->remote_pct >= 0;
 	case COL_TIME: *v = (double)(p->info.utime + p->info.stime); return true;
 	case COL_THREADS: *v = (double)p->info.nthreads; return p->info.nthreads >= 0;
+	case COL_AGE: *v = p->nm_age_s; return p->nm_age_s >= 0;
 	default: return false;
 	}
 }

@@ -375,6 +375,17 @@ static bool sorted_by(const struct ui *u, enum snap_col c, int node)
 	return u->sort.col == c && (c != COL_NODE || u->sort.node == node);
 }
 
+/* A sampled estimate (maps + move_pages) ends in '~'. */
+static void est_kb(char *out, size_t n, int64_t kb, bool sampled)
+{
+	ui_human_kb(out, n, kb);
+	size_t l = strlen(out);
+	if (sampled && kb >= 0 && l + 1 < n) {
+		out[l] = '~';
+		out[l + 1] = '\0';
+	}
+}
+
 static void draw_table(struct ui *u, int y, int h)
 {
 	const struct topology *t = &u->topo;
@@ -412,6 +423,8 @@ static void draw_table(struct ui *u, int y, int h)
 	}
 	HDR(7, "REMOTE", COL_REMOTE, -1);
 	HDR(7, "REMOT%", COL_REMOTE_PCT, -1);
+	if (u->show_age)
+		HDR(5, "AGE", COL_AGE, -1);
 	mvprintw(y, x, "COMMAND%s", sorted_by(u, COL_COMMAND, -1) ? (u->sort.descending ? "v" : "^") : "");
 	add_hdr(u, x, COLS, COL_COMMAND, -1);
 #undef HDR
@@ -462,7 +475,7 @@ static void draw_table(struct ui *u, int y, int h)
 			snprintf(home, sizeof(home), "-");
 		const char *mark = snapshot_nm_mark(p);
 		if (p->nm == NMS_OK) {
-			ui_human_kb(rem, sizeof(rem), p->remote_kb);
+			est_kb(rem, sizeof(rem), p->remote_kb, p->nm_sampled);
 			fmt_pct(rp, sizeof(rp), p->remote_pct);
 		} else {
 			snprintf(rem, sizeof(rem), "%s", mark);
@@ -474,7 +487,7 @@ static void draw_table(struct ui *u, int y, int h)
 			for (size_t j = 0; j < n && o < 900; j++) {
 				char v[16];
 				if (p->nm == NMS_OK)
-					ui_human_kb(v, sizeof(v), p->node_kb[j]);
+					est_kb(v, sizeof(v), p->node_kb[j], p->nm_sampled);
 				else
 					snprintf(v, sizeof(v), "%s", j == 0 ? mark : "");
 				o += snprintf(line + o, sizeof(line) - (size_t)o, "%7s ", v);
@@ -501,7 +514,13 @@ static void draw_table(struct ui *u, int y, int h)
 		}
 		int indent = u->tree ? u->depth[row] * 2 : 0;
 		sanitize_term(p->info.cmdline[0] ? p->info.cmdline : p->info.comm, comm, sizeof(comm));
-		o += snprintf(line + o, sizeof(line) - (size_t)o, "%7s %7s %*s%s%s", rem, rp,
+		o += snprintf(line + o, sizeof(line) - (size_t)o, "%7s %7s ", rem, rp);
+		if (u->show_age) {
+			char age[16];
+			fmt_age(age, sizeof(age), p->nm_age_s);
+			o += snprintf(line + o, sizeof(line) - (size_t)o, "%5s ", age);
+		}
+		o += snprintf(line + o, sizeof(line) - (size_t)o, "%*s%s%s",
 			      indent, "", u->tree && indent ? "`-" : "", comm);
 		if (a)
 			attron(a);
@@ -527,8 +546,12 @@ static void draw_status(struct ui *u, int y)
 	move(y, 0);
 	clrtoeol();
 	attron(ui_attr(u, C_LABEL));
-	mvprintw(y, 0, "Tasks: %zu shown of %zu  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%s%s",
-		 u->nrows, s->nprocs, u->delay, age, self, u->paused ? "  [PAUSED]" : "",
+	char nm[64] = "";
+	if (!s->nm_stats.full && s->seq > 0)
+		snprintf(nm, sizeof(nm), "  numa_maps %zu read %zu sampled %.0fms",
+			 s->nm_stats.read, s->nm_stats.sampled, s->nm_stats.spent_ms);
+	mvprintw(y, 0, "Tasks: %zu shown of %zu  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%s%s%s",
+		 u->nrows, s->nprocs, u->delay, age, self, nm, u->paused ? "  [PAUSED]" : "",
 		 u->filter[0] ? "  filter: " : "", u->filter, u->tree ? "  [tree]" : "",
 		 u->threads ? "  [threads]" : "");
 	attroff(ui_attr(u, C_LABEL));

@@ -38,7 +38,7 @@ struct ui {
 	size_t nrows;
 	long sel, top;           /* selected row and first row shown */
 	int sel_pid;
-	bool show_nodes, show_heatmap, paused, tree, threads, quit;
+	bool show_nodes, show_heatmap, paused, tree, threads, quit, show_age;
 	bool color, c256, ascii, mouse;
 	double delay, last_sample;
 	char filter[64], search[64];

@@ -74,6 +74,7 @@ static int ui_open(struct ui *u, const struct options *o)
 	u->mouse = !o->no_mouse;
 	u->screen = u->back = SCR_PROCESSES;
 	u->sel_pid = -1;
+	u->show_age = o->show_age;
 	return 0;
 }
 
@@ -91,8 +92,26 @@ static void ui_close(struct ui *u)
 	free(u->tagged);
 }
 
+/* The selected, tagged and detail processes are read every tick. */
+static void set_priority(struct ui *u)
+{
+	size_t n = 0, cap = u->ntagged + 2;
+	int *v = malloc(cap * sizeof(*v));
+	if (!v)
+		return;
+	for (size_t i = 0; i < u->ntagged; i++)
+		v[n++] = u->tagged[i];
+	if (u->sel_pid > 0)
+		v[n++] = u->sel_pid;
+	if (u->screen == SCR_DETAIL && u->detail.pid > 0)
+		v[n++] = u->detail.pid;
+	sampler_set_priority(u->smp, v, n);
+	free(v);
+}
+
 static void sample(struct ui *u)
 {
+	set_priority(u);
 	int rc = sampler_tick(u->smp, &u->snap);
 	if (rc)
 		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));

@@ -165,6 +165,12 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	attroff(ui_attr(u, C_LABEL) | A_BOLD);
 	mvprintw(y++, 0, "Cpus_allowed %s   Mems_allowed %s", d->cpus_allowed, d->mems_allowed);
 	if (p && p->nm == NMS_OK) {
+		char age[16];
+		fmt_age(age, sizeof(age), p->nm_age_s);
+		mvprintw(y++, 0, "placement: %s, sampled %s ago", p->nm_sampled ?
+			 "estimated from maps + move_pages queries (~)" : "numa_maps", age);
+	}
+	if (p && p->nm == NMS_OK) {
 		for (size_t j = 0; j < t->nnodes && y < ymax; j++) {
 			int w = COLS - 50 > 10 ? COLS - 50 : 10;
 			int64_t tot = p->total_kb > 0 ? p->total_kb : 1;
@@ -236,7 +242,7 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 /* F6: every column, the per-node ones included. */
 static const enum snap_col menu_cols[] = { COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS,
 					   COL_NODE, COL_REMOTE, COL_REMOTE_PCT, COL_TIME,
-					   COL_THREADS, COL_COMMAND };
+					   COL_THREADS, COL_AGE, COL_COMMAND };
 #define NMENU (sizeof(menu_cols) / sizeof(menu_cols[0]))
 
 size_t ui_sort_menu_len(const struct ui *u)

@@ -62,7 +62,9 @@ ncpu=$(getconf _NPROCESSORS_CONF 2>/dev/null || echo 1)
 churn=$!
 sleep 0.5
 # name: args
-set -- text:"-b" json:"--json" files_text:"--proc-files -b" files_json:"--proc-files --json"
+# The default numa_maps budget: kept rows are as old as their AGE, so
+# "0 kB but RSS > 0" is checked on fresh rows (AGE 0s) only.
+set -- text:"-b --age" json:"--json" files_text:"--proc-files -b --age" files_json:"--proc-files --json"
 for spec; do
 	name=${spec%%:*}; args=${spec#*:}
 	# shellcheck disable=SC2086
@@ -135,7 +137,9 @@ check_text() {
 		rss = substr($0, 32, 10); sub(/^ +/, "", rss)
 		rem = substr($0, o + 2, 10); sub(/^ +/, "", rem)
 		rp = substr($0, o + 13, 7); sub(/^ +/, "", rp)
-		pol = substr($0, o + 22, 24); sub(/ +$/, "", pol)
+		age = substr($0, o + 21, 6); sub(/^ +/, "", age)
+		pol = substr($0, o + 29, 24); sub(/ +$/, "", pol)
+		if (age != "-" && age !~ /^[0-9]+[smh]$/) err("bad AGE \"" age "\"")
 		if (!num(pid) || pid == 0) err("bad PID")
 		if (home != "-" && !num(home)) err("bad HOME")
 		if (cpu != "-" && (!pct(cpu) || cpu + 0 > cpumax)) err("bad CPU%")
@@ -143,6 +147,7 @@ check_text() {
 		mark = ""; sum = 0; allzero = 1
 		for (j = 0; j < nn; j++) {
 			c = substr($0, 43 + 11 * j, 10); sub(/^ +/, "", c)
+			sub(/~$/, "", c)   # a sampled estimate
 			if (num(c)) {
 				if (c + 0 > memtotal) err("node cell above MemTotal")
 				sum += c; if (c + 0 != 0) allzero = 0
@@ -156,7 +161,7 @@ check_text() {
 		if (mark == "ok") {
 			if (rem != "-" && (!num(rem) || rem + 0 > sum)) err("REMOTE not within 0..total")
 			if (rp != "-" && (!pct(rp) || rp + 0 > 100)) err("REMOTE% not within 0..100")
-			if (allzero && num(rss) && rss + 0 > 0) err("0 kB on every node but RSS " rss " kB (exited mid-read, should be gone)")
+			if (allzero && num(rss) && rss + 0 > 0 && age == "0s") err("0 kB on every node but RSS " rss " kB (exited mid-read, should be gone)")
 		} else {
 			marks[mark]++
 			if (rem != "-" || rp != "-" || pol != "-") err("unread row (" mark ") has REMOTE/REMOTE%/POLICY values")
@@ -207,7 +212,11 @@ for ln, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
     for p in d["processes"]:
         pid, st = p.get("pid"), p.get("numa_maps")
         if not num(pid, 1, 1 << 31): err("pid %r" % pid)
-        if st not in ("ok", "no_perm", "gone", "error"): err("pid %s numa_maps=%r" % (pid, st)); continue
+        if st not in ("ok", "no_perm", "gone", "error", "not_read"): err("pid %s numa_maps=%r" % (pid, st)); continue
+        age = p.get("sample_age_s")
+        if st == "not_read" and age is not None: err("pid %s not read but sample_age_s %r" % (pid, age))
+        if st != "not_read" and not num(age, 0, 1e6): err("pid %s sample_age_s %r" % (pid, age))
+        if st == "ok" and p.get("placement") not in ("numa_maps", "sampled"): err("pid %s placement %r" % (pid, p.get("placement")))
         if p.get("rss_kb") is not None and not num(p["rss_kb"], 0, memtotal): err("pid %s rss_kb=%r" % (pid, p["rss_kb"]))
         if p.get("cpu_pct") is not None and not num(p["cpu_pct"], 0, cpumax): err("pid %s cpu_pct=%r" % (pid, p["cpu_pct"]))
         if p.get("threads") is not None and not num(p["threads"], 0, 1 << 22): err("pid %s threads=%r" % (pid, p["threads"]))
@@ -221,7 +230,7 @@ for ln, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
         elif sum(nk.values()) != tot: err("pid %s node_kb %r does not add up to total_kb %r" % (pid, nk, tot))
         if rem is not None and not num(rem, 0, tot if isinstance(tot, int) else -1): err("pid %s remote_kb=%r total %r" % (pid, rem, tot))
         if rp is not None and not num(rp, 0, 100): err("pid %s remote_pct=%r" % (pid, rp))
-        if tot == 0 and (p.get("rss_kb") or 0) > 0:
+        if tot == 0 and (p.get("rss_kb") or 0) > 0 and age == 0:
             err("pid %s: numa_maps ok with 0 kB but rss_kb %r (exited mid-read, should be gone): %s" % (pid, p["rss_kb"], json.dumps(p)))
 if nsamp < 2: errs.append("only %d samples" % nsamp)
 sys.stderr.write("samples=%d gone=%d\n" % (nsamp, gone))
@@ -240,14 +249,14 @@ check_json() {
 		done <"$1"
 		v=$(jq -r --argjson mt "$memtotal" --argjson cm $((ncpu * 300)) '
 			.processes[] | . as $p |
-			if (.numa_maps | IN("ok","no_perm","gone","error") | not) then "pid \(.pid) numa_maps \(.numa_maps)"
+			if (.numa_maps | IN("ok","no_perm","gone","error","not_read") | not) then "pid \(.pid) numa_maps \(.numa_maps)"
 			elif .numa_maps != "ok" then
 				(if [.node_kb, .total_kb, .remote_kb, .remote_pct, .policy] | any(. != null)
 				 then "pid \(.pid) \(.numa_maps) with per-node values" else "GONE_" + .numa_maps end)
 			elif ([.node_kb[]] | any(. < 0 or . > $mt)) or ([.node_kb[]] | add) != .total_kb then "pid \(.pid) node_kb \(.node_kb) total \(.total_kb)"
 			elif .remote_pct != null and (.remote_pct < 0 or .remote_pct > 100) then "pid \(.pid) remote_pct \(.remote_pct)"
 			elif .cpu_pct != null and (.cpu_pct < 0 or .cpu_pct > $cm) then "pid \(.pid) cpu_pct \(.cpu_pct)"
-			elif .total_kb == 0 and (.rss_kb // 0) > 0 then "pid \(.pid): 0 kB but rss_kb \(.rss_kb) (should be gone)"
+			elif .total_kb == 0 and (.rss_kb // 0) > 0 and .sample_age_s == 0 then "pid \(.pid): 0 kB but rss_kb \(.rss_kb) (should be gone)"
 			else empty end' "$1" 2>&1)
 		echo "samples=$n gone=$(printf '%s\n' "$v" | grep -c '^GONE_gone')" >&2
 		v=$(printf '%s\n' "$v" | grep -v '^GONE_\|^$' | head -10)

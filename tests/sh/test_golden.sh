@@ -47,7 +47,8 @@ norm() {
 	    -e 's/  tool cpu% [^ ]*$/  tool cpu% TOOLCPU/' \
 	    -e 's/"timestamp":"[^"]*"/"timestamp":"TIME"/' \
 	    -e 's/"version":"[^"]*"/"version":"VERSION"/' \
-	    -e 's/"tool_cpu_pct":[^,}]*/"tool_cpu_pct":TOOLCPU/'
+	    -e 's/"tool_cpu_pct":[^,}]*/"tool_cpu_pct":TOOLCPU/' \
+	    -e 's/"spent_ms":[^,}]*/"spent_ms":SPENT/'
 }
 
 # run NAME ARGS...: run the program over the tree into $tmp/NAME.raw and
