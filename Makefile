@@ -5,6 +5,7 @@
 #   make test       build and run every test (ends "N passed, N failed")
 #   make asan       the same tests under AddressSanitizer + UBSan
 #   make vmtest     boot 2- and 4-node QEMU guests (TCG) and test the program there
+#   make bench      measure the sampler against the kernel's floor (< 10 min)
 #   make deps       install missing Debian packages (root) or print the line
 
 CC      ?= cc
@@ -36,10 +37,12 @@ PROG     ?= numatop-tui
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BUILD)/bench/bench
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean screenshots fuzz vmtest
+.PHONY: all run deps test asan clean screenshots fuzz vmtest bench
 
 all: $(PROG)
 
@@ -62,6 +65,10 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
 
+$(BENCH_BIN): $(BENCH_SRC) $(wildcard bench/*.h) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $(BENCH_SRC) $(LIB) $(LDLIBS) -lpthread
+
 $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lpthread
@@ -82,7 +89,7 @@ run: deps
 	./$(PROG) $(ARGS)
 
 test: deps
-	$(MAKE) $(PROG) $(UNIT_BIN) $(HELPER_BIN)
+	$(MAKE) $(PROG) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_BIN)
 	@BUILD=$(BUILD) PROG=./$(PROG) tests/run.sh $(UNIT_BIN)
 
 asan: deps
@@ -90,7 +97,7 @@ asan: deps
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" asan-run
 
-asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN)
+asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  BUILD=$(BUILD) PROG=$(PROG) tests/run.sh $(UNIT_BIN)
 
@@ -120,6 +127,10 @@ fuzz:
 # Real multi-node kernels: Debian's cloud kernel under QEMU with -numa.
 vmtest: $(PROG)
 	BUILD=$(BUILD) PROG=./$(PROG) tests/vm/vmtest.sh
+
+# The benchmark: load, floor, full scan, budgeted ticks (see README).
+bench: deps $(PROG) $(BENCH_BIN)
+	$(BENCH_BIN) --prog ./$(PROG) $(BENCH_ARGS)
 
 screenshots: $(PROG)
 	tests/screenshots.sh

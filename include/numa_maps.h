@@ -33,11 +33,13 @@ struct nm_mapping {
 	uint64_t start;
 	enum nm_mode mode;
 	char policy[80];          /* policy text as printed, e.g. "bind=static:0-3" */
+	size_t policy_len;
 	enum nm_kind kind;
 	int stack_tid;            /* stack:<tid> (old kernels), else -1 */
 	bool huge;                /* hugetlb mapping: counts are huge pages */
 	char file[1024];          /* decoded path (octal escapes undone) */
 	bool file_truncated;
+	bool skip_path;           /* set by the caller: leave file[] empty (faster) */
 	int64_t anon, dirty, mapped, mapmax, swapcache, active, writeback;
 	int64_t pagesize_kb;      /* kernelpagesize_kB, -1 when absent */
 	struct nm_node_pages *nodes;

@@ -14,18 +14,21 @@ const char *const nm_mode_names[] = {
 };
 
 /* Longest prefixes first: "prefer (many)" before "prefer". */
+#define MODE(s, m) { s, sizeof(s) - 1, m }
 static const struct {
 	const char *text;
+	size_t len;
 	enum nm_mode mode;
 } modes[] = {
-	{ "weighted interleave", NM_MODE_WEIGHTED_INTERLEAVE },
-	{ "prefer (many)", NM_MODE_PREFER_MANY },
-	{ "interleave", NM_MODE_INTERLEAVE },
-	{ "default", NM_MODE_DEFAULT },
-	{ "prefer", NM_MODE_PREFER },
-	{ "local", NM_MODE_LOCAL },
-	{ "bind", NM_MODE_BIND },
+	MODE("default", NM_MODE_DEFAULT),        /* the common case first */
+	MODE("weighted interleave", NM_MODE_WEIGHTED_INTERLEAVE),
+	MODE("prefer (many)", NM_MODE_PREFER_MANY),
+	MODE("interleave", NM_MODE_INTERLEAVE),
+	MODE("prefer", NM_MODE_PREFER),
+	MODE("local", NM_MODE_LOCAL),
+	MODE("bind", NM_MODE_BIND),
 };
+#undef MODE
 
 void nm_mapping_init(struct nm_mapping *m)
 {
@@ -48,21 +51,38 @@ static void reset(struct nm_mapping *m)
 	m->huge = false;
 	m->file[0] = '\0';
 	m->file_truncated = false;
+	/* skip_path is the caller's setting: kept. */
 	m->anon = m->dirty = m->mapped = m->mapmax = -1;
 	m->swapcache = m->active = m->writeback = -1;
 	m->pagesize_kb = -1;
 	m->nnodes = 0;
 }
 
-static int hexdigit(char c)
+/* Decimal digits without a call per token; the same overflow rule as
+ * parse_u64 (-ERANGE past UINT64_MAX). */
+static inline int dec_u64(const char **pp, const char *end, uint64_t *out)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	const char *s = *pp, *d0 = s;
+	uint64_t v = 0;
+	if (s >= end || (unsigned)(*s - '0') > 9)
+		return -EINVAL;
+	/* 19 digits cannot overflow; only a 20th needs the check. */
+	do {
+		v = v * 10 + (unsigned)(*s - '0');
+		s++;
+	} while (s < end && (unsigned)(*s - '0') <= 9 && s - d0 < 19);
+	if (s < end && (unsigned)(*s - '0') <= 9) {
+		unsigned d = (unsigned)(*s - '0');
+		if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
+			return -ERANGE;
+		v = v * 10 + d;
+		s++;
+		if (s < end && (unsigned)(*s - '0') <= 9)
+			return -ERANGE;
+	}
+	*pp = s;
+	*out = v;
+	return 0;
 }
 
 static void decode_path(struct nm_mapping *m, const char *s, const char *e)
@@ -109,20 +129,6 @@ static bool tok_is(const char *s, const char *e, const char *word)
 	return (size_t)(e - s) == n && memcmp(s, word, n) == 0;
 }
 
-/* "key=value" with an unsigned value: 1 if key matched, 0 if not, -EINVAL. */
-static int kv(const char *s, const char *e, const char *key, int64_t *out)
-{
-	size_t n = strlen(key);
-	if ((size_t)(e - s) <= n || memcmp(s, key, n) != 0 || s[n] != '=')
-		return 0;
-	const char *p = s + n + 1;
-	uint64_t v;
-	if (parse_u64(&p, e, &v) != 0 || p != e || v > (uint64_t)INT64_MAX)
-		return -EINVAL;
-	*out = (int64_t)v;
-	return 1;
-}
-
 int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m)
 {
 	reset(m);
@@ -132,13 +138,23 @@ int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m)
 	/* Start address in hex. */
 	uint64_t addr = 0;
 	int digits = 0;
-	while (p < end && hexdigit(*p) >= 0) {
-		if (++digits > 16)
-			return -EINVAL;
-		addr = (addr << 4) | (uint64_t)hexdigit(*p);
+	/* A table, not branches: this runs for every mapping. */
+	static const signed char hexval[256] = {
+		['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+		['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12,
+		['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+		['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+	};   /* digit value + 1; 0 = not a hex digit */
+	const char *hs = p;
+	int h;
+	const char *lim = end - p > 17 ? p + 17 : end;
+	while (p < lim && (h = hexval[(unsigned char)*p]) != 0) {
+		addr = (addr << 4) | (uint64_t)(h - 1);
 		p++;
 	}
-	if (digits == 0 || p >= end || *p != ' ')
+	if (p - hs > 16)
+		return -EINVAL;
+	digits = (int)(p - hs);	if (digits == 0 || p >= end || *p != ' ')
 		return -EINVAL;
 	m->start = addr;
 	p++;
@@ -146,8 +162,13 @@ int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m)
 	 * "=flags" and ":nodes", up to the next blank. */
 	const char *pol = p;
 	m->mode = NM_MODE_UNKNOWN;
-	for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++) {
-		size_t n = strlen(modes[i].text);
+	if ((size_t)(end - p) >= 8 && memcmp(p, "default ", 8) == 0) {
+		m->mode = NM_MODE_DEFAULT;   /* the common case, inlined */
+		p += 7;
+	} else for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++) {
+		if (p < end && *p != modes[i].text[0])
+			continue;
+		size_t n = modes[i].len;
 		if ((size_t)(end - p) >= n && memcmp(p, modes[i].text, n) == 0 &&
 		    (p + n == end || p[n] == ' ' || p[n] == '=' || p[n] == ':')) {
 			m->mode = modes[i].mode;
@@ -164,61 +185,110 @@ int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m)
 		plen = sizeof(m->policy) - 1;
 	memcpy(m->policy, pol, plen);
 	m->policy[plen] = '\0';
+	m->policy_len = plen;
 
+/* Does the token at t start with the literal lit? (n is a constant, so
+ * the compare is inlined.) */
+#define STARTS(t, lit) ((size_t)(end - (t)) >= sizeof(lit) - 1 && \
+			memcmp((t), (lit), sizeof(lit) - 1) == 0)
 	while (p < end) {
 		while (p < end && *p == ' ')
 			p++;
 		if (p >= end)
 			break;
 		const char *t = p;
-		while (p < end && *p != ' ')
-			p++;
-		const char *te = p;
+		int64_t *dst = NULL;
+		size_t klen = 0;
 		int rc;
+		/* Dispatch on the first byte: this loop runs for every token
+		 * of every mapping of every process. Counters are parsed in
+		 * place; anything else is skipped to the next blank. */
+		switch (t[0]) {
+		case 'N':
+			if (end - t > 2 && t[1] >= '0' && t[1] <= '9') {
+				const char *q = t + 1;
+				uint64_t node, pages;
+				if (dec_u64(&q, end, &node) != 0 || q >= end || *q != '=' ||
+				    node > 0xfffff)
+					return -EINVAL;
+				q++;
+				if (dec_u64(&q, end, &pages) != 0 || (q < end && *q != ' '))
+					return -EINVAL;
+				if (pages > NM_MAX_PAGES)
+					return -ERANGE;
+				if ((rc = add_node(m, (int)node, pages)) != 0)
+					return rc;
+				p = q;
+				continue;
+			}
+			break;
+		case 'a':
+			if (STARTS(t, "anon="))
+				dst = &m->anon, klen = 5;
+			else if (STARTS(t, "active="))
+				dst = &m->active, klen = 7;
+			break;
+		case 'd':
+			if (STARTS(t, "dirty="))
+				dst = &m->dirty, klen = 6;
+			break;
+		case 'm':
+			if (STARTS(t, "mapped="))
+				dst = &m->mapped, klen = 7;
+			else if (STARTS(t, "mapmax="))
+				dst = &m->mapmax, klen = 7;
+			break;
+		case 'w':
+			if (STARTS(t, "writeback="))
+				dst = &m->writeback, klen = 10;
+			break;
+		case 'k':
+			if (STARTS(t, "kernelpagesize_kB="))
+				dst = &m->pagesize_kb, klen = 18;
+			break;
+		case 's':
+			if (STARTS(t, "swapcache="))
+				dst = &m->swapcache, klen = 10;
+			break;
+		default:
+			break;
+		}
+		if (dst) {
+			const char *q = t + klen;
+			uint64_t v;
+			if (dec_u64(&q, end, &v) != 0 || (q < end && *q != ' ') ||
+			    v > (uint64_t)INT64_MAX)
+				return -EINVAL;
+			if (dst == &m->pagesize_kb && v > NM_MAX_PAGE_KB)
+				return -ERANGE;
+			*dst = (int64_t)v;
+			p = q;
+			continue;
+		}
+		const char *sp = memchr(p, ' ', (size_t)(end - p));
+		p = sp ? sp : end;
+		const char *te = p;
 		int64_t v;
-		if ((size_t)(te - t) > 5 && memcmp(t, "file=", 5) == 0) {
+		if (STARTS(t, "file=") && te - t > 5) {
 			m->kind = NM_KIND_FILE;
-			decode_path(m, t + 5, te);
+			if (!m->skip_path)
+				decode_path(m, t + 5, te);
 		} else if (tok_is(t, te, "heap")) {
 			m->kind = NM_KIND_HEAP;
+		} else if (tok_is(t, te, "huge")) {
+			m->huge = true;
 		} else if (tok_is(t, te, "stack")) {
 			m->kind = NM_KIND_STACK;
-		} else if ((size_t)(te - t) > 6 && memcmp(t, "stack:", 6) == 0) {
+		} else if (STARTS(t, "stack:") && te - t > 6) {
 			m->kind = NM_KIND_STACK;
 			const char *q = t + 6;
 			if (parse_i64(&q, te, &v) == 0 && q == te && v >= 0 &&
 			    v < 0x7fffffff)
 				m->stack_tid = (int)v;
-		} else if (tok_is(t, te, "huge")) {
-			m->huge = true;
-		} else if (t[0] == 'N' && te - t > 2 && t[1] >= '0' && t[1] <= '9') {
-			const char *q = t + 1;
-			uint64_t node, pages;
-			if (parse_u64(&q, te, &node) != 0 || q >= te || *q != '=' ||
-			    node > 0xfffff)
-				return -EINVAL;
-			q++;
-			if (parse_u64(&q, te, &pages) != 0 || q != te)
-				return -EINVAL;
-			if (pages > NM_MAX_PAGES)
-				return -ERANGE;
-			if ((rc = add_node(m, (int)node, pages)) != 0)
-				return rc;
-		} else if ((rc = kv(t, te, "anon", &m->anon)) ||
-			   (rc = kv(t, te, "dirty", &m->dirty)) ||
-			   (rc = kv(t, te, "mapped", &m->mapped)) ||
-			   (rc = kv(t, te, "mapmax", &m->mapmax)) ||
-			   (rc = kv(t, te, "swapcache", &m->swapcache)) ||
-			   (rc = kv(t, te, "active", &m->active)) ||
-			   (rc = kv(t, te, "writeback", &m->writeback)) ||
-			   (rc = kv(t, te, "kernelpagesize_kB", &m->pagesize_kb))) {
-			if (rc < 0)
-				return rc;
-			if (m->pagesize_kb > NM_MAX_PAGE_KB)
-				return -ERANGE;
 		}
 		/* Unknown tokens from newer kernels are skipped. */
 	}
+#undef STARTS
 	return 0;
 }
 
@@ -278,16 +348,17 @@ static bool listed(const char *list, const char *pol)
 	return false;
 }
 
-static void note_policy(struct nm_summary *s, const char *pol,
-			char *first, size_t firstsz)
+static void note_policy(struct nm_summary *s, const char *pol, size_t len,
+			char *first, size_t firstsz, size_t *firstlen)
 {
 	if (s->npolicies == 0) {
 		copy_trunc(first, firstsz, pol);
+		*firstlen = strlen(first);
 		copy_trunc(s->policy, sizeof(s->policy), pol);
 		s->npolicies = 1;
 		return;
 	}
-	if (strcmp(first, pol) == 0)
+	if (*firstlen == len && memcmp(first, pol, len) == 0)
 		return;
 	/* Keep a short list of the distinct policies: "mixed: a,b". */
 	if (s->npolicies == 1) {
@@ -321,7 +392,10 @@ int numa_maps_summarize(const char *buf, size_t len,
 	s->nmappings = s->nbad = s->npolicies = 0;
 	s->policy[0] = '\0';
 	char first[80] = "";
+	size_t firstlen = 0;
 	const char *q = buf, *end = buf + len;
+	bool skip = m->skip_path;
+	m->skip_path = true;      /* a summary needs no paths */
 	while (q < end) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
 		const char *le = nl ? nl : end;
@@ -331,13 +405,15 @@ int numa_maps_summarize(const char *buf, size_t len,
 			s->nbad++;
 		} else if (le > q) {
 			int rc = numa_maps_parse_line(q, (size_t)(le - q), m);
-			if (rc == -ENOMEM)
+			if (rc == -ENOMEM) {
+				m->skip_path = skip;
 				return rc;
+			}
 			if (rc) {
 				s->nbad++;
 			} else {
 				s->nmappings++;
-				note_policy(s, m->policy, first, sizeof(first));
+				note_policy(s, m->policy, m->policy_len, first, sizeof(first), &firstlen);
 				int64_t pkb = nm_mapping_page_kb(m, p->base_page_kb,
 								 p->default_huge_kb);
 				for (size_t i = 0; i < m->nnodes; i++) {
@@ -350,8 +426,10 @@ int numa_maps_summarize(const char *buf, size_t len,
 					 * them) cannot overflow here; the running total is
 					 * checked so a hostile file can never wrap it. */
 					int64_t kb = (int64_t)np->pages * pkb, sum;
-					if (__builtin_add_overflow(s->total_kb, kb, &sum))
+					if (__builtin_add_overflow(s->total_kb, kb, &sum)) {
+						m->skip_path = skip;
 						return -ERANGE;
+					}
 					int idx = (size_t)np->node < p->nids ?
 						  p->index_of_id[np->node] : -1;
 					s->total_kb = sum;
@@ -371,6 +449,7 @@ int numa_maps_summarize(const char *buf, size_t len,
 		}
 		q = nl ? nl + 1 : end;
 	}
+	m->skip_path = skip;
 	if (s->nmappings == 0 && s->nbad > 0)
 		return -EINVAL;
 	return 0;

@@ -20,7 +20,8 @@ int parse_u64(const char **p, const char *end, uint64_t *out)
 		return -EINVAL;
 	while (s < end && *s >= '0' && *s <= '9') {
 		unsigned d = (unsigned)(*s - '0');
-		if (v > (UINT64_MAX - d) / 10)
+		/* No division per digit: UINT64_MAX is 1844674407370955161 * 10 + 5. */
+		if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
 			return -ERANGE;
 		v = v * 10 + d;
 		s++;

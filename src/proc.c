@@ -53,6 +53,8 @@ enum proc_backend proc_source_backend(const struct proc_source *s)
 /* The libproc2 backend keeps its handle in the source. */
 void **proc_source_pids_slot(struct proc_source *s);
 void **proc_source_pids_slot(struct proc_source *s) { return &s->pids; }
+const struct fsroot *proc_source_root(const struct proc_source *s);
+const struct fsroot *proc_source_root(const struct proc_source *s) { return s->root; }
 
 int proc_source_scan(struct proc_source *s, struct proc_list *l)
 {

@@ -2,41 +2,135 @@
  *
  * Facts that shape this file: the info pointer must be NULL before
  * procps_pids_new(); a reap's results are overwritten by the next reap, so
- * everything is copied out at once; PIDS_MEM_RES (statm) is used, not
- * PIDS_VM_RSS (status, twice the cost); PIDS_PROCESSOR_NODE is avoided
- * (it calls libnuma, which cannot follow the rooted layer). */
+ * everything is copied out at once. Every item comes from /proc/PID/stat
+ * (plus the stat(2) of /proc/PID that gives the euid): PIDS_RSS, not
+ * PIDS_VM_RSS (status) or PIDS_MEM_RES (statm), one file read less each;
+ * the command line is read once per process (PID + start time) and again
+ * only when its comm changes (an exec), not every tick; PIDS_PROCESSOR_NODE
+ * is avoided (it calls libnuma, which cannot follow the rooted layer). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libproc2/pids.h>
 
 #include "proc.h"
 
 void **proc_source_pids_slot(struct proc_source *s);
-void proc_live_close(void *pids);
+const struct fsroot *proc_source_root(const struct proc_source *s);
+void proc_live_close(void *live);
 
 enum item_index {
-	I_PID, I_PPID, I_CMD, I_CMDLINE, I_EUID, I_EUSER, I_STATE, I_UTIME,
-	I_STIME, I_BEGAN, I_FLT_MIN, I_FLT_MAJ, I_RES, I_PROCESSOR, I_NLWP, I_N
+	I_PID, I_PPID, I_CMD, I_EUID, I_EUSER, I_STATE, I_UTIME,
+	I_STIME, I_BEGAN, I_FLT_MIN, I_FLT_MAJ, I_RSS, I_PROCESSOR, I_NLWP, I_N
 };
 
 static enum pids_item items[I_N] = {
 	[I_PID] = PIDS_ID_PID,         [I_PPID] = PIDS_ID_PPID,
-	[I_CMD] = PIDS_CMD,            [I_CMDLINE] = PIDS_CMDLINE,
+	[I_CMD] = PIDS_CMD,
 	[I_EUID] = PIDS_ID_EUID,       [I_EUSER] = PIDS_ID_EUSER,
 	[I_STATE] = PIDS_STATE,        [I_UTIME] = PIDS_TICS_USER,
 	[I_STIME] = PIDS_TICS_SYSTEM,  [I_BEGAN] = PIDS_TICS_BEGAN,
 	[I_FLT_MIN] = PIDS_FLT_MIN,    [I_FLT_MAJ] = PIDS_FLT_MAJ,
-	[I_RES] = PIDS_MEM_RES,        [I_PROCESSOR] = PIDS_PROCESSOR,
+	[I_RSS] = PIDS_RSS,            [I_PROCESSOR] = PIDS_PROCESSOR,
 	[I_NLWP] = PIDS_NLWP,
 };
 
-void proc_live_close(void *pids)
+/* Command lines of the previous scan, sorted by PID. */
+struct cmd_ent {
+	int pid;
+	uint64_t starttime;
+	char comm[64];
+	char cmdline[256];
+};
+
+struct cmd_gen {
+	struct cmd_ent *v;
+	size_t n, cap;
+};
+
+struct live {
+	struct pids_info *info;
+	struct cmd_gen gen[2];
+	int g;                  /* gen[g]: the previous scan's */
+	struct buf b;
+	long page_kb;
+};
+
+void proc_live_close(void *p)
 {
-	struct pids_info *info = pids;
-	procps_pids_unref(&info);
+	struct live *lv = p;
+	procps_pids_unref(&lv->info);
+	free(lv->gen[0].v);
+	free(lv->gen[1].v);
+	buf_free(&lv->b);
+	free(lv);
+}
+
+static const struct cmd_ent *cmd_find(const struct cmd_gen *g, int pid)
+{
+	size_t lo = 0, hi = g->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->v[mid].pid == pid)
+			return &g->v[mid];
+		if (g->v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The command line of p: from the last scan when it is the same process
+ * with the same comm, else read. A zombie has none. */
+static void fill_cmdline(const struct proc_source *s, struct live *lv, struct proc_info *p)
+{
+	const struct cmd_ent *e = cmd_find(&lv->gen[lv->g], p->pid);
+	if (e && e->starttime == p->starttime && strcmp(e->comm, p->comm) == 0) {
+		memcpy(p->cmdline, e->cmdline, sizeof(p->cmdline));
+		return;
+	}
+	p->cmdline[0] = '\0';
+	if (p->state == 'Z')
+		return;
+	char path[40];
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", p->pid);
+	if (fsroot_read_file(proc_source_root(s), path, &lv->b, 64 << 10) == 0 && lv->b.len)
+		proc_clean_cmdline(p->cmdline, sizeof(p->cmdline), lv->b.data, lv->b.len);
+}
+
+static int remember(struct live *lv, const struct proc_list *l)
+{
+	struct cmd_gen *ng = &lv->gen[!lv->g];
+	if (l->n > ng->cap) {
+		struct cmd_ent *v = realloc(ng->v, l->n * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		ng->v = v;
+		ng->cap = l->n;
+	}
+	ng->n = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct proc_info *p = &l->v[i];
+		struct cmd_ent *e = &ng->v[ng->n++];
+		e->pid = p->pid;
+		e->starttime = p->starttime;
+		memcpy(e->comm, p->comm, sizeof(e->comm));
+		memcpy(e->cmdline, p->cmdline, sizeof(e->cmdline));
+	}
+	/* /proc lists PIDs in order: insertion sort is linear here. */
+	for (size_t i = 1; i < ng->n; i++)
+		for (size_t j = i; j > 0 && ng->v[j].pid < ng->v[j - 1].pid; j--) {
+			struct cmd_ent t = ng->v[j];
+			ng->v[j] = ng->v[j - 1];
+			ng->v[j - 1] = t;
+		}
+	lv->g = !lv->g;
+	return 0;
 }
 
 #define VAL(i, type) PIDS_VAL(i, type, st, info)
@@ -44,14 +138,22 @@ void proc_live_close(void *pids)
 int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 {
 	void **slot = proc_source_pids_slot(s);
-	struct pids_info *info = *slot;
-	if (!info) {
-		info = NULL;   /* must be NULL before procps_pids_new */
-		int rc = procps_pids_new(&info, items, I_N);
-		if (rc < 0)
+	struct live *lv = *slot;
+	if (!lv) {
+		lv = calloc(1, sizeof(*lv));
+		if (!lv)
+			return -ENOMEM;
+		long ps = sysconf(_SC_PAGESIZE);
+		lv->page_kb = ps > 0 ? ps / 1024 : 4;
+		lv->info = NULL;   /* must be NULL before procps_pids_new */
+		int rc = procps_pids_new(&lv->info, items, I_N);
+		if (rc < 0) {
+			free(lv);
 			return rc;
-		*slot = info;
+		}
+		*slot = lv;
 	}
+	struct pids_info *info = lv->info;
 	struct pids_fetch *f = procps_pids_reap(info, PIDS_FETCH_TASKS_ONLY);
 	if (!f)
 		return errno ? -errno : -EIO;
@@ -65,29 +167,19 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 		p->ppid = VAL(I_PPID, s_int);
 		const char *cmd = VAL(I_CMD, str);
 		snprintf(p->comm, sizeof(p->comm), "%s", cmd ? cmd : "");
-		const char *cl = VAL(I_CMDLINE, str);
-		/* libproc2 shows "[comm]" in place of an empty cmdline: keep
-		 * it empty then, as the file backend does. */
-		size_t cn = strlen(p->comm);
-		bool bracketed = cl && strlen(cl) == cn + 2 && cl[0] == '[' &&
-				 cl[cn + 1] == ']' && memcmp(cl + 1, p->comm, cn) == 0;
-		if (cl && !bracketed)
-			snprintf(p->cmdline, sizeof(p->cmdline), "%s", cl);
 		p->uid = VAL(I_EUID, u_int);
 		const char *user = VAL(I_EUSER, str);
 		snprintf(p->user, sizeof(p->user), "%s", user ? user : "?");
 		p->state = VAL(I_STATE, s_ch);
-		/* A zombie has no cmdline; libproc2 shows "[comm] <defunct>". */
-		if (p->state == 'Z')
-			p->cmdline[0] = '\0';
 		p->utime = VAL(I_UTIME, ull_int);
 		p->stime = VAL(I_STIME, ull_int);
 		p->starttime = VAL(I_BEGAN, ull_int);
 		p->minflt = VAL(I_FLT_MIN, ul_int);
 		p->majflt = VAL(I_FLT_MAJ, ul_int);
-		p->rss_kb = (int64_t)VAL(I_RES, ul_int);
+		p->rss_kb = (int64_t)VAL(I_RSS, ul_int) * lv->page_kb;
 		p->last_cpu = VAL(I_PROCESSOR, s_int);
 		p->nthreads = VAL(I_NLWP, s_int);
+		fill_cmdline(s, lv, p);
 	}
-	return 0;
+	return remember(lv, l);
 }

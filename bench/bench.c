@@ -1,0 +1,295 @@
+/* bench.c - make bench: numatop-tui's cost against the kernel's floor,
+ * measured in one run on load the benchmark spawns itself.
+ *
+ * For each N (processes) x K (mappings each) it measures:
+ *   floor     a raw read() of every process's numa_maps, no parsing;
+ *   full      our full scan (libproc2 + threads + numa_maps + parse);
+ *   tick      our steady tick with the default budget, CPU median/p95;
+ *   numastat  `numastat -p` on the load's PIDs, one call;
+ *   rss       the program's peak RSS (-b -n 2 --full);
+ *   stall     the worst mmap+touch+munmap in the big process meanwhile.
+ * Timing is printed, never asserted. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "bench_util.h"
+#include "numa_maps.h"
+#include "sampler.h"
+
+static struct load g_load;          /* for the signal handler */
+
+static void on_signal(int sig)
+{
+	/* kill(2) and waitpid(2) are async-signal-safe; free is not used. */
+	for (size_t i = 0; i < g_load.n; i++)
+		kill(g_load.pids[i], SIGKILL);
+	for (size_t i = 0; i < g_load.n; i++)
+		waitpid(g_load.pids[i], NULL, 0);
+	_exit(128 + sig);
+}
+
+struct config {
+	size_t ns[8], nn;               /* process counts, ascending */
+	size_t ks[4], nk;               /* mappings per process */
+	size_t big_mib, many_maps, ticks;
+	double tick_delay;
+	const char *prog;
+};
+
+
+static int run_sampler_phase(const struct config *c, struct row *r, pid_t big,
+			     struct stall_probe *probe)
+{
+	struct fsroot *root;
+	struct topology topo;
+	struct sampler *s;
+	int rc = fsroot_open("/", &root);
+	if (rc)
+		return rc;
+	if ((rc = topology_read(root, &topo)) != 0) {
+		fsroot_close(root);
+		return rc;
+	}
+	if ((rc = sampler_new(root, &topo, PROC_BACKEND_AUTO, &s)) != 0) {
+		topology_free(&topo);
+		fsroot_close(root);
+		return rc;
+	}
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	struct nmsched_config nc;
+	nmsched_config_default(&nc);
+	/* The full scan: one warm-up tick, then the median of three. */
+	nc.full = true;
+	sampler_set_budget(s, &nc);
+	sampler_tick(s, &snap);
+	struct cost fc[3];
+	probe->reset = 1;
+	usleep(20000);
+	for (int i = 0; i < 3; i++) {
+		struct cost_mark m;
+		cost_begin(&m);
+		if ((rc = sampler_tick(s, &snap)) != 0)
+			goto out;
+		cost_end(&m, &fc[i]);
+	}
+	r->stall_full_ms = (double)probe->max_ns / 1e6;
+	r->full = cost_median3(fc);
+	r->nprocs = snap.nprocs;
+	/* The steady state: everything read once (the last full tick),
+	 * then c->ticks ticks on the default budget. */
+	nc.full = false;
+	sampler_set_budget(s, &nc);
+	double *cpu = calloc(c->ticks, sizeof(double));
+	double *wall = calloc(c->ticks, sizeof(double));
+	if (!cpu || !wall) {
+		free(cpu);
+		free(wall);
+		rc = -ENOMEM;
+		goto out;
+	}
+	probe->reset = 1;
+	usleep(20000);
+	double first = -1, last = -1, prev = -1, phase0 = mono_s();
+	r->big_reads = 0;
+	r->big_min_gap_s = -1;
+	for (size_t i = 0; i < c->ticks; i++) {
+		usleep((useconds_t)(c->tick_delay * 1e6));
+		struct cost_mark m;
+		struct cost one;
+		cost_begin(&m);
+		if ((rc = sampler_tick(s, &snap)) != 0)
+			break;
+		cost_end(&m, &one);
+		cpu[i] = one.cpu_ms;
+		wall[i] = one.wall_ms;
+		for (size_t j = 0; j < snap.nprocs; j++) {
+			const struct snap_proc *p = &snap.procs[j];
+			if (p->info.pid != big || !p->nm_fresh)
+				continue;
+			double t = mono_s();
+			r->big_reads++;
+			if (first < 0)
+				first = t;
+			if (prev >= 0 && (r->big_min_gap_s < 0 || t - prev < r->big_min_gap_s))
+				r->big_min_gap_s = t - prev;
+			prev = last = t;
+		}
+	}
+	r->stall_tick_ms = (double)probe->max_ns / 1e6;
+	r->big_span_s = mono_s() - phase0;
+	(void)last;
+	r->tick_med = percentile(cpu, c->ticks, 50);
+	r->tick_p95 = percentile(cpu, c->ticks, 95);
+	r->tick_wall_med = percentile(wall, c->ticks, 50);
+	free(cpu);
+	free(wall);
+out:
+	snapshot_free(&snap);
+	sampler_free(s);
+	topology_free(&topo);
+	fsroot_close(root);
+	return rc;
+}
+
+static void measure(const struct config *c, struct row *r, pid_t big,
+		    struct stall_probe *probe, struct buf *capture)
+{
+	struct cost fl[3];
+	for (int i = 0; i < 3; i++)
+		floor_read_all(&fl[i], i == 0 ? capture : NULL, &r->floor_mb);
+	r->floor = cost_median3(fl);
+	int rc = run_sampler_phase(c, r, big, probe);
+	if (rc)
+		fprintf(stderr, "bench: sampler failed: %s\n", strerror(-rc));
+	run_numastat(&g_load, &r->numastat);
+	r->peak_rss_kb = run_peak_rss(c->prog);
+}
+
+static void print_header(void)
+{
+	printf("%5s %5s %6s | %15s | %15s %6s | %13s %7s | %15s | %8s | %15s | %s\n",
+	       "N", "K", "procs", "floor wall/cpu", "full wall/cpu", "ratio",
+	       "tick cpu p50", "p95", "numastat -p", "peak RSS", "stall full/tick",
+	       "4 GiB reads");
+	printf("%5s %5s %6s | %15s | %15s %6s | %13s %7s | %15s | %8s | %15s |\n",
+	       "", "", "", "ms", "ms", "cpu", "ms", "ms", "wall/cpu ms", "KiB", "ms");
+}
+
+static void print_row(const struct row *r)
+{
+	char fl[32], fu[32], ns[32], st[32], br[48];
+	snprintf(fl, sizeof(fl), "%.1f / %.1f", r->floor.wall_ms, r->floor.cpu_ms);
+	snprintf(fu, sizeof(fu), "%.1f / %.1f", r->full.wall_ms, r->full.cpu_ms);
+	snprintf(ns, sizeof(ns), "%.0f / %.0f", r->numastat.wall_ms, r->numastat.cpu_ms);
+	snprintf(st, sizeof(st), "%.1f / %.1f", r->stall_full_ms, r->stall_tick_ms);
+	snprintf(br, sizeof(br), "%d in %.0f s", r->big_reads, r->big_span_s);
+	printf("%5zu %5zu %6zu | %15s | %15s %5.2fx | %13.2f %7.2f | %15s | %8ld | %15s | %s\n",
+	       r->n, r->k, r->nprocs, fl, fu,
+	       r->floor.cpu_ms > 0 ? r->full.cpu_ms / r->floor.cpu_ms : 0,
+	       r->tick_med, r->tick_p95, ns, r->peak_rss_kb, st, br);
+	fflush(stdout);
+}
+
+static int parse_list(const char *s, size_t *out, size_t max, size_t *n)
+{
+	*n = 0;
+	while (*s && *n < max) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s || v <= 0)
+			return -1;
+		out[(*n)++] = (size_t)v;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return *n ? 0 : -1;
+}
+
+static void usage(void)
+{
+	fputs("usage: bench [--smoke] [--n 200,1000,3000] [--k 10,1000] [--big-mib 4096]\n"
+	      "             [--many-maps 50000] [--ticks 30] [--prog ./numatop-tui]\n", stderr);
+}
+
+int main(int argc, char **argv)
+{
+	struct config c = { .ns = { 200, 1000, 3000 }, .nn = 3, .ks = { 10, 1000 }, .nk = 2,
+			    .big_mib = 4096, .many_maps = 50000, .ticks = 30, .tick_delay = 0.5,
+			    .prog = "./numatop-tui" };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int bad = 0;
+		if (!strcmp(a, "--smoke")) {
+			c.ns[0] = 20; c.nn = 1; c.ks[0] = 10; c.nk = 1;
+			c.big_mib = 64; c.many_maps = 2000; c.ticks = 3; c.tick_delay = 0.05;
+			continue;
+		}
+		if (!v) {
+			usage();
+			return 2;
+		}
+		if (!strcmp(a, "--n")) bad = parse_list(v, c.ns, 8, &c.nn);
+		else if (!strcmp(a, "--k")) bad = parse_list(v, c.ks, 4, &c.nk);
+		else if (!strcmp(a, "--big-mib")) c.big_mib = strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--many-maps")) c.many_maps = strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--ticks")) c.ticks = strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--prog")) c.prog = v;
+		else bad = 1;
+		if (bad || c.ticks == 0) {
+			usage();
+			return 2;
+		}
+		i++;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	struct utsname un;
+	uname(&un);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double gib = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) / (1 << 30);
+	printf("numatop-tui bench: kernel %s, %ld CPUs, %.0f GiB; load: N processes x K mappings\n"
+	       "(1 MiB or K pages each) + one %zu MiB process of 4 KiB pages (stall probe)\n"
+	       "+ one process with %zu mappings; steady ticks: %zu, %.1f s apart, budget 20 ms\n\n",
+	       un.release, ncpu, gib, c.big_mib, c.many_maps, c.ticks, c.tick_delay);
+	struct stall_probe *probe = load_probe_new();
+	if (!probe) {
+		perror("bench: shared memory");
+		return 1;
+	}
+	pid_t big = 0, many = 0;
+	int rc = load_spawn_big(&g_load, c.big_mib, probe, &big);
+	if (rc == 0)
+		rc = load_spawn_many_maps(&g_load, c.many_maps, &many);
+	if (rc) {
+		fprintf(stderr, "bench: cannot start the load: %s\n", strerror(-rc));
+		load_kill_all(&g_load);
+		return 1;
+	}
+	size_t fixed = g_load.n;
+	struct row rows[32];
+	size_t nrows = 0;
+	struct buf capture = { 0 };
+	print_header();
+	int status = 0;
+	for (size_t ki = 0; ki < c.nk && status == 0; ki++) {
+		size_t k = c.ks[ki], have = 0;
+		size_t kb = k * 4 > 1024 ? k * 4 : 1024;
+		for (size_t ni = 0; ni < c.nn; ni++) {
+			size_t n = c.ns[ni];
+			if (n > have && (rc = load_spawn_procs(&g_load, n - have, k, kb / k)) != 0) {
+				fprintf(stderr, "bench: cannot spawn %zu processes: %s\n", n, strerror(-rc));
+				status = 1;
+				break;
+			}
+			have = n;
+			struct row *r = &rows[nrows++];
+			memset(r, 0, sizeof(*r));
+			r->n = n;
+			r->k = k;
+			measure(&c, r, big, probe, &capture);
+			print_row(r);
+		}
+		load_kill_from(&g_load, fixed);
+	}
+	load_kill_all(&g_load);
+	struct parser_rate pr;
+	parser_throughput(&capture, &pr);
+	buf_free(&capture);
+	print_summary(rows, nrows, &pr, c.big_mib);
+	return status;
+}

@@ -1,0 +1,280 @@
+/* bench_util.c - measuring helpers of make bench. */
+#include "bench_util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsroot.h"
+#include "numa_maps.h"
+#include "topology.h"
+
+#define CAPTURE_MAX (64u << 20)
+
+double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cost_begin(struct cost_mark *m)
+{
+	m->wall = mono_s();
+	m->cpu = cpu_s();
+}
+
+void cost_end(const struct cost_mark *m, struct cost *out)
+{
+	out->wall_ms = (mono_s() - m->wall) * 1000.0;
+	out->cpu_ms = (cpu_s() - m->cpu) * 1000.0;
+}
+
+struct cost cost_median3(const struct cost *c)
+{
+	int a = 0, b = 1, d = 2, t;
+	if (c[a].cpu_ms > c[b].cpu_ms) { t = a; a = b; b = t; }
+	if (c[b].cpu_ms > c[d].cpu_ms) { t = b; b = d; d = t; }
+	if (c[a].cpu_ms > c[b].cpu_ms) { t = a; a = b; b = t; }
+	return c[b];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double percentile(double *v, size_t n, double p)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	size_t rank = (size_t)((p / 100.0) * (double)n + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	return v[rank > n ? n - 1 : rank - 1];
+}
+
+void floor_read_all(struct cost *out, struct buf *capture, double *mb)
+{
+	static char chunk[1 << 16];     /* the one buffer */
+	struct cost_mark m;
+	size_t total = 0;
+	if (capture)
+		buf_clear(capture);
+	cost_begin(&m);
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		char path[300];
+		snprintf(path, sizeof(path), "/proc/%.20s/numa_maps", e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t r;
+		while ((r = read(fd, chunk, sizeof(chunk))) > 0) {
+			total += (size_t)r;
+			if (capture && capture->len + (size_t)r <= CAPTURE_MAX)
+				buf_append(capture, chunk, (size_t)r);
+		}
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	cost_end(&m, out);
+	*mb = (double)total / 1e6;
+}
+
+void run_numastat(const struct load *l, struct cost *out)
+{
+	out->wall_ms = out->cpu_ms = -1;
+	if (access("/usr/bin/numastat", X_OK) != 0)
+		return;
+	char **argv = calloc(l->n + 3, sizeof(char *));
+	char *nums = malloc(l->n * 12 + 1);
+	if (!argv || !nums) {
+		free(argv);
+		free(nums);
+		return;
+	}
+	argv[0] = "numastat";
+	argv[1] = "-p";
+	for (size_t i = 0; i < l->n; i++) {
+		snprintf(nums + i * 12, 12, "%d", (int)l->pids[i]);
+		argv[i + 2] = nums + i * 12;
+	}
+	double t0 = mono_s();
+	pid_t p = fork();
+	if (p == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv("/usr/bin/numastat", argv);
+		_exit(127);
+	}
+	struct rusage ru;
+	int st;
+	if (p > 0 && wait4(p, &st, 0, &ru) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		out->wall_ms = (mono_s() - t0) * 1000.0;
+		out->cpu_ms = ((double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec) * 1000.0 +
+			      ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1000.0;
+	}
+	free(argv);
+	free(nums);
+}
+
+long run_peak_rss(const char *prog)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 1);
+		execl(prog, prog, "-b", "-n", "2", "-d", "0.1", "--full", (char *)NULL);
+		_exit(127);
+	}
+	struct rusage ru;
+	int st;
+	if (p > 0 && wait4(p, &st, 0, &ru) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return ru.ru_maxrss;
+	return -1;
+}
+
+void parser_throughput(const struct buf *text, struct parser_rate *out)
+{
+	out->mb_per_s = out->mb = 0;
+	if (!text->len)
+		return;
+	struct fsroot *r;
+	struct topology t;
+	if (fsroot_open("/", &r) != 0)
+		return;
+	if (topology_read(r, &t) != 0) {
+		fsroot_close(r);
+		return;
+	}
+	struct nm_params np;
+	struct buf scratch = { 0 };
+	topology_nm_params(r, &t, &np, &scratch);
+	struct nm_mapping m;
+	nm_mapping_init(&m);
+	struct nm_summary s;
+	if (nm_summary_init(&s, t.nnodes) == 0) {
+		/* The best of five runs of >= 0.1 s: a busy neighbour on a
+		 * small machine only ever makes a run slower. */
+		out->mb = (double)text->len / 1e6;
+		for (int run = 0; run < 5; run++) {
+			double t0 = mono_s(), el;
+			size_t reps = 0;
+			do {
+				numa_maps_summarize(text->data, text->len, &np, &m, &s);
+				reps++;
+				el = mono_s() - t0;
+			} while (el < 0.1);
+			double rate = out->mb * (double)reps / el;
+			if (rate > out->mb_per_s)
+				out->mb_per_s = rate;
+		}
+		nm_summary_free(&s);
+	}
+	nm_mapping_free(&m);
+	buf_free(&scratch);
+	topology_free(&t);
+	fsroot_close(r);
+}
+
+static const struct row *find_row(const struct row *rows, size_t n, size_t want_n, size_t want_k)
+{
+	const struct row *best = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].n == want_n && (want_k == 0 || rows[i].k == want_k))
+			if (!best || rows[i].k > best->k)
+				best = &rows[i];
+	return best;
+}
+
+static void target(const char *what, double got, double limit, bool le, const char *unit,
+		   const char *where)
+{
+	bool met = le ? got <= limit : got >= limit;
+	printf("  %-38s %10.2f %-5s (%s %g)  %-4s %s\n", what, got, unit, le ? "<=" : ">=",
+	       limit, met ? "met" : "MISS", where);
+}
+
+void print_summary(const struct row *rows, size_t n, const struct parser_rate *pr,
+		   size_t big_mib)
+{
+	printf("\nparser: %.0f MB/s on %.1f MB of captured numa_maps text\n", pr->mb_per_s, pr->mb);
+	printf("\ntargets (ratios and limits measured in this run):\n");
+	char where[64];
+	double worst = 0;
+	const struct row *wr = NULL;
+	for (size_t i = 0; i < n; i++) {
+		double ratio = rows[i].floor.cpu_ms > 0 ? rows[i].full.cpu_ms / rows[i].floor.cpu_ms : 0;
+		if (rows[i].k >= 1000 && ratio > worst) {
+			worst = ratio;
+			wr = &rows[i];
+		}
+	}
+	if (wr) {
+		snprintf(where, sizeof(where), "worst at N=%zu K=%zu", wr->n, wr->k);
+		target("full scan CPU / floor CPU (K=1000)", worst, 1.10, true, "x", where);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].k < 1000) {
+			double ratio = rows[i].floor.cpu_ms > 0 ?
+				       rows[i].full.cpu_ms / rows[i].floor.cpu_ms : 0;
+			snprintf(where, sizeof(where), "N=%zu K=%zu", rows[i].n, rows[i].k);
+			target("full scan CPU / floor CPU (K=10)", ratio, 1.10, true, "x", where);
+		}
+	const struct row *r1000 = find_row(rows, n, 1000, 0);
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].n == 1000) {
+			snprintf(where, sizeof(where), "p95 %.2f ms, K=%zu", rows[i].tick_p95, rows[i].k);
+			target("steady tick CPU median at N=1000", rows[i].tick_med, 25, true, "ms", where);
+		}
+	(void)r1000;
+	const struct row *r3000 = find_row(rows, n, 3000, 0);
+	if (r3000) {
+		long worst_rss = 0;
+		for (size_t i = 0; i < n; i++)
+			if (rows[i].n == 3000 && rows[i].peak_rss_kb > worst_rss)
+				worst_rss = rows[i].peak_rss_kb;
+		target("peak RSS at N=3000", (double)worst_rss / 1024.0, 8, true, "MiB", "");
+	}
+	target("parser throughput", pr->mb_per_s / 1000.0, 1.5, false, "GB/s", "");
+	int worst_reads = 0;
+	double span = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].big_reads > worst_reads || (rows[i].big_reads == worst_reads && rows[i].big_span_s > span)) {
+			worst_reads = rows[i].big_reads;
+			span = rows[i].big_span_s;
+		}
+	if (big_mib >= 1024) {
+		/* Read by the full tick just before the phase, so due again
+		 * at 10 s, 20 s, ... of it. */
+		double allowed = (double)(int)(span / 10.0);
+		snprintf(where, sizeof(where), "most in one %.0f s phase", span);
+		target("big process reads per phase (budgeted)", worst_reads, allowed, true,
+		       "reads", where);
+	}
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# make bench, small: the benchmark runs with N=20 and prints its table;
+# its load is gone afterwards, also when it is killed midway. Timing is
+# never asserted here (make bench prints it; README has a real run).
+PROG=${PROG:-./numatop-tui}
+BUILD=${BUILD:-build}
+BENCH=$BUILD/bench/bench
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+if [ ! -x "$BENCH" ]; then bad bench_built "$BENCH missing (make $BENCH)"; exit 0; fi
+if [ "$(id -u)" != 0 ]; then echo "SKIP bench_smoke: needs root (move_pages queries of the load)"; exit 0; fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+# Processes of the benchmark (its load is forked, so it has its name).
+leftover() { pgrep -f "^$BENCH --smoke" | grep -v "^$$\$" | wc -l; }
+
+"$BENCH" --smoke --prog "$PROG" >"$T/out" 2>"$T/err"; rc=$?
+out=$(cat "$T/out")
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] && ok bench_smoke_exit || bad bench_smoke_exit "rc=$rc $(cat "$T/err")"
+# One row for N=20 K=10 with every column numeric.
+row=$(echo "$out" | grep -E '^ +20 +10 ')
+echo "$row" | awk -F'|' '
+	{ for (i = 1; i <= NF; i++) { f = $i; gsub(/[ \/x]|in|s$/, " ", f); n = split(f, w, " ");
+	  for (j = 1; j <= n; j++) if (w[j] !~ /^-?[0-9.]+$/ && w[j] != "") bad = 1 } }
+	END { exit (NR == 1 && !bad) ? 0 : 1 }' && ok bench_smoke_row || bad bench_smoke_row "$out"
+# Numbers that cannot be zero on a machine that ran anything.
+echo "$row" | awk -F'|' '{ split($2, a, "/"); split($3, b, "/"); split($7, r, " ");
+	exit (a[1] + 0 > 0 && b[1] + 0 > 0 && r[1] + 0 > 0) ? 0 : 1 }' \
+	&& ok bench_smoke_nonzero || bad bench_smoke_nonzero "$row"
+echo "$out" | grep -Eq '^parser: [0-9]+ MB/s on [0-9.]+ MB' && ok bench_smoke_parser || bad bench_smoke_parser "$out"
+echo "$out" | grep -q '^targets' && echo "$out" | grep -Eq 'parser throughput .*(met|MISS)' \
+	&& ok bench_smoke_targets || bad bench_smoke_targets "$out"
+[ "$(leftover)" -eq 0 ] && ok bench_smoke_load_reaped || bad bench_smoke_load_reaped "$(pgrep -af "$BENCH")"
+
+# Killed midway: the load goes with it.
+"$BENCH" --smoke --ticks 400 --prog "$PROG" >"$T/out2" 2>&1 &
+b=$!
+n=0
+while [ "$n" -lt 50 ] && ! grep -q '^ *N ' "$T/out2"; do sleep 0.1; n=$((n + 1)); done
+sleep 0.5
+kids=$(pgrep -P $b | wc -l)
+kill -TERM $b
+wait $b; rc=$?
+sleep 0.3
+[ "$kids" -ge 2 ] && [ $rc -eq 143 ] && [ "$(leftover)" -eq 0 ] && ok bench_sigterm_reaps_load \
+	|| bad bench_sigterm_reaps_load "children before: $kids, rc=$rc, left: $(pgrep -af "$BENCH")"
