@@ -120,6 +120,7 @@ static int run_sampler_phase(const struct config *c, struct row *r, pid_t big,
 				continue;
 			double t = mono_s();
 			r->big_reads++;
+			r->big_sampled += p->nm_sampled;
 			if (first < 0)
 				first = t;
 			if (prev >= 0 && (r->big_min_gap_s < 0 || t - prev < r->big_min_gap_s))
@@ -144,7 +145,7 @@ out:
 }
 
 static void measure(const struct config *c, struct row *r, pid_t big,
-		    struct stall_probe *probe, struct buf *capture)
+		    struct stall_probe *probe, struct buf *capture, struct spawner *sp)
 {
 	struct cost fl[3];
 	for (int i = 0; i < 3; i++)
@@ -154,31 +155,36 @@ static void measure(const struct config *c, struct row *r, pid_t big,
 	if (rc)
 		fprintf(stderr, "bench: sampler failed: %s\n", strerror(-rc));
 	run_numastat(&g_load, &r->numastat);
-	r->peak_rss_kb = run_peak_rss(c->prog);
+	r->peak_rss_kb = run_peak_rss(sp, false);
+	r->peak_rss_json_kb = run_peak_rss(sp, true);
 }
 
 static void print_header(void)
 {
-	printf("%5s %5s %6s | %15s | %15s %6s | %13s %7s | %15s | %8s | %15s | %s\n",
+	printf("%5s %5s %6s | %15s | %15s %6s | %13s %7s | %15s | %13s | %15s | %s\n",
 	       "N", "K", "procs", "floor wall/cpu", "full wall/cpu", "ratio",
 	       "tick cpu p50", "p95", "numastat -p", "peak RSS", "stall full/tick",
-	       "4 GiB reads");
-	printf("%5s %5s %6s | %15s | %15s %6s | %13s %7s | %15s | %8s | %15s |\n",
-	       "", "", "", "ms", "ms", "cpu", "ms", "ms", "wall/cpu ms", "KiB", "ms");
+	       "4 GiB reads in the budgeted phase");
+	printf("%5s %5s %6s | %15s | %15s %6s | %13s %7s | %15s | %13s | %15s |\n",
+	       "", "", "", "ms", "ms", "cpu", "ms", "ms", "wall/cpu ms", "text/json KiB", "ms");
 }
 
 static void print_row(const struct row *r)
 {
-	char fl[32], fu[32], ns[32], st[32], br[48];
+	char fl[32], fu[32], ns[32], st[32], br[64], rs[32];
+	snprintf(rs, sizeof(rs), "%ld / %ld", r->peak_rss_kb, r->peak_rss_json_kb);
 	snprintf(fl, sizeof(fl), "%.1f / %.1f", r->floor.wall_ms, r->floor.cpu_ms);
 	snprintf(fu, sizeof(fu), "%.1f / %.1f", r->full.wall_ms, r->full.cpu_ms);
 	snprintf(ns, sizeof(ns), "%.0f / %.0f", r->numastat.wall_ms, r->numastat.cpu_ms);
 	snprintf(st, sizeof(st), "%.1f / %.1f", r->stall_full_ms, r->stall_tick_ms);
-	snprintf(br, sizeof(br), "%d in %.0f s", r->big_reads, r->big_span_s);
-	printf("%5zu %5zu %6zu | %15s | %15s %5.2fx | %13.2f %7.2f | %15s | %8ld | %15s | %s\n",
+	snprintf(br, sizeof(br), "%d in %.0f s, %d sampled", r->big_reads, r->big_span_s,
+		 r->big_sampled);
+	if (r->big_min_gap_s >= 0)
+		snprintf(br + strlen(br), sizeof(br) - strlen(br), ", gap %.1f s", r->big_min_gap_s);
+	printf("%5zu %5zu %6zu | %15s | %15s %5.2fx | %13.2f %7.2f | %15s | %13s | %15s | %s\n",
 	       r->n, r->k, r->nprocs, fl, fu,
 	       r->floor.cpu_ms > 0 ? r->full.cpu_ms / r->floor.cpu_ms : 0,
-	       r->tick_med, r->tick_p95, ns, r->peak_rss_kb, st, br);
+	       r->tick_med, r->tick_p95, ns, rs, st, br);
 	fflush(stdout);
 }
 
@@ -246,6 +252,11 @@ int main(int argc, char **argv)
 	       "(1 MiB or K pages each) + one %zu MiB process of 4 KiB pages (stall probe)\n"
 	       "+ one process with %zu mappings; steady ticks: %zu, %.1f s apart, budget 20 ms\n\n",
 	       un.release, ncpu, gib, c.big_mib, c.many_maps, c.ticks, c.tick_delay);
+	struct spawner sp;
+	if (spawner_start(&sp, c.prog, &g_load) != 0) {
+		perror("bench: helper");
+		return 1;
+	}
 	struct stall_probe *probe = load_probe_new();
 	if (!probe) {
 		perror("bench: shared memory");
@@ -281,7 +292,7 @@ int main(int argc, char **argv)
 			memset(r, 0, sizeof(*r));
 			r->n = n;
 			r->k = k;
-			measure(&c, r, big, probe, &capture);
+			measure(&c, r, big, probe, &capture, &sp);
 			print_row(r);
 		}
 		load_kill_from(&g_load, fixed);

@@ -142,14 +142,20 @@ void run_numastat(const struct load *l, struct cost *out)
 	free(nums);
 }
 
-long run_peak_rss(const char *prog)
+/* A child's ru_maxrss includes what it inherited at fork: the program
+ * is started by a small process forked at the beginning, never by the
+ * benchmark once it holds its capture buffer. */
+static long spawn_and_measure(const char *prog, int json)
 {
 	pid_t p = fork();
 	if (p == 0) {
 		int fd = open("/dev/null", O_WRONLY);
 		if (fd >= 0)
 			dup2(fd, 1);
-		execl(prog, prog, "-b", "-n", "2", "-d", "0.1", "--full", (char *)NULL);
+		if (json)
+			execl(prog, prog, "--json", "-n", "2", "-d", "0.1", "--full", (char *)NULL);
+		else
+			execl(prog, prog, "-b", "-n", "2", "-d", "0.1", "--full", (char *)NULL);
 		_exit(127);
 	}
 	struct rusage ru;
@@ -157,6 +163,46 @@ long run_peak_rss(const char *prog)
 	if (p > 0 && wait4(p, &st, 0, &ru) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return ru.ru_maxrss;
 	return -1;
+}
+
+int spawner_start(struct spawner *sp, const char *prog, struct load *l)
+{
+	int req[2], ans[2];
+	if (pipe(req) != 0)
+		return -errno;
+	if (pipe(ans) != 0) {
+		close(req[0]);
+		close(req[1]);
+		return -errno;
+	}
+	pid_t p = fork();
+	if (p < 0)
+		return -errno;
+	if (p == 0) {
+		close(req[1]);
+		close(ans[0]);
+		char c;
+		while (read(req[0], &c, 1) == 1) {
+			long m = spawn_and_measure(prog, c == 'j');
+			if (write(ans[1], &m, sizeof(m)) != sizeof(m))
+				break;
+		}
+		_exit(0);
+	}
+	close(req[0]);
+	close(ans[1]);
+	sp->to = req[1];
+	sp->from = ans[0];
+	return load_adopt(l, p);
+}
+
+long run_peak_rss(struct spawner *sp, bool json)
+{
+	char c = json ? 'j' : 't';
+	long m = -1;
+	if (write(sp->to, &c, 1) != 1 || read(sp->from, &m, sizeof(m)) != sizeof(m))
+		return -1;
+	return m;
 }
 
 void parser_throughput(const struct buf *text, struct parser_rate *out)
@@ -259,22 +305,29 @@ void print_summary(const struct row *rows, size_t n, const struct parser_rate *p
 		for (size_t i = 0; i < n; i++)
 			if (rows[i].n == 3000 && rows[i].peak_rss_kb > worst_rss)
 				worst_rss = rows[i].peak_rss_kb;
-		target("peak RSS at N=3000", (double)worst_rss / 1024.0, 8, true, "MiB", "");
+		long worst_json = 0;
+		for (size_t i = 0; i < n; i++)
+			if (rows[i].n == 3000 && rows[i].peak_rss_json_kb > worst_json)
+				worst_json = rows[i].peak_rss_json_kb;
+		target("peak RSS at N=3000 (-b)", (double)worst_rss / 1024.0, 8, true, "MiB", "");
+		target("peak RSS at N=3000 (--json)", (double)worst_json / 1024.0, 8, true, "MiB", "");
 	}
 	target("parser throughput", pr->mb_per_s / 1000.0, 1.5, false, "GB/s", "");
-	int worst_reads = 0;
-	double span = 0;
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].big_reads > worst_reads || (rows[i].big_reads == worst_reads && rows[i].big_span_s > span)) {
-			worst_reads = rows[i].big_reads;
-			span = rows[i].big_span_s;
-		}
 	if (big_mib >= 1024) {
-		/* Read by the full tick just before the phase, so due again
-		 * at 10 s, 20 s, ... of it. */
-		double allowed = (double)(int)(span / 10.0);
-		snprintf(where, sizeof(where), "most in one %.0f s phase", span);
-		target("big process reads per phase (budgeted)", worst_reads, allowed, true,
-		       "reads", where);
+		/* Never more than once per 10 s: the shortest gap between two
+		 * reads of the big process in any budgeted phase. */
+		double gap = -1;
+		int reads = 0;
+		for (size_t i = 0; i < n; i++) {
+			reads += rows[i].big_reads;
+			if (rows[i].big_min_gap_s >= 0 && (gap < 0 || rows[i].big_min_gap_s < gap))
+				gap = rows[i].big_min_gap_s;
+		}
+		snprintf(where, sizeof(where), "%d reads in all phases", reads);
+		if (gap < 0)
+			printf("  %-38s %10s %-5s (>= 10)  met  %s\n",
+			       "4 GiB process: shortest gap of reads", "none", "s", where);
+		else
+			target("4 GiB process: shortest gap of reads", gap, 9.9, false, "s", where);
 	}
 }

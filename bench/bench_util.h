@@ -3,6 +3,7 @@
 #ifndef NUMATOP_BENCH_UTIL_H
 #define NUMATOP_BENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "buf.h"
@@ -26,8 +27,12 @@ void floor_read_all(struct cost *out, struct buf *capture, double *mb);
 /* numastat -p PID... on the load's PIDs in one call: wall and the
  * child's CPU. */
 void run_numastat(const struct load *l, struct cost *out);
-/* Peak RSS in KiB of `prog -b -n 2 -d 0.1 --full`, -1 on failure. */
-long run_peak_rss(const char *prog);
+/* Peak RSS in KiB of `prog -b -n 2 -d 0.1 --full` (json: --json), -1 on
+ * failure, started by a small helper forked at the beginning (a child's
+ * peak RSS counts what it inherits at fork). */
+struct spawner { int to, from; };
+int spawner_start(struct spawner *sp, const char *prog, struct load *l);
+long run_peak_rss(struct spawner *sp, bool json);
 
 struct parser_rate { double mb_per_s, mb; };
 void parser_throughput(const struct buf *text, struct parser_rate *out);
@@ -38,9 +43,9 @@ struct row {
 	struct cost floor, full;
 	double tick_med, tick_p95, tick_wall_med;
 	struct cost numastat;
-	long peak_rss_kb;
+	long peak_rss_kb, peak_rss_json_kb;
 	double stall_full_ms, stall_tick_ms;
-	int big_reads;
+	int big_reads, big_sampled;
 	double big_span_s, big_min_gap_s;
 	size_t nprocs;
 	double floor_mb;

@@ -196,6 +196,11 @@ int load_spawn_many_maps(struct load *l, size_t k, pid_t *pid)
 	return spawn_one(l, many_body, &k, pid);
 }
 
+int load_adopt(struct load *l, pid_t pid)
+{
+	return add_pid(l, pid);
+}
+
 struct stall_probe *load_probe_new(void)
 {
 	void *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

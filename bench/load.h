@@ -33,6 +33,8 @@ int load_spawn_big(struct load *l, size_t mib, struct stall_probe *probe, pid_t 
 /* One process with k one-page mappings. */
 int load_spawn_many_maps(struct load *l, size_t k, pid_t *pid);
 struct stall_probe *load_probe_new(void);
+/* Count pid among the children to kill and reap. */
+int load_adopt(struct load *l, pid_t pid);
 /* Kill and reap the children from index `from` on (all: 0). */
 void load_kill_from(struct load *l, size_t from);
 void load_kill_all(struct load *l);

@@ -78,6 +78,8 @@ struct nm_summary {
 	size_t nmappings, nbad;    /* lines parsed, lines rejected */
 	size_t npolicies;          /* distinct policy texts seen */
 	char policy[64];           /* one policy, or "mixed: a,b" (",+": more) */
+	char first[80];            /* internal: the first policy seen */
+	size_t firstlen;
 };
 
 int nm_summary_init(struct nm_summary *s, size_t nnodes);
@@ -92,5 +94,14 @@ void nm_summary_free(struct nm_summary *s);
 int numa_maps_summarize(const char *buf, size_t len,
 			const struct nm_params *p, struct nm_mapping *scratch,
 			struct nm_summary *s);
+
+/* The same in pieces, for reading a file in chunks: begin, then feed each
+ * chunk (only whole lines are taken: *used says how many bytes; keep the
+ * rest in front of the next chunk), then end with the bytes left over (a
+ * cut last line, counted as bad). Same return values. */
+void numa_maps_begin(struct nm_summary *s);
+int numa_maps_feed(const char *buf, size_t len, const struct nm_params *p,
+		   struct nm_mapping *scratch, struct nm_summary *s, size_t *used);
+int numa_maps_end(struct nm_summary *s, size_t leftover);
 
 #endif

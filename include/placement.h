@@ -32,11 +32,10 @@ struct placement_vma {
 	enum placement_kind kind;
 };
 
-/* Reused between calls: no allocation once grown. */
+/* Reused between calls: no allocation once grown, and no memory that
+ * grows with the number of mappings (maps is read in chunks). */
 struct placement_scratch {
 	struct buf maps;
-	struct placement_vma *vma;
-	size_t nvma, vcap;
 	void **pages;
 	double *weight;          /* pages each sample stands for */
 	int *status;
@@ -44,20 +43,22 @@ struct placement_scratch {
 };
 void placement_scratch_free(struct placement_scratch *s);
 
-/* Parse a maps buffer into s->vma (vsyscall/vvar/vdso and PROT_NONE
- * mappings left out). 0 or
- * -ENOMEM; unparsable lines are skipped. */
-int placement_parse_maps(const char *buf, size_t len, struct placement_scratch *s);
+/* Parse one /proc/PID/maps line (without its newline): 1 and *out for a
+ * mapping that can hold pages, 0 for anything else (vsyscall, vvar,
+ * vdso, PROT_NONE, unparsable). */
+int placement_parse_line(const char *s, size_t len, struct placement_vma *out);
 
 /* Samples for a mapping of npages pages: one per `per` pages, at least
  * min_samples, at most one per page. */
 uint64_t placement_samples_for(uint64_t npages, uint64_t min_samples, uint64_t per);
 
 /* Estimate pid's placement into out (reset first; policy left empty).
- * pagesize in bytes. 0, -EACCES (not allowed), -ESRCH (gone), -ENOENT,
- * -ENOMEM. */
+ * pagesize in bytes; nmaps_hint, the number of mappings last seen (0
+ * unknown), thins the samples of small mappings when there are many.
+ * 0, -EACCES (not allowed), -ESRCH (gone), -ENOENT, -ENOMEM. */
 int placement_sample(const struct fsroot *r, int pid, long pagesize,
 		     const struct nm_params *np, const struct placement_ops *ops,
-		     struct placement_scratch *s, struct nm_summary *out);
+		     size_t nmaps_hint, struct placement_scratch *s,
+		     struct nm_summary *out);
 
 #endif

@@ -382,75 +382,104 @@ static void note_policy(struct nm_summary *s, const char *pol, size_t len,
 	}
 }
 
-int numa_maps_summarize(const char *buf, size_t len,
-			const struct nm_params *p, struct nm_mapping *m,
-			struct nm_summary *s)
+/* Add one parsed mapping's pages to the summary. */
+static int add_mapping(const struct nm_params *p, const struct nm_mapping *m,
+		       struct nm_summary *s)
+{
+	int64_t pkb = nm_mapping_page_kb(m, p->base_page_kb, p->default_huge_kb);
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const struct nm_node_pages *np = &m->nodes[i];
+		if (pkb < 0) {
+			s->unknown_size_pages += (int64_t)np->pages;
+			continue;
+		}
+		/* Counts past any real machine (the parser caps them) cannot
+		 * overflow here; the running total is checked so a hostile file
+		 * can never wrap it. */
+		int64_t kb = (int64_t)np->pages * pkb, sum;
+		if (__builtin_add_overflow(s->total_kb, kb, &sum))
+			return -ERANGE;
+		int idx = (size_t)np->node < p->nids ? p->index_of_id[np->node] : -1;
+		s->total_kb = sum;
+		if (idx < 0 || (size_t)idx >= s->nnodes) {
+			s->other_kb += kb;
+			continue;
+		}
+		s->node_kb[idx] += kb;
+		if (m->huge)
+			s->huge_kb[idx] += kb;
+		else if (m->kind == NM_KIND_FILE)
+			s->file_kb[idx] += kb;
+		else
+			s->anon_kb[idx] += kb;
+	}
+	return 0;
+}
+
+void numa_maps_begin(struct nm_summary *s)
 {
 	size_t n = s->nnodes ? s->nnodes : 1;
 	memset(s->node_kb, 0, n * 4 * sizeof(int64_t));
 	s->total_kb = s->other_kb = s->unknown_size_pages = 0;
 	s->nmappings = s->nbad = s->npolicies = 0;
 	s->policy[0] = '\0';
-	char first[80] = "";
-	size_t firstlen = 0;
+	s->first[0] = '\0';
+	s->firstlen = 0;
+}
+
+int numa_maps_feed(const char *buf, size_t len, const struct nm_params *p,
+		   struct nm_mapping *m, struct nm_summary *s, size_t *used)
+{
 	const char *q = buf, *end = buf + len;
 	bool skip = m->skip_path;
 	m->skip_path = true;      /* a summary needs no paths */
+	int rc = 0;
 	while (q < end) {
 		const char *nl = memchr(q, '\n', (size_t)(end - q));
-		const char *le = nl ? nl : end;
-		if (le > q && !nl) {
-			/* The kernel ends every line with '\n': a last line
-			 * without one was cut (the read ended early). */
-			s->nbad++;
-		} else if (le > q) {
-			int rc = numa_maps_parse_line(q, (size_t)(le - q), m);
-			if (rc == -ENOMEM) {
-				m->skip_path = skip;
-				return rc;
+		if (!nl)
+			break;            /* an incomplete line: the caller's */
+		if (nl > q) {
+			int lrc = numa_maps_parse_line(q, (size_t)(nl - q), m);
+			if (lrc == -ENOMEM) {
+				rc = lrc;
+				break;
 			}
-			if (rc) {
+			if (lrc) {
 				s->nbad++;
 			} else {
 				s->nmappings++;
-				note_policy(s, m->policy, m->policy_len, first, sizeof(first), &firstlen);
-				int64_t pkb = nm_mapping_page_kb(m, p->base_page_kb,
-								 p->default_huge_kb);
-				for (size_t i = 0; i < m->nnodes; i++) {
-					const struct nm_node_pages *np = &m->nodes[i];
-					if (pkb < 0) {
-						s->unknown_size_pages += (int64_t)np->pages;
-						continue;
-					}
-					/* Counts past any real machine (the parser caps
-					 * them) cannot overflow here; the running total is
-					 * checked so a hostile file can never wrap it. */
-					int64_t kb = (int64_t)np->pages * pkb, sum;
-					if (__builtin_add_overflow(s->total_kb, kb, &sum)) {
-						m->skip_path = skip;
-						return -ERANGE;
-					}
-					int idx = (size_t)np->node < p->nids ?
-						  p->index_of_id[np->node] : -1;
-					s->total_kb = sum;
-					if (idx < 0 || (size_t)idx >= s->nnodes) {
-						s->other_kb += kb;
-						continue;
-					}
-					s->node_kb[idx] += kb;
-					if (m->huge)
-						s->huge_kb[idx] += kb;
-					else if (m->kind == NM_KIND_FILE)
-						s->file_kb[idx] += kb;
-					else
-						s->anon_kb[idx] += kb;
-				}
+				note_policy(s, m->policy, m->policy_len, s->first, sizeof(s->first),
+					    &s->firstlen);
+				if ((rc = add_mapping(p, m, s)) != 0)
+					break;
 			}
 		}
-		q = nl ? nl + 1 : end;
+		q = nl + 1;
 	}
 	m->skip_path = skip;
+	*used = (size_t)(q - buf);
+	return rc;
+}
+
+int numa_maps_end(struct nm_summary *s, size_t leftover)
+{
+	/* The kernel ends every line with '\n': a last line without one was
+	 * cut (the read ended early). */
+	if (leftover)
+		s->nbad++;
 	if (s->nmappings == 0 && s->nbad > 0)
 		return -EINVAL;
 	return 0;
+}
+
+int numa_maps_summarize(const char *buf, size_t len,
+			const struct nm_params *p, struct nm_mapping *m,
+			struct nm_summary *s)
+{
+	numa_maps_begin(s);
+	size_t used;
+	int rc = numa_maps_feed(buf, len, p, m, s, &used);
+	if (rc)
+		return rc;
+	return numa_maps_end(s, len - used);
 }

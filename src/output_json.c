@@ -184,15 +184,23 @@ int output_json_write(FILE *f, const struct snapshot *s,
 		json_object_array_add(nodes, node_obj(s, i));
 	json_object_object_add(root, "nodes", nodes);
 	json_object_object_add(root, "distances", distances_obj(t));
-	json_object *procs = json_object_new_array();
-	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
-	for (size_t i = 0; i < rows; i++)
-		json_object_array_add(procs, proc_obj(s, &s->procs[i]));
-	json_object_object_add(root, "processes", procs);
+	/* "processes" is the last member: the rest of the object is written
+	 * first (without its closing brace), then one process at a time, so
+	 * memory does not grow with the number of processes. */
 	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
-	int rc = 0;
-	if (fputs(text, f) == EOF || fputc('\n', f) == EOF || fflush(f) != 0)
-		rc = errno ? -errno : -EIO;
+	size_t tl = strlen(text);
+	int bad = tl < 2 || fwrite(text, 1, tl - 1, f) != tl - 1 ||
+		  fputs(tl > 2 ? ",\"processes\":[" : "\"processes\":[", f) == EOF;
 	json_object_put(root);
+	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
+	for (size_t i = 0; i < rows && !bad; i++) {
+		json_object *p = proc_obj(s, &s->procs[i]);
+		const char *pt = json_object_to_json_string_ext(p, JSON_C_TO_STRING_PLAIN);
+		bad = (i > 0 && fputc(',', f) == EOF) || fputs(pt, f) == EOF;
+		json_object_put(p);
+	}
+	int rc = 0;
+	if (bad || fputs("]}\n", f) == EOF || fflush(f) != 0)
+		rc = errno ? -errno : -EIO;
 	return rc;
 }

@@ -7,15 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "migrate.h"
 
 #define BATCH 512
 /* About one sample per 2 MiB of 4 KiB pages. */
 #define PAGES_PER_SAMPLE 512
-/* Keep a walk near this many samples: a process with tens of thousands
- * of small mappings gets fewer samples per mapping. */
-#define MAX_SAMPLES (1u << 16)
+/* At most this many samples in one mapping. */
+#define MAX_PER_VMA (1u << 14)
 
 static long kernel_move_pages(void *ctx, int pid, unsigned long count, void **pages,
 			      const int *nodes, int *status, int flags)
@@ -30,7 +30,6 @@ const struct placement_ops placement_kernel_ops = { kernel_move_pages, NULL };
 void placement_scratch_free(struct placement_scratch *s)
 {
 	buf_free(&s->maps);
-	free(s->vma);
 	free(s->pages);
 	free(s->weight);
 	free(s->status);
@@ -56,43 +55,28 @@ static bool starts(const char *s, size_t n, const char *w)
 	return n >= k && memcmp(s, w, k) == 0;
 }
 
-int placement_parse_maps(const char *buf, size_t len, struct placement_scratch *s)
+int placement_parse_line(const char *p, size_t len, struct placement_vma *out)
 {
-	s->nvma = 0;
-	const char *p = buf, *e = buf + len;
-	while (p < e) {
-		const char *nl = memchr(p, '\n', (size_t)(e - p));
-		const char *le = nl ? nl : e;
-		uint64_t a, b;
-		if (nl && maps_parse_range(p, (size_t)(le - p), &a, &b) == 0 && b > a) {
-			const char *ps;
-			size_t pn;
-			maps_path(p, le, &ps, &pn);
-			/* Perms follow the range: "---p" mappings hold no pages. */
-			const char *perm = memchr(p, ' ', (size_t)(le - p));
-			bool none = perm && le - perm > 4 && memcmp(perm + 1, "---", 3) == 0;
-			bool special = none || starts(ps, pn, "[vsyscall]") ||
-				       starts(ps, pn, "[vvar") || starts(ps, pn, "[vdso]");
-			if (!special) {
-				if (s->nvma == s->vcap) {
-					size_t nc = s->vcap ? s->vcap * 2 : 256;
-					struct placement_vma *v = realloc(s->vma, nc * sizeof(*v));
-					if (!v)
-						return -ENOMEM;
-					s->vma = v;
-					s->vcap = nc;
-				}
-				enum placement_kind k = PLK_ANON;
-				if (memmem(ps, pn, "anon_hugepage", 13))
-					k = PLK_HUGE;
-				else if (pn > 0 && ps[0] == '/')
-					k = PLK_FILE;
-				s->vma[s->nvma++] = (struct placement_vma){ a, b, k };
-			}
-		}
-		p = nl ? nl + 1 : e;
-	}
-	return 0;
+	const char *le = p + len;
+	uint64_t a, b;
+	if (maps_parse_range(p, len, &a, &b) != 0 || b <= a)
+		return 0;
+	const char *ps;
+	size_t pn;
+	maps_path(p, le, &ps, &pn);
+	/* Perms follow the range: "---p" mappings hold no pages. */
+	const char *perm = memchr(p, ' ', len);
+	bool none = perm && le - perm > 4 && memcmp(perm + 1, "---", 3) == 0;
+	if (none || starts(ps, pn, "[vsyscall]") || starts(ps, pn, "[vvar") ||
+	    starts(ps, pn, "[vdso]"))
+		return 0;
+	enum placement_kind k = PLK_ANON;
+	if (memmem(ps, pn, "anon_hugepage", 13))
+		k = PLK_HUGE;
+	else if (pn > 0 && ps[0] == '/')
+		k = PLK_FILE;
+	*out = (struct placement_vma){ a, b, k };
+	return 1;
 }
 
 uint64_t placement_samples_for(uint64_t npages, uint64_t min_samples, uint64_t per)
@@ -141,71 +125,106 @@ static int flush(int pid, const struct placement_ops *ops, struct placement_scra
 	return 0;
 }
 
-int placement_sample(const struct fsroot *r, int pid, long pagesize,
-		     const struct nm_params *np, const struct placement_ops *ops,
-		     struct placement_scratch *s, struct nm_summary *out)
-{
-	size_t nn = out->nnodes ? out->nnodes : 1;
-	memset(out->node_kb, 0, nn * 4 * sizeof(int64_t));
-	out->total_kb = out->other_kb = out->unknown_size_pages = 0;
-	out->nmappings = out->nbad = out->npolicies = 0;
-	out->policy[0] = '\0';
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	int rc = fsroot_read_file(r, path, &s->maps, 0);
-	if (rc)
-		return rc;
-	if ((rc = placement_parse_maps(s->maps.data ? s->maps.data : "", s->maps.len, s)) != 0)
-		return rc;
-	if ((rc = grow_batch(s)) != 0)
-		return rc;
-	if (pagesize <= 0)
-		pagesize = 4096;
-	uint64_t psz = (uint64_t)pagesize;
-	/* The largest floor of samples per mapping, then the smallest
-	 * stride, that keep the walk near the cap. */
-	uint64_t minper = 64, per = PAGES_PER_SAMPLE;
-	for (;;) {
-		uint64_t total = 0;
-		for (size_t i = 0; i < s->nvma; i++)
-			total += placement_samples_for((s->vma[i].end - s->vma[i].start) / psz,
-						       minper, per);
-		if (total <= MAX_SAMPLES)
-			break;
-		if (minper > 1)
-			minper /= 4;
-		else if (per < (UINT64_C(1) << 40))
-			per *= 2;
-		else
-			break;
-	}
-	/* kB per kind and node, as doubles until the end. */
-	double acc_small[3 * 8];
-	double *acc = nn <= 8 ? acc_small : calloc(3 * nn, sizeof(double));
-	if (!acc)
-		return -ENOMEM;
-	memset(acc, 0, 3 * nn * sizeof(double));
+/* The walk's state: the batch being filled and the sums so far. */
+struct walk {
+	int pid;
+	const struct placement_ops *ops;
+	const struct nm_params *np;
+	struct placement_scratch *s;
+	struct nm_summary *out;
+	double *acc;              /* [3 * nnodes] kB per kind and node */
 	enum placement_kind kind[BATCH];
-	double pkb = (double)pagesize / 1024.0;
-	size_t n = 0;
-	for (size_t i = 0; i < s->nvma && rc == 0; i++) {
-		const struct placement_vma *v = &s->vma[i];
-		uint64_t npg = (v->end - v->start) / psz;
-		uint64_t ns = placement_samples_for(npg, minper, per);
-		for (uint64_t j = 0; j < ns && rc == 0; j++) {
-			/* Sample j sits in the middle of its share. */
-			uint64_t pg = (uint64_t)((unsigned __int128)(2 * j + 1) * npg / (2 * ns));
-			s->pages[n] = (void *)(uintptr_t)(v->start + pg * psz);
-			s->weight[n] = (double)npg / (double)ns;
-			kind[n] = v->kind;
-			if (++n == BATCH) {
-				rc = flush(pid, ops, s, n, kind, pkb, np, out, acc);
-				n = 0;
-			}
+	size_t n;
+	double pkb;
+	uint64_t psz, minper;
+};
+
+static int walk_vma(struct walk *w, const struct placement_vma *v)
+{
+	uint64_t npg = (v->end - v->start) / w->psz;
+	uint64_t ns = placement_samples_for(npg, w->minper, PAGES_PER_SAMPLE);
+	/* A vast mapping (reserved address space) gets a wider stride. */
+	if (ns > MAX_PER_VMA)
+		ns = MAX_PER_VMA;
+	for (uint64_t j = 0; j < ns; j++) {
+		/* Sample j sits in the middle of its share. */
+		uint64_t pg = (uint64_t)((unsigned __int128)(2 * j + 1) * npg / (2 * ns));
+		w->s->pages[w->n] = (void *)(uintptr_t)(v->start + pg * w->psz);
+		w->s->weight[w->n] = (double)npg / (double)ns;
+		w->kind[w->n] = v->kind;
+		if (++w->n == BATCH) {
+			int rc = flush(w->pid, w->ops, w->s, w->n, w->kind, w->pkb, w->np,
+				       w->out, w->acc);
+			w->n = 0;
+			if (rc)
+				return rc;
 		}
 	}
-	if (rc == 0 && n > 0)
-		rc = flush(pid, ops, s, n, kind, pkb, np, out, acc);
+	return 0;
+}
+
+int placement_sample(const struct fsroot *r, int pid, long pagesize,
+		     const struct nm_params *np, const struct placement_ops *ops,
+		     size_t nmaps_hint, struct placement_scratch *s,
+		     struct nm_summary *out)
+{
+	size_t nn = out->nnodes ? out->nnodes : 1;
+	numa_maps_begin(out);
+	int rc = grow_batch(s);
+	if (rc)
+		return rc;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	int fd = fsroot_open_fd(r, path, 0);
+	if (fd < 0)
+		return fd;
+	double acc_small[3 * 8];
+	double *acc = nn <= 8 ? acc_small : calloc(3 * nn, sizeof(double));
+	if (!acc) {
+		close(fd);
+		return -ENOMEM;
+	}
+	memset(acc, 0, 3 * nn * sizeof(double));
+	struct walk w = { .pid = pid, .ops = ops, .np = np, .s = s, .out = out, .acc = acc,
+			  .pkb = (double)(pagesize > 0 ? pagesize : 4096) / 1024.0,
+			  .psz = (uint64_t)(pagesize > 0 ? pagesize : 4096) };
+	/* Every page of a small mapping, unless there are so many mappings
+	 * that this would pass ~64 Ki samples. */
+	w.minper = nmaps_hint <= 1024 ? 64 : nmaps_hint >= (1u << 16) ? 1 : (1u << 16) / nmaps_hint;
+	struct buf *b = &s->maps;
+	buf_clear(b);
+	size_t nvma = 0;
+	for (;;) {
+		if (b->cap - b->len < 4096 + 1 && (rc = buf_reserve(b, b->cap ? b->cap : 65536)) != 0)
+			break;
+		ssize_t got = read(fd, b->data + b->len, b->cap - b->len - 1);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (got == 0)
+			break;
+		b->len += (size_t)got;
+		const char *q = b->data, *e = b->data + b->len, *nl;
+		while (rc == 0 && (nl = memchr(q, '\n', (size_t)(e - q))) != NULL) {
+			struct placement_vma v;
+			if (placement_parse_line(q, (size_t)(nl - q), &v)) {
+				nvma++;
+				rc = walk_vma(&w, &v);
+			}
+			q = nl + 1;
+		}
+		memmove(b->data, q, (size_t)(e - q));
+		b->len = (size_t)(e - q);
+		if (rc)
+			break;
+	}
+	close(fd);
+	buf_clear(b);
+	if (rc == 0 && w.n > 0)
+		rc = flush(pid, ops, s, w.n, w.kind, w.pkb, np, out, acc);
 	if (rc == 0) {
 		for (size_t k = 0; k < nn; k++) {
 			out->anon_kb[k] = (int64_t)(acc[PLK_ANON * nn + k] + 0.5);
@@ -214,7 +233,7 @@ int placement_sample(const struct fsroot *r, int pid, long pagesize,
 			out->node_kb[k] = out->anon_kb[k] + out->file_kb[k] + out->huge_kb[k];
 			out->total_kb += out->node_kb[k];
 		}
-		out->nmappings = s->nvma;
+		out->nmappings = nvma;
 	}
 	if (acc != acc_small)
 		free(acc);

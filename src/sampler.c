@@ -323,11 +323,53 @@ static bool proc_gone(struct sampler *s, int rc, int pid)
 	return rc == -ENOENT && fsroot_exists(s->root, path) != 0;
 }
 
+/* Read and summarize a numa_maps file in chunks: memory stays flat
+ * however many mappings a process has. *total: bytes read. */
+static int stream_numa_maps(struct sampler *s, const char *path, size_t *total)
+{
+	*total = 0;
+	int fd = fsroot_open_fd(s->root, path, 0);
+	if (fd < 0)
+		return fd;
+	struct buf *b = &s->nmbuf;
+	buf_clear(b);
+	int rc = 0;
+	numa_maps_begin(&s->sum);
+	for (;;) {
+		/* A line longer than what is free (never seen: paths are at
+		 * most 4 KiB) grows the buffer. */
+		if (b->cap - b->len < 4096 + 1 && (rc = buf_reserve(b, b->cap ? b->cap : 65536)) != 0)
+			break;
+		ssize_t n = read(fd, b->data + b->len, b->cap - b->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		*total += (size_t)n;
+		b->len += (size_t)n;
+		size_t used;
+		if ((rc = numa_maps_feed(b->data, b->len, &s->params, &s->map, &s->sum, &used)) != 0)
+			break;
+		memmove(b->data, b->data + used, b->len - used);
+		b->len -= used;
+	}
+	close(fd);
+	if (rc == 0)
+		rc = numa_maps_end(&s->sum, b->len);
+	buf_clear(b);
+	return rc;
+}
+
 static void read_numa_maps(struct sampler *s, struct snap_proc *sp)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/numa_maps", sp->info.pid);
-	int rc = fsroot_read_file(s->root, path, &s->nmbuf, 0);
+	size_t total;
+	int rc = stream_numa_maps(s, path, &total);
 	if (rc == -EACCES || rc == -EPERM) {
 		sp->nm = NMS_NO_PERM;
 		return;
@@ -339,14 +381,11 @@ static void read_numa_maps(struct sampler *s, struct snap_proc *sp)
 	/* Empty numa_maps: the process has no mm. A kernel thread (RSS 0)
 	 * has 0 kB to show; a zombie, or a process that exited between the
 	 * listing (RSS > 0 then) and this read, is gone. */
-	if (rc == 0 && s->nmbuf.len == 0 &&
+	if (rc == 0 && total == 0 &&
 	    (sp->info.state == 'Z' || sp->info.state == 'X' || sp->info.rss_kb > 0)) {
 		sp->nm = NMS_GONE;
 		return;
 	}
-	if (rc == 0)
-		rc = numa_maps_summarize(s->nmbuf.data ? s->nmbuf.data : "",
-					 s->nmbuf.len, &s->params, &s->map, &s->sum);
 	if (rc) {
 		sp->nm = NMS_ERROR;
 		sp->nm_errno = -rc;
@@ -360,7 +399,7 @@ static void read_numa_maps(struct sampler *s, struct snap_proc *sp)
 static void read_sampled(struct sampler *s, struct snap_proc *sp, const struct nm_cache *e)
 {
 	int rc = placement_sample(s->root, sp->info.pid, s->pagesize, &s->params,
-				  &s->pops, &s->psc, &s->sum);
+				  &s->pops, e && e->have ? e->nmappings : 0, &s->psc, &s->sum);
 	if (rc == -EACCES || rc == -EPERM) {
 		sp->nm = NMS_NO_PERM;
 		return;

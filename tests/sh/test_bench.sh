@@ -20,7 +20,7 @@ out=$(cat "$T/out")
 # One row for N=20 K=10 with every column numeric.
 row=$(echo "$out" | grep -E '^ +20 +10 ')
 echo "$row" | awk -F'|' '
-	{ for (i = 1; i <= NF; i++) { f = $i; gsub(/[ \/x]|in|s$/, " ", f); n = split(f, w, " ");
+	{ for (i = 1; i <= NF; i++) { f = $i; gsub(/sampled|gap|in|[ \/x,s]/, " ", f); n = split(f, w, " ");
 	  for (j = 1; j <= n; j++) if (w[j] !~ /^-?[0-9.]+$/ && w[j] != "") bad = 1 } }
 	END { exit (NR == 1 && !bad) ? 0 : 1 }' && ok bench_smoke_row || bad bench_smoke_row "$out"
 # Numbers that cannot be zero on a machine that ran anything.

@@ -319,15 +319,22 @@ static void maps_parsing(void)
 		"ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0  [vsyscall]\n"
 		"garbage line\n"
 		"7ffe00000000-7ffe00001000 rw-p 00000000 00:00 0";  /* no newline: cut */
-	struct placement_scratch s = { 0 };
-	CHECK_EQ_INT(placement_parse_maps(maps, strlen(maps), &s), 0);
-	CHECK_EQ_INT(s.nvma, 5);
-	CHECK(s.vma[0].kind == PLK_FILE);
-	CHECK(s.vma[1].kind == PLK_ANON);
-	CHECK(s.vma[2].kind == PLK_ANON && s.vma[2].end - s.vma[2].start == 4 << 20);
-	CHECK(s.vma[3].kind == PLK_HUGE);
-	CHECK(s.vma[4].kind == PLK_ANON);
-	placement_scratch_free(&s);
+	struct placement_vma v[16];
+	size_t nv = 0;
+	for (const char *p = maps; *p && nv < 16;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		nv += (size_t)placement_parse_line(p, len, &v[nv]);
+		p += len + (nl != NULL);
+	}
+	/* The cut last line still parses as a line here: the reader only
+	 * hands over whole lines. */
+	CHECK_EQ_INT(nv, 6);
+	CHECK(v[0].kind == PLK_FILE);
+	CHECK(v[1].kind == PLK_ANON);
+	CHECK(v[2].kind == PLK_ANON && v[2].end - v[2].start == 4 << 20);
+	CHECK(v[3].kind == PLK_HUGE);
+	CHECK(v[4].kind == PLK_ANON);
 	/* Sample counts: every page of a small mapping, one per 2 MiB of a
 	 * big one, never more than one per page. */
 	CHECK_EQ_INT(placement_samples_for(10, 64, 512), 10);
@@ -365,7 +372,7 @@ static void sampled_estimate(void)
 			      .hole_start = 0x7f0000000000ull, .hole_end = 0x7f0000800000ull };
 	struct placement_ops ops = { fake_move_pages, &fm };
 	struct placement_scratch s = { 0 };
-	CHECK_EQ_INT(placement_sample(r, 77, 4096, &np, &ops, &s, &sum), 0);
+	CHECK_EQ_INT(placement_sample(r, 77, 4096, &np, &ops, 0, &s, &sum), 0);
 	/* 56 MiB present anon split 28/28 (the 8 MiB hole is 4 even and
 	 * 4 odd 2 MiB blocks); the 1 MiB file mapping: 0x400000 is even. */
 	CHECK_EQ_INT(sum.anon_kb[0], 28 * 1024);
@@ -378,7 +385,14 @@ static void sampled_estimate(void)
 	/* Not allowed, and gone. */
 	struct fake_mp deny = { 0 };
 	(void)deny;
-	CHECK_EQ_INT(placement_sample(r, 78, 4096, &np, &ops, &s, &sum), -ENOENT);
+	CHECK_EQ_INT(placement_sample(r, 78, 4096, &np, &ops, 0, &s, &sum), -ENOENT);
+	/* Many mappings: fewer samples each (64 Ki samples in all). */
+	struct placement_scratch s2 = { 0 };
+	int calls0 = fm.calls;
+	CHECK_EQ_INT(placement_sample(r, 77, 4096, &np, &ops, 1 << 15, &s2, &sum), 0);
+	CHECK(fm.calls - calls0 == 1);
+	CHECK_EQ_INT(sum.total_kb, 57 * 1024);
+	placement_scratch_free(&s2);
 	placement_scratch_free(&s);
 	nm_summary_free(&sum);
 	fsroot_close(r);
