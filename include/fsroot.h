@@ -41,9 +41,9 @@ int fsroot_open_fd(const struct fsroot *r, const char *path, int flags);
 /* 0 if the path exists (without following a final symlink), else -errno. */
 int fsroot_exists(const struct fsroot *r, const char *path);
 
-/* Entries of a directory that are real directories or regular files
- * (symlinks are never followed or returned). */
-enum fsroot_kind { FSROOT_DIRS, FSROOT_FILES };
+/* Entries of a directory that are real directories, regular files, or
+ * (only by name: never followed) symbolic links. */
+enum fsroot_kind { FSROOT_DIRS, FSROOT_FILES, FSROOT_LINKS };
 
 /* List the numeric suffixes of entries named PREFIX<decimal> in a directory,
  * sorted ascending, of the given kind. prefix may be "" (for /proc PIDs).

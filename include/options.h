@@ -24,6 +24,7 @@ struct options {
 	double budget_ms;        /* --budget MS of numa_maps reading per sample */
 	bool full;               /* --full: read every process every sample */
 	bool show_age;           /* --age: show the AGE column */
+	bool measure, measure_quick;   /* --measure, --measure-quick */
 };
 
 /* --full, or -b / --json with -n 1 (one complete snapshot). */

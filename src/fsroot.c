@@ -204,7 +204,8 @@ static int walk_dir(const struct fsroot *r, const char *dir,
 			    S_ISLNK(st.st_mode) ? DT_LNK : DT_UNKNOWN;
 		}
 		if ((kind == FSROOT_DIRS && t != DT_DIR) ||
-		    (kind == FSROOT_FILES && t != DT_REG))
+		    (kind == FSROOT_FILES && t != DT_REG) ||
+		    (kind == FSROOT_LINKS && t != DT_LNK))
 			continue;
 		if ((rc = fn(de->d_name, ctx)) != 0)
 			break;

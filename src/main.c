@@ -4,6 +4,7 @@
 
 #include "action_cli.h"
 #include "batch.h"
+#include "measure_cli.h"
 #include "options.h"
 #include "ui.h"
 
@@ -23,6 +24,8 @@ int main(int argc, char **argv)
 	} else if (o.version) {
 		printf("numatop-tui %s\n", NUMATOP_VERSION);
 		status = 0;
+	} else if (o.measure) {
+		status = measure_cli_run(&o, stdout, stderr);
 	} else if (o.migrate_pid || o.rebind_pid) {
 		status = action_cli_run(&o, stdout, stderr);
 	} else if (o.batch) {

@@ -29,6 +29,10 @@ void options_usage(FILE *f)
 "      --full           read every process's numa_maps every sample (the\n"
 "                       default for -b or --json with -n 1)\n"
 "      --age            show the AGE column (age of each placement sample)\n"
+"      --measure        measure latency and bandwidth between every CPU node\n"
+"                       and memory node (~20 s for 2 nodes); with --json as\n"
+"                       JSON; saved for the monitor's heatmap (key v)\n"
+"      --measure-quick  the same, coarse and faster\n"
 "      --migrate PID    move PID's memory to --to NODE (batched move_pages)\n"
 "      --rebind PID     set the CPU affinity of every thread of PID to the\n"
 "                       CPUs of --to NODE (both options: rebind, then migrate)\n"
@@ -87,6 +91,8 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "budget", required_argument, NULL, 'G' },
 		{ "full", no_argument, NULL, 'f' },
 		{ "age", no_argument, NULL, 'A' },
+		{ "measure", no_argument, NULL, 'L' },
+		{ "measure-quick", no_argument, NULL, 'Q' },
 		{ "no-mouse", no_argument, NULL, 'M' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "no-unicode", no_argument, NULL, 'U' },
@@ -137,6 +143,8 @@ int options_parse(int argc, char **argv, const char *env_root,
 		case 'R': o->readonly = true; break;
 		case 'f': o->full = true; break;
 		case 'A': o->show_age = true; break;
+		case 'L': o->measure = true; break;
+		case 'Q': o->measure = o->measure_quick = true; break;
 		case 'G':
 			errno = 0;
 			o->budget_ms = strtod(optarg, &end);
