@@ -26,6 +26,7 @@
 #include "bench_util.h"
 #include "numa_maps.h"
 #include "sampler.h"
+#include "sigstop.h"
 
 static struct load g_load;          /* for the signal handler */
 
@@ -238,12 +239,7 @@ int main(int argc, char **argv)
 		}
 		i++;
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigstop_install(on_signal);
 	struct utsname un;
 	uname(&un);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);

@@ -30,6 +30,15 @@ const char *fsroot_path(const struct fsroot *r);
 int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
 		     size_t max_bytes);
 
+/* Read a file in chunks (memory flat in its size): after each read(),
+ * fn(ctx, data, len, &used) gets all bytes not yet used and says how many
+ * it took (whole lines, say); the rest stays for the next call. On return
+ * b holds what was never used (a cut last line) and *total the bytes read.
+ * 0, -errno of open/read, or fn's non-zero return. */
+int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
+		       int (*fn)(void *ctx, const char *data, size_t len, size_t *used),
+		       void *ctx, size_t *total);
+
 /* Read a small file into a caller's array (NUL-terminated, trailing
  * whitespace and NUL bytes stripped). Returns the length or -errno. */
 int fsroot_read_small(const struct fsroot *r, const char *path, char *out,

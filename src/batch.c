@@ -9,6 +9,7 @@
 
 #include "output.h"
 #include "sampler.h"
+#include "sigstop.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -84,12 +85,7 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 		fsroot_close(root);
 		return 2;
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigstop_install(on_signal);
 	signal(SIGPIPE, SIG_IGN);   /* a closed pipe shows up as EPIPE */
 	struct output_opts oo = { .root_label = o->root, .show_age = o->show_age };
 	struct snapshot snap;

@@ -128,6 +128,43 @@ int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
 	return rc;
 }
 
+int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
+		       int (*fn)(void *ctx, const char *data, size_t len, size_t *used),
+		       void *ctx, size_t *total)
+{
+	*total = 0;
+	buf_clear(b);
+	int fd = root_openat(r, path, O_RDONLY | O_NOCTTY);
+	if (fd < 0)
+		return fd;
+	int rc = 0;
+	for (;;) {
+		/* A line longer than what is free grows the buffer. */
+		if (b->cap - b->len < 4096 + 1 && (rc = buf_reserve(b, b->cap ? b->cap : 65536)) != 0)
+			break;
+		ssize_t n = read(fd, b->data + b->len, b->cap - b->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		*total += (size_t)n;
+		b->len += (size_t)n;
+		size_t used = 0;
+		if ((rc = fn(ctx, b->data, b->len, &used)) != 0)
+			break;
+		if (used > b->len)
+			used = b->len;
+		memmove(b->data, b->data + used, b->len - used);
+		b->len -= used;
+	}
+	close(fd);
+	return rc;
+}
+
 int fsroot_read_small(const struct fsroot *r, const char *path, char *out,
 		      size_t outsz)
 {

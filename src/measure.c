@@ -342,12 +342,20 @@ int measure_run(const struct fsroot *r, const struct topology *t,
 		if (a > 0 && (l2 < 0 || a < l2))
 			l2 = a;
 	}
-	int64_t kb = o->buf_kb > 0 ? o->buf_kb : llc > 0 ? 8 * llc : 256 * 1024;
+	int64_t kb = o->buf_kb > 0 ? o->buf_kb : llc > 0 ? (o->quick ? 2 : 8) * llc : 256 * 1024;
 	int64_t floor_kb = o->quick ? 32 * 1024 : 128 * 1024;
-	if (kb < floor_kb)
+	if (kb < floor_kb && o->buf_kb <= 0)
 		kb = floor_kb;
-	if (kb > 1024 * 1024)
-		kb = 1024 * 1024;
+	if (kb > (o->quick ? 64 * 1024 : 1024 * 1024))
+		kb = o->quick ? 64 * 1024 : 1024 * 1024;
+	/* Never more than a quarter of the smallest memory node: a bound
+	 * allocation that does not fit would wake the OOM killer. */
+	for (size_t j = 0; j < n; j++)
+		if (t->nodes[j].has_memory && t->nodes[j].mem_total_kb > 0 &&
+		    kb > t->nodes[j].mem_total_kb / 4)
+			kb = t->nodes[j].mem_total_kb / 4 / 2048 * 2048;
+	if (kb < 2048)
+		kb = 2048;
 	res->buf_kb = kb;
 	size_t len = (size_t)kb * 1024, lines = len / LINE;
 	double scale = pairs > 4 ? 4.0 / (double)pairs : 1.0;
@@ -400,8 +408,12 @@ int measure_run(const struct fsroot *r, const struct topology *t,
 					chase(buf, steps / 4 + 1, &end);       /* warm-up */
 					double dt = chase(end, steps, &end);
 					c->lat_ns = dt * 1e9 / (double)steps;
-					c->bw1_gbs = bandwidth(buf, len, NULL, passes);
-					c->bwall_gbs = bandwidth(buf, len, cpus, passes);
+					if (!(o->cancel && *o->cancel))
+						c->bw1_gbs = bandwidth(buf, len, NULL, passes);
+					if (!(o->cancel && *o->cancel))
+						c->bwall_gbs = bandwidth(buf, len, cpus, passes);
+					if (o->cancel && *o->cancel)
+						rc = -ECANCELED;
 				}
 				done++;
 			}
@@ -415,6 +427,8 @@ int measure_run(const struct fsroot *r, const struct topology *t,
 		}
 	}
 	/* A buffer that fits in L2 on the first CPU node, for comparison. */
+	if (rc == 0 && o->cancel && *o->cancel)
+		rc = -ECANCELED;
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++) {
 			if (bitmap_empty(&t->nodes[i].cpus))

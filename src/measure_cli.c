@@ -10,6 +10,7 @@
 #include "hmat.h"
 #include "measure.h"
 #include "options.h"
+#include "sigstop.h"
 
 static volatile int cancelled;
 
@@ -147,12 +148,7 @@ int measure_cli_run(const struct options *o, FILE *out, FILE *err)
 		fsroot_close(root);
 		return 1;
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigstop_install(on_signal);
 	struct measure_opts mo = { .quick = o->measure_quick, .cancel = &cancelled,
 				   .progress = isatty(fileno(err)) ? progress : NULL, .ctx = err };
 	struct measure_result res;
@@ -174,7 +170,7 @@ int measure_cli_run(const struct options *o, FILE *out, FILE *err)
 		if (o->json) {
 			json_object *j = measure_to_json(&res);
 			json_object_object_add(j, "saved", sv == 0 ? json_object_new_string(path) : NULL);
-			fprintf(out, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+			fprintf(out, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 			json_object_put(j);
 		} else {
 			measure_write_text(out, &t, &res, have_h ? &h : NULL);

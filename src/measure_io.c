@@ -118,7 +118,7 @@ int measure_save(const struct measure_result *res, const char *path)
 	json_object *o = measure_to_json(res);
 	char tmp[1100];
 	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	int rc = json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PLAIN) == 0 ? 0 : -EIO;
+	int rc = json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE) == 0 ? 0 : -EIO;
 	json_object_put(o);
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = -errno;

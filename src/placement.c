@@ -137,6 +137,7 @@ struct walk {
 	size_t n;
 	double pkb;
 	uint64_t psz, minper;
+	size_t nvma;
 };
 
 static int walk_vma(struct walk *w, const struct placement_vma *v)
@@ -163,6 +164,24 @@ static int walk_vma(struct walk *w, const struct placement_vma *v)
 	return 0;
 }
 
+/* Whole maps lines of a chunk: parse, sample. */
+static int feed_maps(void *ctx, const char *data, size_t len, size_t *used)
+{
+	struct walk *w = ctx;
+	const char *q = data, *e = data + len, *nl;
+	int rc = 0;
+	while (rc == 0 && (nl = memchr(q, '\n', (size_t)(e - q))) != NULL) {
+		struct placement_vma v;
+		if (placement_parse_line(q, (size_t)(nl - q), &v)) {
+			w->nvma++;
+			rc = walk_vma(w, &v);
+		}
+		q = nl + 1;
+	}
+	*used = (size_t)(q - data);
+	return rc;
+}
+
 int placement_sample(const struct fsroot *r, int pid, long pagesize,
 		     const struct nm_params *np, const struct placement_ops *ops,
 		     size_t nmaps_hint, struct placement_scratch *s,
@@ -175,15 +194,10 @@ int placement_sample(const struct fsroot *r, int pid, long pagesize,
 		return rc;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	int fd = fsroot_open_fd(r, path, 0);
-	if (fd < 0)
-		return fd;
 	double acc_small[3 * 8];
 	double *acc = nn <= 8 ? acc_small : calloc(3 * nn, sizeof(double));
-	if (!acc) {
-		close(fd);
+	if (!acc)
 		return -ENOMEM;
-	}
 	memset(acc, 0, 3 * nn * sizeof(double));
 	struct walk w = { .pid = pid, .ops = ops, .np = np, .s = s, .out = out, .acc = acc,
 			  .pkb = (double)(pagesize > 0 ? pagesize : 4096) / 1024.0,
@@ -191,38 +205,10 @@ int placement_sample(const struct fsroot *r, int pid, long pagesize,
 	/* Every page of a small mapping, unless there are so many mappings
 	 * that this would pass ~64 Ki samples. */
 	w.minper = nmaps_hint <= 1024 ? 64 : nmaps_hint >= (1u << 16) ? 1 : (1u << 16) / nmaps_hint;
-	struct buf *b = &s->maps;
-	buf_clear(b);
-	size_t nvma = 0;
-	for (;;) {
-		if (b->cap - b->len < 4096 + 1 && (rc = buf_reserve(b, b->cap ? b->cap : 65536)) != 0)
-			break;
-		ssize_t got = read(fd, b->data + b->len, b->cap - b->len - 1);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		if (got == 0)
-			break;
-		b->len += (size_t)got;
-		const char *q = b->data, *e = b->data + b->len, *nl;
-		while (rc == 0 && (nl = memchr(q, '\n', (size_t)(e - q))) != NULL) {
-			struct placement_vma v;
-			if (placement_parse_line(q, (size_t)(nl - q), &v)) {
-				nvma++;
-				rc = walk_vma(&w, &v);
-			}
-			q = nl + 1;
-		}
-		memmove(b->data, q, (size_t)(e - q));
-		b->len = (size_t)(e - q);
-		if (rc)
-			break;
-	}
-	close(fd);
-	buf_clear(b);
+	size_t total;
+	rc = fsroot_read_chunks(r, path, &s->maps, feed_maps, &w, &total);
+	buf_clear(&s->maps);
+
 	if (rc == 0 && w.n > 0)
 		rc = flush(pid, ops, s, w.n, w.kind, w.pkb, np, out, acc);
 	if (rc == 0) {
@@ -233,7 +219,7 @@ int placement_sample(const struct fsroot *r, int pid, long pagesize,
 			out->node_kb[k] = out->anon_kb[k] + out->file_kb[k] + out->huge_kb[k];
 			out->total_kb += out->node_kb[k];
 		}
-		out->nmappings = nvma;
+		out->nmappings = w.nvma;
 	}
 	if (acc != acc_small)
 		free(acc);

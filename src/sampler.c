@@ -323,44 +323,21 @@ static bool proc_gone(struct sampler *s, int rc, int pid)
 	return rc == -ENOENT && fsroot_exists(s->root, path) != 0;
 }
 
+static int feed_numa_maps(void *ctx, const char *data, size_t len, size_t *used)
+{
+	struct sampler *s = ctx;
+	return numa_maps_feed(data, len, &s->params, &s->map, &s->sum, used);
+}
+
 /* Read and summarize a numa_maps file in chunks: memory stays flat
  * however many mappings a process has. *total: bytes read. */
 static int stream_numa_maps(struct sampler *s, const char *path, size_t *total)
 {
-	*total = 0;
-	int fd = fsroot_open_fd(s->root, path, 0);
-	if (fd < 0)
-		return fd;
-	struct buf *b = &s->nmbuf;
-	buf_clear(b);
-	int rc = 0;
 	numa_maps_begin(&s->sum);
-	for (;;) {
-		/* A line longer than what is free (never seen: paths are at
-		 * most 4 KiB) grows the buffer. */
-		if (b->cap - b->len < 4096 + 1 && (rc = buf_reserve(b, b->cap ? b->cap : 65536)) != 0)
-			break;
-		ssize_t n = read(fd, b->data + b->len, b->cap - b->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		*total += (size_t)n;
-		b->len += (size_t)n;
-		size_t used;
-		if ((rc = numa_maps_feed(b->data, b->len, &s->params, &s->map, &s->sum, &used)) != 0)
-			break;
-		memmove(b->data, b->data + used, b->len - used);
-		b->len -= used;
-	}
-	close(fd);
+	int rc = fsroot_read_chunks(s->root, path, &s->nmbuf, feed_numa_maps, s, total);
 	if (rc == 0)
-		rc = numa_maps_end(&s->sum, b->len);
-	buf_clear(b);
+		rc = numa_maps_end(&s->sum, s->nmbuf.len);
+	buf_clear(&s->nmbuf);
 	return rc;
 }
 

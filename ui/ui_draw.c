@@ -146,79 +146,6 @@ static int draw_nodes(struct ui *u, int y, int maxy)
 	return y;
 }
 
-static int heat_level(int d, int lo, int hi)
-{
-	if (hi <= lo)
-		return 0;
-	int l = (d - lo) * 7 / (hi - lo);
-	return l < 0 ? 0 : l > 7 ? 7 : l;
-}
-
-static int draw_heatmap(struct ui *u, int y, int maxy)
-{
-	const struct topology *t = &u->topo;
-	size_t n = t->nnodes;
-	/* The ramp runs from the nearest (local) to the farthest distance. */
-	int lo = 1 << 30, hi = 0;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			int d = topology_distance(t, i, j);
-			if (d < 0)
-				continue;
-			lo = d < lo ? d : lo;
-			hi = d > hi ? d : hi;
-		}
-	if (hi == 0)
-		lo = hi = 10;
-	int cw = (int)(COLS - 6) / (int)(n ? n : 1) >= 4 ? 4 : 1;
-	int rows_left = maxy - y - 1 - (cw == 4);
-	attron(ui_attr(u, C_LABEL));
-	mvprintw(y, 0, "Distances (SLIT)  local=*  near");
-	attroff(ui_attr(u, C_LABEL));
-	int lx = 32;
-	for (int k = 0; k < 8 && lx < COLS - 4; k++, lx++) {
-		attron(ui_attr(u, (enum ui_color)(C_HEAT0 + k)));
-		mvaddch(y, lx, u->color ? ' ' : (chtype)('0' + k));
-		attroff(ui_attr(u, (enum ui_color)(C_HEAT0 + k)));
-	}
-	mvprintw(y, lx, " far  (%d..%d)", lo, hi);
-	y++;
-	if (cw == 4) {
-		mvaddstr(y, 0, "     ");
-		for (size_t j = 0; j < n; j++)
-			mvprintw(y, 5 + (int)j * 4, "%4d", t->nodes[j].id);
-		y++;
-	}
-	for (size_t i = 0; i < n && rows_left-- > 1; i++, y++) {
-		mvprintw(y, 0, "%4d ", t->nodes[i].id);
-		for (size_t j = 0; j < n; j++) {
-			int d = topology_distance(t, i, j);
-			int x = 5 + (int)j * cw;
-			if (x + cw > COLS)
-				break;
-			int lvl = i == j ? 0 : heat_level(d, lo, hi);
-			int a = d < 0 ? 0 : ui_attr(u, (enum ui_color)(C_HEAT0 + lvl));
-			if (!u->color && i != j && lvl >= 4)
-				a = A_BOLD;
-			attron(a);
-			if (cw == 4) {
-				char cell[8];
-				if (d < 0)
-					snprintf(cell, sizeof(cell), "   -");
-				else
-					snprintf(cell, sizeof(cell), i == j ? "%3d*" : "%4d", d);
-				mvaddstr(y, x, cell);
-			} else {
-				mvaddch(y, x, d < 0 ? '-' : i == j ? '*' : (u->color ? ' ' : (chtype)('0' + lvl)));
-			}
-			attroff(a);
-		}
-	}
-	if (rows_left <= 1 && n > 0)
-		mvprintw(y++, 0, "  (more rows: make the window taller, or n / D)");
-	return y;
-}
-
 bool ui_is_tagged(const struct ui *u, int pid)
 {
 	for (size_t i = 0; i < u->ntagged; i++)
@@ -638,7 +565,7 @@ void ui_draw(struct ui *u)
 		if (u->show_nodes)
 			y = draw_nodes(u, y, u->show_heatmap ? y + (room - y) * 2 / 3 : room);
 		if (u->show_heatmap)
-			y = draw_heatmap(u, y, room);
+			y = ui_draw_heatmap(u, y, room);
 		draw_status(u, y++);
 		draw_table(u, y, LINES - 1 - y);
 		if (u->screen == SCR_KILL)
@@ -647,6 +574,8 @@ void ui_draw(struct ui *u)
 			ui_draw_sort_menu(u);
 		if (u->screen == SCR_ACTION)
 			ui_action_draw(u);
+		if (u->screen == SCR_MEASURE)
+			ui_measure_draw(u);
 	}
 	draw_fkeys(u);
 	refresh();

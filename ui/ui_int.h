@@ -7,6 +7,8 @@
 #include <stddef.h>
 
 #include "detail.h"
+#include "hmat.h"
+#include "measure.h"
 #include "options.h"
 #include "sampler.h"
 #include "snapshot.h"
@@ -16,7 +18,10 @@
 #define KEY_ESC 27
 
 enum ui_screen { SCR_PROCESSES, SCR_NODES, SCR_TOPOLOGY, SCR_NSCREENS,
-		 SCR_DETAIL, SCR_HELP, SCR_KILL, SCR_SORT, SCR_ACTION };
+		 SCR_DETAIL, SCR_HELP, SCR_KILL, SCR_SORT, SCR_ACTION, SCR_MEASURE };
+
+/* Heatmap layers, cycled with v. */
+enum ui_layer { HL_SLIT, HL_LATENCY, HL_BANDWIDTH, HL_HMAT_LATENCY, HL_HMAT_BANDWIDTH, HL_N };
 
 enum ui_color {
 	C_DEFAULT = 1, C_HEADER, C_SELECTED, C_LABEL, C_BAR_USER, C_BAR_SYS,
@@ -50,6 +55,13 @@ struct ui {
 	int table_y, table_h;    /* where the process table is drawn */
 	char msg[160];
 	struct ui_action *act;   /* the migrate / rebind dialog, NULL when closed */
+	struct measure_result meas;   /* the last measurement (have_meas) */
+	bool have_meas, have_hmat;
+	struct hmat hmat;
+	bool *meas_marks;        /* [n * n] cells where SLIT and latency disagree */
+	char meas_note[200];     /* ... said in one line, or "" */
+	enum ui_layer layer;
+	struct ui_measure *mjob; /* the L dialog / a running measurement */
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } hdr[96];
 	int nhdr;                /* header cells, for mouse sorting */
 };
@@ -71,6 +83,18 @@ void ui_action_draw(struct ui *u);
 bool ui_action_running(const struct ui *u);
 void ui_action_work(struct ui *u, double seconds);
 void ui_action_free(struct ui *u);
+/* ui_heatmap.c: the heatmap and its layers */
+int ui_draw_heatmap(struct ui *u, int y, int maxy);
+void ui_next_layer(struct ui *u);
+/* A new measurement in u->meas: marks, the disagreement line. */
+void ui_measure_adopt(struct ui *u);
+/* ui_measure.c: the L dialog, the measurement thread */
+void ui_measure_open(struct ui *u);
+void ui_measure_key(struct ui *u, int ch);
+void ui_measure_draw(struct ui *u);
+bool ui_measure_running(const struct ui *u);
+void ui_measure_poll(struct ui *u);
+void ui_measure_free(struct ui *u);
 /* ui_screens.c */
 void ui_draw_nodes(struct ui *u, int y0, int h);
 void ui_draw_topology(struct ui *u, int y0, int h);

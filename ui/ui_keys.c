@@ -59,6 +59,8 @@ static void k_pause(struct ui *u, int ch) { (void)ch; u->paused = !u->paused; }
 static void k_nodes(struct ui *u, int ch) { (void)ch; u->show_nodes = !u->show_nodes; }
 static void k_heat(struct ui *u, int ch) { (void)ch; u->show_heatmap = !u->show_heatmap; }
 static void k_age(struct ui *u, int ch) { (void)ch; u->show_age = !u->show_age; }
+static void k_layer(struct ui *u, int ch) { (void)ch; ui_next_layer(u); }
+static void k_measure(struct ui *u, int ch) { (void)ch; ui_measure_open(u); }
 static void k_invert(struct ui *u, int ch) { (void)ch; u->sort.descending = !u->sort.descending; resort(u); }
 static void k_tree(struct ui *u, int ch) { (void)ch; u->tree = !u->tree; ui_rebuild_rows(u); }
 static void k_threads(struct ui *u, int ch) { (void)ch; u->threads = !u->threads; ui_rebuild_rows(u); }
@@ -392,6 +394,8 @@ static const struct ui_key keys[] = {
 	{ 'n', k_nodes, "n", "show / hide the node panels" },
 	{ 'D', k_heat, "D", "show / hide the distance heatmap" },
 	{ 'A', k_age, "A", "show / hide AGE: seconds since each process's placement was read" },
+	{ 'v', k_layer, "v", "heatmap layer: SLIT, measured latency, bandwidth, HMAT" },
+	{ 'L', k_measure, "L", "measure latency and bandwidth between nodes (confirm first)" },
 	{ KEY_TAB, k_screen, "Tab S-Tab", "next / previous screen: Processes, Nodes, Topology" },
 	{ KEY_BTAB, k_screen, NULL, NULL },
 	{ '\n', k_enter, "Enter", "process detail: placement per mapping, threads" },
@@ -477,6 +481,10 @@ bool ui_handle_key(struct ui *u, int ch)
 	}
 	if (u->screen == SCR_ACTION) {
 		ui_action_key(u, ch);
+		return true;
+	}
+	if (u->screen == SCR_MEASURE) {
+		ui_measure_key(u, ch);
 		return true;
 	}
 	if (u->screen == SCR_SORT) {

@@ -12,6 +12,7 @@
 #include "batch.h"
 #include "ui.h"
 #include "ui_int.h"
+#include "sigstop.h"
 
 static volatile sig_atomic_t ui_stop;
 
@@ -75,12 +76,24 @@ static int ui_open(struct ui *u, const struct options *o)
 	u->screen = u->back = SCR_PROCESSES;
 	u->sel_pid = -1;
 	u->show_age = o->show_age;
+	/* The firmware's HMAT (any root), the last measurement (live). */
+	u->have_hmat = hmat_read(u->root, &u->topo, &u->hmat) == 0;
+	if (fsroot_is_live(u->root) && measure_load_cached(&u->topo, &u->meas) == 0) {
+		u->have_meas = true;
+		ui_measure_adopt(u);
+	}
 	return 0;
 }
 
 static void ui_close(struct ui *u)
 {
 	ui_action_free(u);
+	ui_measure_free(u);
+	if (u->have_meas)
+		measure_free(&u->meas);
+	if (u->have_hmat)
+		hmat_free(&u->hmat);
+	free(u->meas_marks);
 	detail_free(&u->detail);
 	snapshot_free(&u->snap);
 	sampler_free(u->smp);
@@ -133,12 +146,7 @@ int ui_run(const struct options *o)
 		ui_close(&u);
 		return rc;
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_term;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	sigstop_install(on_term);
 	setlocale(LC_ALL, "");
 	if (!initscr()) {
 		fprintf(stderr, "numatop-tui: cannot initialise the terminal\n");
@@ -159,6 +167,18 @@ int ui_run(const struct options *o)
 		/* While a migration runs: batches for ~50 ms between redraws,
 		 * keys (Esc) in between; no sampling. */
 		bool busy = ui_action_running(&u);
+		/* While a measurement runs: no sampling (it would disturb the
+		 * numbers), a redraw of the progress every 100 ms. */
+		if (ui_measure_running(&u)) {
+			timeout(100);
+			int mc = getch();
+			if (ui_stop)
+				break;
+			if (mc != ERR)
+				ui_handle_key(&u, mc);
+			ui_measure_poll(&u);
+			continue;
+		}
 		double left = u.delay - (mono() - u.last_sample);
 		timeout(busy ? 0 : left > 0 ? (int)(left * 1000) + 1 : 0);
 		int ch = getch();

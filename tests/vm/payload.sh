@@ -336,4 +336,37 @@ else
 	fail readonly_refused "no memhog"; fail readonly_unchanged "no memhog"
 fi
 
+# --- 11. --measure-quick: every (CPU node, memory node) pair measured, the
+# buffer's placement verified, the file written. TCG timing says nothing
+# about memory, so no value is checked, only that each is there. ----------
+run meas env XDG_CACHE_HOME=$T/xdg $P --measure-quick --json
+/usr/bin/jsonflat <"$T/meas.out" >"$T/meas.flat" 2>/dev/null
+[ $RC -eq 0 ] && [ -s "$T/meas.flat" ] && pass measure_runs || fail measure_runs "$(why meas)"
+missing=""; unplaced=""; extra=""
+i=0
+for ci in $sys_nodes; do
+	j=0
+	for mj in $sys_nodes; do
+		lat=$(jget "$T/meas.flat" "latency_ns.$i.$j")
+		pct=$(jget "$T/meas.flat" "on_node_pct.$i.$j")
+		bw=$(jget "$T/meas.flat" "bandwidth_all_gbs.$i.$j")
+		memkb=$(awk '/MemTotal/ { print $4 }' $SYS/node$mj/meminfo)
+		if [ -n "$(sys_cpus $ci)" ] && [ "${memkb:-0}" -gt 0 ]; then
+			[ -n "$lat" ] && [ "$lat" != null ] && [ -n "$bw" ] && [ "$bw" != null ] ||
+				missing="$missing $ci->$mj"
+			awk -v p="$pct" 'BEGIN { exit !(p != "null" && p + 0 >= 95) }' || unplaced="$unplaced $ci->$mj($pct)"
+		elif [ "$lat" != null ]; then
+			extra="$extra $ci->$mj"
+		fi
+		j=$((j + 1))
+	done
+	i=$((i + 1))
+done
+[ -z "$missing" ] && pass measure_every_pair || fail measure_every_pair "not measured:$missing"
+[ -z "$unplaced" ] && pass measure_placement_verified || fail measure_placement_verified "$unplaced"
+[ -z "$extra" ] && pass measure_memory_only_rows_empty || fail measure_memory_only_rows_empty "$extra"
+saved=$(jget "$T/meas.flat" saved)
+[ -n "$saved" ] && [ -f "$saved" ] && case "$saved" in "$T/xdg/numatop-tui/measure-"*) true ;; *) false ;; esac &&
+	pass measure_file_written || fail measure_file_written "saved '$saved'"
+
 exit $((nfail > 125 ? 125 : nfail))

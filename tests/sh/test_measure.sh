@@ -1,0 +1,103 @@
+#!/bin/sh
+# Measured distances on this machine: --measure-quick (JSON and text),
+# plausible ranges, the saved file; refusal on a recorded tree; the TUI's
+# heatmap layers (HMAT on the shared fakeheteromemtiers tree, the saved
+# measurement on the live machine) and the L dialog (run, cancel).
+PROG=${PROG:-./numatop-tui}
+FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+T=$(mktemp -d)
+export TMUX_TMPDIR="$T"
+trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
+X=$T/xdg
+
+XDG_CACHE_HOME=$X "$PROG" --measure-quick --json >"$T/m.json" 2>"$T/m.err"; rc=$?
+[ $rc -eq 0 ] && ok measure_json_exit || bad measure_json_exit "rc=$rc $(cat "$T/m.err")"
+if command -v python3 >/dev/null; then
+	python3 - "$T/m.json" "$X" >"$T/py" 2>&1 <<'EOF' && ok "measure_plausible ($(cat "$T/py"))" || bad measure_plausible "$(cat "$T/py")"
+import json, os, sys
+d = json.loads(open(sys.argv[1]).read())
+n = len(d["nodes"])
+lat, b1, ba, pct = d["latency_ns"], d["bandwidth_1t_gbs"], d["bandwidth_all_gbs"], d["on_node_pct"]
+assert len(lat) == n and all(len(r) == n for r in lat), lat
+# One node here: the matrix is 1x1 and every cell is measured.
+for i in range(n):
+    for j in range(n):
+        if lat[i][j] is None:
+            continue
+        assert 30 <= lat[i][j] <= 1000, ("latency", lat[i][j])
+        assert 0.5 <= b1[i][j] <= 500 and 0.5 <= ba[i][j] <= 500, (b1[i][j], ba[i][j])
+        assert pct[i][j] >= 95, pct
+assert lat[0][0] is not None
+l2 = d["l2"]["latency_ns"]
+assert l2 is not None and l2 < lat[0][0], (l2, lat[0][0])
+assert d["buffer_kb"] >= 32768, d["buffer_kb"]
+p = d["saved"]
+assert p and p.startswith(sys.argv[2] + "/numatop-tui/measure-") and os.path.isfile(p), p
+assert json.load(open(p))["latency_ns"] == lat
+print("%.0f ns, L2 %.1f ns, %.1f / %.1f GB/s" % (lat[0][0], l2, b1[0][0], ba[0][0]))
+EOF
+else
+	echo "SKIP measure_plausible: no python3"
+fi
+XDG_CACHE_HOME=$X "$PROG" --measure-quick >"$T/m.txt" 2>&1; rc=$?
+for s in 'latency, ns' 'NUMA factor' 'read bandwidth, one thread' 'every CPU' 'placement check' 'SLIT distance' 'saved to'; do
+	grep -q "$s" "$T/m.txt" || { bad measure_text "no '$s': $(cat "$T/m.txt")"; rc=99; }
+done
+[ $rc -eq 0 ] && ok measure_text
+"$PROG" --measure --root tests/trees/opteron4 >"$T/o" 2>"$T/e"; rc=$?
+[ $rc -eq 1 ] && grep -q 'live machine' "$T/e" && ok measure_refused_on_tree || bad measure_refused_on_tree "rc=$rc $(cat "$T/e")"
+
+if ! command -v tmux >/dev/null; then echo "SKIP measure_tui: no tmux"; exit 0; fi
+tmux new-session -d -s keep -x 20 -y 5 "sleep 600"
+prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
+n=0
+start() { # start ARGS...: a fresh session (the old one goes after)
+	old=s$n; n=$((n + 1))
+	tmux new-session -d -s s$n -x 120 -y 40 "XDG_CACHE_HOME=$X TERM=tmux-256color $prog $*; sleep 30"
+	tmux kill-session -t $old 2>/dev/null
+	wait_for F10Quit 50
+}
+screen() { tmux capture-pane -p -t s$n; }
+wait_for() { k=${2:-30}; while [ "$k" -gt 0 ]; do screen | grep -qF -- "$1" && return 0; sleep 0.1; k=$((k - 1)); done; return 1; }
+keys() { tmux send-keys -t s$n "$@"; sleep 0.4; }
+
+if [ -f "$FIX/fakeheteromemtiers.tar.bz2" ]; then
+	mkdir "$T/fh" && tar -xjf "$FIX/fakeheteromemtiers.tar.bz2" -C "$T/fh"
+	start --root "$T/fh/fakeheteromemtiers"
+	screen | grep -q 'Distances (SLIT)' && ok tui_layer_slit_first || bad tui_layer_slit_first "$(screen)"
+	keys v
+	s=$(screen)
+	# HMAT: node 1 reaches memory-only node 4 at 10000 MB/s; latency is 0
+	# (not given) there, so only the bandwidth layer exists.
+	echo "$s" | grep -q 'HMAT read bandwidth, GB/s (firmware, access1)' &&
+		echo "$s" | grep -E '^ +1 ' | grep -Eq ' 10 ' && ok tui_layer_hmat || bad tui_layer_hmat "$s"
+	keys v
+	screen | grep -q 'Distances (SLIT)' && ok tui_layer_cycles_back || bad tui_layer_cycles_back "$(screen)"
+	keys L
+	screen | grep -q 'measuring needs the live machine' && ok tui_measure_refused_on_tree || bad tui_measure_refused_on_tree "$(screen)"
+else
+	echo "SKIP tui_layer_hmat: fixtures not present at $FIX"
+fi
+
+# Live: the measurement saved above is the latency layer after v.
+start -d 1
+keys v
+s=$(screen)
+echo "$s" | grep -q 'Latency, ns (measured' && echo "$s" | grep -Eq '^ +0 +[0-9]+\*' && ok tui_layer_saved_latency || bad tui_layer_saved_latency "$s"
+keys v
+screen | grep -q 'Read bandwidth, GB/s' && ok tui_layer_bandwidth || bad tui_layer_bandwidth "$(screen)"
+# L: confirm, run, done; then cancel a second run right away.
+keys L
+screen | grep -q 'Enter: start' && ok tui_measure_confirm || bad tui_measure_confirm "$(screen)"
+keys Enter
+wait_for 'Done in' 600 && ok tui_measure_done || bad tui_measure_done "$(screen)"
+keys x
+screen | grep -q 'Latency, ns (measured 0s ago' && ok tui_measure_shows_latency || bad tui_measure_shows_latency "$(screen)"
+keys L
+keys Enter
+tmux send-keys -t s$n Escape
+wait_for 'Cancelled.' 600 && ok tui_measure_cancel || bad tui_measure_cancel "$(screen)"
+keys x
+keys q

@@ -1,0 +1,200 @@
+/* ui_heatmap.c - the node-to-node heatmap: the firmware's SLIT, the
+ * measured latency and bandwidth, and HMAT where the kernel has it. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "output.h"
+#include "ui_int.h"
+
+static bool any_known(const int64_t *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (v[k] >= 0)
+			return true;
+	return false;
+}
+
+static bool layer_available(const struct ui *u, enum ui_layer l)
+{
+	size_t nn = u->hmat.n * u->hmat.n;
+	switch (l) {
+	case HL_SLIT: return true;
+	case HL_LATENCY:
+	case HL_BANDWIDTH: return u->have_meas;
+	case HL_HMAT_LATENCY: return u->have_hmat && any_known(u->hmat.lat_ns, nn);
+	case HL_HMAT_BANDWIDTH: return u->have_hmat && any_known(u->hmat.bw_mbs, nn);
+	default: return false;
+	}
+}
+
+void ui_next_layer(struct ui *u)
+{
+	enum ui_layer l = u->layer;
+	for (int k = 0; k < HL_N; k++) {
+		l = (enum ui_layer)((l + 1) % HL_N);
+		if (layer_available(u, l))
+			break;
+	}
+	u->layer = l;
+	u->show_heatmap = true;
+	if (l == HL_SLIT && !u->have_meas && !u->have_hmat)
+		snprintf(u->msg, sizeof(u->msg), "only the SLIT here: L measures latency and bandwidth");
+}
+
+void ui_measure_adopt(struct ui *u)
+{
+	size_t n = u->topo.nnodes;
+	free(u->meas_marks);
+	u->meas_marks = calloc(n * n + 1, sizeof(bool));
+	u->meas_note[0] = '\0';
+	if (u->meas_marks)
+		measure_disagreement(&u->topo, &u->meas, u->meas_note, sizeof(u->meas_note),
+				     u->meas_marks);
+}
+
+/* The value of cell (i, j) on the current layer, -1 when unknown. */
+static double value(const struct ui *u, size_t i, size_t j)
+{
+	switch (u->layer) {
+	case HL_LATENCY: return measure_at(&u->meas, i, j)->lat_ns;
+	case HL_BANDWIDTH: return measure_at(&u->meas, i, j)->bwall_gbs;
+	case HL_HMAT_LATENCY: return (double)u->hmat.lat_ns[i * u->hmat.n + j];
+	case HL_HMAT_BANDWIDTH: {
+		int64_t b = u->hmat.bw_mbs[i * u->hmat.n + j];
+		return b < 0 ? -1 : (double)b / 1000.0;
+	}
+	default: return topology_distance(&u->topo, i, j);
+	}
+}
+
+static void title(const struct ui *u, char *out, size_t n)
+{
+	char age[16];
+	fmt_age(age, sizeof(age), u->have_meas ? difftime(time(NULL), u->meas.when) : -1);
+	const char *vm = u->have_meas && u->meas.hypervisor[0] ? ", in a VM: the host's placement" : "";
+	switch (u->layer) {
+	case HL_LATENCY:
+		snprintf(out, n, "Latency, ns (measured %s ago%s%s)", age,
+			 u->meas.quick ? ", quick" : "", vm);
+		break;
+	case HL_BANDWIDTH:
+		snprintf(out, n, "Read bandwidth, GB/s, all CPUs (measured %s ago%s)", age, vm);
+		break;
+	case HL_HMAT_LATENCY:
+		snprintf(out, n, "HMAT read latency, ns (firmware, access%d)", u->hmat.access);
+		break;
+	case HL_HMAT_BANDWIDTH:
+		snprintf(out, n, "HMAT read bandwidth, GB/s (firmware, access%d)", u->hmat.access);
+		break;
+	default:
+		snprintf(out, n, "Distances (SLIT)");
+	}
+}
+
+static int heat_level(double d, double lo, double hi, bool more_is_near)
+{
+	if (hi <= lo)
+		return 0;
+	int l = (int)((d - lo) * 7 / (hi - lo) + 0.5);
+	if (more_is_near)
+		l = 7 - l;
+	return l < 0 ? 0 : l > 7 ? 7 : l;
+}
+
+static void cell_text(const struct ui *u, double d, bool local, char *c, size_t n)
+{
+	if (d < 0)
+		snprintf(c, n, "   -");
+	else if (u->layer == HL_SLIT)
+		snprintf(c, n, local ? "%3.0f*" : "%4.0f", d);
+	else if (d < 10 && u->layer != HL_LATENCY && u->layer != HL_HMAT_LATENCY)
+		snprintf(c, n, local ? "%3.1f*" : "%4.1f", d);
+	else if (d < 10000)
+		snprintf(c, n, local ? "%3.0f*" : "%4.0f", d);
+	else
+		snprintf(c, n, "%4s", local ? "big*" : " big");
+}
+
+int ui_draw_heatmap(struct ui *u, int y, int maxy)
+{
+	const struct topology *t = &u->topo;
+	size_t n = t->nnodes;
+	if (!layer_available(u, u->layer))
+		u->layer = HL_SLIT;
+	bool bw = u->layer == HL_BANDWIDTH || u->layer == HL_HMAT_BANDWIDTH;
+	/* The ramp runs from the nearest to the farthest value known. */
+	double lo = 1e300, hi = -1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			double d = value(u, i, j);
+			if (d < 0)
+				continue;
+			lo = d < lo ? d : lo;
+			hi = d > hi ? d : hi;
+		}
+	if (hi < 0)
+		lo = hi = 0;
+	/* Cells of 4 (SLIT) or 5 characters, one block each when too many. */
+	int want = u->layer == HL_SLIT ? 4 : 5, fit = (int)(COLS - 6) / (int)(n ? n : 1);
+	int cw = fit >= want ? want : fit >= 4 ? 4 : 1;
+	bool note = u->layer == HL_LATENCY && u->meas_note[0];
+	int rows_left = maxy - y - 1 - (cw >= 4) - note;
+	char head[160];
+	title(u, head, sizeof(head));
+	attron(ui_attr(u, C_LABEL));
+	mvprintw(y, 0, "%s  local=*  near", head);
+	attroff(ui_attr(u, C_LABEL));
+	int lx = (int)strlen(head) + 16;
+	for (int k = 0; k < 8 && lx < COLS - 4; k++, lx++) {
+		attron(ui_attr(u, (enum ui_color)(C_HEAT0 + k)));
+		mvaddch(y, lx, u->color ? ' ' : (chtype)('0' + k));
+		attroff(ui_attr(u, (enum ui_color)(C_HEAT0 + k)));
+	}
+	if (u->layer == HL_SLIT)
+		mvprintw(y, lx, " far  (%.0f..%.0f)  v: layers", lo, hi);
+	else
+		mvprintw(y, lx, " far  (near %.3g, far %.3g)  v: layers", bw ? hi : lo, bw ? lo : hi);
+	y++;
+	if (cw >= 4) {
+		mvaddstr(y, 0, "     ");
+		for (size_t j = 0; j < n; j++)
+			mvprintw(y, 5 + (int)j * cw, "%*d", cw, t->nodes[j].id);
+		y++;
+	}
+	for (size_t i = 0; i < n && rows_left-- > 1; i++, y++) {
+		mvprintw(y, 0, "%4d ", t->nodes[i].id);
+		for (size_t j = 0; j < n; j++) {
+			double d = value(u, i, j);
+			int x = 5 + (int)j * cw;
+			if (x + cw > COLS)
+				break;
+			int lvl = i == j && u->layer == HL_SLIT ? 0 : heat_level(d, lo, hi, bw);
+			int a = d < 0 ? 0 : ui_attr(u, (enum ui_color)(C_HEAT0 + lvl));
+			if (!u->color && i != j && lvl >= 4)
+				a = A_BOLD;
+			/* Cells where the measurement contradicts the SLIT. */
+			if (u->layer == HL_LATENCY && u->meas_marks && u->meas_marks[i * n + j])
+				a |= A_UNDERLINE | A_BOLD;
+			attron(a);
+			if (cw >= 4) {
+				char cell[16];
+				cell_text(u, d, i == j, cell, sizeof(cell));
+				mvprintw(y, x, "%*.*s", cw, cw, cell);
+			} else {
+				mvaddch(y, x, d < 0 ? '-' : i == j ? '*' : (u->color ? ' ' : (chtype)('0' + lvl)));
+			}
+			attroff(a);
+		}
+	}
+	if (rows_left <= 1 && n > 0)
+		mvprintw(y++, 0, "  (more rows: make the window taller, or n / D)");
+	if (note) {
+		attron(ui_attr(u, C_WARN));
+		mvaddnstr(y++, 0, u->meas_note, COLS);
+		attroff(ui_attr(u, C_WARN));
+	}
+	return y;
+}

@@ -1,0 +1,225 @@
+/* ui_measure.c - the L dialog: confirm, measure in a thread with a
+ * progress bar (Esc cancels), then show the result as heatmap layers. */
+#include <curses.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_int.h"
+
+enum mphase { MP_CONFIRM, MP_RUNNING, MP_DONE };
+
+struct ui_measure {
+	enum mphase phase;
+	pthread_t th;
+	pthread_mutex_t mu;
+	unsigned done, total;
+	char what[96];
+	volatile int cancel;
+	bool finished;           /* the thread has returned (under mu) */
+	int rc;
+	struct measure_result res;
+	const struct fsroot *root;
+	const struct topology *topo;
+	bool quick;
+	char saved[1024];
+	int save_rc;
+};
+
+static void on_progress(void *ctx, unsigned done, unsigned total, const char *what)
+{
+	struct ui_measure *m = ctx;
+	pthread_mutex_lock(&m->mu);
+	m->done = done;
+	m->total = total;
+	snprintf(m->what, sizeof(m->what), "%s", what);
+	pthread_mutex_unlock(&m->mu);
+}
+
+static void *worker(void *arg)
+{
+	struct ui_measure *m = arg;
+	struct measure_opts o = { .quick = m->quick, .cancel = &m->cancel,
+				  .progress = on_progress, .ctx = m };
+	int rc = measure_run(m->root, m->topo, &o, &m->res);
+	pthread_mutex_lock(&m->mu);
+	m->rc = rc;
+	m->finished = true;
+	pthread_mutex_unlock(&m->mu);
+	return NULL;
+}
+
+void ui_measure_open(struct ui *u)
+{
+	if (!fsroot_is_live(u->root)) {
+		snprintf(u->msg, sizeof(u->msg), "measuring needs the live machine, not a recorded tree");
+		return;
+	}
+	if (u->mjob)
+		return;
+	struct ui_measure *m = calloc(1, sizeof(*m));
+	if (!m)
+		return;
+	pthread_mutex_init(&m->mu, NULL);
+	m->root = u->root;
+	m->topo = &u->topo;
+	m->quick = u->opt->measure_quick;
+	u->mjob = m;
+	u->screen = SCR_MEASURE;
+}
+
+bool ui_measure_running(const struct ui *u)
+{
+	return u->mjob && u->mjob->phase == MP_RUNNING;
+}
+
+void ui_measure_free(struct ui *u)
+{
+	struct ui_measure *m = u->mjob;
+	if (!m)
+		return;
+	if (m->phase == MP_RUNNING) {
+		m->cancel = 1;
+		pthread_join(m->th, NULL);
+		if (m->rc == 0)
+			measure_free(&m->res);
+	}
+	pthread_mutex_destroy(&m->mu);
+	free(m);
+	u->mjob = NULL;
+}
+
+static void close_dialog(struct ui *u)
+{
+	ui_measure_free(u);
+	u->screen = SCR_PROCESSES;
+}
+
+void ui_measure_poll(struct ui *u)
+{
+	struct ui_measure *m = u->mjob;
+	if (!m || m->phase != MP_RUNNING)
+		return;
+	pthread_mutex_lock(&m->mu);
+	bool fin = m->finished;
+	pthread_mutex_unlock(&m->mu);
+	if (!fin)
+		return;
+	pthread_join(m->th, NULL);
+	m->phase = MP_DONE;
+	if (m->rc == 0) {
+		m->save_rc = measure_cache_path(&m->res, m->saved, sizeof(m->saved));
+		if (m->save_rc == 0)
+			m->save_rc = measure_save(&m->res, m->saved);
+		if (u->have_meas)
+			measure_free(&u->meas);
+		u->meas = m->res;      /* the result moves to the UI */
+		memset(&m->res, 0, sizeof(m->res));
+		u->have_meas = true;
+		ui_measure_adopt(u);
+		u->layer = HL_LATENCY;
+		u->show_heatmap = true;
+	}
+}
+
+void ui_measure_key(struct ui *u, int ch)
+{
+	struct ui_measure *m = u->mjob;
+	if (!m) {
+		u->screen = SCR_PROCESSES;
+		return;
+	}
+	switch (m->phase) {
+	case MP_CONFIRM:
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 'y') {
+			if (pthread_create(&m->th, NULL, worker, m) != 0) {
+				snprintf(u->msg, sizeof(u->msg), "cannot start the measurement: %s",
+					 strerror(errno));
+				close_dialog(u);
+				return;
+			}
+			m->phase = MP_RUNNING;
+		} else if (ch == KEY_ESC || ch == 'q' || ch == 'n') {
+			close_dialog(u);
+		}
+		break;
+	case MP_RUNNING:
+		if (ch == KEY_ESC || ch == 'q')
+			m->cancel = 1;
+		break;
+	case MP_DONE:
+		if (m->rc == -ECANCELED)
+			snprintf(u->msg, sizeof(u->msg), "measurement cancelled");
+		else if (m->rc)
+			snprintf(u->msg, sizeof(u->msg), "measurement failed: %s", strerror(-m->rc));
+		else
+			snprintf(u->msg, sizeof(u->msg), "measured in %.0f s; v cycles the heatmap layers",
+				 u->meas.seconds);
+		close_dialog(u);
+		break;
+	}
+}
+
+void ui_measure_draw(struct ui *u)
+{
+	struct ui_measure *m = u->mjob;
+	if (!m)
+		return;
+	int w = COLS - 4 < 76 ? COLS - 4 : 76, h = 11;
+	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
+	if (y0 < 1)
+		y0 = 1;
+	attron(ui_attr(u, C_HEADER));
+	for (int r = 0; r < h; r++)
+		mvhline(y0 + r, x0, ' ', w);
+	mvprintw(y0, x0 + 1, "Measure latency and bandwidth between nodes");
+	attroff(ui_attr(u, C_HEADER));
+	int y = y0 + 2, x = x0 + 2;
+	size_t ncpu = 0, nmem = 0;
+	for (size_t i = 0; i < u->topo.nnodes; i++) {
+		ncpu += !bitmap_empty(&u->topo.nodes[i].cpus);
+		nmem += u->topo.nodes[i].has_memory;
+	}
+	if (m->phase == MP_CONFIRM) {
+		mvprintw(y++, x, "%zu CPU node(s) x %zu memory node(s): %zu pairs, %s run.", ncpu, nmem,
+			 ncpu * nmem, m->quick ? "a quick" : "a full");
+		mvprintw(y++, x, "Each memory node gets a buffer of up to 1 GiB for a few seconds;");
+		mvprintw(y++, x, "the CPUs of each node are kept busy meanwhile (about %s).",
+			 ncpu * nmem <= 4 ? "20 s" : "20-60 s");
+		y++;
+		mvprintw(y++, x, "Enter: start    Esc: cancel");
+	} else if (m->phase == MP_RUNNING) {
+		pthread_mutex_lock(&m->mu);
+		unsigned done = m->done, total = m->total ? m->total : 1;
+		char what[96];
+		snprintf(what, sizeof(what), "%s", m->what);
+		pthread_mutex_unlock(&m->mu);
+		mvprintw(y++, x, "%-*.*s", w - 4, w - 4, what[0] ? what : "allocating buffers");
+		int bar = w - 12, fill = (int)((double)bar * done / total);
+		mvaddch(y, x, '[');
+		attron(ui_attr(u, C_BAR_USER));
+		for (int k = 0; k < fill; k++)
+			mvaddch(y, x + 1 + k, u->ascii ? '#' : ' ' | A_REVERSE);
+		attroff(ui_attr(u, C_BAR_USER));
+		mvprintw(y++, x + 1 + bar, "] %u/%u", done, total);
+		y++;
+		mvprintw(y++, x, m->cancel ? "cancelling..." : "Esc: cancel");
+	} else {
+		if (m->rc == 0) {
+			mvprintw(y++, x, "Done in %.1f s. The heatmap shows the latency layer (v: next).",
+				 u->meas.seconds);
+			if (u->meas.hypervisor[0])
+				mvprintw(y++, x, "In a VM (%.40s): the host's placement.", u->meas.hypervisor);
+			if (m->save_rc == 0)
+				mvprintw(y++, x, "Saved: %.*s", w - 12, m->saved);
+			else
+				mvprintw(y++, x, "Not saved: %s", strerror(-m->save_rc));
+		} else {
+			mvprintw(y++, x, "%s", m->rc == -ECANCELED ? "Cancelled." : strerror(-m->rc));
+		}
+		y++;
+		mvprintw(y++, x, "Any key: close");
+	}
+}
