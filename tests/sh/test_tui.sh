@@ -171,6 +171,15 @@ keys + +; screen | grep -q 'interval 4.0s' && ok tui_interval_plus || bad tui_in
 keys -; screen | grep -q 'interval 3.0s' && ok tui_interval_minus || bad tui_interval_minus "$(screen | grep Tasks)"
 keys Z; screen | grep -q 'PAUSED' && ok tui_pause || bad tui_pause "$(screen | grep Tasks)"
 keys Z C-l; screen | grep -q 'PAUSED' && bad tui_resume || ok tui_resume
+# AGE: hidden by default, A shows it (0s: every row read on this tree),
+# and the detail view says how old its placement numbers are.
+screen | grep -E '^ +PID' | grep -q 'AGE' && bad tui_age_hidden_by_default || ok tui_age_hidden_by_default
+keys A; s=$(screen)
+echo "$s" | grep -E '^ +PID' | grep -q 'AGE' && echo "$s" | grep -Eq '^ +1000 .* [0-9]+s ' && ok tui_age_column || bad tui_age_column "$s"
+keys A
+start 120 40 --root $TREE -p 1000
+keys Enter; screen | grep -Eq 'placement: numa_maps, sampled [0-9]+s ago' && ok tui_detail_sample_age || bad tui_detail_sample_age "$(screen)"
+keys Escape
 # Kill on the live machine: a signal list, Enter sends SIGTERM to exactly
 # the selected process (identity re-checked by PID and start time).
 sleep 300 & victim=$!
