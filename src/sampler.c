@@ -390,6 +390,13 @@ static void read_sampled(struct sampler *s, struct snap_proc *sp, const struct n
 		sp->nm_errno = -rc;
 		return;
 	}
+	/* No mapping at all while RSS > 0: the process exited between the
+	 * listing and this read (its maps is empty then), as for numa_maps. */
+	if (s->sum.nmappings == 0 &&
+	    (sp->info.state == 'Z' || sp->info.state == 'X' || sp->info.rss_kb > 0)) {
+		sp->nm = NMS_GONE;
+		return;
+	}
 	take_summary(s, sp);
 	sp->nm_sampled = true;
 	snprintf(sp->policy, sizeof(sp->policy), "%s",

@@ -548,6 +548,19 @@ static void sampler_keeps_and_rereads(void)
 	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
 	p = find(&snap, 1000);
 	CHECK(p && p->nm_fresh);
+	/* Exited between the listing and the read: maps is empty, RSS was
+	 * not 0, so it is gone, not a process with 0 kB. */
+	snapshot_free(&snap);
+	sampler_free(s);
+	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
+	sampler_set_clock(s, t_clock, NULL);
+	sampler_set_budget(s, &c);
+	sampler_set_placement_ops(s, &ops);
+	write_file(dir, "proc/1000/maps", "");
+	fake_now = 1040;
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	p = find(&snap, 1000);
+	CHECK(p && p->nm == NMS_GONE && p->total_kb == -1);
 
 	snapshot_free(&snap);
 	sampler_free(s);
