@@ -34,7 +34,9 @@ int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
  * fn(ctx, data, len, &used) gets all bytes not yet used and says how many
  * it took (whole lines, say); the rest stays for the next call. On return
  * b holds what was never used (a cut last line) and *total the bytes read.
- * 0, -errno of open/read, or fn's non-zero return. */
+ * 0, -errno of open/read, -EFBIG for a line over FSROOT_MAX_LINE, or fn's
+ * non-zero return. */
+#define FSROOT_MAX_LINE (1u << 20)   /* fsroot_read_chunks: -EFBIG past it */
 int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
 		       int (*fn)(void *ctx, const char *data, size_t len, size_t *used),
 		       void *ctx, size_t *total);

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
@@ -47,7 +48,7 @@ struct measure_result {
 struct measure_opts {
 	bool quick;             /* --measure-quick: a coarse run */
 	int64_t buf_kb;         /* 0: from the caches (>= 8 x LLC) */
-	volatile int *cancel;   /* set non-zero to stop between steps */
+	atomic_int *cancel;     /* set non-zero (another thread) to stop */
 	/* Called between steps: done of total steps, and what runs now. */
 	void (*progress)(void *ctx, unsigned done, unsigned total, const char *what);
 	void *ctx;

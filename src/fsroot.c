@@ -160,6 +160,12 @@ int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
 			used = b->len;
 		memmove(b->data, b->data + used, b->len - used);
 		b->len -= used;
+		/* No kernel line is this long: a broken file, not a reason
+		 * to grow without end. */
+		if (b->len > FSROOT_MAX_LINE) {
+			rc = -EFBIG;
+			break;
+		}
 	}
 	close(fd);
 	return rc;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <numaif.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,12 +183,20 @@ __attribute__((noinline)) static double chase(void *start, size_t steps, void **
 	return dt;
 }
 
+/* The readers start together, or not at all when one could not be
+ * created (a barrier could not be left then). */
+struct gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int state;                 /* 0 wait, 1 go, -1 give up */
+};
+
 struct reader {
 	const uint64_t *buf;
 	size_t words;
 	unsigned passes;
 	int cpu;
-	pthread_barrier_t *go;
+	struct gate *gate;
 	double seconds;
 	uint64_t sink;
 };
@@ -207,13 +216,19 @@ static uint64_t read_all(const uint64_t *b, size_t words)
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
-	if (r->cpu >= 0) {
+	if (r->cpu >= 0 && r->cpu < CPU_SETSIZE) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
 		CPU_SET(r->cpu, &set);
 		sched_setaffinity(0, sizeof(set), &set);
 	}
-	pthread_barrier_wait(r->go);
+	pthread_mutex_lock(&r->gate->mu);
+	while (r->gate->state == 0)
+		pthread_cond_wait(&r->gate->cv, &r->gate->mu);
+	int go = r->gate->state > 0;
+	pthread_mutex_unlock(&r->gate->mu);
+	if (!go)
+		return NULL;
 	double t0 = now_s();
 	uint64_t s = 0;
 	for (unsigned k = 0; k < r->passes; k++) {
@@ -250,8 +265,8 @@ static double bandwidth(const char *buf, size_t len, const struct bitmap *cpus,
 	}
 	struct reader *rd = calloc(nt, sizeof(*rd));
 	pthread_t *th = calloc(nt, sizeof(*th));
-	pthread_barrier_t go;
-	if (!rd || !th || pthread_barrier_init(&go, NULL, (unsigned)nt) != 0) {
+	struct gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	if (!rd || !th) {
 		free(rd);
 		free(th);
 		return -1;
@@ -260,37 +275,35 @@ static double bandwidth(const char *buf, size_t len, const struct bitmap *cpus,
 	size_t started = 0;
 	for (size_t i = 0; i < nt; i++) {
 		rd[i] = (struct reader){ (const uint64_t *)(buf + i * slice), slice / 8, passes,
-					 ids[i], &go, 0, 0 };
+					 ids[i], &g, 0, 0 };
 		if (pthread_create(&th[i], NULL, reader_main, &rd[i]) != 0)
 			break;
 		started++;
 	}
+	pthread_mutex_lock(&g.mu);
+	g.state = started == nt ? 1 : -1;
+	pthread_cond_broadcast(&g.cv);
+	pthread_mutex_unlock(&g.mu);
 	double worst = 0;
-	if (started == nt) {
-		for (size_t i = 0; i < nt; i++) {
-			pthread_join(th[i], NULL);
-			if (rd[i].seconds > worst)
-				worst = rd[i].seconds;
-		}
-	} else {
-		/* Threads waiting at the barrier cannot be released: this
-		 * only happens when the system is out of threads. */
-		for (size_t i = 0; i < started; i++)
-			pthread_cancel(th[i]);
-		for (size_t i = 0; i < started; i++)
-			pthread_join(th[i], NULL);
-		worst = 0;
+	for (size_t i = 0; i < started; i++) {
+		pthread_join(th[i], NULL);
+		if (rd[i].seconds > worst)
+			worst = rd[i].seconds;
 	}
-	pthread_barrier_destroy(&go);
+	if (started != nt)
+		worst = 0;
 	free(rd);
 	free(th);
 	return worst > 0 ? (double)(slice * nt) * passes / worst / 1e9 : -1;
 }
 
-/* The largest cache of the node's CPUs, in kB (-1 unknown). */
+/* The node's last-level cache in all, in kB (-1 unknown): the largest
+ * cache level's size times its distinct instances on the node (several
+ * L3s on one node are normal), and the smallest L2 in *l2. */
 static int64_t llc_kb(const struct topology *t, size_t node, int64_t *l2)
 {
-	int64_t best = -1;
+	int top = -1;
+	int64_t size = -1;
 	*l2 = -1;
 	for (size_t c = 0; c < t->ncpus; c++) {
 		const struct topo_cpu *cp = &t->cpus[c];
@@ -298,15 +311,38 @@ static int64_t llc_kb(const struct topology *t, size_t node, int64_t *l2)
 			continue;
 		for (size_t k = 0; k < cp->ncaches; k++) {
 			const struct topo_cache *ca = &cp->caches[k];
-			if (strcmp(ca->type, "Instruction") == 0)
+			if (strcmp(ca->type, "Instruction") == 0 || ca->size_kb <= 0)
 				continue;
-			if (ca->size_kb > best)
-				best = ca->size_kb;
+			if (ca->level > top || (ca->level == top && ca->size_kb > size)) {
+				top = ca->level;
+				size = ca->size_kb;
+			}
 			if (ca->level == 2 && (*l2 < 0 || ca->size_kb < *l2))
 				*l2 = ca->size_kb;
 		}
 	}
-	return best;
+	if (top < 0)
+		return -1;
+	/* Instances: the distinct sets of CPUs sharing a top-level cache. */
+	const struct bitmap *seen[256];
+	size_t nseen = 0;
+	for (size_t c = 0; c < t->ncpus && nseen < 256; c++) {
+		const struct topo_cpu *cp = &t->cpus[c];
+		if (cp->node_index != (int)node)
+			continue;
+		for (size_t k = 0; k < cp->ncaches; k++) {
+			const struct topo_cache *ca = &cp->caches[k];
+			if (ca->level != top || strcmp(ca->type, "Instruction") == 0)
+				continue;
+			bool dup = false;
+			for (size_t q = 0; q < nseen && !dup; q++)
+				dup = bitmap_equal(seen[q], &ca->shared);
+			if (!dup && nseen < 256)
+				seen[nseen++] = &ca->shared;
+			break;
+		}
+	}
+	return size * (int64_t)(nseen ? nseen : 1);
 }
 
 static const struct placement_ops *ops_or_kernel(const struct measure_opts *o)
@@ -392,7 +428,7 @@ int measure_run(const struct fsroot *r, const struct topology *t,
 					 t->nodes[i].id, t->nodes[j].id);
 				if (o->progress)
 					o->progress(o->ctx, done, total, what);
-				if (o->cancel && *o->cancel) {
+				if (o->cancel && atomic_load(o->cancel)) {
 					rc = -ECANCELED;
 					break;
 				}
@@ -408,11 +444,11 @@ int measure_run(const struct fsroot *r, const struct topology *t,
 					chase(buf, steps / 4 + 1, &end);       /* warm-up */
 					double dt = chase(end, steps, &end);
 					c->lat_ns = dt * 1e9 / (double)steps;
-					if (!(o->cancel && *o->cancel))
+					if (!(o->cancel && atomic_load(o->cancel)))
 						c->bw1_gbs = bandwidth(buf, len, NULL, passes);
-					if (!(o->cancel && *o->cancel))
+					if (!(o->cancel && atomic_load(o->cancel)))
 						c->bwall_gbs = bandwidth(buf, len, cpus, passes);
-					if (o->cancel && *o->cancel)
+					if (o->cancel && atomic_load(o->cancel))
 						rc = -ECANCELED;
 				}
 				done++;
@@ -427,7 +463,7 @@ int measure_run(const struct fsroot *r, const struct topology *t,
 		}
 	}
 	/* A buffer that fits in L2 on the first CPU node, for comparison. */
-	if (rc == 0 && o->cancel && *o->cancel)
+	if (rc == 0 && o->cancel && atomic_load(o->cancel))
 		rc = -ECANCELED;
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++) {

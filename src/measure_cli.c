@@ -12,12 +12,12 @@
 #include "options.h"
 #include "sigstop.h"
 
-static volatile int cancelled;
+static atomic_int cancelled;   /* lock-free: safe in a handler */
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	cancelled = 1;
+	atomic_store(&cancelled, 1);
 }
 
 static void progress(void *ctx, unsigned done, unsigned total, const char *what)

@@ -183,13 +183,17 @@ int measure_load(const char *path, const struct topology *t, struct measure_resu
 			rc = -ESTALE;
 			goto out;
 		}
-	if (json_object_object_get_ex(o, "key", &v) && strcmp(json_object_get_string(v), res->key) != 0) {
+	if (!json_object_object_get_ex(o, "key", &v) || !json_object_is_type(v, json_type_string)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	if (strcmp(json_object_get_string(v), res->key) != 0) {
 		rc = -ESTALE;
 		goto out;
 	}
-	if (json_object_object_get_ex(o, "host", &v))
+	if (json_object_object_get_ex(o, "host", &v) && json_object_is_type(v, json_type_string))
 		snprintf(res->host, sizeof(res->host), "%s", json_object_get_string(v));
-	if (json_object_object_get_ex(o, "hypervisor", &v) && v)
+	if (json_object_object_get_ex(o, "hypervisor", &v) && json_object_is_type(v, json_type_string))
 		snprintf(res->hypervisor, sizeof(res->hypervisor), "%s", json_object_get_string(v));
 	if (json_object_object_get_ex(o, "when", &v))
 		res->when = (time_t)json_object_get_int64(v);

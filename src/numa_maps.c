@@ -62,10 +62,14 @@ static void reset(struct nm_mapping *m)
  * parse_u64 (-ERANGE past UINT64_MAX). */
 static inline int dec_u64(const char **pp, const char *end, uint64_t *out)
 {
-	const char *s = *pp, *d0 = s;
+	const char *s = *pp;
 	uint64_t v = 0;
 	if (s >= end || (unsigned)(*s - '0') > 9)
 		return -EINVAL;
+	/* Leading zeros add nothing (and do not count as digits). */
+	while (*s == '0' && s + 1 < end && (unsigned)(s[1] - '0') <= 9)
+		s++;
+	const char *d0 = s;
 	/* 19 digits cannot overflow; only a 20th needs the check. */
 	do {
 		v = v * 10 + (unsigned)(*s - '0');
@@ -204,24 +208,29 @@ int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m)
 		 * of every mapping of every process. Counters are parsed in
 		 * place; anything else is skipped to the next blank. */
 		switch (t[0]) {
-		case 'N':
-			if (end - t > 2 && t[1] >= '0' && t[1] <= '9') {
+		case 'N': {
+			/* "N<id>=<pages>"; a shorter token ("N0") is not one. */
+			const char *te = memchr(t, ' ', (size_t)(end - t));
+			if (!te)
+				te = end;
+			if (te - t > 2 && t[1] >= '0' && t[1] <= '9') {
 				const char *q = t + 1;
 				uint64_t node, pages;
-				if (dec_u64(&q, end, &node) != 0 || q >= end || *q != '=' ||
+				if (dec_u64(&q, te, &node) != 0 || q >= te || *q != '=' ||
 				    node > 0xfffff)
 					return -EINVAL;
 				q++;
-				if (dec_u64(&q, end, &pages) != 0 || (q < end && *q != ' '))
+				if (dec_u64(&q, te, &pages) != 0 || q != te)
 					return -EINVAL;
 				if (pages > NM_MAX_PAGES)
 					return -ERANGE;
 				if ((rc = add_node(m, (int)node, pages)) != 0)
 					return rc;
-				p = q;
+				p = te;
 				continue;
 			}
 			break;
+		}
 		case 'a':
 			if (STARTS(t, "anon="))
 				dst = &m->anon, klen = 5;

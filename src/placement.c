@@ -91,11 +91,18 @@ static int grow_batch(struct placement_scratch *s)
 {
 	if (s->bcap >= BATCH)
 		return 0;
-	s->pages = malloc(BATCH * sizeof(*s->pages));
-	s->weight = malloc(BATCH * sizeof(*s->weight));
-	s->status = malloc(BATCH * sizeof(*s->status));
-	if (!s->pages || !s->weight || !s->status)
+	void **pages = malloc(BATCH * sizeof(*pages));
+	double *weight = malloc(BATCH * sizeof(*weight));
+	int *status = malloc(BATCH * sizeof(*status));
+	if (!pages || !weight || !status) {
+		free(pages);
+		free(weight);
+		free(status);
 		return -ENOMEM;
+	}
+	s->pages = pages;
+	s->weight = weight;
+	s->status = status;
 	s->bcap = BATCH;
 	return 0;
 }
@@ -207,7 +214,10 @@ int placement_sample(const struct fsroot *r, int pid, long pagesize,
 	w.minper = nmaps_hint <= 1024 ? 64 : nmaps_hint >= (1u << 16) ? 1 : (1u << 16) / nmaps_hint;
 	size_t total;
 	rc = fsroot_read_chunks(r, path, &s->maps, feed_maps, &w, &total);
-	buf_clear(&s->maps);
+	if (s->maps.cap > (1u << 17))
+		buf_free(&s->maps);
+	else
+		buf_clear(&s->maps);
 
 	if (rc == 0 && w.n > 0)
 		rc = flush(pid, ops, s, w.n, w.kind, w.pkb, np, out, acc);
@@ -219,6 +229,9 @@ int placement_sample(const struct fsroot *r, int pid, long pagesize,
 			out->node_kb[k] = out->anon_kb[k] + out->file_kb[k] + out->huge_kb[k];
 			out->total_kb += out->node_kb[k];
 		}
+		/* As in numa_maps: pages on nodes outside the topology
+		 * count in the total, so REMOTE agrees between the two. */
+		out->total_kb += out->other_kb;
 		out->nmappings = w.nvma;
 	}
 	if (acc != acc_small)

@@ -89,14 +89,14 @@ static const struct cmd_ent *cmd_find(const struct cmd_gen *g, int pid)
  * with the same comm, else read. A zombie has none. */
 static void fill_cmdline(const struct proc_source *s, struct live *lv, struct proc_info *p)
 {
+	p->cmdline[0] = '\0';
+	if (p->state == 'Z')
+		return;
 	const struct cmd_ent *e = cmd_find(&lv->gen[lv->g], p->pid);
 	if (e && e->starttime == p->starttime && strcmp(e->comm, p->comm) == 0) {
 		memcpy(p->cmdline, e->cmdline, sizeof(p->cmdline));
 		return;
 	}
-	p->cmdline[0] = '\0';
-	if (p->state == 'Z')
-		return;
 	char path[40];
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", p->pid);
 	if (fsroot_read_file(proc_source_root(s), path, &lv->b, 64 << 10) == 0 && lv->b.len)

@@ -337,7 +337,10 @@ static int stream_numa_maps(struct sampler *s, const char *path, size_t *total)
 	int rc = fsroot_read_chunks(s->root, path, &s->nmbuf, feed_numa_maps, s, total);
 	if (rc == 0)
 		rc = numa_maps_end(&s->sum, s->nmbuf.len);
-	buf_clear(&s->nmbuf);
+	if (s->nmbuf.cap > (1u << 17))
+		buf_free(&s->nmbuf);      /* grown by a long line: give it back */
+	else
+		buf_clear(&s->nmbuf);
 	return rc;
 }
 

@@ -105,15 +105,17 @@ static void ui_close(struct ui *u)
 	free(u->tagged);
 }
 
-/* The selected, tagged and detail processes are read every tick. */
+/* The selected, tagged, -p and detail processes are read every tick. */
 static void set_priority(struct ui *u)
 {
-	size_t n = 0, cap = u->ntagged + 2;
+	size_t n = 0, cap = u->ntagged + u->opt->npids + 2;
 	int *v = malloc(cap * sizeof(*v));
 	if (!v)
 		return;
 	for (size_t i = 0; i < u->ntagged; i++)
 		v[n++] = u->tagged[i];
+	for (size_t i = 0; i < u->opt->npids; i++)
+		v[n++] = u->opt->pids[i];     /* -p: what the user asked to watch */
 	if (u->sel_pid > 0)
 		v[n++] = u->sel_pid;
 	if (u->screen == SCR_DETAIL && u->detail.pid > 0)

@@ -3,6 +3,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ struct ui_measure {
 	pthread_mutex_t mu;
 	unsigned done, total;
 	char what[96];
-	volatile int cancel;
+	atomic_int cancel;
 	bool finished;           /* the thread has returned (under mu) */
 	int rc;
 	struct measure_result res;
@@ -81,7 +82,7 @@ void ui_measure_free(struct ui *u)
 	if (!m)
 		return;
 	if (m->phase == MP_RUNNING) {
-		m->cancel = 1;
+		atomic_store(&m->cancel, 1);
 		pthread_join(m->th, NULL);
 		if (m->rc == 0)
 			measure_free(&m->res);
@@ -134,9 +135,10 @@ void ui_measure_key(struct ui *u, int ch)
 	switch (m->phase) {
 	case MP_CONFIRM:
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 'y') {
-			if (pthread_create(&m->th, NULL, worker, m) != 0) {
+			int e = pthread_create(&m->th, NULL, worker, m);
+			if (e != 0) {
 				snprintf(u->msg, sizeof(u->msg), "cannot start the measurement: %s",
-					 strerror(errno));
+					 strerror(e));
 				close_dialog(u);
 				return;
 			}
@@ -147,7 +149,7 @@ void ui_measure_key(struct ui *u, int ch)
 		break;
 	case MP_RUNNING:
 		if (ch == KEY_ESC || ch == 'q')
-			m->cancel = 1;
+			atomic_store(&m->cancel, 1);
 		break;
 	case MP_DONE:
 		if (m->rc == -ECANCELED)
@@ -205,7 +207,7 @@ void ui_measure_draw(struct ui *u)
 		attroff(ui_attr(u, C_BAR_USER));
 		mvprintw(y++, x + 1 + bar, "] %u/%u", done, total);
 		y++;
-		mvprintw(y++, x, m->cancel ? "cancelling..." : "Esc: cancel");
+		mvprintw(y++, x, atomic_load(&m->cancel) ? "cancelling..." : "Esc: cancel");
 	} else {
 		if (m->rc == 0) {
 			mvprintw(y++, x, "Done in %.1f s. The heatmap shows the latency layer (v: next).",

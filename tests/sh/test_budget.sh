@@ -33,7 +33,9 @@ assert len(s) == 3 and not any(x["full"] for x in b), b
 assert all(x["budget_ms"] == 20.0 for x in b), b
 for x in s:
     nb, ps = x["numa_maps_budget"], x["processes"]
-    assert nb["read"] + nb["sampled"] + nb["kept"] == len(ps), (nb, len(ps))
+    fresh = [p for p in ps if p["sample_age_s"] == 0]
+    assert nb["read"] + nb["sampled"] == len(fresh), (nb, len(fresh))
+    assert nb["kept"] == len(ps) - len(fresh), (nb, len(ps))
     for p in ps:
         a = p["sample_age_s"]
         if p["numa_maps"] == "not_read":

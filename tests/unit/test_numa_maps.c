@@ -246,6 +246,29 @@ static void policy_list_overflow(void)
 }
 
 /* Every input the fuzzer once crashed on, kept in tests/fuzz/regressions. */
+/* Inputs the fast parser must treat exactly as the first one did. */
+static void same_as_before(void)
+{
+	struct nm_mapping m;
+	nm_mapping_init(&m);
+	/* "N0" alone is not a node count: skipped, the rest still parsed. */
+	CHECK_EQ_INT(parse(&m, "7f0000000000 default N0 anon=1 N1=2"), 0);
+	CHECK_EQ_INT(m.anon, 1);
+	CHECK_EQ_INT(m.nnodes, 1);
+	CHECK_EQ_INT(m.nodes[0].node, 1);
+	/* Leading zeros are not digits that overflow. */
+	CHECK_EQ_INT(parse(&m, "7f0000000000 default anon=0000000000000000000000005 N00000000000000000000001=0000000000000000000007"), 0);
+	CHECK_EQ_INT(m.anon, 5);
+	CHECK(m.nnodes == 1 && m.nodes[0].node == 1 && m.nodes[0].pages == 7);
+	/* 21 significant digits overflow; trailing junk is an error. */
+	CHECK(parse(&m, "7f0000000000 default anon=100000000000000000000") != 0);
+	CHECK_EQ_INT(parse(&m, "7f0000000000 default N0=1x"), -EINVAL);
+	CHECK_EQ_INT(parse(&m, "7f0000000000 default anon=1x"), -EINVAL);
+	CHECK_EQ_INT(parse(&m, "7f0000000000 default anonymous=3 N0=1"), 0);
+	CHECK_EQ_INT(m.anon, -1);
+	nm_mapping_free(&m);
+}
+
 static void fuzz_regressions(void)
 {
 	const char *names[] = { "numa_maps-policy-overflow", "numa_maps-kb-overflow" };
@@ -279,6 +302,7 @@ static void fuzz_regressions(void)
 
 int main(void)
 {
+	RUN_TEST(same_as_before);
 	RUN_TEST(fuzz_regressions);
 	RUN_TEST(policy_list_overflow);
 	RUN_TEST(article_figure);

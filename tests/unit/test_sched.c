@@ -305,6 +305,13 @@ static long fake_move_pages(void *ctx, int pid, unsigned long count, void **page
 	return 0;
 }
 
+static long deny_move_pages(void *ctx, int pid, unsigned long count, void **pages,
+			    const int *nodes, int *status, int flags)
+{
+	(void)ctx; (void)pid; (void)count; (void)pages; (void)nodes; (void)status; (void)flags;
+	return -EPERM;
+}
+
 static void maps_parsing(void)
 {
 	const char *maps =
@@ -381,10 +388,10 @@ static void sampled_estimate(void)
 	CHECK_EQ_INT(sum.file_kb[1], 0);
 	CHECK_EQ_INT(sum.total_kb, 57 * 1024);
 	CHECK_EQ_INT(sum.nmappings, 2);
-	CHECK(fm.calls >= 1 && fm.calls <= 2);  /* 64 + 32 samples: one batch */
-	/* Not allowed, and gone. */
-	struct fake_mp deny = { 0 };
-	(void)deny;
+	CHECK_EQ_INT(fm.calls, 1);               /* 64 + 64 samples: one batch */
+	/* Not allowed (move_pages says EPERM), and gone (no maps file). */
+	struct placement_ops deny = { deny_move_pages, NULL };
+	CHECK_EQ_INT(placement_sample(r, 77, 4096, &np, &deny, 0, &s, &sum), -EACCES);
 	CHECK_EQ_INT(placement_sample(r, 78, 4096, &np, &ops, 0, &s, &sum), -ENOENT);
 	/* Many mappings: fewer samples each (64 Ki samples in all). */
 	struct placement_scratch s2 = { 0 };
