@@ -55,6 +55,10 @@ if [ -f "$FIX/16amd64-8n2c.tar.bz2" ]; then
 	tar -xjf "$FIX/64amd64-4s2n4ca2co.tar.bz2" -C "$T/fx2"
 	root2=$(find "$T/fx2" -mindepth 1 -maxdepth 1 -type d | head -1)
 	shot topology-64cpu 120 40 "Tab Tab" --root "$root2"
+	# The firmware's HMAT layer (v) of a tree with memory-only tiers.
+	mkdir "$T/fx3"
+	tar -xjf "$FIX/fakeheteromemtiers.tar.bz2" -C "$T/fx3"
+	shot hmat-layer 120 36 "v" --root "$T/fx3/fakeheteromemtiers"
 else
 	echo "screenshots: fixtures not at $FIX: 8-node and topology shots skipped"
 fi
