@@ -91,19 +91,16 @@ int fsroot_open_fd(const struct fsroot *r, const char *path, int flags)
 	return root_openat(r, path, O_RDONLY | O_NOCTTY | flags);
 }
 
-int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
-		     size_t max_bytes)
+/* The one read loop: read fd into b; after each read, fn (when given)
+ * takes the bytes it can use and the rest stays. More than max_keep bytes
+ * kept is -EFBIG. */
+static int read_loop(int fd, struct buf *b, size_t max_keep,
+		     int (*fn)(void *ctx, const char *data, size_t len, size_t *used),
+		     void *ctx, size_t *total)
 {
-	if (!max_bytes)
-		max_bytes = 64u << 20;
-	buf_clear(b);
-	int fd = root_openat(r, path, O_RDONLY | O_NOCTTY);
-	if (fd < 0)
-		return fd;
 	int rc = 0;
 	for (;;) {
-		if (b->cap - b->len < 4096 + 1 &&
-		    (rc = buf_reserve(b, b->cap ? b->cap : 65536)) != 0)
+		if (b->cap - b->len < 4096 + 1 && (rc = buf_reserve(b, b->cap ? b->cap : 65536)) != 0)
 			break;
 		ssize_t n = read(fd, b->data + b->len, b->cap - b->len - 1);
 		if (n < 0) {
@@ -114,13 +111,35 @@ int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
 		}
 		if (n == 0)
 			break;
+		*total += (size_t)n;
 		b->len += (size_t)n;
-		if (b->len > max_bytes) {
+		if (fn) {
+			size_t used = 0;
+			if ((rc = fn(ctx, b->data, b->len, &used)) != 0)
+				break;
+			if (used > b->len)
+				used = b->len;
+			memmove(b->data, b->data + used, b->len - used);
+			b->len -= used;
+		}
+		if (b->len > max_keep) {
 			rc = -EFBIG;
 			break;
 		}
 	}
 	close(fd);
+	return rc;
+}
+
+int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
+		     size_t max_bytes)
+{
+	buf_clear(b);
+	int fd = root_openat(r, path, O_RDONLY | O_NOCTTY);
+	if (fd < 0)
+		return fd;
+	size_t total = 0;
+	int rc = read_loop(fd, b, max_bytes ? max_bytes : 64u << 20, NULL, NULL, &total);
 	if (b->data)
 		b->data[b->len] = '\0';
 	if (rc)
@@ -137,38 +156,9 @@ int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
 	int fd = root_openat(r, path, O_RDONLY | O_NOCTTY);
 	if (fd < 0)
 		return fd;
-	int rc = 0;
-	for (;;) {
-		/* A line longer than what is free grows the buffer. */
-		if (b->cap - b->len < 4096 + 1 && (rc = buf_reserve(b, b->cap ? b->cap : 65536)) != 0)
-			break;
-		ssize_t n = read(fd, b->data + b->len, b->cap - b->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		*total += (size_t)n;
-		b->len += (size_t)n;
-		size_t used = 0;
-		if ((rc = fn(ctx, b->data, b->len, &used)) != 0)
-			break;
-		if (used > b->len)
-			used = b->len;
-		memmove(b->data, b->data + used, b->len - used);
-		b->len -= used;
-		/* No kernel line is this long: a broken file, not a reason
-		 * to grow without end. */
-		if (b->len > FSROOT_MAX_LINE) {
-			rc = -EFBIG;
-			break;
-		}
-	}
-	close(fd);
-	return rc;
+	/* No kernel line is FSROOT_MAX_LINE long: a broken file, not a
+	 * reason to grow without end. */
+	return read_loop(fd, b, FSROOT_MAX_LINE, fn, ctx, total);
 }
 
 int fsroot_read_small(const struct fsroot *r, const char *path, char *out,

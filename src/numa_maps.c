@@ -208,29 +208,31 @@ int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m)
 		 * of every mapping of every process. Counters are parsed in
 		 * place; anything else is skipped to the next blank. */
 		switch (t[0]) {
-		case 'N': {
-			/* "N<id>=<pages>"; a shorter token ("N0") is not one. */
-			const char *te = memchr(t, ' ', (size_t)(end - t));
-			if (!te)
-				te = end;
-			if (te - t > 2 && t[1] >= '0' && t[1] <= '9') {
+		case 'N':
+			if (end - t > 2 && t[1] >= '0' && t[1] <= '9') {
 				const char *q = t + 1;
 				uint64_t node, pages;
-				if (dec_u64(&q, te, &node) != 0 || q >= te || *q != '=' ||
-				    node > 0xfffff)
+				if (dec_u64(&q, end, &node) != 0 || node > 0xfffff)
+					return -EINVAL;
+				/* "N<digit>" alone is not a node count: skipped, as
+				 * any unknown token; longer ones need "=<pages>". */
+				if ((q == end || *q == ' ') && q - t == 2) {
+					p = q;
+					continue;
+				}
+				if (q >= end || *q != '=')
 					return -EINVAL;
 				q++;
-				if (dec_u64(&q, te, &pages) != 0 || q != te)
+				if (dec_u64(&q, end, &pages) != 0 || (q < end && *q != ' '))
 					return -EINVAL;
 				if (pages > NM_MAX_PAGES)
 					return -ERANGE;
 				if ((rc = add_node(m, (int)node, pages)) != 0)
 					return rc;
-				p = te;
+				p = q;
 				continue;
 			}
 			break;
-		}
 		case 'a':
 			if (STARTS(t, "anon="))
 				dst = &m->anon, klen = 5;

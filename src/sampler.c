@@ -12,12 +12,9 @@
 
 /* What the sampler remembers of a process between ticks: its CPU ticks
  * and RSS of the previous tick, and its last numa_maps result. */
-struct nm_cache {
-	int pid;
-	uint64_t starttime;
-	uint64_t ticks;               /* utime + stime at the previous tick */
-	int64_t rss_prev;             /* RSS at the previous tick */
-	bool have;                    /* the result below is valid */
+/* The last numa_maps result of a process and what it was read under. */
+struct nm_result {
+	bool have;                    /* the fields below are valid */
 	bool sampled;
 	enum nm_state nm;
 	int nm_errno;
@@ -28,8 +25,16 @@ struct nm_cache {
 	struct vmstat_migrate vm_at;
 	int64_t total_kb;
 	size_t nmappings;
-	size_t slot;                  /* its kB arrays: pool + slot * 4 * nnodes */
 	char policy[64];
+};
+
+struct nm_cache {
+	int pid;
+	uint64_t starttime;
+	uint64_t ticks;               /* utime + stime at the previous tick */
+	int64_t rss_prev;             /* RSS at the previous tick */
+	size_t slot;                  /* its kB arrays: pool + slot * 4 * nnodes */
+	struct nm_result r;
 };
 
 struct cache_gen {
@@ -379,7 +384,7 @@ static void read_numa_maps(struct sampler *s, struct snap_proc *sp)
 static void read_sampled(struct sampler *s, struct snap_proc *sp, const struct nm_cache *e)
 {
 	int rc = placement_sample(s->root, sp->info.pid, s->pagesize, &s->params,
-				  &s->pops, e && e->have ? e->nmappings : 0, &s->psc, &s->sum);
+				  &s->pops, e && e->r.have ? e->r.nmappings : 0, &s->psc, &s->sum);
 	if (rc == -EACCES || rc == -EPERM) {
 		sp->nm = NMS_NO_PERM;
 		return;
@@ -403,7 +408,7 @@ static void read_sampled(struct sampler *s, struct snap_proc *sp, const struct n
 	take_summary(s, sp);
 	sp->nm_sampled = true;
 	snprintf(sp->policy, sizeof(sp->policy), "%s",
-		 e && e->have && e->nm == NMS_OK ? e->policy : "");
+		 e && e->r.have && e->r.nm == NMS_OK ? e->r.policy : "");
 }
 
 static int ensure_snapshot(struct sampler *s, struct snapshot *snap)
@@ -529,20 +534,20 @@ static void prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
 		sp->cpu_pct = 100.0 * (double)(ticks - e->ticks) /
 			      (double)s->hz / snap->interval_s;
 	uint64_t faults = sp->info.minflt + sp->info.majflt;
-	bool have = e && e->have;
+	bool have = e && e->r.have;
 	s->sched[i] = (struct nmsched_proc){
 		.priority = is_priority(s, sp->info.pid),
 		.cached = have,
-		.changed = !have || sp->info.rss_kb != e->rss_at ||
-			   faults != e->faults_at || !vm_same(&s->vm, &e->vm_at),
-		.last_read = have ? e->read_at : -1,
-		.last_cost = have ? e->cost : -1,
-		.cost_rss_kb = have ? e->cost_rss : -1,
+		.changed = !have || sp->info.rss_kb != e->r.rss_at ||
+			   faults != e->r.faults_at || !vm_same(&s->vm, &e->r.vm_at),
+		.last_read = have ? e->r.read_at : -1,
+		.last_cost = have ? e->r.cost : -1,
+		.cost_rss_kb = have ? e->r.cost_rss : -1,
 		.rss_kb = sp->info.rss_kb,
 		.rss_delta_kb = e && sp->info.rss_kb >= 0 && e->rss_prev >= 0 ?
 				sp->info.rss_kb - e->rss_prev : 0,
 		.cpu_pct = sp->cpu_pct,
-		.nmappings = have ? e->nmappings : 0,
+		.nmappings = have ? e->r.nmappings : 0,
 	};
 }
 
@@ -559,50 +564,41 @@ static void finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	*c = (struct nm_cache){
 		.pid = sp->info.pid, .starttime = sp->info.starttime,
 		.ticks = sp->info.utime + sp->info.stime,
-		.rss_prev = sp->info.rss_kb, .slot = i, .cost = -1, .cost_rss = -1,
+		.rss_prev = sp->info.rss_kb, .slot = i,
+		.r = { .cost = -1, .cost_rss = -1 },
 	};
 	if (sp->nm_fresh) {
 		sp->nm_age_s = 0;
-		c->have = true;
-		c->read_at = s->tick_now;
+		struct nm_result *r = &c->r;
+		r->have = true;
+		r->read_at = s->tick_now;
 		/* A sampled read says nothing of the numa_maps cost. */
-		c->cost = q->how == NMSCHED_READ ? q->last_cost : (e ? e->cost : -1);
-		c->cost_rss = q->how == NMSCHED_READ ? q->cost_rss_kb : (e ? e->cost_rss : -1);
-		c->rss_at = sp->info.rss_kb;
-		c->faults_at = sp->info.minflt + sp->info.majflt;
-		c->vm_at = s->vm;
-		c->nm = sp->nm;
-		c->nm_errno = sp->nm_errno;
-		c->sampled = sp->nm_sampled;
-		c->total_kb = sp->total_kb;
-		c->nmappings = sp->nmappings;
-		snprintf(c->policy, sizeof(c->policy), "%s", sp->policy);
+		bool full = q->how == NMSCHED_READ;
+		r->cost = full ? q->last_cost : e ? e->r.cost : -1;
+		r->cost_rss = full ? q->cost_rss_kb : e ? e->r.cost_rss : -1;
+		r->rss_at = sp->info.rss_kb;
+		r->faults_at = sp->info.minflt + sp->info.majflt;
+		r->vm_at = s->vm;
+		r->nm = sp->nm;
+		r->nm_errno = sp->nm_errno;
+		r->sampled = sp->nm_sampled;
+		r->total_kb = sp->total_kb;
+		r->nmappings = sp->nmappings;
+		snprintf(r->policy, sizeof(r->policy), "%s", sp->policy);
 		memcpy(kb, sp->node_kb, 4 * n * sizeof(int64_t));
-	} else if (e && e->have) {
+	} else if (e && e->r.have) {
 		/* Kept: the last result, with its age. */
 		const int64_t *okb = s->gen[s->g].kb + e->slot * 4 * n;
-		c->have = true;
-		c->read_at = e->read_at;
-		c->cost = e->cost;
-		c->cost_rss = e->cost_rss;
-		c->rss_at = e->rss_at;
-		c->faults_at = e->faults_at;
-		c->vm_at = e->vm_at;
-		c->nm = e->nm;
-		c->nm_errno = e->nm_errno;
-		c->sampled = e->sampled;
-		c->total_kb = e->total_kb;
-		c->nmappings = e->nmappings;
-		snprintf(c->policy, sizeof(c->policy), "%s", e->policy);
+		c->r = e->r;
 		memcpy(kb, okb, 4 * n * sizeof(int64_t));
 		memcpy(sp->node_kb, okb, 4 * n * sizeof(int64_t));
-		sp->nm = e->nm;
-		sp->nm_errno = e->nm_errno;
-		sp->nm_sampled = e->sampled;
-		sp->total_kb = e->nm == NMS_OK ? e->total_kb : -1;
-		sp->nmappings = e->nmappings;
-		snprintf(sp->policy, sizeof(sp->policy), "%s", e->policy);
-		double age = s->tick_now - e->read_at;
+		sp->nm = e->r.nm;
+		sp->nm_errno = e->r.nm_errno;
+		sp->nm_sampled = e->r.sampled;
+		sp->total_kb = e->r.nm == NMS_OK ? e->r.total_kb : -1;
+		sp->nmappings = e->r.nmappings;
+		snprintf(sp->policy, sizeof(sp->policy), "%s", e->r.policy);
+		double age = s->tick_now - e->r.read_at;
 		sp->nm_age_s = age > 0 ? age : 0;
 	}
 	if (sp->nm == NMS_OK && sp->home >= 0) {
