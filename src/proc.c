@@ -116,10 +116,11 @@ void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
 		n--;
 	if (n >= dstsz)
 		n = dstsz - 1;
-	/* As ps does: argument separators and control characters become
-	 * blanks (libproc2 does the same for the live backend). */
+	/* Argument separators become blanks; every other byte is kept as the
+	 * process wrote it, for the output layers to escape (sanitize_term
+	 * for a terminal, sanitize_utf8 + the JSON library's escapes). */
 	for (size_t i = 0; i < n; i++)
-		dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? ' ' : src[i];
+		dst[i] = src[i] == '\0' ? ' ' : src[i];
 	dst[n] = '\0';
 }
 

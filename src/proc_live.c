@@ -7,7 +7,10 @@
  * PIDS_VM_RSS (status) or PIDS_MEM_RES (statm), one file read less each;
  * the command line is read once per process (PID + start time) and again
  * only when its comm changes (an exec), not every tick; PIDS_PROCESSOR_NODE
- * is avoided (it calls libnuma, which cannot follow the rooted layer). */
+ * is avoided (it calls libnuma, which cannot follow the rooted layer).
+ * PIDS_CMD is libproc2's escaped comm (control bytes become '.', bytes it
+ * cannot print '?'): a name holding either is read raw from
+ * /proc/PID/stat once, so the output layers escape the real bytes. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 
 #include <libproc2/pids.h>
 
+#include "parse.h"
 #include "proc.h"
 
 void **proc_source_pids_slot(struct proc_source *s);
@@ -39,11 +43,12 @@ static enum pids_item items[I_N] = {
 	[I_NLWP] = PIDS_NLWP,
 };
 
-/* Command lines of the previous scan, sorted by PID. */
+/* Names of the previous scan, sorted by PID. */
 struct cmd_ent {
 	int pid;
 	uint64_t starttime;
-	char comm[64];
+	char key[24];           /* libproc2's comm: a change means an exec */
+	char raw[16];           /* the kernel's comm (TASK_COMM_LEN) */
 	char cmdline[256];
 };
 
@@ -85,44 +90,69 @@ static const struct cmd_ent *cmd_find(const struct cmd_gen *g, int pid)
 	return NULL;
 }
 
-/* The command line of p: from the last scan when it is the same process
- * with the same comm, else read. A zombie has none. */
-static void fill_cmdline(const struct proc_source *s, struct live *lv, struct proc_info *p)
+static void copy_name(char *d, size_t n, const char *src)
 {
-	p->cmdline[0] = '\0';
-	if (p->state == 'Z')
-		return;
-	const struct cmd_ent *e = cmd_find(&lv->gen[lv->g], p->pid);
-	if (e && e->starttime == p->starttime && strcmp(e->comm, p->comm) == 0) {
-		memcpy(p->cmdline, e->cmdline, sizeof(p->cmdline));
-		return;
-	}
-	char path[40];
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", p->pid);
-	if (fsroot_read_file(proc_source_root(s), path, &lv->b, 64 << 10) == 0 && lv->b.len)
-		proc_clean_cmdline(p->cmdline, sizeof(p->cmdline), lv->b.data, lv->b.len);
+	size_t k = strnlen(src, n - 1);
+	memcpy(d, src, k);
+	d[k] = '\0';
 }
 
-static int remember(struct live *lv, const struct proc_list *l)
+/* A comm from libproc2 that may stand for other bytes. */
+static bool maybe_escaped(const char *c)
 {
-	struct cmd_gen *ng = &lv->gen[!lv->g];
-	if (l->n > ng->cap) {
-		struct cmd_ent *v = realloc(ng->v, l->n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		ng->v = v;
-		ng->cap = l->n;
+	return strpbrk(c, "?.") != NULL;
+}
+
+/* The raw comm of p from /proc/PID/stat; p->comm is kept if that fails
+ * (the process exited: the next scan drops it). */
+static void read_raw_comm(const struct proc_source *s, struct live *lv, struct proc_info *p)
+{
+	char path[40];
+	snprintf(path, sizeof(path), "/proc/%d/stat", p->pid);
+	struct pid_stat st;
+	if (fsroot_read_file(proc_source_root(s), path, &lv->b, 4096) == 0 &&
+	    parse_pid_stat(lv->b.data, lv->b.len, &st) == 0 && st.pid == p->pid &&
+	    st.starttime == p->starttime)
+		snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
+}
+
+/* The names of p: from the last scan when it is the same process with the
+ * same comm, else read (the command line; the raw comm when libproc2's
+ * may be escaped). A zombie has no command line. Recorded in ng. */
+static void fill_names(const struct proc_source *s, struct live *lv, struct cmd_gen *ng,
+		       struct proc_info *p)
+{
+	struct cmd_ent *ne = &ng->v[ng->n++];
+	*ne = (struct cmd_ent){ .pid = p->pid, .starttime = p->starttime };
+	copy_name(ne->key, sizeof(ne->key), p->comm);
+	p->cmdline[0] = '\0';
+	const struct cmd_ent *e = cmd_find(&lv->gen[lv->g], p->pid);
+	bool same = e && e->starttime == p->starttime && strcmp(e->key, p->comm) == 0;
+	if (same) {
+		if (e->raw[0])
+			copy_name(p->comm, sizeof(p->comm), e->raw);
+	} else if (maybe_escaped(p->comm)) {
+		read_raw_comm(s, lv, p);
 	}
-	ng->n = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		const struct proc_info *p = &l->v[i];
-		struct cmd_ent *e = &ng->v[ng->n++];
-		e->pid = p->pid;
-		e->starttime = p->starttime;
-		memcpy(e->comm, p->comm, sizeof(e->comm));
-		memcpy(e->cmdline, p->cmdline, sizeof(e->cmdline));
+	if (maybe_escaped(ne->key))
+		copy_name(ne->raw, sizeof(ne->raw), p->comm);
+	if (p->state == 'Z')
+		return;
+	if (same) {
+		memcpy(p->cmdline, e->cmdline, sizeof(p->cmdline));
+	} else {
+		char path[40];
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", p->pid);
+		if (fsroot_read_file(proc_source_root(s), path, &lv->b, 64 << 10) == 0 && lv->b.len)
+			proc_clean_cmdline(p->cmdline, sizeof(p->cmdline), lv->b.data, lv->b.len);
 	}
-	/* /proc lists PIDs in order: insertion sort is linear here. */
+	memcpy(ne->cmdline, p->cmdline, sizeof(ne->cmdline));
+}
+
+/* The new generation becomes the previous one; sorted by PID (/proc lists
+ * PIDs in order: insertion sort is linear here). */
+static void remember(struct live *lv, struct cmd_gen *ng)
+{
 	for (size_t i = 1; i < ng->n; i++)
 		for (size_t j = i; j > 0 && ng->v[j].pid < ng->v[j - 1].pid; j--) {
 			struct cmd_ent t = ng->v[j];
@@ -130,7 +160,6 @@ static int remember(struct live *lv, const struct proc_list *l)
 			ng->v[j - 1] = t;
 		}
 	lv->g = !lv->g;
-	return 0;
 }
 
 #define VAL(i, type) PIDS_VAL(i, type, st, info)
@@ -158,6 +187,15 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 	if (!f)
 		return errno ? -errno : -EIO;
 	int total = f->counts ? f->counts->total : 0;
+	struct cmd_gen *ng = &lv->gen[!lv->g];
+	ng->n = 0;
+	if ((size_t)total > ng->cap) {
+		struct cmd_ent *v = realloc(ng->v, (size_t)total * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		ng->v = v;
+		ng->cap = (size_t)total;
+	}
 	for (int i = 0; i < total; i++) {
 		struct pids_stack *st = f->stacks[i];
 		struct proc_info *p = proc_list_add(l);
@@ -179,7 +217,8 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 		p->rss_kb = (int64_t)VAL(I_RSS, ul_int) * lv->page_kb;
 		p->last_cpu = VAL(I_PROCESSOR, s_int);
 		p->nthreads = VAL(I_NLWP, s_int);
-		fill_cmdline(s, lv, p);
+		fill_names(s, lv, ng, p);
 	}
-	return remember(lv, l);
+	remember(lv, ng);
+	return 0;
 }
