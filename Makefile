@@ -12,7 +12,7 @@ CC      ?= cc
 PKGS    := libproc2 json-c
 UI_PKGS := ncursesw
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
-            libjson-c-dev tmux numactl bzip2
+            libjson-c-dev tmux numactl bzip2 valgrind
 VERSION := 0.1.0
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

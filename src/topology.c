@@ -229,6 +229,8 @@ int topology_read(const struct fsroot *r, struct topology *t)
 	if ((rc = build_index(t)) != 0)
 		goto fail;
 	if (t->synthetic || read_node_list(r, "online", &t->online_nodes) != 0) {
+		if (!t->synthetic)
+			topo_warn(t, "node/online unreadable: online nodes taken from the node directories");
 		bitmap_clear(&t->online_nodes);
 		for (size_t i = 0; i < t->nnodes; i++)
 			bitmap_set(&t->online_nodes, (unsigned)t->nodes[i].id);

@@ -14,13 +14,14 @@ o=$(run -b -n 1); rc=$?
 [ $rc -eq 0 ] && echo "$o" | grep -q 'warning: node2/distance has 3 values for 4 nodes' \
 	&& echo "$o" | grep -Eq '^ +N2 +- +- +- +-' && echo "$o" | grep -Eq '^ +N0 +10 +20 +20 +20' \
 	&& ok broken_distance_row_size || bad broken_distance_row_size "$o"
-j=$(run --json -n 1); echo "$j" | grep -q '\[null,null,null,null\]' && ok broken_distance_json_null || bad broken_distance_json_null
+j=$(run --json -n 1); [ $? -eq 0 ] && echo "$j" | grep -q '\[null,null,null,null\]' && ok broken_distance_json_null || bad broken_distance_json_null
 
 fresh; printf 'garbage here\n' > "$T/t/$N/node1/distance"
 o=$(run -b -n 1); [ $? -eq 0 ] && echo "$o" | grep -q 'warning: node1/distance' && ok broken_distance_garbage || bad broken_distance_garbage "$o"
 
 fresh; rm "$T/t/$N/online" "$T/t/$N/possible"
 o=$(run --json -n 1); [ $? -eq 0 ] && echo "$o" | grep -q '"distances":{"nodes":\[0,1,2,3\],"matrix":\[\[10,20,20,20\]' \
+	&& echo "$o" | grep -q '"warnings":\["node\\/online unreadable: online nodes taken from the node directories"' \
 	&& ok missing_node_online || bad missing_node_online "$o"
 
 fresh; rm "$T/t/$N/node3/meminfo"; mkdir "$T/t/$N/node3/meminfo"
@@ -56,3 +57,35 @@ o=$(run --json -n 1 -p 2000); [ $? -eq 0 ] && echo "$o" | grep -q '"total_kb":40
 # A self-referencing symlink where a node directory would be.
 fresh; ln -s node9 "$T/t/$N/node9"; ln -s . "$T/t/$N/node0/cpu0"
 o=$(run --json -n 1); [ $? -eq 0 ] && echo "$o" | grep -q '"nodes":\[0,1,2,3\]' && ok symlink_loops_ignored || bad symlink_loops_ignored "$o"
+
+# A file the program does read is a symlink to itself: that process's
+# numa_maps is an error (ELOOP), the others are read.
+fresh; rm "$T/t/proc/4242/numa_maps"; ln -s numa_maps "$T/t/proc/4242/numa_maps"
+o=$(run --json -n 1); [ $? -eq 0 ] && echo "$o" | grep -q '"pid":4242,[^}]*"numa_maps":"error","placement":null,"sample_age_s":0.0,"numa_maps_error":"Too many levels of symbolic links"' \
+	&& echo "$o" | grep -q '"mappings":12,"numa_maps":"ok"' && ok numa_maps_symlink_loop_error || bad numa_maps_symlink_loop_error "$o"
+
+# The monitor on a tree broken in several places at once: the panels, the
+# heatmap and the table still draw, the status line says there are
+# warnings and the Nodes screen shows them.
+if command -v tmux >/dev/null; then
+	fresh; echo "10 20 20" > "$T/t/$N/node2/distance"; rm "$T/t/$N/online"
+	rm "$T/t/$N/node3/meminfo"; mkdir "$T/t/$N/node3/meminfo"
+	rm "$T/t/proc/4242/numa_maps"; ln -s numa_maps "$T/t/proc/4242/numa_maps"
+	export TMUX_TMPDIR="$T"
+	tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
+	prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
+	tmux new-session -d -s b -x 150 -y 40 "TERM=tmux-256color $prog --root $T/t; echo EXIT=\$?; sleep 20"
+	i=0; while [ $i -lt 50 ] && ! tmux capture-pane -p -t b | grep -q F10Quit; do sleep 0.1; i=$((i+1)); done
+	s=$(tmux capture-pane -p -t b)
+	echo "$s" | grep -q '^N0 ' && echo "$s" | grep -q '^N3 ' && echo "$s" | grep -Eq ' 4242 .*error' \
+		&& echo "$s" | grep -Eq ' 1000 ' && echo "$s" | grep -q '3 warnings (Tab: Nodes)' \
+		&& ok tui_broken_tree_main_screen || bad tui_broken_tree_main_screen "$s"
+	tmux send-keys -t b Tab; sleep 0.5
+	s=$(tmux capture-pane -p -t b)
+	echo "$s" | grep -q 'node2/distance has 3 values for 4 nodes' && echo "$s" | grep -q 'node/online unreadable' \
+		&& ok tui_broken_tree_nodes_screen || bad tui_broken_tree_nodes_screen "$s"
+	tmux send-keys -t b q
+	i=0; while [ $i -lt 30 ] && ! tmux capture-pane -p -t b | grep -q 'EXIT=0'; do sleep 0.1; i=$((i+1)); done
+	tmux capture-pane -p -t b | grep -q 'EXIT=0' && ok tui_broken_tree_quit || bad tui_broken_tree_quit
+	tmux kill-server 2>/dev/null
+fi

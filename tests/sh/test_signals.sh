@@ -105,7 +105,9 @@ EOF
 		fi
 		case $how in
 			ctrl-c) tmux send-keys -t "$s" C-c ;;
-			*) kill -"$how" "$pid" ;;
+			# A storm of the ending signal too: the handler may run many
+			# times while the terminal is being restored.
+			*) j=0; while [ $j -lt 50 ]; do kill -"$how" "$pid" 2>/dev/null; j=$((j + 1)); done ;;
 		esac
 		wait_for "$s" STTY_DONE 50
 		st=$(screen "$s" | sed -n 's/^EXIT=//p')
