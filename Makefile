@@ -36,7 +36,7 @@ LIB      := $(BUILD)/libnumatop.a
 PROG     ?= numatop-tui
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
-UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC)) $(BUILD)/tests/fuzz_replay
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BUILD)/bench/bench
 HELPER_SRC := $(wildcard tests/helpers/*.c)
@@ -64,6 +64,11 @@ $(PROG): $(MAIN_OBJ) $(UI_OBJ) $(LIB)
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
+
+# Every fuzz target over its seeds and the inputs that once crashed.
+$(BUILD)/tests/fuzz_replay: tests/fuzz/fuzz.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(BENCH_BIN): $(BENCH_SRC) $(wildcard bench/*.h) $(LIB)
 	@mkdir -p $(dir $@)
@@ -102,10 +107,12 @@ asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_BIN)
 	  BUILD=$(BUILD) PROG=$(PROG) tests/run.sh $(UNIT_BIN)
 
 # libFuzzer targets (clang); each runs FUZZ_SECONDS on a copy of its corpus.
-FUZZ_TARGETS := numa_maps cpulist cpumap distance meminfo numastat proc_stat \
-                pid_stat pid_status sanitize
+FUZZ_TARGETS := numa_maps numa_maps_line numa_maps_chunks cpulist cpumap distance \
+                meminfo numastat proc_stat pid_stat pid_status vmstat maps measure_file \
+                sanitize
 FUZZ_SECONDS ?= 20
-FUZZ_SRC := src/parse.c src/parse_pid.c src/numa_maps.c src/bitmap.c src/sanitize.c src/buf.c
+FUZZ_CC = clang -g -O1 -std=c11 -D_GNU_SOURCE -DNUMATOP_VERSION='"$(VERSION)"' -Iinclude \
+          $(PKG_CFLAGS) -fno-sanitize-recover=all
 
 fuzz:
 	@for p in clang libclang-rt-14-dev; do \
@@ -113,10 +120,14 @@ fuzz:
 	done; if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" != 0 ]; then echo "missing:$$missing; run: apt-get install -y$$missing"; exit 1; fi; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
-	@mkdir -p build-fuzz
+	@mkdir -p build-fuzz/obj
+	@# The core once, instrumented; then one small binary per target.
+	@for f in $(CORE_SRC); do \
+	  $(FUZZ_CC) -fsanitize=fuzzer-no-link,address,undefined -c -o build-fuzz/obj/$$(basename $$f .c).o $$f || exit 1; \
+	done
 	@fail=0; for t in $(FUZZ_TARGETS); do \
-	  clang -g -O1 -std=c11 -D_GNU_SOURCE -Iinclude -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=all -DFUZZ_$$t -o build-fuzz/fuzz_$$t tests/fuzz/fuzz.c $(FUZZ_SRC) || exit 1; \
+	  $(FUZZ_CC) -fsanitize=fuzzer,address,undefined -DFUZZ_TARGET=$$t -o build-fuzz/fuzz_$$t \
+	    tests/fuzz/fuzz.c build-fuzz/obj/*.o $(LDLIBS) || exit 1; \
 	  rm -rf build-fuzz/corpus_$$t; cp -r tests/fuzz/corpus/$$t build-fuzz/corpus_$$t; \
 	  if build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	       -artifact_prefix=build-fuzz/$$t- build-fuzz/corpus_$$t >build-fuzz/$$t.log 2>&1; \

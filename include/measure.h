@@ -80,8 +80,14 @@ int measure_cache_path(const struct measure_result *res, char *out, size_t n);
 void measure_key(const struct topology *t, char *out, size_t n);
 int measure_save(const struct measure_result *res, const char *path);
 /* Load path into res; -ENOENT none, -ESTALE when its nodes or key differ
- * from t's, -EINVAL unreadable. */
+ * from t's, -EINVAL unreadable or holding impossible values (not finite,
+ * negative, latency above 10 ms, bandwidth above 100 TB/s, placement
+ * outside 0..100 %), -EFBIG above MEASURE_FILE_MAX. res is only filled
+ * on success. measure_parse is the same over a buffer (pure). */
+#define MEASURE_FILE_MAX (1 << 20)
 int measure_load(const char *path, const struct topology *t, struct measure_result *res);
+int measure_parse(const char *buf, size_t len, const struct topology *t,
+		  struct measure_result *res);
 /* The cached result for this machine, if any (0 or -errno). */
 int measure_load_cached(const struct topology *t, struct measure_result *res);
 

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,13 +128,27 @@ int measure_save(const struct measure_result *res, const char *path)
 	return rc;
 }
 
-static double get_num(json_object *row, size_t j)
+/* A measured value: null is "not measured" (-1); anything else must be a
+ * finite number in (lo, hi] (pct: [0, 100]), or the file is rejected. */
+static int get_num(json_object *v, double lo, double hi, double *out)
 {
-	json_object *v = json_object_array_get_idx(row, j);
-	if (!v || json_object_is_type(v, json_type_null))
-		return -1;
-	return json_object_get_double(v);
+	if (!v || json_object_is_type(v, json_type_null)) {
+		*out = -1;
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return -EINVAL;
+	double d = json_object_get_double(v);
+	if (!isfinite(d) || d > hi || (lo < 0 ? d < 0 : d <= lo))
+		return -EINVAL;
+	*out = d;
+	return 0;
 }
+
+/* Plausible bounds: no memory is slower than 10 ms per access or faster
+ * than 100 TB/s. */
+#define LAT_MAX_NS 1e7
+#define BW_MAX_GBS 1e5
 
 static int load_matrix(json_object *o, const char *name, struct measure_result *res,
 		       size_t field)
@@ -148,57 +163,45 @@ static int load_matrix(json_object *o, const char *name, struct measure_result *
 			return -EINVAL;
 		for (size_t j = 0; j < res->n; j++) {
 			struct measure_cell *c = measure_at(res, i, j);
-			double v = get_num(row, j);
-			if (field == 0) c->lat_ns = v;
-			else if (field == 1) c->bw1_gbs = v;
-			else if (field == 2) c->bwall_gbs = v;
-			else c->on_node_pct = v;
+			json_object *v = json_object_array_get_idx(row, j);
+			int rc = field == 0 ? get_num(v, 0, LAT_MAX_NS, &c->lat_ns)
+			       : field == 1 ? get_num(v, 0, BW_MAX_GBS, &c->bw1_gbs)
+			       : field == 2 ? get_num(v, 0, BW_MAX_GBS, &c->bwall_gbs)
+			       : get_num(v, -1, 100, &c->on_node_pct);
+			if (rc)
+				return rc;
 		}
 	}
 	return 0;
 }
 
-int measure_load(const char *path, const struct topology *t, struct measure_result *res)
+static int parse_object(json_object *o, const struct topology *t, struct measure_result *res)
 {
-	if (access(path, R_OK) != 0)
-		return -errno;
-	json_object *o = json_object_from_file(path);
-	if (!o)
-		return -EINVAL;
-	int rc = measure_alloc(res, t);
-	if (rc) {
-		json_object_put(o);
-		return rc;
-	}
 	json_object *v, *ids;
-	rc = -EINVAL;
-	if (!json_object_object_get_ex(o, "nodes", &ids) || !json_object_is_type(ids, json_type_array))
-		goto out;
-	if (json_object_array_length(ids) != t->nnodes) {
-		rc = -ESTALE;
-		goto out;
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "nodes", &ids) || !json_object_is_type(ids, json_type_array))
+		return -EINVAL;
+	if (json_object_array_length(ids) != t->nnodes)
+		return -ESTALE;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		json_object *id = json_object_array_get_idx(ids, i);
+		if (!json_object_is_type(id, json_type_int))
+			return -EINVAL;
+		if (json_object_get_int64(id) != t->nodes[i].id)
+			return -ESTALE;
 	}
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (json_object_get_int(json_object_array_get_idx(ids, i)) != t->nodes[i].id) {
-			rc = -ESTALE;
-			goto out;
-		}
-	if (!json_object_object_get_ex(o, "key", &v) || !json_object_is_type(v, json_type_string)) {
-		rc = -EINVAL;
-		goto out;
-	}
-	if (strcmp(json_object_get_string(v), res->key) != 0) {
-		rc = -ESTALE;
-		goto out;
-	}
+	if (!json_object_object_get_ex(o, "key", &v) || !json_object_is_type(v, json_type_string))
+		return -EINVAL;
+	if (strcmp(json_object_get_string(v), res->key) != 0)
+		return -ESTALE;
 	if (json_object_object_get_ex(o, "host", &v) && json_object_is_type(v, json_type_string))
 		snprintf(res->host, sizeof(res->host), "%s", json_object_get_string(v));
 	if (json_object_object_get_ex(o, "hypervisor", &v) && json_object_is_type(v, json_type_string))
 		snprintf(res->hypervisor, sizeof(res->hypervisor), "%s", json_object_get_string(v));
 	if (json_object_object_get_ex(o, "when", &v))
 		res->when = (time_t)json_object_get_int64(v);
-	if (json_object_object_get_ex(o, "seconds", &v) && v)
-		res->seconds = json_object_get_double(v);
+	if (json_object_object_get_ex(o, "seconds", &v) && get_num(v, -1, 1e9, &res->seconds))
+		return -EINVAL;
 	if (json_object_object_get_ex(o, "quick", &v))
 		res->quick = json_object_get_boolean(v);
 	if (json_object_object_get_ex(o, "buffer_kb", &v))
@@ -207,17 +210,52 @@ int measure_load(const char *path, const struct topology *t, struct measure_resu
 	if (json_object_object_get_ex(o, "l2", &l2)) {
 		if (json_object_object_get_ex(l2, "kb", &v))
 			res->l2_kb = json_object_get_int64(v);
-		if (json_object_object_get_ex(l2, "latency_ns", &v))
-			res->l2_ns = v ? json_object_get_double(v) : -1;
+		if (json_object_object_get_ex(l2, "latency_ns", &v) && get_num(v, 0, LAT_MAX_NS, &res->l2_ns))
+			return -EINVAL;
 	}
+	int rc;
 	if ((rc = load_matrix(o, "latency_ns", res, 0)) == 0 &&
 	    (rc = load_matrix(o, "bandwidth_1t_gbs", res, 1)) == 0 &&
 	    (rc = load_matrix(o, "bandwidth_all_gbs", res, 2)) == 0)
 		rc = load_matrix(o, "on_node_pct", res, 3);
-out:
-	json_object_put(o);
-	if (rc)
+	return rc;
+}
+
+int measure_parse(const char *buf, size_t len, const struct topology *t,
+		  struct measure_result *res)
+{
+	if (len > MEASURE_FILE_MAX || len > INT32_MAX)
+		return -EFBIG;
+	json_tokener *tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	json_object *o = json_tokener_parse_ex(tok, buf, (int)len);
+	/* One whole document: a cut file (continue) or trailing bytes are
+	 * not a measurement. */
+	bool whole = o && json_tokener_get_error(tok) == json_tokener_success &&
+		     (size_t)json_tokener_get_parse_end(tok) == len;
+	json_tokener_free(tok);
+	if (!whole) {
+		json_object_put(o);
+		return -EINVAL;
+	}
+	int rc = measure_alloc(res, t);
+	if (rc == 0 && (rc = parse_object(o, t, res)) != 0)
 		measure_free(res);
+	json_object_put(o);
+	return rc;
+}
+
+int measure_load(const char *path, const struct topology *t, struct measure_result *res)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	char *buf = malloc(MEASURE_FILE_MAX + 1);
+	size_t n = buf ? fread(buf, 1, MEASURE_FILE_MAX + 1, f) : 0;
+	int rc = !buf ? -ENOMEM : ferror(f) ? -EIO : measure_parse(buf, n, t, res);
+	fclose(f);
+	free(buf);
 	return rc;
 }
 

@@ -1,53 +1,133 @@
-/* fuzz.c - libFuzzer targets for every parser. Build one target with
- * -DFUZZ_<name>: numa_maps, cpulist, cpumap, distance, meminfo, numastat,
- * proc_stat, pid_stat, pid_status, sanitize. `make fuzz FUZZ_SECONDS=N`
- * runs each for N seconds on the seed corpus in tests/fuzz/corpus/<name>. */
+/* fuzz.c - fuzz targets for every parser, with invariant checks.
+ *
+ * Built two ways:
+ *  - by `make fuzz`: clang -fsanitize=fuzzer -DFUZZ_TARGET=<name>, one
+ *    libFuzzer binary per target, run FUZZ_SECONDS on a copy of
+ *    tests/fuzz/corpus/<name>;
+ *  - by `make test` (build/tests/fuzz_replay): every target over its seed
+ *    corpus and over tests/fuzz/regressions/<name>-* (inputs that once
+ *    crashed), so a fixed crash stays fixed under any compiler, ASan too.
+ * A broken invariant calls abort(). */
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bitmap.h"
+#include "fsroot.h"
+#include "measure.h"
+#include "migrate.h"
 #include "numa_maps.h"
 #include "parse.h"
+#include "placement.h"
 #include "sanitize.h"
+#include "topology.h"
 
-static int count_cpu(int cpu, const struct cpu_ticks *t, void *ctx)
+static const int ids[] = { 0, 1, -1, 2 };
+static const struct nm_params params = { 4, 2048, ids, 4, 3 };
+
+static void check_sum(const struct nm_summary *s)
 {
-	(void)cpu;
-	*(int *)ctx += t->nfields;
-	return 0;
+	int64_t t = s->other_kb;
+	for (size_t i = 0; i < s->nnodes; i++)
+		t += s->node_kb[i];
+	if (t != s->total_kb || strlen(s->policy) >= sizeof(s->policy))
+		abort();   /* per-node kB must add up to the total */
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void t_numa_maps(const char *s, size_t size)
 {
-	const char *s = (const char *)data;
-#if defined(FUZZ_numa_maps)
-	static const int ids[] = { 0, 1, -1, 2 };
-	struct nm_params p = { 4, 2048, ids, 4, 3 };
 	struct nm_mapping m;
 	struct nm_summary sum;
 	nm_mapping_init(&m);
 	if (nm_summary_init(&sum, 3) == 0) {
-		if (numa_maps_summarize(s, size, &p, &m, &sum) == 0) {
-			int64_t t = sum.other_kb;
-			for (size_t i = 0; i < 3; i++)
-				t += sum.node_kb[i];
-			if (t != sum.total_kb)
-				abort();   /* per-node kB must add up to the total */
-		}
+		if (numa_maps_summarize(s, size, &params, &m, &sum) == 0)
+			check_sum(&sum);
 		nm_summary_free(&sum);
 	}
 	nm_mapping_free(&m);
-#elif defined(FUZZ_cpulist) || defined(FUZZ_cpumap)
+}
+
+/* One line with its path decoded (the detail screen and migrate read
+ * paths; the summary skips them). */
+static void t_numa_maps_line(const char *s, size_t size)
+{
+	struct nm_mapping m;
+	nm_mapping_init(&m);
+	m.skip_path = false;
+	if (numa_maps_parse_line(s, size, &m) == 0) {
+		if (strnlen(m.file, sizeof(m.file)) >= sizeof(m.file) ||
+		    m.policy_len >= sizeof(m.policy) || m.policy[m.policy_len] != '\0' ||
+		    m.nnodes > m.cap)
+			abort();
+		for (size_t i = 0; i < m.nnodes; i++)
+			if (m.nodes[i].node < 0 || m.nodes[i].pages > NM_MAX_PAGES)
+				abort();
+	}
+	nm_mapping_free(&m);
+}
+
+/* The chunked reader must agree with the whole-buffer parser however the
+ * file is cut into reads: the first byte picks the chunk sizes. */
+static void t_numa_maps_chunks(const char *s, size_t size)
+{
+	if (size < 1)
+		return;
+	unsigned seed = (unsigned char)s[0];
+	s++, size--;
+	struct nm_mapping m;
+	struct nm_summary whole, parts;
+	nm_mapping_init(&m);
+	if (nm_summary_init(&whole, 3) || nm_summary_init(&parts, 3))
+		abort();
+	int rw = numa_maps_summarize(s, size, &params, &m, &whole);
+	numa_maps_begin(&parts);
+	char *buf = malloc(size + 1);
+	size_t have = 0, off = 0;
+	int rp = 0;
+	while (buf && rp == 0 && off < size) {
+		seed = seed * 1103515245u + 12345u;
+		size_t n = 1 + (seed >> 16) % 97;
+		if (n > size - off)
+			n = size - off;
+		memcpy(buf + have, s + off, n);
+		have += n, off += n;
+		size_t used = 0;
+		rp = numa_maps_feed(buf, have, &params, &m, &parts, &used);
+		if (used > have)
+			abort();
+		memmove(buf, buf + used, have - used);
+		have -= used;
+	}
+	if (rp == 0)
+		rp = numa_maps_end(&parts, have);
+	if (buf && rp == 0 && rw == 0) {
+		check_sum(&parts);
+		if (parts.total_kb != whole.total_kb || parts.nmappings != whole.nmappings ||
+		    parts.nbad != whole.nbad || strcmp(parts.policy, whole.policy) != 0)
+			abort();
+		for (size_t i = 0; i < 3; i++)
+			if (parts.node_kb[i] != whole.node_kb[i] || parts.anon_kb[i] != whole.anon_kb[i])
+				abort();
+	} else if (buf && rp != rw) {
+		abort();
+	}
+	free(buf);
+	nm_summary_free(&whole);
+	nm_summary_free(&parts);
+	nm_mapping_free(&m);
+}
+
+static void t_mask(const char *s, size_t size, int list)
+{
 	struct bitmap b;
 	bitmap_init(&b);
-#if defined(FUZZ_cpulist)
-	int rc = bitmap_parse_list(&b, s, size);
-#else
-	int rc = bitmap_parse_mask(&b, s, size);
-#endif
+	int rc = list ? bitmap_parse_list(&b, s, size) : bitmap_parse_mask(&b, s, size);
 	if (rc == 0) {
 		char out[256];
 		size_t need = bitmap_format_list(&b, out, sizeof(out));
@@ -61,39 +141,218 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	bitmap_free(&b);
-#elif defined(FUZZ_distance)
+}
+
+static void t_cpulist(const char *s, size_t size) { t_mask(s, size, 1); }
+static void t_cpumap(const char *s, size_t size) { t_mask(s, size, 0); }
+
+static void t_distance(const char *s, size_t size)
+{
 	int v[64];
-	size_t n;
-	parse_distance(s, size, v, 64, &n);
-#elif defined(FUZZ_meminfo)
+	size_t n = 0;
+	if (parse_distance(s, size, v, 64, &n) == 0 && n > 64)
+		abort();
+}
+
+static void t_meminfo(const char *s, size_t size)
+{
 	struct mem_info mi;
 	parse_meminfo(s, size, &mi);
-#elif defined(FUZZ_numastat)
+}
+
+static void t_numastat(const char *s, size_t size)
+{
 	struct numastat ns;
 	parse_numastat(s, size, &ns);
-#elif defined(FUZZ_proc_stat)
-	int total = 0;
-	parse_proc_stat(s, size, count_cpu, &total);
-#elif defined(FUZZ_pid_stat)
-	struct pid_stat st;
-	parse_pid_stat(s, size, &st);
-#elif defined(FUZZ_pid_status)
-	struct pid_status ps;
-	parse_pid_status(s, size, &ps);
-#elif defined(FUZZ_sanitize)
-	char *in = malloc(size + 1), out[128];
-	if (in) {
-		memcpy(in, s, size);
-		in[size] = '\0';
-		sanitize_term(in, out, sizeof(out));
-		for (const unsigned char *q = (const unsigned char *)out; *q; q++)
-			if (*q < 0x20 || *q == 0x7f)
-				abort();   /* no control character may get through */
-		sanitize_utf8(in, out, sizeof(out));
-		free(in);
-	}
-#else
-#error "define FUZZ_<target>"
-#endif
+}
+
+static int count_cpu(int cpu, const struct cpu_ticks *t, void *ctx)
+{
+	(void)cpu;
+	*(int *)ctx += t->nfields;
 	return 0;
 }
+
+static void t_proc_stat(const char *s, size_t size)
+{
+	int total = 0;
+	parse_proc_stat(s, size, count_cpu, &total);
+}
+
+static void t_pid_stat(const char *s, size_t size)
+{
+	struct pid_stat st;
+	if (parse_pid_stat(s, size, &st) == 0 && strlen(st.comm) >= sizeof(st.comm))
+		abort();
+}
+
+static void t_pid_status(const char *s, size_t size)
+{
+	struct pid_status ps;
+	parse_pid_status(s, size, &ps);
+}
+
+static void t_vmstat(const char *s, size_t size)
+{
+	struct vmstat_migrate v;
+	parse_vmstat_migrate(s, size, &v);
+}
+
+/* /proc/PID/maps lines, as the sampled placement and migrate read them. */
+static void t_maps(const char *s, size_t size)
+{
+	const char *e = s + size;
+	while (s < e) {
+		const char *nl = memchr(s, '\n', (size_t)(e - s));
+		size_t len = (size_t)((nl ? nl : e) - s);
+		struct placement_vma v;
+		uint64_t a, b;
+		if (placement_parse_line(s, len, &v) == 1 && v.start >= v.end)
+			abort();
+		if (maps_parse_range(s, len, &a, &b) == 0 && placement_parse_line(s, len, &v) == 1 &&
+		    (v.start != a || v.end != b))
+			abort();
+		s += len + (nl != NULL);
+	}
+}
+
+/* The measurement cache file: anyone can edit it, the monitor loads it
+ * at start. Checked against the 4-node synthetic tree's topology. */
+static void t_measure_file(const char *s, size_t size)
+{
+	static struct topology t;
+	static int ready;
+	if (!ready) {
+		struct fsroot *r;
+		if (fsroot_open("tests/trees/opteron4", &r) != 0 || topology_read(r, &t) != 0) {
+			fprintf(stderr, "fuzz: run from the source tree (tests/trees/opteron4)\n");
+			abort();
+		}
+		fsroot_close(r);
+		ready = 1;
+	}
+	struct measure_result res;
+	if (measure_parse(s, size, &t, &res) == 0) {
+		if (res.n != t.nnodes)
+			abort();
+		for (size_t i = 0; i < res.n * res.n; i++) {
+			const struct measure_cell *c = &res.cell[i];
+			if (!isfinite(c->lat_ns) || c->lat_ns > 1e7 || (c->lat_ns <= 0 && c->lat_ns != -1) ||
+			    !isfinite(c->bw1_gbs) || c->bw1_gbs > 1e5 || !isfinite(c->bwall_gbs) ||
+			    c->on_node_pct > 100 || (c->on_node_pct < 0 && c->on_node_pct != -1))
+				abort();
+		}
+		measure_free(&res);
+	}
+}
+
+static void t_sanitize(const char *s, size_t size)
+{
+	char *in = malloc(size + 1), out[128];
+	if (!in)
+		return;
+	memcpy(in, s, size);
+	in[size] = '\0';
+	sanitize_term(in, out, sizeof(out));
+	for (const unsigned char *q = (const unsigned char *)out; *q; q++)
+		if (*q < 0x20 || *q == 0x7f)
+			abort();   /* no control character may get through */
+	sanitize_utf8(in, out, sizeof(out));
+	free(in);
+}
+
+struct fuzz_target {
+	const char *name;
+	void (*fn)(const char *s, size_t size);
+};
+
+#ifdef FUZZ_TARGET
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* A copy of exactly size bytes: reading past it is an ASan error. */
+	char *s = malloc(size ? size : 1);
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	CAT(t_, FUZZ_TARGET)(s, size);
+	free(s);
+	return 0;
+}
+#else
+static const struct fuzz_target targets[] = {
+	{ "numa_maps", t_numa_maps }, { "numa_maps_line", t_numa_maps_line },
+	{ "numa_maps_chunks", t_numa_maps_chunks }, { "cpulist", t_cpulist },
+	{ "cpumap", t_cpumap }, { "distance", t_distance }, { "meminfo", t_meminfo },
+	{ "numastat", t_numastat }, { "proc_stat", t_proc_stat }, { "pid_stat", t_pid_stat },
+	{ "pid_status", t_pid_status }, { "vmstat", t_vmstat }, { "maps", t_maps },
+	{ "measure_file", t_measure_file }, { "sanitize", t_sanitize },
+};
+
+static char current[512];
+
+static void on_crash(int sig)
+{
+	char line[640];
+	int n = snprintf(line, sizeof(line), "FAIL fuzz_replay %s (signal %d)\n", current, sig);
+	if (write(1, line, (size_t)n) < 0)
+		_exit(1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Run fn over every file in dir whose name starts with prefix. */
+static int replay_dir(const struct fuzz_target *t, const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		snprintf(current, sizeof(current), "%s: %s/%s", t->name, dir, e->d_name);
+		FILE *f = fopen(current + strlen(t->name) + 2, "rb");
+		if (!f)
+			continue;
+		static char buf[1 << 17];
+		size_t len = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		char *s = malloc(len ? len : 1);
+		if (!s)
+			abort();
+		memcpy(s, buf, len);
+		t->fn(s, len);
+		free(s);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int main(void)
+{
+	signal(SIGABRT, on_crash);
+	signal(SIGSEGV, on_crash);
+	int fails = 0;
+	size_t nt = sizeof(targets) / sizeof(targets[0]);
+	for (size_t i = 0; i < nt; i++) {
+		char dir[256], prefix[128];
+		snprintf(dir, sizeof(dir), "tests/fuzz/corpus/%s", targets[i].name);
+		int seeds = replay_dir(&targets[i], dir, "");
+		snprintf(prefix, sizeof(prefix), "%s-", targets[i].name);
+		int regs = replay_dir(&targets[i], "tests/fuzz/regressions", prefix);
+		if (seeds <= 0) {
+			printf("FAIL fuzz_replay_%s: no seed corpus in %s\n", targets[i].name, dir);
+			fails++;
+		} else {
+			printf("PASS fuzz_replay_%s (%d seeds, %d regressions)\n", targets[i].name,
+			       seeds, regs < 0 ? 0 : regs);
+		}
+	}
+	return fails ? 1 : 0;
+}
+#endif

@@ -1,6 +1,7 @@
 /* test_measure.c - the pointer-chase cycle, the placement check against a
  * fake move_pages, the result file round trip, SLIT disagreement, the
  * hypervisor probe and HMAT on recorded trees. */
+#include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -108,6 +109,53 @@ static void topo2(struct topology *t, int d01, int d02)
 	bitmap_set(&t->nodes[1].cpus, 1);
 }
 
+/* The saved text of r with the first value after `field` replaced by
+ * `with`, parsed back: what measure_parse returns. */
+static int parse_mutated(const char *good, const char *field, const char *with,
+			 const struct topology *t)
+{
+	char text[8192];
+	const char *at = strstr(good, field);
+	if (!at)
+		return 1;
+	at += strlen(field);
+	const char *end = at + strcspn(at, ",]}");
+	snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - good), good, with, end);
+	struct measure_result b;
+	int rc = measure_parse(text, strlen(text), t, &b);
+	if (rc == 0)
+		measure_free(&b);
+	return rc;
+}
+
+/* A cache file is anyone's to edit: impossible numbers, a cut file and
+ * trailing bytes reject the whole file (never shown as a measurement). */
+static void impossible_values(const struct measure_result *r, const struct topology *t)
+{
+	json_object *o = measure_to_json(r);
+	const char *good = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	struct measure_result b;
+	CHECK_EQ_INT(measure_parse(good, strlen(good), t, &b), 0);
+	measure_free(&b);
+	CHECK_EQ_INT(parse_mutated(good, "\"latency_ns\":[[", "95", t), 0);
+	CHECK_EQ_INT(parse_mutated(good, "\"latency_ns\":[[", "-5", t), -EINVAL);
+	CHECK_EQ_INT(parse_mutated(good, "\"latency_ns\":[[", "0", t), -EINVAL);
+	CHECK_EQ_INT(parse_mutated(good, "\"latency_ns\":[[", "1e300", t), -EINVAL);
+	CHECK_EQ_INT(parse_mutated(good, "\"latency_ns\":[[", "\"fast\"", t), -EINVAL);
+	CHECK_EQ_INT(parse_mutated(good, "\"latency_ns\":[[", "null", t), 0);
+	CHECK_EQ_INT(parse_mutated(good, "\"bandwidth_1t_gbs\":[[", "200000", t), -EINVAL);
+	CHECK_EQ_INT(parse_mutated(good, "\"bandwidth_all_gbs\":[[", "-0.5", t), -EINVAL);
+	CHECK_EQ_INT(parse_mutated(good, "\"on_node_pct\":[[", "100.5", t), -EINVAL);
+	CHECK_EQ_INT(parse_mutated(good, "\"on_node_pct\":[[", "0", t), 0);
+	CHECK_EQ_INT(parse_mutated(good, "\"nodes\":[", "\"0\"", t), -EINVAL);
+	size_t n = strlen(good);
+	CHECK_EQ_INT(measure_parse(good, n - 3, t, &b), -EINVAL);
+	char more[8192];
+	snprintf(more, sizeof(more), "%s{}", good);
+	CHECK_EQ_INT(measure_parse(more, strlen(more), t, &b), -EINVAL);
+	json_object_put(o);
+}
+
 static void round_trip(void)
 {
 	struct topology t;
@@ -163,6 +211,7 @@ static void round_trip(void)
 		fclose(f);
 	}
 	CHECK_EQ_INT(measure_load(path, &t, &b), -EINVAL);
+	impossible_values(&r, &t);
 	measure_free(&r);
 	topology_free(&t);
 	topology_free(&t2);

