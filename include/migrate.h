@@ -96,7 +96,8 @@ int migrate_prepare(const struct fsroot *r, const struct topology *t,
 		    const struct action_target *target, int to_node,
 		    struct migrate_job *j);
 /* One batch of at most max_pages virtual pages. 1: more to do, 0: done,
- * -errno: stopped (-ESRCH exited, -EPERM not allowed). */
+ * -errno: stopped (-ESRCH exited, also when it exits during a call;
+ * -EPERM not allowed; -EACCES node outside its cpuset). */
 int migrate_step(struct migrate_job *j, size_t max_pages);
 /* 0.0 .. 1.0 of the walk done. */
 double migrate_progress(const struct migrate_job *j);
@@ -105,8 +106,19 @@ double migrate_rate(const struct migrate_job *j);
 uint64_t migrate_not_moved(const struct migrate_job *j);
 void migrate_free(struct migrate_job *j);
 
-/* Per-node kB of pid now (numa_maps), into kb[nnodes]. 0 or -errno. */
+/* Per-node kB of pid now (numa_maps), into kb[nnodes], and its policy
+ * summary into policy[n] (may be NULL). 0 or -errno. */
 int migrate_read_placement(const struct fsroot *r, const struct topology *t,
-			   int pid, int64_t *kb);
+			   int pid, int64_t *kb, char *policy, size_t n);
+
+/* A step's error with its fix: like action_strerror, but a whole-call
+ * EACCES from move_pages is the target's cpuset refusing the node. */
+const char *migrate_strerror(int err, int to_node, char *buf, size_t n);
+/* "1 busy (...), 3 no free memory on ..." for the pages that did not
+ * move; empty when all moved. Returns the length. */
+size_t migrate_format_not_moved(const struct migrate_job *j, char *buf, size_t n);
+/* What stays after the action, said plainly: the process's own memory
+ * policy decides its future allocations. */
+void migrate_policy_note(const char *policy, bool rebound, char *buf, size_t n);
 
 #endif

@@ -59,11 +59,6 @@ int proc_source_scan(struct proc_source *s, struct proc_list *list);
 
 void proc_list_free(struct proc_list *l);
 
-/* The PID-reuse guard: 0 when pid still names the process that started at
- * starttime (clock ticks since boot), -ESRCH when it exited or the PID now
- * belongs to another process, other -errno when unreadable. */
-int proc_check_identity(const struct fsroot *r, int pid, uint64_t starttime);
-
 /* Read proc/PID/task/TID/stat for every thread of p (only when it has
  * more than one thread; else its last CPU is its own). */
 int proc_read_threads(const struct fsroot *r, struct proc_list *l,

@@ -19,8 +19,11 @@ struct rebind_result {
 /* Walk /proc/PID/task and set every thread's affinity to cpus, repeating
  * the walk until a pass finds no thread it had not set (threads created
  * meanwhile). The target must be locked (action_target_lock). 0 when every
- * thread was set; -ESRCH when the process exited; else the first errno
- * (-EPERM, -EINVAL outside its cpuset). */
+ * thread was set; -ESRCH when the process exited; -EAGAIN when threads
+ * still kept appearing after REBIND_MAX_PASSES passes; else the first
+ * errno (-EPERM, -EINVAL outside its cpuset). A thread that exits during
+ * the walk is not counted (see set_one in rebind.c). */
+#define REBIND_MAX_PASSES 256
 int rebind_threads(const struct fsroot *r, const struct action_target *t,
 		   const struct bitmap *cpus, struct rebind_result *res);
 

@@ -101,6 +101,10 @@ const char *action_strerror(int err, char *buf, size_t n)
 	case EBUSY:
 		snprintf(buf, n, "pages busy (EBUSY): pinned or under I/O; try again");
 		break;
+	case EAGAIN:
+		snprintf(buf, n, "threads kept appearing faster than they could be "
+			 "rebound (EAGAIN); try again");
+		break;
 	case EINVAL:
 		snprintf(buf, n, "invalid argument (EINVAL): the CPUs or node are "
 			 "outside what the process's cpuset allows");

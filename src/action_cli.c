@@ -63,13 +63,34 @@ static int fail(FILE *err, const struct action_target *t, const char *what, int 
 	return 1;
 }
 
-static void print_notes(FILE *out, const struct fsroot *r, const struct migrate_job *j,
-			int to_node)
+static int fail_step(FILE *err, const struct action_target *t, int to_node, int rc)
 {
-	if (j && j->pv.policy[0] && strcmp(j->pv.policy, "default") != 0)
-		fprintf(out, "note: its memory policy is %s: future allocations follow "
-			"it, not node %d (another process's policy cannot be changed)\n",
-			j->pv.policy, to_node);
+	char e[256];
+	fprintf(err, "numatop-tui: migrate pid %d: %s\n", t->pid,
+		migrate_strerror(rc, to_node, e, sizeof(e)));
+	return 1;
+}
+
+/* What the action could not change, said plainly. */
+static void print_notes(FILE *out, const struct fsroot *r, const struct topology *t,
+			const struct action_target *tg, const struct migrate_job *j,
+			bool rebound)
+{
+	char policy[64] = "", note[256];
+	if (j && j->pv.node_kb) {
+		_Static_assert(sizeof(policy) == sizeof(j->pv.policy), "policy sizes");
+		memcpy(policy, j->pv.policy, sizeof(policy));
+		policy[sizeof(policy) - 1] = '\0';
+	} else {
+		int64_t *kb = calloc(t->nnodes ? t->nnodes : 1, sizeof(int64_t));
+		if (kb && migrate_read_placement(r, t, tg->pid, kb, policy, sizeof(policy)) != 0)
+			policy[0] = '\0';
+		free(kb);
+	}
+	if (policy[0]) {
+		migrate_policy_note(policy, rebound, note, sizeof(note));
+		fprintf(out, "note: %s\n", note);
+	}
 	int bal = action_numa_balancing(r);
 	if (bal > 0)
 		fprintf(out, "note: kernel.numa_balancing=%d: the kernel may move pages again\n", bal);
@@ -122,7 +143,7 @@ static int do_migrate(FILE *out, FILE *err, const struct fsroot *r,
 		fprintf(err, "\r%30s\r", "");
 	int status = 0;
 	if (rc < 0) {
-		status = fail(err, tg, "migrate", rc);
+		status = fail_step(err, tg, to_node, rc);
 		if (rc == -ESRCH) {
 			free(before);
 			return status;
@@ -131,7 +152,12 @@ static int do_migrate(FILE *out, FILE *err, const struct fsroot *r,
 	int64_t *after = j->pv.node_kb;   /* reused: the preview is printed */
 	print_kb_header(out, t);
 	print_kb_row(out, t, "before", before);
-	int arc = migrate_read_placement(r, t, tg->pid, after);
+	/* Read after only while it is still the confirmed process. */
+	int arc = action_target_alive(tg);
+	if (arc == 0)
+		arc = migrate_read_placement(r, t, tg->pid, after, NULL, 0);
+	if (arc == 0)
+		arc = action_target_alive(tg);
 	int ti = topology_node_index(t, to_node);
 	/* What moved is what numa_maps shows arrived on the target (page
 	 * counts from move_pages see a huge page once per subpage). */
@@ -150,15 +176,9 @@ static int do_migrate(FILE *out, FILE *err, const struct fsroot *r,
 	free(before);
 	uint64_t nm = migrate_not_moved(j);
 	if (nm) {
-		fprintf(out, "not moved: %llu pages:", (unsigned long long)nm);
-		const char *sep = " ";
-		for (int i = 0; i < MIG_NREASONS; i++)
-			if (j->failed[i]) {
-				fprintf(out, "%s%llu %s", sep, (unsigned long long)j->failed[i],
-					migrate_reason_text[i]);
-				sep = ", ";
-			}
-		fputc('\n', out);
+		char why[512];
+		migrate_format_not_moved(j, why, sizeof(why));
+		fprintf(out, "not moved: %llu pages: %s\n", (unsigned long long)nm, why);
 		if (!status)
 			status = 3;
 	}
@@ -219,7 +239,7 @@ int action_cli_run(const struct options *o, FILE *out, FILE *err)
 			status = do_migrate(out, err, r, &t, &tg, node->id, &j);
 		if (!o->migrate_pid)
 			fprintf(out, "note: memory was not moved (add --migrate %d to move it)\n", pid);
-		print_notes(out, r, o->migrate_pid ? &j : NULL, node->id);
+		print_notes(out, r, &t, &tg, o->migrate_pid ? &j : NULL, o->rebind_pid != 0);
 		action_target_unlock(&tg);
 	}
 	migrate_free(&j);

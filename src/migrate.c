@@ -297,10 +297,22 @@ static enum migrate_reason reason_of(int status)
 	}
 }
 
+/* One move_pages call on the confirmed process. The alive check before
+ * the batch and after every call bounds the PID-reuse window to one
+ * call, and the walk stops at the first sign that the process exited.
+ * A whole-call EACCES means the node is outside the process's cpuset
+ * (the kernel's own check); it is kept apart from EPERM. */
+static long call(struct migrate_job *j, size_t n, const int *nodes, int flags)
+{
+	long rc = j->ops.move_pages(j->ops.ctx, j->pid, n, j->pages, nodes, j->status, flags);
+	int alive = j->ops.alive(j->ops.ctx);
+	return alive ? alive : rc;
+}
+
 /* Query then move the candidate pages j->pages[0..k). 0 or -errno. */
 static int move_batch(struct migrate_job *j, size_t k)
 {
-	long rc = j->ops.move_pages(j->ops.ctx, j->pid, k, j->pages, NULL, j->status, 0);
+	long rc = call(j, k, NULL, 0);
 	if (rc < 0)
 		return (int)rc;
 	size_t m = 0;
@@ -318,8 +330,7 @@ static int move_batch(struct migrate_job *j, size_t k)
 		j->nodes[i] = j->to_node;
 	for (;;) {
 		int flags = j->move_all ? MPOL_MF_MOVE_ALL : MPOL_MF_MOVE;
-		rc = j->ops.move_pages(j->ops.ctx, j->pid, m, j->pages, j->nodes,
-				       j->status, flags);
+		rc = call(j, m, j->nodes, flags);
 		if (rc == -EPERM && j->move_all) {
 			j->move_all = false;   /* no CAP_SYS_NICE: own pages only */
 			continue;
@@ -333,7 +344,7 @@ static int move_batch(struct migrate_job *j, size_t k)
 	 * may report the others busy or stale while they went along with it.
 	 * Pages still off the target keep the reason from the move. */
 	memcpy(j->nodes, j->status, m * sizeof(int));
-	rc = j->ops.move_pages(j->ops.ctx, j->pid, m, j->pages, NULL, j->status, 0);
+	rc = call(j, m, NULL, 0);
 	if (rc < 0)
 		return (int)rc;
 	for (size_t i = 0; i < m; i++) {
@@ -408,8 +419,6 @@ int migrate_step(struct migrate_job *j, size_t max_pages)
 			j->addr = j->ranges[j->cur].start;
 	}
 	j->t_end = action_now();
-	if (rc == -EACCES)
-		rc = -EPERM;
 	if (rc == -ENOENT)
 		rc = -ESRCH;
 	if (rc)
@@ -455,12 +464,49 @@ void migrate_free(struct migrate_job *j)
 }
 
 int migrate_read_placement(const struct fsroot *r, const struct topology *t,
-			   int pid, int64_t *kb)
+			   int pid, int64_t *kb, char *policy, size_t n)
 {
 	struct nm_read rd;
 	int rc = nm_read(r, t, pid, &rd);
-	if (rc == 0)
+	if (rc == 0) {
 		memcpy(kb, rd.sum.node_kb, t->nnodes * sizeof(int64_t));
+		if (policy)
+			snprintf(policy, n, "%s", rd.sum.policy);
+	}
 	nm_read_free(&rd);
 	return rc;
+}
+
+const char *migrate_strerror(int err, int to_node, char *buf, size_t n)
+{
+	if (err == -EACCES || err == EACCES) {
+		snprintf(buf, n, "node %d is outside the process's cpuset (EACCES): "
+			 "widen its cpuset.mems first", to_node);
+		return buf;
+	}
+	return action_strerror(err, buf, n);
+}
+
+size_t migrate_format_not_moved(const struct migrate_job *j, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < MIG_NREASONS && len < n; i++)
+		if (j->failed[i]) {
+			int w = snprintf(buf + len, n - len, "%s%llu %s", len ? ", " : "",
+					 (unsigned long long)j->failed[i], migrate_reason_text[i]);
+			len += w > 0 ? (size_t)w : 0;
+		}
+	return len < n ? len : n - 1;
+}
+
+void migrate_policy_note(const char *policy, bool rebound, char *buf, size_t n)
+{
+	if (!policy || !policy[0] || strcmp(policy, "default") == 0)
+		snprintf(buf, n, "memory policy default stays: new pages go to the node "
+			 "of the CPU that first touches them%s",
+			 rebound ? " (now the chosen node's)" : "");
+	else
+		snprintf(buf, n, "memory policy %s stays (another process's policy cannot "
+			 "be changed): its future allocations follow that policy", policy);
 }

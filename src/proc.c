@@ -124,19 +124,6 @@ void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
 	dst[n] = '\0';
 }
 
-int proc_check_identity(const struct fsroot *r, int pid, uint64_t starttime)
-{
-	char path[64], text[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	int n = fsroot_read_small(r, path, text, sizeof(text));
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : n;
-	struct pid_stat st;
-	if (parse_pid_stat(text, (size_t)n, &st) != 0)
-		return -ESRCH;
-	return st.pid == pid && st.starttime == starttime ? 0 : -ESRCH;
-}
-
 int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 		      struct proc_info *p, struct buf *b)
 {

@@ -2,10 +2,12 @@
 #include "rebind.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct tidset {
 	int *v;
@@ -43,15 +45,34 @@ static void note_failure(struct rebind_result *res, int tid, int err)
 	}
 }
 
-/* Set and read back one thread. 0, 1 when the thread is gone, -errno. */
-static int set_one(int tid, cpu_set_t *want, cpu_set_t *got, size_t sz)
+/* Set and read back one thread of the target. 0, 1 when the thread is
+ * gone, -errno. A TID names a thread only while it lives: the thread's
+ * /proc/PID/task/TID directory is opened first (which proves the TID is
+ * one of PID's threads now) and looked into after the calls; a thread
+ * still alive then was alive throughout, so the calls reached it and no
+ * other task. One that died meanwhile counts as gone. */
+static int set_one(const struct fsroot *r, int pid, int tid, cpu_set_t *want,
+		   cpu_set_t *got, size_t sz)
 {
-	if (sched_setaffinity(tid, sz, want) != 0)
-		return errno == ESRCH ? 1 : -errno;
-	CPU_ZERO_S(sz, got);
-	if (sched_getaffinity(tid, sz, got) != 0)
-		return errno == ESRCH ? 1 : -errno;
-	return CPU_EQUAL_S(sz, want, got) ? 0 : -EINVAL;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", pid, tid);
+	int dfd = fsroot_open_fd(r, path, O_DIRECTORY);
+	if (dfd < 0)
+		return dfd == -ENOENT || dfd == -ESRCH ? 1 : dfd;
+	int rc = 0;
+	if (sched_setaffinity(tid, sz, want) != 0) {
+		rc = errno == ESRCH ? 1 : -errno;
+	} else {
+		CPU_ZERO_S(sz, got);
+		if (sched_getaffinity(tid, sz, got) != 0)
+			rc = errno == ESRCH ? 1 : -errno;
+		else if (!CPU_EQUAL_S(sz, want, got))
+			rc = -EINVAL;
+	}
+	if (rc <= 0 && faccessat(dfd, "stat", F_OK, 0) != 0)
+		rc = 1;
+	close(dfd);
+	return rc;
 }
 
 int rebind_threads(const struct fsroot *r, const struct action_target *t,
@@ -76,8 +97,15 @@ int rebind_threads(const struct fsroot *r, const struct action_target *t,
 	char dir[64];
 	snprintf(dir, sizeof(dir), "/proc/%d/task", t->pid);
 	/* New threads inherit the creator's affinity; a thread created from
-	 * one not yet rebound shows up in the next pass. */
-	for (int pass = 0; rc == 0 && pass < 8; pass++) {
+	 * one not yet rebound shows up in the next pass. Passes go on until
+	 * one finds no new thread; a process that keeps creating threads
+	 * faster than that is reported (-EAGAIN), not silently half done. */
+	int pass = 0;
+	for (; rc == 0; pass++) {
+		if (pass == REBIND_MAX_PASSES) {
+			rc = -EAGAIN;
+			break;
+		}
 		if ((rc = action_target_alive(t)) != 0)
 			break;
 		int *tids = NULL;
@@ -95,7 +123,7 @@ int rebind_threads(const struct fsroot *r, const struct action_target *t,
 			fresh++;
 			if ((rc = action_target_alive(t)) != 0)
 				break;
-			int e = set_one(tids[i], want, got, sz);
+			int e = set_one(r, t->pid, tids[i], want, got, sz);
 			if (e < 0)
 				note_failure(res, tids[i], -e);
 			else if (e == 0)

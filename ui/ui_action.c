@@ -8,37 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "action.h"
-#include "migrate.h"
-#include "rebind.h"
 #include "sanitize.h"
-#include "ui_int.h"
+#include "ui_action_int.h"
 
-enum act_stage { ST_CHOOSE, ST_PREVIEW, ST_RUN, ST_DONE };
-
-struct act_item {
-	struct action_target tg;
-	struct migrate_job job;
-	int prep_rc;            /* migrate_prepare */
-	int lock_rc, mig_rc, rb_rc;
-	struct rebind_result rb;
-	int64_t *before, *after;   /* [nnodes] kB */
-	char policy[64];
-};
-
-struct ui_action {
-	bool migrate, rebind;   /* what runs on confirm */
-	bool rebind_dialog;     /* opened with B (the "also migrate" toggle) */
-	enum act_stage st;
-	int sel;                /* node index */
-	struct act_item *items;
-	size_t n, cur;
-	bool cancelled;
-	uint64_t total_pages;
-	int64_t sum_before_total;
-};
-
-static bool node_ok(const struct ui *u, const struct ui_action *a, int i)
+bool ui_action_node_ok(const struct ui *u, const struct ui_action *a, int i)
 {
 	const struct topo_node *nd = &u->topo.nodes[i];
 	if (a->migrate && !nd->has_memory)
@@ -84,7 +57,7 @@ void ui_action_open(struct ui *u, bool migrate)
 	}
 	for (size_t i = 0; i < u->snap.nprocs && a->n < want; i++) {
 		const struct snap_proc *p = &u->snap.procs[i];
-		if (u->ntagged ? !ui_is_tagged(u, p->info.pid) : p != sel)
+		if (u->ntagged ? !ui_is_tagged(u, p) : p != sel)
 			continue;
 		struct act_item *it = &a->items[a->n++];
 		it->tg = (struct action_target){ .pid = p->info.pid,
@@ -98,7 +71,7 @@ void ui_action_open(struct ui *u, bool migrate)
 	int home = sel->home;
 	a->sel = -1;
 	for (int i = 0; i < (int)u->topo.nnodes; i++)
-		if (node_ok(u, a, i) && (a->sel < 0 || (a->sel == home && i != home)))
+		if (ui_action_node_ok(u, a, i) && (a->sel < 0 || (a->sel == home && i != home)))
 			a->sel = i;
 	u->act = a;
 	if (a->sel < 0) {
@@ -109,6 +82,30 @@ void ui_action_open(struct ui *u, bool migrate)
 	u->screen = SCR_ACTION;
 }
 
+/* One item's plan (migrate) or placement and policy (rebind only), read
+ * while its pidfd is held: the target is locked (start time checked)
+ * first, and still alive after the read, so what the preview shows is
+ * the confirmed process's and no other's. */
+static int plan_item(struct ui *u, struct ui_action *a, struct act_item *it, int id)
+{
+	migrate_free(&it->job);
+	int rc = it->tg.pidfd >= 0 ? action_target_alive(&it->tg)
+				   : action_target_lock(u->root, &it->tg);
+	if (rc)
+		return rc;
+	if (a->migrate) {
+		rc = migrate_prepare(u->root, &u->topo, &it->tg, id, &it->job);
+		if (rc == 0) {
+			memcpy(it->before, it->job.pv.node_kb, u->topo.nnodes * sizeof(int64_t));
+			snprintf(it->policy, sizeof(it->policy), "%s", it->job.pv.policy);
+		}
+	} else {
+		rc = migrate_read_placement(u->root, &u->topo, it->tg.pid, it->before,
+					    it->policy, sizeof(it->policy));
+	}
+	return rc ? rc : action_target_alive(&it->tg);
+}
+
 /* Build every item's plan and preview for the chosen node. */
 static void prepare(struct ui *u, struct ui_action *a)
 {
@@ -117,45 +114,57 @@ static void prepare(struct ui *u, struct ui_action *a)
 	a->total_pages = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		struct act_item *it = &a->items[i];
-		migrate_free(&it->job);
 		if (!it->before)
 			it->before = calloc(nn, sizeof(int64_t));
 		if (!it->after)
 			it->after = calloc(nn, sizeof(int64_t));
-		it->prep_rc = migrate_prepare(u->root, &u->topo, &it->tg, id, &it->job);
-		if (!it->before || !it->after)
-			it->prep_rc = -ENOMEM;
-		if (it->prep_rc == 0) {
-			memcpy(it->before, it->job.pv.node_kb, u->topo.nnodes * sizeof(int64_t));
-			snprintf(it->policy, sizeof(it->policy), "%s", it->job.pv.policy);
-			if (a->migrate)
-				a->total_pages += it->job.total_pages;
-		}
+		it->prep_rc = !it->before || !it->after ? -ENOMEM : plan_item(u, a, it, id);
+		if (it->prep_rc == 0 && a->migrate)
+			a->total_pages += it->job.total_pages;
 	}
 }
 
-/* Confirmed: re-check each target, rebind at once, then the migration
- * walk runs from ui_action_work(). */
+/* Confirmed: the preview may have been open for a while, so each target
+ * is checked again (its pidfd, held since the preview) and its plan made
+ * anew; then rebind at once, and the migration walk runs from
+ * ui_action_work(). */
 static void start(struct ui *u, struct ui_action *a)
 {
 	const struct topo_node *nd = &u->topo.nodes[a->sel];
+	a->total_pages = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		struct act_item *it = &a->items[i];
-		it->lock_rc = action_target_lock(u->root, &it->tg);
+		if (it->prep_rc)
+			continue;
+		it->lock_rc = action_target_alive(&it->tg);
 		if (it->lock_rc == 0 && a->rebind)
 			it->rb_rc = rebind_threads(u->root, &it->tg, &nd->cpus, &it->rb);
+		if (it->lock_rc == 0 && a->migrate) {
+			it->lock_rc = plan_item(u, a, it, nd->id);
+			if (it->lock_rc == 0)
+				a->total_pages += it->job.total_pages;
+		}
 	}
 	a->cur = 0;
 	a->st = a->migrate ? ST_RUN : ST_DONE;
+	if (!a->migrate)
+		for (size_t i = 0; i < a->n; i++)
+			action_target_unlock(&a->items[i].tg);
 }
 
 static void finish(struct ui *u, struct ui_action *a)
 {
 	for (size_t i = 0; i < a->n; i++) {
 		struct act_item *it = &a->items[i];
-		if (it->prep_rc == 0 && a->migrate &&
-		    migrate_read_placement(u->root, &u->topo, it->tg.pid, it->after) != 0)
-			memset(it->after, 0xff, u->topo.nnodes * sizeof(int64_t)); /* -1 */
+		/* After, only while it is still the process we confirmed. */
+		int rc = it->prep_rc || it->lock_rc ? -1 : action_target_alive(&it->tg);
+		if (rc == 0)
+			rc = migrate_read_placement(u->root, &u->topo, it->tg.pid, it->after, NULL, 0);
+		if (rc == 0)
+			rc = action_target_alive(&it->tg);
+		if (rc && it->after)
+			for (size_t k = 0; k < u->topo.nnodes; k++)
+				it->after[k] = -1;
 		action_target_unlock(&it->tg);
 	}
 	a->st = ST_DONE;
@@ -200,13 +209,13 @@ void ui_action_key(struct ui *u, int ch)
 		if (ch == KEY_UP || ch == KEY_DOWN) {
 			int d = ch == KEY_UP ? -1 : 1;
 			for (int i = a->sel + d; i >= 0 && i < (int)u->topo.nnodes; i += d)
-				if (node_ok(u, a, i)) {
+				if (ui_action_node_ok(u, a, i)) {
 					a->sel = i;
 					break;
 				}
 		} else if (a->rebind_dialog && (ch == 'a' || ch == ' ')) {
 			a->migrate = !a->migrate;
-			if (!node_ok(u, a, a->sel))
+			if (!ui_action_node_ok(u, a, a->sel))
 				a->migrate = false;
 		} else if (ch == '\n' || ch == KEY_ENTER) {
 			prepare(u, a);
@@ -236,276 +245,3 @@ void ui_action_key(struct ui *u, int ch)
 	}
 }
 
-/* ---- drawing ---- */
-
-static int box_w(void) { return COLS - 4 < 76 ? COLS - 4 : 76; }
-
-static void dialog_box(struct ui *u, int y0, int x0, int h, int w, const char *title)
-{
-	attron(ui_attr(u, C_FKEY_LABEL));
-	for (int y = 0; y < h; y++)
-		mvhline(y0 + y, x0, ' ', w);
-	mvaddnstr(y0, x0 + 1, title, w - 2);
-	attroff(ui_attr(u, C_FKEY_LABEL));
-}
-
-static void line(struct ui *u, int y, int x0, int w, const char *s)
-{
-	attron(ui_attr(u, C_FKEY_LABEL));
-	mvaddnstr(y, x0 + 2, s, w - 4);
-	attroff(ui_attr(u, C_FKEY_LABEL));
-}
-
-static void title_of(const struct ui *u, const struct ui_action *a, char *t, size_t n)
-{
-	const char *what = a->rebind && a->migrate ? "Rebind and migrate" :
-			   a->rebind ? "Rebind threads of" : "Migrate memory of";
-	if (a->n == 1) {
-		char name[96];
-		sanitize_term(a->items[0].tg.comm, name, sizeof(name));
-		snprintf(t, n, "%s PID %d (%.40s)", what, a->items[0].tg.pid, name);
-	} else {
-		snprintf(t, n, "%s %zu tagged processes", what, a->n);
-	}
-	(void)u;
-}
-
-static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h, int w)
-{
-	char s[160];
-	line(u, y0 + 1, x0, w, "Node        free  CPUs");
-	int rows = h - 5, first = a->sel >= rows ? a->sel - rows + 1 : 0;
-	for (int i = first; i < (int)u->topo.nnodes && i - first < rows; i++) {
-		const struct topo_node *nd = &u->topo.nodes[i];
-		char fr[16], cpus[48];
-		ui_human_kb(fr, sizeof(fr), u->snap.nodes && u->snap.nodes[i].mem_rc == 0 ?
-		       u->snap.nodes[i].mem.mem_free_kb : -1);
-		if (bitmap_empty(&nd->cpus))
-			snprintf(cpus, sizeof(cpus), "none (memory only)");
-		else
-			bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
-		snprintf(s, sizeof(s), "N%-4d %s %7s  %-24s%s", nd->id,
-			 i == a->sel ? ">" : " ", fr, cpus, node_ok(u, a, i) ? "" : " (n/a)");
-		int at = i == a->sel ? ui_attr(u, C_SELECTED) :
-			 node_ok(u, a, i) ? ui_attr(u, C_FKEY_LABEL) : ui_attr(u, C_DIM);
-		attron(at);
-		mvhline(y0 + 2 + i - first, x0 + 1, ' ', w - 2);
-		mvaddnstr(y0 + 2 + i - first, x0 + 2, s, w - 4);
-		attroff(at);
-	}
-	if (a->rebind_dialog) {
-		snprintf(s, sizeof(s), "[%c] also migrate memory (a)", a->migrate ? 'x' : ' ');
-		line(u, y0 + h - 2, x0, w, s);
-	}
-	line(u, y0 + h - 1, x0, w, "Up/Down: node  Enter: preview  Esc: cancel");
-}
-
-static void sum_kb(const struct ui *u, const struct ui_action *a, bool after, int64_t *out)
-{
-	for (size_t k = 0; k < u->topo.nnodes; k++) {
-		out[k] = 0;
-		for (size_t i = 0; i < a->n; i++) {
-			const struct act_item *it = &a->items[i];
-			const int64_t *v = after ? it->after : it->before;
-			if (it->prep_rc || !v)
-				continue;
-			out[k] = v[k] < 0 || out[k] < 0 ? -1 : out[k] + v[k];
-		}
-	}
-}
-
-static int draw_kb_row(struct ui *u, int y, int x0, int w, const char *label, const int64_t *kb)
-{
-	char s[512];
-	int len = snprintf(s, sizeof(s), "%-7s", label);
-	for (size_t k = 0; k < u->topo.nnodes && len < (int)sizeof(s) - 24; k++) {
-		char v[16];
-		ui_human_kb(v, sizeof(v), kb[k]);
-		len += snprintf(s + len, sizeof(s) - (size_t)len, " N%d %-8s", u->topo.nodes[k].id, v);
-	}
-	line(u, y, x0, w, s);
-	return y + 1;
-}
-
-static int first_error(const struct ui_action *a, int which, char *buf, size_t n, int *pid)
-{
-	for (size_t i = 0; i < a->n; i++) {
-		const struct act_item *it = &a->items[i];
-		int rc = which == 0 ? it->prep_rc : which == 1 ? it->lock_rc :
-			 which == 2 ? it->rb_rc : it->mig_rc;
-		if (rc < 0 && !(which == 2 && it->lock_rc)) {
-			*pid = it->tg.pid;
-			action_strerror(rc, buf, n);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int h, int w)
-{
-	char s[200], b[16], c[16], d[16];
-	int64_t *kb = calloc(u->topo.nnodes ? u->topo.nnodes : 1, sizeof(int64_t));
-	int y = y0 + 1;
-	const struct topo_node *nd = &u->topo.nodes[a->sel];
-	if (kb) {
-		sum_kb(u, a, false, kb);
-		y = draw_kb_row(u, y, x0, w, "now", kb);
-		free(kb);
-	}
-	struct migrate_preview t = { 0 };
-	for (size_t i = 0; i < a->n; i++) {
-		const struct migrate_preview *p = &a->items[i].job.pv;
-		if (a->items[i].prep_rc)
-			continue;
-		t.move_kb += p->move_kb;
-		t.shared_kb += p->shared_kb;
-		t.file_anon_kb += p->file_anon_kb;
-		t.file_kb += p->file_kb;
-		t.huge_kb += p->huge_kb;
-		t.on_target_kb += p->on_target_kb;
-	}
-	if (a->migrate) {
-		ui_human_kb(b, sizeof(b), t.move_kb + t.file_anon_kb);
-		ui_human_kb(c, sizeof(c), t.on_target_kb);
-		snprintf(s, sizeof(s), "will move to N%d: %s (%s already there)", nd->id, b, c);
-		line(u, y++, x0, w, s);
-		ui_human_kb(b, sizeof(b), t.shared_kb);
-		snprintf(s, sizeof(s), "  of which shared with other processes: %s%s", b,
-			 t.shared_kb ? " (moves only with CAP_SYS_NICE)" : "");
-		line(u, y++, x0, w, s);
-		ui_human_kb(b, sizeof(b), t.file_kb);
-		ui_human_kb(d, sizeof(d), t.huge_kb);
-		snprintf(s, sizeof(s), "will not move: %s page cache (file pages), %s hugetlb", b, d);
-		line(u, y++, x0, w, s);
-	}
-	if (a->rebind) {
-		char cpus[64];
-		bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
-		snprintf(s, sizeof(s), "threads will run on CPUs %s (node %d)", cpus, nd->id);
-		line(u, y++, x0, w, s);
-	}
-	if (a->n == 1 && a->items[0].prep_rc == 0 && a->items[0].policy[0] &&
-	    strcmp(a->items[0].policy, "default") != 0) {
-		snprintf(s, sizeof(s), "policy %.40s: its own future allocations follow it", a->items[0].policy);
-		line(u, y++, x0, w, s);
-	}
-	if (action_numa_balancing(u->root) > 0)
-		line(u, y++, x0, w, "kernel.numa_balancing is on: the kernel may move pages again");
-	int pid;
-	if (first_error(a, 0, s, sizeof(s), &pid)) {
-		char m[240];
-		snprintf(m, sizeof(m), "PID %d: %s", pid, s);
-		attron(ui_attr(u, C_WARN));
-		mvaddnstr(y++, x0 + 2, m, w - 4);
-		attroff(ui_attr(u, C_WARN));
-	}
-	(void)h;
-	line(u, y0 + h - 1, x0, w, "Enter: start  Esc: back");
-}
-
-static void draw_run(struct ui *u, struct ui_action *a, int y0, int x0, int w)
-{
-	uint64_t scanned = 0;
-	/* Processes move one after another: the rate is all bytes moved over
-	 * the time since the first batch (a sum of per-process rates would
-	 * count finished processes again). */
-	double mib = 0, t0 = 0, t1 = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		const struct migrate_job *jb = &a->items[i].job;
-		scanned += jb->scanned;
-		mib += (double)jb->moved * (double)jb->pagesize / 1048576.0;
-		if (jb->t_start > 0 && (t0 == 0 || jb->t_start < t0))
-			t0 = jb->t_start;
-		if (jb->t_end > t1)
-			t1 = jb->t_end;
-	}
-	double rate = t1 > t0 ? mib * 1.048576 / (t1 - t0) : 0;
-	double f = a->total_pages ? (double)scanned / (double)a->total_pages : 1;
-	int bw = w - 12;
-	char s[160];
-	attron(ui_attr(u, C_BAR_MEM));
-	mvhline(y0 + 2, x0 + 2, u->ascii ? '#' : ACS_CKBOARD, (int)(f * bw));
-	attroff(ui_attr(u, C_BAR_MEM));
-	snprintf(s, sizeof(s), "%3.0f%%", f * 100);
-	mvaddstr(y0 + 2, x0 + 3 + bw, s);
-	snprintf(s, sizeof(s), "process %zu of %zu: %.1f MiB moved, %.1f MB/s",
-		 a->cur + 1 > a->n ? a->n : a->cur + 1, a->n, mib, rate);
-	line(u, y0 + 3, x0, w, s);
-	line(u, y0 + 5, x0, w, a->cancelled ? "cancelling..." : "Esc: cancel");
-}
-
-static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, int w)
-{
-	char s[240], e[200];
-	int y = y0 + 1;
-	int64_t *kb = calloc(u->topo.nnodes ? u->topo.nnodes : 1, sizeof(int64_t));
-	int64_t arrived = -1;   /* kB that numa_maps shows arrived on the target */
-	if (a->migrate && kb) {
-		sum_kb(u, a, false, kb);
-		y = draw_kb_row(u, y, x0, w, "before", kb);
-		int64_t b0 = kb[a->sel];
-		sum_kb(u, a, true, kb);
-		y = draw_kb_row(u, y, x0, w, "after", kb);
-		if (kb[a->sel] >= 0 && b0 >= 0)
-			arrived = kb[a->sel] > b0 ? kb[a->sel] - b0 : 0;
-	}
-	free(kb);
-	uint64_t moved = 0, failed[MIG_NREASONS] = { 0 };
-	size_t threads = 0, set = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		moved += a->items[i].job.moved;
-		for (int r = 0; r < MIG_NREASONS; r++)
-			failed[r] += a->items[i].job.failed[r];
-		threads += a->items[i].rb.nthreads;
-		set += a->items[i].rb.changed;
-	}
-	if (a->rebind) {
-		snprintf(s, sizeof(s), "rebind: %zu of %zu threads set", set, threads);
-		line(u, y++, x0, w, s);
-	}
-	if (a->migrate) {
-		char m[16];
-		ui_human_kb(m, sizeof(m), arrived);
-		snprintf(s, sizeof(s), "moved %s to N%d (%llu pages by move_pages)%s", m,
-			 u->topo.nodes[a->sel].id, (unsigned long long)moved,
-			 a->cancelled ? " (cancelled)" : "");
-		line(u, y++, x0, w, s);
-		for (int r = 0; r < MIG_NREASONS; r++)
-			if (failed[r]) {
-				snprintf(s, sizeof(s), "not moved: %llu pages %s",
-					 (unsigned long long)failed[r], migrate_reason_text[r]);
-				line(u, y++, x0, w, s);
-			}
-	}
-	int pid;
-	for (int which = 0; which < 4; which++)
-		if (first_error(a, which, e, sizeof(e), &pid) && y < y0 + h - 1) {
-			snprintf(s, sizeof(s), "PID %d: %s", pid, e);
-			attron(ui_attr(u, C_WARN));
-			mvaddnstr(y++, x0 + 2, s, w - 4);
-			attroff(ui_attr(u, C_WARN));
-		}
-	line(u, y0 + h - 1, x0, w, "Enter: close");
-}
-
-void ui_action_draw(struct ui *u)
-{
-	struct ui_action *a = u->act;
-	if (!a)
-		return;
-	int w = box_w();
-	int h = a->st == ST_CHOOSE ? (int)u->topo.nnodes + 5 : a->st == ST_RUN ? 7 : 12;
-	if (h > LINES - 2)
-		h = LINES - 2;
-	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
-	char t[160];
-	title_of(u, a, t, sizeof(t));
-	dialog_box(u, y0, x0, h, w, t);
-	switch (a->st) {
-	case ST_CHOOSE: draw_choose(u, a, y0, x0, h, w); break;
-	case ST_PREVIEW: draw_preview(u, a, y0, x0, h, w); break;
-	case ST_RUN: draw_run(u, a, y0, x0, w); break;
-	case ST_DONE: draw_done(u, a, y0, x0, h, w); break;
-	}
-}

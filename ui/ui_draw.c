@@ -146,12 +146,30 @@ static int draw_nodes(struct ui *u, int y, int maxy)
 	return y;
 }
 
-bool ui_is_tagged(const struct ui *u, int pid)
+bool ui_is_tagged(const struct ui *u, const struct snap_proc *p)
 {
 	for (size_t i = 0; i < u->ntagged; i++)
-		if (u->tagged[i] == pid)
+		if (u->tagged[i].pid == p->info.pid && u->tagged[i].starttime == p->info.starttime)
 			return true;
 	return false;
+}
+
+void ui_prune_tags(struct ui *u)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < u->ntagged; i++) {
+		const struct ui_tag *t = &u->tagged[i];
+		for (size_t j = 0; j < u->snap.nprocs; j++) {
+			const struct proc_info *p = &u->snap.procs[j].info;
+			/* A zombie has exited too: nothing left to act on. */
+			if (p->pid == t->pid && p->starttime == t->starttime) {
+				if (p->state != 'Z')
+					u->tagged[k++] = *t;
+				break;
+			}
+		}
+	}
+	u->ntagged = k;
 }
 
 const struct snap_proc *ui_selected(const struct ui *u)
@@ -391,7 +409,7 @@ static void draw_table(struct ui *u, int y, int h)
 			continue;
 		}
 		int a = row == u->sel ? ui_attr(u, C_SELECTED) :
-			ui_is_tagged(u, p->info.pid) ? ui_attr(u, C_TAGGED) : 0;
+			ui_is_tagged(u, p) ? ui_attr(u, C_TAGGED) : 0;
 		char user[64], cpu[16], rss[16], home[12], rem[16], rp[16], comm[300];
 		sanitize_term(p->info.user, user, sizeof(user));
 		fmt_pct(cpu, sizeof(cpu), p->cpu_pct);

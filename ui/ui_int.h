@@ -29,6 +29,11 @@ enum ui_color {
 	C_HEAT0 /* C_HEAT0 .. C_HEAT0 + 7: distance gradient */
 };
 
+struct ui_tag {
+	int pid;
+	uint64_t starttime;
+};
+
 struct ui {
 	const struct options *opt;
 	struct fsroot *root;
@@ -47,7 +52,7 @@ struct ui {
 	bool color, c256, ascii, mouse;
 	double delay, last_sample;
 	char filter[64], search[64];
-	int *tagged;
+	struct ui_tag *tagged;   /* tagged processes: PID + start time */
 	size_t ntagged;
 	struct proc_detail detail;
 	long detail_scroll;
@@ -107,7 +112,10 @@ void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *
 extern const struct ui_signal { int sig; const char *name; } ui_signals[];
 extern const size_t ui_nsignals;
 
-bool ui_is_tagged(const struct ui *u, int pid);
+/* A tag names one process: a PID that was reused is not tagged. */
+bool ui_is_tagged(const struct ui *u, const struct snap_proc *p);
+/* Forget tags of processes that exited (gone from the snapshot, or zombies). */
+void ui_prune_tags(struct ui *u);
 bool sorted_by_hdr(const struct ui *u, int i);
 const struct snap_proc *ui_selected(const struct ui *u);
 

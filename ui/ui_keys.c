@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <curses.h>
 
@@ -187,6 +189,16 @@ static void k_interval(struct ui *u, int ch)
 	snprintf(u->msg, sizeof(u->msg), "interval %.1fs", d);
 }
 
+static bool add_tag(struct ui *u, const struct snap_proc *p)
+{
+	struct ui_tag *t = realloc(u->tagged, (u->ntagged + 1) * sizeof(*t));
+	if (!t)
+		return false;
+	u->tagged = t;
+	u->tagged[u->ntagged++] = (struct ui_tag){ p->info.pid, p->info.starttime };
+	return true;
+}
+
 static void k_tag(struct ui *u, int ch)
 {
 	(void)ch;
@@ -194,31 +206,27 @@ static void k_tag(struct ui *u, int ch)
 	if (!p)
 		return;
 	for (size_t i = 0; i < u->ntagged; i++)
-		if (u->tagged[i] == p->info.pid) {
+		if (u->tagged[i].pid == p->info.pid && u->tagged[i].starttime == p->info.starttime) {
 			u->tagged[i] = u->tagged[--u->ntagged];
 			select_row(u, u->sel + 1);
 			return;
 		}
-	int *t = realloc(u->tagged, (u->ntagged + 1) * sizeof(int));
-	if (!t)
-		return;
-	u->tagged = t;
-	u->tagged[u->ntagged++] = p->info.pid;
+	add_tag(u, p);
 	select_row(u, u->sel + 1);
 }
 
-static void tag_tree(struct ui *u, int pid)
+static void tag_tree(struct ui *u, const struct snap_proc *p)
 {
-	if (!ui_is_tagged(u, pid)) {
-		int *t = realloc(u->tagged, (u->ntagged + 1) * sizeof(int));
-		if (!t)
-			return;
-		u->tagged = t;
-		u->tagged[u->ntagged++] = pid;
+	if (!ui_is_tagged(u, p) && !add_tag(u, p))
+		return;
+	/* A child started after its parent; a PID reused by an older
+	 * process is not a child. */
+	for (size_t i = 0; i < u->snap.nprocs; i++) {
+		const struct snap_proc *c = &u->snap.procs[i];
+		if (c->info.ppid == p->info.pid && c->info.pid != p->info.pid &&
+		    c->info.starttime >= p->info.starttime)
+			tag_tree(u, c);
 	}
-	for (size_t i = 0; i < u->snap.nprocs; i++)
-		if (u->snap.procs[i].info.ppid == pid && u->snap.procs[i].info.pid != pid)
-			tag_tree(u, u->snap.procs[i].info.pid);
 }
 
 static void k_tag_children(struct ui *u, int ch)
@@ -226,7 +234,7 @@ static void k_tag_children(struct ui *u, int ch)
 	(void)ch;
 	const struct snap_proc *p = ui_selected(u);
 	if (p)
-		tag_tree(u, p->info.pid);
+		tag_tree(u, p);
 }
 
 static void k_untag(struct ui *u, int ch) { (void)ch; u->ntagged = 0; }
@@ -313,17 +321,20 @@ static void send_signal(struct ui *u, int sig)
 	const struct snap_proc *sel = ui_selected(u);
 	for (size_t i = 0; i < u->snap.nprocs; i++) {
 		const struct snap_proc *p = &u->snap.procs[i];
-		bool target = u->ntagged ? ui_is_tagged(u, p->info.pid) : p == sel;
+		bool target = u->ntagged ? ui_is_tagged(u, p) : p == sel;
 		if (!target)
 			continue;
-		if (proc_check_identity(u->root, p->info.pid, p->info.starttime) != 0) {
+		/* Through a pidfd opened after checking the start time: the
+		 * signal reaches that process or none (no PID-reuse window). */
+		struct action_target tg = { .pid = p->info.pid, .starttime = p->info.starttime,
+					    .pidfd = -1 };
+		int e = action_target_lock(u->root, &tg);
+		if (e == 0 && syscall(SYS_pidfd_send_signal, tg.pidfd, sig, NULL, 0) != 0)
+			e = -errno;
+		action_target_unlock(&tg);
+		if (e) {
 			failed++;
-			err = ESRCH;
-			continue;
-		}
-		if (kill(p->info.pid, sig) != 0) {
-			failed++;
-			err = errno;
+			err = -e;
 		} else {
 			count++;
 		}

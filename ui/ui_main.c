@@ -113,7 +113,7 @@ static void set_priority(struct ui *u)
 	if (!v)
 		return;
 	for (size_t i = 0; i < u->ntagged; i++)
-		v[n++] = u->tagged[i];
+		v[n++] = u->tagged[i].pid;
 	for (size_t i = 0; i < u->opt->npids; i++)
 		v[n++] = u->opt->pids[i];     /* -p: what the user asked to watch */
 	if (u->sel_pid > 0)
@@ -130,6 +130,8 @@ static void sample(struct ui *u)
 	int rc = sampler_tick(u->smp, &u->snap);
 	if (rc)
 		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));
+	else
+		ui_prune_tags(u);
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
 	if (u->screen == SCR_DETAIL) {

@@ -47,6 +47,20 @@ out=$($PROG --rebind $P --to $node 2>&1); rc=$?
 want=$(cat /sys/devices/system/node/node$node/cpulist 2>/dev/null || echo 0)
 [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "rebind: 3 threads to CPUs $want (node $node): 3 set, 0 failed" &&
 	ok cli_rebind_threads || bad cli_rebind_threads "rc=$rc $out"
+# What a rebind cannot change is said even when nothing is migrated.
+printf '%s\n' "$out" | grep -q "^note: memory policy default stays: new pages go to the node of the CPU that first touches them (now the chosen node's)" &&
+	ok cli_rebind_policy_note || bad cli_rebind_policy_note "$out"
+# A process under numactl --membind keeps its policy: said plainly.
+if command -v numactl >/dev/null; then
+	numactl --membind=$node "$HOG" 8 0 >"$T/b.out" 2>&1 & B=$!; pids="$pids $B"
+	n=50; while [ $n -gt 0 ] && ! grep -q ready "$T/b.out"; do sleep 0.1; n=$((n - 1)); done
+	out=$($PROG --migrate $B --to $node 2>&1); rc=$?
+	[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "^note: memory policy bind:$node stays (another process's policy cannot be changed): its future allocations follow that policy" &&
+		ok cli_migrate_bind_policy_note || bad cli_migrate_bind_policy_note "rc=$rc $out"
+	kill $B 2>/dev/null
+else
+	echo "SKIP cli_migrate_bind_policy_note: numactl not installed"
+fi
 out=$($PROG --rebind $P --migrate $P --to $node 2>&1); rc=$?
 [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "rebind and migrate memory to node $node" &&
 	printf '%s\n' "$out" | grep -q "^after " && ok cli_rebind_and_migrate || bad cli_rebind_and_migrate "rc=$rc $out"
@@ -76,8 +90,10 @@ fi
 kill $Z 2>/dev/null; wait $Z 2>/dev/null
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	before=$(grep Cpus_allowed_list /proc/$P/status)
+	nm_before=$(cat /proc/$P/numa_maps)
 	out=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" --migrate $P --to $node 2>&1); rc=$?
-	[ $rc -eq 1 ] && printf '%s\n' "$out" | grep -q "needs root or CAP_SYS_NICE" && ok cli_nobody_migrate_eperm ||
+	[ $rc -eq 1 ] && printf '%s\n' "$out" | grep -q "needs root or CAP_SYS_NICE" &&
+		[ "$(cat /proc/$P/numa_maps)" = "$nm_before" ] && ok cli_nobody_migrate_eperm ||
 		bad cli_nobody_migrate_eperm "rc=$rc $out"
 	out=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" --rebind $P --to $node 2>&1); rc=$?
 	[ $rc -eq 1 ] && printf '%s\n' "$out" | grep -q "needs root or CAP_SYS_NICE" &&
@@ -116,6 +132,8 @@ wait_for "REMOT%" 20 && ! screen | grep -q "Migrate memory" && ok tui_migrate_ca
 keys m; keys Enter
 wait_for "will move to N$node" 20 && screen | grep -q "will not move:" && screen | grep -q "Enter: start" &&
 	ok tui_migrate_preview || bad tui_migrate_preview "$(screen)"
+screen | grep -q "memory policy default stays: new pages go to the node of the CPU" &&
+	ok tui_preview_policy_note || bad tui_preview_policy_note "$(screen)"
 keys Escape
 wait_for "Up/Down: node" 20 && ok tui_preview_back || bad tui_preview_back "$(screen)"
 keys Enter; keys Enter
@@ -138,6 +156,27 @@ wait_for "Enter: close" 30 && screen | grep -q "rebind: 3 of 3 threads set" && s
 keys Enter
 keys q
 wait_for "EXIT=0" 30 && ok tui_actions_quit || bad tui_actions_quit "$(screen)"
+
+# Tagged processes: m acts on all of them; a tagged process that exits is
+# untagged (a tag is PID + start time: a reused PID is never tagged).
+P2=$(hog 8 0); pids="$pids $P2"
+# P3 is this shell's child, so that it is reaped (wait) when killed.
+"$HOG" 8 0 >"$T/h3.out" 2>&1 & P3=$!; pids="$pids $P3"
+n=50; while [ $n -gt 0 ] && ! grep -q ready "$T/h3.out"; do sleep 0.1; n=$((n - 1)); done
+start -p $P2,$P3 -d 1 -s PID
+keys Space; keys Space
+keys m
+wait_for "Migrate memory of 2 tagged processes" 20 && ok tui_migrate_tagged_dialog || bad tui_migrate_tagged_dialog "$(screen)"
+keys Enter; keys Enter
+wait_for "Enter: close" 30 && screen | grep -q "moved [0-9.]*[KMG] to N$node" && ok tui_migrate_tagged_done ||
+	bad tui_migrate_tagged_done "$(screen)"
+keys Enter
+kill $P3; wait $P3 2>/dev/null
+sleep 2.5   # two samples at -d 1
+keys m
+wait_for "Migrate memory of PID $P2 (memhog)" 20 && ok tui_exited_tag_dropped || bad tui_exited_tag_dropped "$(screen)"
+keys Escape
+keys q
 
 start --readonly -p $P -d 1
 keys m

@@ -130,6 +130,10 @@ struct fake {
 	int calls, queries, moves, after_death, max_batch;
 	int die_after;          /* alive() fails from this call on (0 never) */
 	int alive_calls;
+	int die_in_call;        /* the process exits during this move_pages call */
+	bool dead;
+	bool cpuset_refuses;    /* moves fail as a whole with EACCES */
+	uintptr_t nomem_page;   /* this page's move gives -ENOMEM */
 	bool no_move_all;       /* MOVE_ALL gives EPERM (no CAP_SYS_NICE) */
 	int node_of_heap[100];
 	int node_of_shared[256];
@@ -158,8 +162,12 @@ static long fake_move(void *ctx, int pid, unsigned long count, void **pages,
 	struct fake *f = ctx;
 	(void)pid;
 	f->calls++;
-	if (f->die_after && f->alive_calls >= f->die_after)
+	if ((f->die_after && f->alive_calls >= f->die_after) || f->dead)
 		f->after_death++;
+	if (f->die_in_call && f->calls == f->die_in_call)
+		f->dead = true;
+	if (nodes && f->cpuset_refuses)
+		return -EACCES;
 	if ((int)count > f->max_batch)
 		f->max_batch = (int)count;
 	if (nodes && (flags & MPOL_MF_MOVE_ALL) && f->no_move_all)
@@ -176,6 +184,8 @@ static long fake_move(void *ctx, int pid, unsigned long count, void **pages,
 			status[i] = -EACCES;
 		} else if ((uintptr_t)pages[i] == 0x1000000 + 4 * 4096) {
 			status[i] = -EBUSY;
+		} else if (f->nomem_page && (uintptr_t)pages[i] == f->nomem_page) {
+			status[i] = -ENOMEM;
 		} else {
 			*slot = nodes[i];
 			status[i] = nodes[i];
@@ -203,7 +213,7 @@ static int fake_alive(void *ctx)
 {
 	struct fake *f = ctx;
 	f->alive_calls++;
-	return f->die_after && f->alive_calls >= f->die_after ? -ESRCH : 0;
+	return (f->die_after && f->alive_calls >= f->die_after) || f->dead ? -ESRCH : 0;
 }
 
 static void fake_init(struct fake *f, struct migrate_job *j)
@@ -282,12 +292,53 @@ static void batching_fake_kernel(void)
 	while ((rc = migrate_step(&j, 20)) == 1)
 		n++;
 	CHECK_EQ_INT(rc, -ESRCH);
-	/* Checked before every batch: step 1 ran two (the 2-page file range,
-	 * 18 heap pages); the third check, first of step 2, failed. */
-	CHECK_EQ_INT(n, 1);
+	/* Checked before every batch and after every call: the first batch
+	 * (the file range's private copy) is checked, queried (check 2),
+	 * moved (check 3: dead): the walk stops in its first step. */
+	CHECK_EQ_INT(n, 0);
 	CHECK_EQ_INT(f.alive_calls, 3);
+	CHECK_EQ_INT(f.calls, 2);
 	CHECK_EQ_INT(f.after_death, 0);
 	CHECK(migrate_step(&j, 20) == -ESRCH);
+	CHECK_EQ_INT(f.calls, 2);
+	/* It exits during a call (a PID could be reused from then on): the
+	 * check right after that call stops the walk, no further call. */
+	migrate_free(&j);
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	fake_init(&f, &j);
+	f.die_in_call = 5;
+	while ((rc = migrate_step(&j, 64)) == 1)
+		;
+	CHECK_EQ_INT(rc, -ESRCH);
+	CHECK_EQ_INT(f.calls, 5);
+	CHECK_EQ_INT(f.after_death, 0);
+	/* The node is outside the process's cpuset: the kernel refuses the
+	 * whole call with EACCES, which is said as such (not "needs root"). */
+	migrate_free(&j);
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	fake_init(&f, &j);
+	f.cpuset_refuses = true;
+	while ((rc = migrate_step(&j, 64)) == 1)
+		;
+	CHECK_EQ_INT(rc, -EACCES);
+	char msg[256];
+	migrate_strerror(rc, 2, msg, sizeof(msg));
+	CHECK(strstr(msg, "node 2 is outside the process's cpuset (EACCES)") != NULL);
+	action_strerror(-EPERM, msg, sizeof(msg));
+	CHECK(strstr(msg, "needs root or CAP_SYS_NICE for another user's process") != NULL);
+	/* Per-page ENOMEM and EBUSY are counted and said with their reasons. */
+	migrate_free(&j);
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	fake_init(&f, &j);
+	f.nomem_page = 0x1000000 + 10 * 4096;   /* present, on N1 */
+	while ((rc = migrate_step(&j, 4096)) == 1)
+		;
+	CHECK_EQ_INT(rc, 0);
+	CHECK_EQ_INT(j.failed[MIG_NOMEM], 1);
+	CHECK_EQ_INT(j.failed[MIG_BUSY], 1);
+	CHECK_EQ_INT(f.node_of_heap[10], 1);  /* stayed */
+	migrate_format_not_moved(&j, msg, sizeof(msg));
+	CHECK_EQ_STR(msg, "1 busy (pinned or under I/O), 1 no free memory on the target node");
 	migrate_free(&j);
 	topology_free(&t);
 	fsroot_close(r);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "action.h"
 #include "fsroot.h"
 #include "sampler.h"
 #include "snapshot.h"
@@ -156,10 +157,13 @@ static void pid_reuse_guard(void)
 {
 	struct fsroot *r;
 	CHECK_EQ_INT(fsroot_open("tests/trees/opteron4", &r), 0);
-	/* proc/4242/stat says starttime 5000123 (field 22). */
-	CHECK_EQ_INT(proc_check_identity(r, 4242, 5000123), 0);
-	CHECK_EQ_INT(proc_check_identity(r, 4242, 5000124), -ESRCH);  /* reused */
-	CHECK_EQ_INT(proc_check_identity(r, 77777, 5000123), -ESRCH); /* gone */
+	/* proc/4242/stat says starttime 5000123 (field 22): the identity an
+	 * action confirms and re-checks (action_target_lock, test_action). */
+	struct action_target t;
+	CHECK_EQ_INT(action_target_read(r, 4242, &t), 0);
+	CHECK(t.starttime == 5000123 && t.pidfd == -1);
+	CHECK_EQ_STR(t.comm, "cat");
+	CHECK_EQ_INT(action_target_read(r, 77777, &t), -ESRCH); /* gone */
 	fsroot_close(r);
 }
 

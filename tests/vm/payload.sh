@@ -198,7 +198,7 @@ else
 fi
 
 if [ -z "$(sys_cpus 0)" ] || [ -z "$(sys_cpus 1)" ]; then
-	for t in hog migrate rebind both nonroot exited readonly; do
+	for t in hog migrate rebind both tui nonroot exited readonly; do
 		skip "$t" "the memory tests need CPUs on nodes 0 and 1"
 	done
 	exit $((nfail > 125 ? 125 : nfail))
@@ -265,9 +265,22 @@ if [ -n "$HOG" ]; then
 	bad=$(threads_not_on "$HOG" "$CPUS0")
 	[ "$(nthreads "$HOG")" -eq 4 ] && [ -z "$bad" ] && pass rebind_threads ||
 		fail rebind_threads "$(nthreads "$HOG") threads; want all on $CPUS0: $bad"
+	# What a rebind cannot change is said: the process's own policy.
+	grep -q "^note: memory policy bind:1 stays (another process's policy cannot be changed)" "$T/rebind.out" &&
+		pass rebind_policy_note || fail rebind_policy_note "$(cat "$T/rebind.out")"
+	# With NUMA balancing on, the note says the kernel may move pages.
+	nb=/proc/sys/kernel/numa_balancing
+	if [ -w $nb ] && echo 1 >$nb 2>/dev/null; then
+		run rebind_nb $P --rebind "$HOG" --to 0
+		echo 0 >$nb
+		grep -q '^note: kernel.numa_balancing=1: the kernel may move pages again' "$T/rebind_nb.out" &&
+			pass rebind_balancing_note || fail rebind_balancing_note "$(cat "$T/rebind_nb.out")"
+	else
+		skip rebind_balancing_note "this kernel has no writable $nb"
+	fi
 	stop_hog "$HOG"
 else
-	fail rebind_exit "no memhog"; fail rebind_threads "no memhog"
+	fail rebind_exit "no memhog"; fail rebind_threads "no memhog"; fail rebind_policy_note "no memhog"
 fi
 
 # --- 7. --migrate PID --rebind PID --to 1: both in one step. ----------------
@@ -282,6 +295,50 @@ if [ -n "$HOG" ]; then
 	stop_hog "$HOG"
 else
 	fail both_exit "no memhog"; fail both_pages "no memhog"; fail both_threads "no memhog"
+fi
+
+# --- 7b. The m dialog in the monitor, on a pseudo-terminal (ptyrun): Down
+# chooses node 1, the preview says what will move, Enter starts; the
+# progress screen (bar, MB/s, Esc: cancel) is drawn before the first batch;
+# before/after; the pages are on node 1 afterwards. Then again with Esc
+# right after Enter: cancelled before any batch, the pages stay.
+tui_script() {
+	printf '%s\n' 'wait F10Quit' 'send m' 'wait Migrate memory of PID' 'send \e[B' \
+		'sleep 300' 'send \r' 'wait will move to N1' "send $1" 'wait Enter: close' \
+		'sleep 300' 'send \r' 'sleep 300' 'send q' >"$T/$2.script"
+}
+start_hog 0 1 0
+if [ -n "$HOG" ]; then
+	tui_script '\r' tui_m
+	TERM=linux /usr/bin/ptyrun 120 40 "$T/tui_m.script" "$T/tui_m.out" -- $P -p "$HOG" -d 1 \
+		2>"$T/tui_m.err"; rc=$?
+	X=$T/tui_m.out.txt
+	[ $rc -eq 0 ] && pass tui_migrate_runs || fail tui_migrate_runs "rc=$rc $(cat "$T/tui_m.err")" "$(tail -c 1500 "$X")"
+	grep -q 'will move to N1: 6[0-9]\.[0-9]M' "$X" && pass tui_migrate_node_chosen ||
+		fail tui_migrate_node_chosen "$(grep -o 'will move to[^(]*' "$X" | head -3)"
+	grep -q 'process 1 of 1: [0-9.]* MiB moved, [0-9.]* MB/s' "$X" && grep -q 'Esc: cancel' "$X" &&
+		pass tui_migrate_progress || fail tui_migrate_progress "$(tail -c 1500 "$X")"
+	grep -q 'before .*N0 ' "$X" && grep -q 'after .*N1 6[0-9]\.[0-9]M' "$X" &&
+		grep -q 'moved 6[0-9]\.[0-9]M to N1' "$X" && pass tui_migrate_before_after ||
+		fail tui_migrate_before_after "$(grep -o 'before.*\|after.*\|moved.*' "$X" | tail -4)"
+	on1=$(numa_kb "$HOG" 1)
+	[ "$on1" -ge $MIN95 ] && pass tui_migrate_pages || fail tui_migrate_pages "N1 $on1 kB; $(numa_all "$HOG")"
+	stop_hog "$HOG"
+else
+	fail tui_migrate_runs "no memhog"
+fi
+start_hog 0 1 0
+if [ -n "$HOG" ]; then
+	tui_script '\r\e' tui_c
+	TERM=linux /usr/bin/ptyrun 120 40 "$T/tui_c.script" "$T/tui_c.out" -- $P -p "$HOG" -d 1 \
+		2>"$T/tui_c.err"; rc=$?
+	X=$T/tui_c.out.txt
+	on0=$(numa_kb "$HOG" 0)
+	[ $rc -eq 0 ] && grep -q 'cancelled' "$X" && [ "$on0" -ge $MIN95 ] && pass tui_migrate_cancel ||
+		fail tui_migrate_cancel "rc=$rc; N0 $on0 kB; $(grep -o 'moved[^)]*)[^ ]*' "$X" | tail -2)"
+	stop_hog "$HOG"
+else
+	fail tui_migrate_cancel "no memhog"
 fi
 
 # --- 8. Not root: refused with a clear message, nothing moved. -------------

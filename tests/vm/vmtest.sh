@@ -10,7 +10,7 @@
 # Environment:
 #   PROG            program to test (default ./numatop-tui, from the repo root)
 #   BUILD           build directory (default build); work files go to $BUILD/vm
-#   VMTEST_CACHE    where the kernel is kept between runs
+#   VMTEST_CACHE    where the kernel and busybox are kept between runs
 #                   (default ${XDG_CACHE_HOME:-$HOME/.cache}/numatop-tui-vm)
 #   VMTEST_KERNEL   use this vmlinuz instead of the cached Debian one
 #   VMTEST_LAYOUTS  layout names to run (default: every tests/vm/layouts/*.layout)
@@ -82,7 +82,7 @@ fi
 	die "no kernel: 'apt-get download \$(apt-cache depends $KERNEL_META)' failed (run apt-get update?)"
 
 # --- 3. Static test helpers (the guest has no compiler). -------------------
-for h in memhog jsonflat; do
+for h in memhog jsonflat ptyrun; do
 	if [ ! -x "$WORK/$h" ] || [ "tests/helpers/$h.c" -nt "$WORK/$h" ]; then
 		${CC:-cc} -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o "$WORK/$h" \
 			"tests/helpers/$h.c" -lpthread || die "cannot build tests/helpers/$h.c statically"
@@ -107,15 +107,19 @@ copy_bin() {
 	done
 }
 
-bb=$(command -v busybox) || die "no busybox"
-cp "$bb" "$root/bin/busybox" || die "cannot copy busybox"
+# busybox is kept in the cache beside the kernel (refreshed when the
+# host's copy is newer).
+hb=$(command -v busybox) && [ "$hb" -nt "$CACHE/busybox" ] && cp "$hb" "$CACHE/busybox"
+bb=$CACHE/busybox
+[ -x "$bb" ] || die "no busybox (install busybox-static)"
+cp "$CACHE/busybox" "$root/bin/busybox" || die "cannot copy busybox"
 for a in $("$root/bin/busybox" --list); do
 	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
 done
 copy_bin "$PROG" /usr/bin/numatop-tui
 copy_bin "$(command -v numactl)" /usr/bin/numactl
 copy_bin "$(command -v setpriv)" /usr/bin/setpriv
-install -m 755 "$WORK/memhog" "$WORK/jsonflat" "$root/usr/bin/"
+install -m 755 "$WORK/memhog" "$WORK/jsonflat" "$WORK/ptyrun" "$root/usr/bin/"
 
 # Terminfo for the terminals the guest could report (the monitor needs one).
 for t in l/linux v/vt100 x/xterm x/xterm-256color d/dumb; do

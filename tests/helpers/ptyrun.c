@@ -1,0 +1,201 @@
+/* ptyrun.c - run a terminal program on a pseudo-terminal and drive it
+ * from a script, where there is no tmux (the make vmtest guest).
+ *
+ *   ptyrun COLS ROWS SCRIPT OUT -- PROGRAM [ARG...]
+ *
+ * SCRIPT has one command per line:
+ *   wait TEXT    until TEXT appears in the output after the last match
+ *                (escape sequences and control bytes removed); 60 s at most
+ *   send TEXT    write TEXT to the terminal; \r \n \t \e \\ are escapes
+ *   sleep MS     pause
+ * Everything the program writes is kept in OUT, raw, and as text with the
+ * escape sequences removed in OUT.txt. Exit status: the program's, 124
+ * when a wait timed out (the program is then killed), 125 on setup errors. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct out {
+	FILE *raw, *txt;
+	char *text;             /* text so far, escapes removed */
+	size_t len, cap, mark;  /* mark: where the next wait searches from */
+	int esc;                /* 0 text, 1 after ESC, 2 in CSI, 3 in OSC */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void add_text(struct out *o, char c)
+{
+	if (o->len + 2 > o->cap) {
+		size_t nc = o->cap ? o->cap * 2 : 65536;
+		char *n = realloc(o->text, nc);
+		if (!n) {
+			perror("ptyrun");
+			exit(125);
+		}
+		o->text = n;
+		o->cap = nc;
+	}
+	o->text[o->len++] = c;
+	o->text[o->len] = '\0';
+	fputc(c, o->txt);
+}
+
+/* Escape sequences are dropped; a cursor move becomes a space, so words
+ * drawn at different places do not run together (colour changes do not
+ * split words). */
+static void feed(struct out *o, const char *b, size_t n)
+{
+	fwrite(b, 1, n, o->raw);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)b[i];
+		switch (o->esc) {
+		case 0:
+			if (c == 0x1b)
+				o->esc = 1;
+			else if (c == '\n' || c == '\r')
+				add_text(o, '\n');
+			else if (c >= 0x20 && c != 0x7f)
+				add_text(o, (char)c);
+			break;
+		case 1:
+			o->esc = c == '[' ? 2 : c == ']' ? 3 : c == '(' || c == ')' ? 4 : 0;
+			break;
+		case 2:
+			if (c >= 0x40 && c <= 0x7e) {
+				o->esc = 0;
+				if (strchr("ABCDGHdf`", c))
+					add_text(o, ' ');   /* cursor moved */
+			}
+			break;
+		case 3:
+			if (c == 0x07 || c == 0x1b)
+				o->esc = 0;
+			break;
+		default:
+			o->esc = 0;
+			break;
+		}
+	}
+}
+
+static void pump(int fd, struct out *o, int ms)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	char b[4096];
+	while (poll(&p, 1, ms) > 0) {
+		ssize_t n = read(fd, b, sizeof(b));
+		if (n <= 0)
+			return;
+		feed(o, b, (size_t)n);
+		ms = 0;
+	}
+}
+
+static size_t unescape(const char *s, char *out)
+{
+	size_t n = 0;
+	for (; *s; s++) {
+		if (*s != '\\' || !s[1]) {
+			out[n++] = *s;
+			continue;
+		}
+		s++;
+		out[n++] = *s == 'r' ? '\r' : *s == 'n' ? '\n' : *s == 't' ? '\t' :
+			   *s == 'e' ? 0x1b : *s;
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 7 || strcmp(argv[5], "--") != 0) {
+		fprintf(stderr, "usage: ptyrun COLS ROWS SCRIPT OUT -- PROGRAM [ARG...]\n");
+		return 125;
+	}
+	struct winsize ws = { 0 };
+	ws.ws_col = (unsigned short)atoi(argv[1]);
+	ws.ws_row = (unsigned short)atoi(argv[2]);
+	FILE *script = fopen(argv[3], "r");
+	char txtpath[4096];
+	snprintf(txtpath, sizeof(txtpath), "%s.txt", argv[4]);
+	struct out o = { fopen(argv[4], "w"), fopen(txtpath, "w"), NULL, 0, 0, 0, 0 };
+	if (!script || !o.raw || !o.txt) {
+		perror("ptyrun");
+		return 125;
+	}
+	int master;
+	pid_t pid = forkpty(&master, NULL, NULL, &ws);
+	if (pid < 0) {
+		perror("ptyrun: forkpty");
+		return 125;
+	}
+	if (pid == 0) {
+		execvp(argv[6], argv + 6);
+		perror("ptyrun: exec");
+		_exit(127);
+	}
+	char ln[1024];
+	int rc = -1;
+	while (fgets(ln, sizeof(ln), script)) {
+		ln[strcspn(ln, "\n")] = '\0';
+		if (strncmp(ln, "wait ", 5) == 0) {
+			const char *want = ln + 5;
+			double end = now() + 60;
+			char *hit = NULL;
+			while (!(hit = strstr(o.text ? o.text + o.mark : "", want)) && now() < end)
+				pump(master, &o, 100);
+			if (!hit) {
+				fprintf(stderr, "ptyrun: timed out waiting for '%s'\n", want);
+				kill(pid, SIGKILL);
+				rc = 124;
+				break;
+			}
+			o.mark = (size_t)(hit - o.text) + strlen(want);
+		} else if (strncmp(ln, "send ", 5) == 0) {
+			char b[1024];
+			size_t n = unescape(ln + 5, b);
+			if (write(master, b, n) != (ssize_t)n)
+				perror("ptyrun: write");
+			pump(master, &o, 50);
+		} else if (strncmp(ln, "sleep ", 6) == 0) {
+			double end = now() + atoi(ln + 6) / 1000.0;
+			while (now() < end)
+				pump(master, &o, 20);
+		}
+	}
+	/* Drain until the program exits (or 30 s). */
+	int st = 0;
+	double end = now() + 30;
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		if (now() > end) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			if (rc < 0)
+				rc = 124;
+			break;
+		}
+		pump(master, &o, 50);
+	}
+	pump(master, &o, 0);
+	fclose(o.raw);
+	fclose(o.txt);
+	free(o.text);
+	if (rc >= 0)
+		return rc;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
