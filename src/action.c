@@ -89,8 +89,9 @@ const char *action_strerror(int err, char *buf, size_t n)
 	switch (err) {
 	case EPERM:
 	case EACCES:
-		snprintf(buf, n, "operation not permitted (%s): needs root or "
-			 "CAP_SYS_NICE for another user's process", name);
+		snprintf(buf, n, "%s (%s): needs root or CAP_SYS_NICE for another "
+			 "user's process", err == EPERM ? "operation not permitted" :
+			 "permission denied", name);
 		break;
 	case ESRCH:
 		snprintf(buf, n, "process exited (ESRCH)");

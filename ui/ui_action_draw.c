@@ -165,7 +165,7 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 		t.on_target_kb += p->on_target_kb;
 	}
 	if (a->migrate) {
-		ui_human_kb(b, sizeof(b), t.move_kb + t.file_anon_kb);
+		ui_human_kb(b, sizeof(b), t.move_kb);
 		ui_human_kb(c, sizeof(c), t.on_target_kb);
 		snprintf(s, sizeof(s), "will move to N%d: %s (%s already there)", nd->id, b, c);
 		line(u, y++, x0, w, s);
@@ -173,6 +173,14 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 		snprintf(s, sizeof(s), "  of which shared with other processes: %s%s", b,
 			 t.shared_kb ? " (moves only with CAP_SYS_NICE)" : "");
 		line(u, y++, x0, w, s);
+		if (t.file_anon_kb) {
+			/* numa_maps counts a file mapping's private copies over all
+			 * nodes, not per node: how many are off the target is an
+			 * estimate until the walk asks page by page. */
+			ui_human_kb(b, sizeof(b), t.file_anon_kb);
+			snprintf(s, sizeof(s), "  and about %s private copies in file mappings", b);
+			line(u, y++, x0, w, s);
+		}
 		ui_human_kb(b, sizeof(b), t.file_kb);
 		ui_human_kb(d, sizeof(d), t.huge_kb);
 		snprintf(s, sizeof(s), "will not move: %s page cache (file pages), %s hugetlb", b, d);

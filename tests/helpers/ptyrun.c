@@ -5,7 +5,10 @@
  *
  * SCRIPT has one command per line:
  *   wait TEXT    until TEXT appears in the output after the last match
- *                (escape sequences and control bytes removed); 60 s at most
+ *                (escape sequences and control bytes removed); 60 s at most.
+ *                curses writes only what changed on a line: wait for words
+ *                that are new on the screen, not for a line that differs
+ *                from the one before only at its end
  *   send TEXT    write TEXT to the terminal; \r \n \t \e \\ are escapes
  *   sleep MS     pause
  * Everything the program writes is kept in OUT, raw, and as text with the

@@ -304,7 +304,7 @@ fi
 # right after Enter: cancelled before any batch, the pages stay.
 tui_script() {
 	printf '%s\n' 'wait F10Quit' 'send m' 'wait Migrate memory of PID' 'send \e[B' \
-		'sleep 300' 'send \r' 'wait will move to N1' "send $1" 'wait Enter: close' \
+		'sleep 300' 'send \r' 'wait will move to N1' "send $1" 'wait pages by move_pages' \
 		'sleep 300' 'send \r' 'sleep 300' 'send q' >"$T/$2.script"
 }
 start_hog 0 1 0
@@ -339,6 +339,29 @@ if [ -n "$HOG" ]; then
 	stop_hog "$HOG"
 else
 	fail tui_migrate_cancel "no memhog"
+fi
+
+# The B dialog: Down past the last node with CPUs stays there (a
+# memory-only node cannot take threads), Enter, Enter: every thread runs on
+# that node's CPUs.
+last=""
+for n in $sys_nodes; do [ -n "$(sys_cpus "$n")" ] && last=$n; done
+start_hog 0 0 3
+if [ -n "$HOG" ]; then
+	printf '%s\n' 'wait F10Quit' 'send B' 'wait Rebind threads of PID' 'send \e[B' 'send \e[B' \
+		'send \e[B' 'send \e[B' 'sleep 300' 'send \r' 'wait threads will run on' 'send \r' \
+		'wait threads set' 'sleep 300' 'send \r' 'sleep 300' 'send q' >"$T/tui_b.script"
+	TERM=linux /usr/bin/ptyrun 120 40 "$T/tui_b.script" "$T/tui_b.out" -- $P -p "$HOG" -d 1 \
+		2>"$T/tui_b.err"; rc=$?
+	X=$T/tui_b.out.txt
+	want=$(cat $SYS/node$last/cpulist)
+	bad=$(threads_not_on "$HOG" "$want")
+	[ $rc -eq 0 ] && grep -q "threads will run on CPUs $want (node $last)" "$X" &&
+		grep -q 'rebind: 4 of 4 threads set' "$X" && [ -z "$bad" ] && pass tui_rebind_last_cpu_node ||
+		fail tui_rebind_last_cpu_node "rc=$rc; want node $last ($want): $bad" "$(grep -o 'threads will run[^)]*)\|rebind: [^t]*threads set' "$X")"
+	stop_hog "$HOG"
+else
+	fail tui_rebind_last_cpu_node "no memhog"
 fi
 
 # --- 8. Not root: refused with a clear message, nothing moved. -------------
