@@ -28,7 +28,8 @@ int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
  * PID still belongs to the process that started at t->starttime. 0, or
  * -ESRCH when it exited or the PID was reused. */
 int action_target_lock(const struct fsroot *r, struct action_target *t);
-/* While locked: 0 as long as the process has not exited, else -ESRCH. */
+/* While locked: 0 as long as the process has not exited, else -ESRCH (a
+ * zombie has exited). */
 int action_target_alive(const struct action_target *t);
 void action_target_unlock(struct action_target *t);
 

@@ -106,10 +106,13 @@ double migrate_rate(const struct migrate_job *j);
 uint64_t migrate_not_moved(const struct migrate_job *j);
 void migrate_free(struct migrate_job *j);
 
-/* Per-node kB of pid now (numa_maps), into kb[nnodes], and its policy
- * summary into policy[n] (may be NULL). 0 or -errno. */
-int migrate_read_placement(const struct fsroot *r, const struct topology *t,
-			   int pid, int64_t *kb, char *policy, size_t n);
+/* Per-node kB of the locked target now (numa_maps) into kb[nnodes], and
+ * its policy summary into policy[n] (may be NULL), read only while it is
+ * that process (alive before and after the read): never another
+ * process's numbers. 0 or -errno (-ESRCH: it exited). */
+int migrate_read_target_placement(const struct fsroot *r, const struct topology *t,
+				  const struct action_target *tg, int64_t *kb,
+				  char *policy, size_t n);
 
 /* A step's error with its fix: like action_strerror, but a whole-call
  * EACCES from move_pages is the target's cpuset refusing the node. */
@@ -119,6 +122,6 @@ const char *migrate_strerror(int err, int to_node, char *buf, size_t n);
 size_t migrate_format_not_moved(const struct migrate_job *j, char *buf, size_t n);
 /* What stays after the action, said plainly: the process's own memory
  * policy decides its future allocations. */
-void migrate_policy_note(const char *policy, bool rebound, char *buf, size_t n);
+void migrate_format_policy_note(const char *policy, bool rebound, char *buf, size_t n);
 
 #endif

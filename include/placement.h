@@ -48,6 +48,14 @@ void placement_scratch_free(struct placement_scratch *s);
  * vdso, PROT_NONE, unparsable). */
 int placement_parse_line(const char *s, size_t len, struct placement_vma *out);
 
+/* A sample stands for its share of a mapping, so a vast, sparsely touched
+ * mapping (reserved address space, a sanitizer's shadow) is over- or
+ * under-counted: one sample may stand for a GiB. The resident set is what
+ * numa_maps would count, hugetlb pages aside (they are not in RSS): the
+ * estimate of the rest is scaled to rss_kb, keeping its split by node and
+ * kind. Nothing changes when nothing was found or RSS is unknown. */
+void placement_scale_rss(struct nm_summary *s, int64_t rss_kb);
+
 /* Samples for a mapping of npages pages: one per `per` pages, at least
  * min_samples, at most one per page. */
 uint64_t placement_samples_for(uint64_t npages, uint64_t min_samples, uint64_t per);

@@ -59,6 +59,11 @@ int proc_source_scan(struct proc_source *s, struct proc_list *list);
 
 void proc_list_free(struct proc_list *l);
 
+struct pid_stat;
+/* /proc/PID/stat of pid, parsed. 0, -ESRCH when it is gone (or the file
+ * is not a process's), other -errno. */
+int proc_read_stat(const struct fsroot *r, int pid, struct pid_stat *st);
+
 /* Read proc/PID/task/TID/stat for every thread of p (only when it has
  * more than one thread; else its last CPU is its own). */
 int proc_read_threads(const struct fsroot *r, struct proc_list *l,

@@ -2,6 +2,7 @@
 #include "action.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,23 +12,21 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "proc.h"
 
 int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 {
-	char path[64], text[1024];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
 	t->pidfd = -1;
 	if (pid <= 0)
 		return -ESRCH;
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	int n = fsroot_read_small(r, path, text, sizeof(text));
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : n;
 	struct pid_stat st;
+	int rc = proc_read_stat(r, pid, &st);
+	if (rc)
+		return rc;
 	/* A zombie has exited: no memory, no threads to act on. */
-	if (parse_pid_stat(text, (size_t)n, &st) != 0 || st.pid != pid ||
-	    st.state == 'Z' || st.state == 'X')
+	if (st.state == 'Z' || st.state == 'X')
 		return -ESRCH;
 	t->starttime = st.starttime;
 	snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
@@ -59,10 +58,13 @@ int action_target_alive(const struct action_target *t)
 {
 	if (t->pidfd < 0)
 		return -ESRCH;
-	if (syscall(SYS_pidfd_send_signal, t->pidfd, 0, NULL, 0) == 0)
-		return 0;
-	/* EPERM: alive, but not ours to signal; the action itself will say. */
-	return errno == EPERM ? 0 : -ESRCH;
+	/* A pidfd turns readable when its process exits, zombie or reaped
+	 * (a signal 0 would still reach a zombie). */
+	struct pollfd p = { t->pidfd, POLLIN, 0 };
+	int n = poll(&p, 1, 0);
+	if (n < 0)
+		return -errno;
+	return n > 0 ? -ESRCH : 0;
 }
 
 void action_target_unlock(struct action_target *t)

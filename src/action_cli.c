@@ -83,12 +83,12 @@ static void print_notes(FILE *out, const struct fsroot *r, const struct topology
 		policy[sizeof(policy) - 1] = '\0';
 	} else {
 		int64_t *kb = calloc(t->nnodes ? t->nnodes : 1, sizeof(int64_t));
-		if (kb && migrate_read_placement(r, t, tg->pid, kb, policy, sizeof(policy)) != 0)
+		if (kb && migrate_read_target_placement(r, t, tg, kb, policy, sizeof(policy)) != 0)
 			policy[0] = '\0';
 		free(kb);
 	}
 	if (policy[0]) {
-		migrate_policy_note(policy, rebound, note, sizeof(note));
+		migrate_format_policy_note(policy, rebound, note, sizeof(note));
 		fprintf(out, "note: %s\n", note);
 	}
 	int bal = action_numa_balancing(r);
@@ -152,12 +152,7 @@ static int do_migrate(FILE *out, FILE *err, const struct fsroot *r,
 	int64_t *after = j->pv.node_kb;   /* reused: the preview is printed */
 	print_kb_header(out, t);
 	print_kb_row(out, t, "before", before);
-	/* Read after only while it is still the confirmed process. */
-	int arc = action_target_alive(tg);
-	if (arc == 0)
-		arc = migrate_read_placement(r, t, tg->pid, after, NULL, 0);
-	if (arc == 0)
-		arc = action_target_alive(tg);
+	int arc = migrate_read_target_placement(r, t, tg, after, NULL, 0);
 	int ti = topology_node_index(t, to_node);
 	/* What moved is what numa_maps shows arrived on the target (page
 	 * counts from move_pages see a huge page once per subpage). */

@@ -12,13 +12,6 @@
 #include "buf.h"
 #include "numa_maps.h"
 
-const char *const migrate_reason_text[MIG_NREASONS] = {
-	[MIG_SHARED] = "shared with other processes (needs CAP_SYS_NICE)",
-	[MIG_BUSY] = "busy (pinned or under I/O)",
-	[MIG_NOMEM] = "no free memory on the target node",
-	[MIG_OTHER] = "other errors",
-};
-
 /* pagemap entry bits (Documentation/admin-guide/mm/pagemap.rst) */
 #define PM_PRESENT (UINT64_C(1) << 63)
 #define PM_FILE_OR_SHARED (UINT64_C(1) << 61)
@@ -302,7 +295,7 @@ static enum migrate_reason reason_of(int status)
  * call, and the walk stops at the first sign that the process exited.
  * A whole-call EACCES means the node is outside the process's cpuset
  * (the kernel's own check); it is kept apart from EPERM. */
-static long call(struct migrate_job *j, size_t n, const int *nodes, int flags)
+static long move_pages_checked(struct migrate_job *j, size_t n, const int *nodes, int flags)
 {
 	long rc = j->ops.move_pages(j->ops.ctx, j->pid, n, j->pages, nodes, j->status, flags);
 	int alive = j->ops.alive(j->ops.ctx);
@@ -312,7 +305,7 @@ static long call(struct migrate_job *j, size_t n, const int *nodes, int flags)
 /* Query then move the candidate pages j->pages[0..k). 0 or -errno. */
 static int move_batch(struct migrate_job *j, size_t k)
 {
-	long rc = call(j, k, NULL, 0);
+	long rc = move_pages_checked(j, k, NULL, 0);
 	if (rc < 0)
 		return (int)rc;
 	size_t m = 0;
@@ -330,7 +323,7 @@ static int move_batch(struct migrate_job *j, size_t k)
 		j->nodes[i] = j->to_node;
 	for (;;) {
 		int flags = j->move_all ? MPOL_MF_MOVE_ALL : MPOL_MF_MOVE;
-		rc = call(j, m, j->nodes, flags);
+		rc = move_pages_checked(j, m, j->nodes, flags);
 		if (rc == -EPERM && j->move_all) {
 			j->move_all = false;   /* no CAP_SYS_NICE: own pages only */
 			continue;
@@ -344,7 +337,7 @@ static int move_batch(struct migrate_job *j, size_t k)
 	 * may report the others busy or stale while they went along with it.
 	 * Pages still off the target keep the reason from the move. */
 	memcpy(j->nodes, j->status, m * sizeof(int));
-	rc = call(j, m, NULL, 0);
+	rc = move_pages_checked(j, m, NULL, 0);
 	if (rc < 0)
 		return (int)rc;
 	for (size_t i = 0; i < m; i++) {
@@ -463,8 +456,8 @@ void migrate_free(struct migrate_job *j)
 	j->pagemap_fd = -1;
 }
 
-int migrate_read_placement(const struct fsroot *r, const struct topology *t,
-			   int pid, int64_t *kb, char *policy, size_t n)
+static int read_placement(const struct fsroot *r, const struct topology *t,
+			  int pid, int64_t *kb, char *policy, size_t n)
 {
 	struct nm_read rd;
 	int rc = nm_read(r, t, pid, &rd);
@@ -477,36 +470,12 @@ int migrate_read_placement(const struct fsroot *r, const struct topology *t,
 	return rc;
 }
 
-const char *migrate_strerror(int err, int to_node, char *buf, size_t n)
+int migrate_read_target_placement(const struct fsroot *r, const struct topology *t,
+				  const struct action_target *tg, int64_t *kb,
+				  char *policy, size_t n)
 {
-	if (err == -EACCES || err == EACCES) {
-		snprintf(buf, n, "node %d is outside the process's cpuset (EACCES): "
-			 "widen its cpuset.mems first", to_node);
-		return buf;
-	}
-	return action_strerror(err, buf, n);
-}
-
-size_t migrate_format_not_moved(const struct migrate_job *j, char *buf, size_t n)
-{
-	size_t len = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < MIG_NREASONS && len < n; i++)
-		if (j->failed[i]) {
-			int w = snprintf(buf + len, n - len, "%s%llu %s", len ? ", " : "",
-					 (unsigned long long)j->failed[i], migrate_reason_text[i]);
-			len += w > 0 ? (size_t)w : 0;
-		}
-	return len < n ? len : n - 1;
-}
-
-void migrate_policy_note(const char *policy, bool rebound, char *buf, size_t n)
-{
-	if (!policy || !policy[0] || strcmp(policy, "default") == 0)
-		snprintf(buf, n, "memory policy default stays: new pages go to the node "
-			 "of the CPU that first touches them%s",
-			 rebound ? " (now the chosen node's)" : "");
-	else
-		snprintf(buf, n, "memory policy %s stays (another process's policy cannot "
-			 "be changed): its future allocations follow that policy", policy);
+	int rc = action_target_alive(tg);
+	if (rc == 0)
+		rc = read_placement(r, t, tg->pid, kb, policy, n);
+	return rc ? rc : action_target_alive(tg);
 }

@@ -79,6 +79,26 @@ int placement_parse_line(const char *p, size_t len, struct placement_vma *out)
 	return 1;
 }
 
+void placement_scale_rss(struct nm_summary *s, int64_t rss_kb)
+{
+	int64_t huge = 0;
+	for (size_t k = 0; k < s->nnodes; k++)
+		huge += s->huge_kb[k];
+	int64_t rest = s->total_kb - huge;
+	if (rss_kb <= 0 || rest <= 0 || rest == rss_kb)
+		return;
+	double f = (double)rss_kb / (double)rest;
+	s->total_kb = 0;
+	for (size_t k = 0; k < s->nnodes; k++) {
+		s->anon_kb[k] = (int64_t)((double)s->anon_kb[k] * f + 0.5);
+		s->file_kb[k] = (int64_t)((double)s->file_kb[k] * f + 0.5);
+		s->node_kb[k] = s->anon_kb[k] + s->file_kb[k] + s->huge_kb[k];
+		s->total_kb += s->node_kb[k];
+	}
+	s->other_kb = (int64_t)((double)s->other_kb * f + 0.5);
+	s->total_kb += s->other_kb;
+}
+
 uint64_t placement_samples_for(uint64_t npages, uint64_t min_samples, uint64_t per)
 {
 	uint64_t n = (npages + per - 1) / per;

@@ -124,6 +124,18 @@ void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
 	dst[n] = '\0';
 }
 
+int proc_read_stat(const struct fsroot *r, int pid, struct pid_stat *st)
+{
+	char path[64], text[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	int n = fsroot_read_small(r, path, text, sizeof(text));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : n;
+	if (parse_pid_stat(text, (size_t)n, st) != 0 || st->pid != pid)
+		return -ESRCH;
+	return 0;
+}
+
 int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 		      struct proc_info *p, struct buf *b)
 {

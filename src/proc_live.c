@@ -105,14 +105,10 @@ static bool maybe_escaped(const char *c)
 
 /* The raw comm of p from /proc/PID/stat; p->comm is kept if that fails
  * (the process exited: the next scan drops it). */
-static void read_raw_comm(const struct proc_source *s, struct live *lv, struct proc_info *p)
+static void read_raw_comm(const struct proc_source *s, struct proc_info *p)
 {
-	char path[40];
-	snprintf(path, sizeof(path), "/proc/%d/stat", p->pid);
 	struct pid_stat st;
-	if (fsroot_read_file(proc_source_root(s), path, &lv->b, 4096) == 0 &&
-	    parse_pid_stat(lv->b.data, lv->b.len, &st) == 0 && st.pid == p->pid &&
-	    st.starttime == p->starttime)
+	if (proc_read_stat(proc_source_root(s), p->pid, &st) == 0 && st.starttime == p->starttime)
 		snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 }
 
@@ -132,7 +128,7 @@ static void fill_names(const struct proc_source *s, struct live *lv, struct cmd_
 		if (e->raw[0])
 			copy_name(p->comm, sizeof(p->comm), e->raw);
 	} else if (maybe_escaped(p->comm)) {
-		read_raw_comm(s, lv, p);
+		read_raw_comm(s, p);
 	}
 	if (maybe_escaped(ne->key))
 		copy_name(ne->raw, sizeof(ne->raw), p->comm);

@@ -405,6 +405,7 @@ static void read_sampled(struct sampler *s, struct snap_proc *sp, const struct n
 		sp->nm = NMS_GONE;
 		return;
 	}
+	placement_scale_rss(&s->sum, sp->info.rss_kb);
 	take_summary(s, sp);
 	sp->nm_sampled = true;
 	snprintf(sp->policy, sizeof(sp->policy), "%s",

@@ -11,7 +11,7 @@
 #include "sanitize.h"
 #include "ui_action_int.h"
 
-bool ui_action_node_ok(const struct ui *u, const struct ui_action *a, int i)
+bool ui_action_check_node(const struct ui *u, const struct ui_action *a, int i)
 {
 	const struct topo_node *nd = &u->topo.nodes[i];
 	if (a->migrate && !nd->has_memory)
@@ -71,7 +71,7 @@ void ui_action_open(struct ui *u, bool migrate)
 	int home = sel->home;
 	a->sel = -1;
 	for (int i = 0; i < (int)u->topo.nnodes; i++)
-		if (ui_action_node_ok(u, a, i) && (a->sel < 0 || (a->sel == home && i != home)))
+		if (ui_action_check_node(u, a, i) && (a->sel < 0 || (a->sel == home && i != home)))
 			a->sel = i;
 	u->act = a;
 	if (a->sel < 0) {
@@ -100,8 +100,8 @@ static int plan_item(struct ui *u, struct ui_action *a, struct act_item *it, int
 			snprintf(it->policy, sizeof(it->policy), "%s", it->job.pv.policy);
 		}
 	} else {
-		rc = migrate_read_placement(u->root, &u->topo, it->tg.pid, it->before,
-					    it->policy, sizeof(it->policy));
+		return migrate_read_target_placement(u->root, &u->topo, &it->tg, it->before,
+						     it->policy, sizeof(it->policy));
 	}
 	return rc ? rc : action_target_alive(&it->tg);
 }
@@ -156,12 +156,8 @@ static void finish(struct ui *u, struct ui_action *a)
 {
 	for (size_t i = 0; i < a->n; i++) {
 		struct act_item *it = &a->items[i];
-		/* After, only while it is still the process we confirmed. */
-		int rc = it->prep_rc || it->lock_rc ? -1 : action_target_alive(&it->tg);
-		if (rc == 0)
-			rc = migrate_read_placement(u->root, &u->topo, it->tg.pid, it->after, NULL, 0);
-		if (rc == 0)
-			rc = action_target_alive(&it->tg);
+		int rc = it->prep_rc || it->lock_rc ? -1 :
+			 migrate_read_target_placement(u->root, &u->topo, &it->tg, it->after, NULL, 0);
 		if (rc && it->after)
 			for (size_t k = 0; k < u->topo.nnodes; k++)
 				it->after[k] = -1;
@@ -209,13 +205,13 @@ void ui_action_key(struct ui *u, int ch)
 		if (ch == KEY_UP || ch == KEY_DOWN) {
 			int d = ch == KEY_UP ? -1 : 1;
 			for (int i = a->sel + d; i >= 0 && i < (int)u->topo.nnodes; i += d)
-				if (ui_action_node_ok(u, a, i)) {
+				if (ui_action_check_node(u, a, i)) {
 					a->sel = i;
 					break;
 				}
 		} else if (a->rebind_dialog && (ch == 'a' || ch == ' ')) {
 			a->migrate = !a->migrate;
-			if (!ui_action_node_ok(u, a, a->sel))
+			if (!ui_action_check_node(u, a, a->sel))
 				a->migrate = false;
 		} else if (ch == '\n' || ch == KEY_ENTER) {
 			prepare(u, a);

@@ -78,9 +78,9 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 		else
 			bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
 		snprintf(s, sizeof(s), "N%-4d %s %7s  %-24s%s", nd->id,
-			 i == a->sel ? ">" : " ", fr, cpus, ui_action_node_ok(u, a, i) ? "" : " (n/a)");
+			 i == a->sel ? ">" : " ", fr, cpus, ui_action_check_node(u, a, i) ? "" : " (n/a)");
 		int at = i == a->sel ? ui_attr(u, C_SELECTED) :
-			 ui_action_node_ok(u, a, i) ? ui_attr(u, C_FKEY_LABEL) : ui_attr(u, C_DIM);
+			 ui_action_check_node(u, a, i) ? ui_attr(u, C_FKEY_LABEL) : ui_attr(u, C_DIM);
 		attron(at);
 		mvhline(y0 + 2 + i - first, x0 + 1, ' ', w - 2);
 		mvaddnstr(y0 + 2 + i - first, x0 + 2, s, w - 4);
@@ -93,14 +93,21 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 	line(u, y0 + h - 1, x0, w, "Up/Down: node  Enter: preview  Esc: cancel");
 }
 
-static void sum_kb(const struct ui *u, const struct ui_action *a, bool after, int64_t *out)
+/* kB per node summed over the items: their placement before (preview) or,
+ * when done, before and after over the items whose after could be read,
+ * so that one process that exited meanwhile does not blank the others. */
+enum sum_what { SUM_NOW, SUM_BEFORE, SUM_AFTER };
+
+static void sum_kb(const struct ui *u, const struct ui_action *a, enum sum_what w, int64_t *out)
 {
 	for (size_t k = 0; k < u->topo.nnodes; k++) {
 		out[k] = 0;
 		for (size_t i = 0; i < a->n; i++) {
 			const struct act_item *it = &a->items[i];
-			const int64_t *v = after ? it->after : it->before;
+			const int64_t *v = w == SUM_AFTER ? it->after : it->before;
 			if (it->prep_rc || !v)
+				continue;
+			if (w != SUM_NOW && (it->lock_rc || !it->after || it->after[0] < 0))
 				continue;
 			out[k] = v[k] < 0 || out[k] < 0 ? -1 : out[k] + v[k];
 		}
@@ -148,7 +155,7 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 	int y = y0 + 1;
 	const struct topo_node *nd = &u->topo.nodes[a->sel];
 	if (kb) {
-		sum_kb(u, a, false, kb);
+		sum_kb(u, a, SUM_NOW, kb);
 		y = draw_kb_row(u, y, x0, w, "now", kb);
 		free(kb);
 	}
@@ -194,7 +201,7 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 	}
 	/* What cannot be changed, said before anything is done. */
 	if (a->n == 1 && a->items[0].prep_rc == 0) {
-		migrate_policy_note(a->items[0].policy, a->rebind, s, sizeof(s));
+		migrate_format_policy_note(a->items[0].policy, a->rebind, s, sizeof(s));
 		y = wrapped(u, y, y0 + h - 1, x0, w, s);
 	} else if (a->n > 1) {
 		y = wrapped(u, y, y0 + h - 1, x0, w, "memory policies stay (another process's "
@@ -252,10 +259,10 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 	int64_t *kb = calloc(u->topo.nnodes ? u->topo.nnodes : 1, sizeof(int64_t));
 	int64_t arrived = -1;   /* kB that numa_maps shows arrived on the target */
 	if (a->migrate && kb) {
-		sum_kb(u, a, false, kb);
+		sum_kb(u, a, SUM_BEFORE, kb);
 		y = draw_kb_row(u, y, x0, w, "before", kb);
 		int64_t b0 = kb[a->sel];
-		sum_kb(u, a, true, kb);
+		sum_kb(u, a, SUM_AFTER, kb);
 		y = draw_kb_row(u, y, x0, w, "after", kb);
 		if (kb[a->sel] >= 0 && b0 >= 0)
 			arrived = kb[a->sel] > b0 ? kb[a->sel] - b0 : 0;

@@ -33,6 +33,6 @@ struct ui_action {
 };
 
 /* Node index i can take what the dialog does (memory, threads). */
-bool ui_action_node_ok(const struct ui *u, const struct ui_action *a, int i);
+bool ui_action_check_node(const struct ui *u, const struct ui_action *a, int i);
 
 #endif

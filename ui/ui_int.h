@@ -112,10 +112,15 @@ void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *
 extern const struct ui_signal { int sig; const char *name; } ui_signals[];
 extern const size_t ui_nsignals;
 
-/* A tag names one process: a PID that was reused is not tagged. */
+/* ui_tags.c: a tag names one process (PID + start time): a PID that was
+ * reused is not tagged. */
 bool ui_is_tagged(const struct ui *u, const struct snap_proc *p);
 /* Forget tags of processes that exited (gone from the snapshot, or zombies). */
 void ui_prune_tags(struct ui *u);
+void ui_toggle_tag(struct ui *u, const struct snap_proc *p);
+/* Tag root and all its descendants. */
+void ui_tag_tree(struct ui *u, const struct snap_proc *root);
+void ui_clear_tags(struct ui *u);
 bool sorted_by_hdr(const struct ui *u, int i);
 const struct snap_proc *ui_selected(const struct ui *u);
 

@@ -189,44 +189,14 @@ static void k_interval(struct ui *u, int ch)
 	snprintf(u->msg, sizeof(u->msg), "interval %.1fs", d);
 }
 
-static bool add_tag(struct ui *u, const struct snap_proc *p)
-{
-	struct ui_tag *t = realloc(u->tagged, (u->ntagged + 1) * sizeof(*t));
-	if (!t)
-		return false;
-	u->tagged = t;
-	u->tagged[u->ntagged++] = (struct ui_tag){ p->info.pid, p->info.starttime };
-	return true;
-}
-
 static void k_tag(struct ui *u, int ch)
 {
 	(void)ch;
 	const struct snap_proc *p = ui_selected(u);
 	if (!p)
 		return;
-	for (size_t i = 0; i < u->ntagged; i++)
-		if (u->tagged[i].pid == p->info.pid && u->tagged[i].starttime == p->info.starttime) {
-			u->tagged[i] = u->tagged[--u->ntagged];
-			select_row(u, u->sel + 1);
-			return;
-		}
-	add_tag(u, p);
+	ui_toggle_tag(u, p);
 	select_row(u, u->sel + 1);
-}
-
-static void tag_tree(struct ui *u, const struct snap_proc *p)
-{
-	if (!ui_is_tagged(u, p) && !add_tag(u, p))
-		return;
-	/* A child started after its parent; a PID reused by an older
-	 * process is not a child. */
-	for (size_t i = 0; i < u->snap.nprocs; i++) {
-		const struct snap_proc *c = &u->snap.procs[i];
-		if (c->info.ppid == p->info.pid && c->info.pid != p->info.pid &&
-		    c->info.starttime >= p->info.starttime)
-			tag_tree(u, c);
-	}
 }
 
 static void k_tag_children(struct ui *u, int ch)
@@ -234,10 +204,10 @@ static void k_tag_children(struct ui *u, int ch)
 	(void)ch;
 	const struct snap_proc *p = ui_selected(u);
 	if (p)
-		tag_tree(u, p);
+		ui_tag_tree(u, p);
 }
 
-static void k_untag(struct ui *u, int ch) { (void)ch; u->ntagged = 0; }
+static void k_untag(struct ui *u, int ch) { (void)ch; ui_clear_tags(u); }
 
 /* A one-line prompt at the bottom; returns false on Esc. */
 static bool prompt(struct ui *u, const char *label, char *buf, size_t n)

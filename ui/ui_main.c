@@ -130,8 +130,8 @@ static void sample(struct ui *u)
 	int rc = sampler_tick(u->smp, &u->snap);
 	if (rc)
 		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));
-	else
-		ui_prune_tags(u);
+	else if (u->snap.proc_rc == 0)
+		ui_prune_tags(u);   /* not after a failed scan: it lists nobody */
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
 	if (u->screen == SCR_DETAIL) {

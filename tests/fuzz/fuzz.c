@@ -316,16 +316,20 @@ static int replay_dir(const struct fuzz_target *t, const char *dir, const char *
 			continue;
 		snprintf(current, sizeof(current), "%s: %s/%s", t->name, dir, e->d_name);
 		FILE *f = fopen(current + strlen(t->name) + 2, "rb");
-		if (!f)
-			continue;
-		static char buf[1 << 17];
-		size_t len = fread(buf, 1, sizeof(buf), f);
-		fclose(f);
-		char *s = malloc(len ? len : 1);
-		if (!s)
+		if (!f) {
+			closedir(d);
+			return -1;
+		}
+		/* The whole file, in a buffer of exactly its size (as libFuzzer
+		 * gives it: a read past the end is an ASan error). */
+		fseek(f, 0, SEEK_END);
+		long len = ftell(f);
+		rewind(f);
+		char *s = malloc(len > 0 ? (size_t)len : 1);
+		if (!s || len < 0 || fread(s, 1, (size_t)len, f) != (size_t)len)
 			abort();
-		memcpy(s, buf, len);
-		t->fn(s, len);
+		fclose(f);
+		t->fn(s, (size_t)len);
 		free(s);
 		n++;
 	}
@@ -345,8 +349,9 @@ int main(void)
 		int seeds = replay_dir(&targets[i], dir, "");
 		snprintf(prefix, sizeof(prefix), "%s-", targets[i].name);
 		int regs = replay_dir(&targets[i], "tests/fuzz/regressions", prefix);
-		if (seeds <= 0) {
-			printf("FAIL fuzz_replay_%s: no seed corpus in %s\n", targets[i].name, dir);
+		if (seeds <= 0 || regs < 0) {
+			printf("FAIL fuzz_replay_%s: no seed corpus in %s, or no tests/fuzz/regressions\n",
+			       targets[i].name, dir);
 			fails++;
 		} else {
 			printf("PASS fuzz_replay_%s (%d seeds, %d regressions)\n", targets[i].name,

@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +87,10 @@ static void feed(struct out *o, const char *b, size_t n)
 			}
 			break;
 		case 3:
-			if (c == 0x07 || c == 0x1b)
+			if (c == 0x07)
 				o->esc = 0;
+			else if (c == 0x1b)
+				o->esc = 1;   /* ESC \ ends it: the '\' is eaten there */
 			break;
 		default:
 			o->esc = 0;
@@ -96,17 +99,21 @@ static void feed(struct out *o, const char *b, size_t n)
 	}
 }
 
-static void pump(int fd, struct out *o, int ms)
+/* Read what there is (waiting up to ms for the first bytes). false once
+ * the program has closed the terminal (it exited). */
+static bool pump(int fd, struct out *o, int ms)
 {
 	struct pollfd p = { fd, POLLIN, 0 };
 	char b[4096];
-	while (poll(&p, 1, ms) > 0) {
+	int r;
+	while ((r = poll(&p, 1, ms)) > 0) {
 		ssize_t n = read(fd, b, sizeof(b));
 		if (n <= 0)
-			return;
+			return false;
 		feed(o, b, (size_t)n);
 		ms = 0;
 	}
+	return r >= 0;
 }
 
 static size_t unescape(const char *s, char *out)
@@ -160,10 +167,12 @@ int main(int argc, char **argv)
 			const char *want = ln + 5;
 			double end = now() + 60;
 			char *hit = NULL;
-			while (!(hit = strstr(o.text ? o.text + o.mark : "", want)) && now() < end)
-				pump(master, &o, 100);
+			bool open = true;
+			while (!(hit = strstr(o.text ? o.text + o.mark : "", want)) && open && now() < end)
+				open = pump(master, &o, 100);
 			if (!hit) {
-				fprintf(stderr, "ptyrun: timed out waiting for '%s'\n", want);
+				fprintf(stderr, "ptyrun: %s waiting for '%s'\n",
+					open ? "timed out" : "the program exited", want);
 				kill(pid, SIGKILL);
 				rc = 124;
 				break;
@@ -177,8 +186,8 @@ int main(int argc, char **argv)
 			pump(master, &o, 50);
 		} else if (strncmp(ln, "sleep ", 6) == 0) {
 			double end = now() + atoi(ln + 6) / 1000.0;
-			while (now() < end)
-				pump(master, &o, 20);
+			while (now() < end && pump(master, &o, 20))
+				;
 		}
 	}
 	/* Drain until the program exits (or 30 s). */
@@ -192,7 +201,8 @@ int main(int argc, char **argv)
 				rc = 124;
 			break;
 		}
-		pump(master, &o, 50);
+		if (!pump(master, &o, 50))
+			usleep(20000);   /* closed: only the exit status is left */
 	}
 	pump(master, &o, 0);
 	fclose(o.raw);

@@ -160,9 +160,13 @@ wait_for "EXIT=0" 30 && ok tui_actions_quit || bad tui_actions_quit "$(screen)"
 # Tagged processes: m acts on all of them; a tagged process that exits is
 # untagged (a tag is PID + start time: a reused PID is never tagged).
 P2=$(hog 8 0); pids="$pids $P2"
-# P3 is this shell's child, so that it is reaped (wait) when killed.
-"$HOG" 8 0 >"$T/h3.out" 2>&1 & P3=$!; pids="$pids $P3"
-n=50; while [ $n -gt 0 ] && ! grep -q ready "$T/h3.out"; do sleep 0.1; n=$((n - 1)); done
+# P3's parent is a sleep that never reaps it: killed, it stays a zombie in
+# the table with its PID and start time, still matching its tag unless
+# exited processes are untagged.
+sh -c '"$1" 8 0 >"$2/h3.out" 2>&1 & echo $! >"$2/h3.pid"; exec sleep 120' sh "$HOG" "$T" & Z3=$!
+pids="$pids $Z3"
+n=50; while [ $n -gt 0 ] && ! grep -q ready "$T/h3.out" 2>/dev/null; do sleep 0.1; n=$((n - 1)); done
+P3=$(cat "$T/h3.pid"); pids="$pids $P3"
 start -p $P2,$P3 -d 1 -s PID
 keys Space; keys Space
 keys m
@@ -171,12 +175,14 @@ keys Enter; keys Enter
 wait_for "Enter: close" 30 && screen | grep -q "moved [0-9.]*[KMG] to N$node" && ok tui_migrate_tagged_done ||
 	bad tui_migrate_tagged_done "$(screen)"
 keys Enter
-kill $P3; wait $P3 2>/dev/null
-sleep 2.5   # two samples at -d 1
+kill $P3
+n=50; while [ $n -gt 0 ] && ! grep -q '^State:.*Z' /proc/$P3/status 2>/dev/null; do sleep 0.1; n=$((n - 1)); done
+wait_for "gone" 40   # the zombie's row, in a sample taken after it exited
 keys m
 wait_for "Migrate memory of PID $P2 (memhog)" 20 && ok tui_exited_tag_dropped || bad tui_exited_tag_dropped "$(screen)"
 keys Escape
 keys q
+kill $Z3 2>/dev/null; wait $Z3 2>/dev/null
 
 start --readonly -p $P -d 1
 keys m

@@ -80,7 +80,8 @@ if command -v tmux >/dev/null; then
 	echo "$s" | grep -q '^N0 ' && echo "$s" | grep -q '^N3 ' && echo "$s" | grep -Eq ' 4242 .*error' \
 		&& echo "$s" | grep -Eq ' 1000 ' && echo "$s" | grep -q '3 warnings (Tab: Nodes)' \
 		&& ok tui_broken_tree_main_screen || bad tui_broken_tree_main_screen "$s"
-	tmux send-keys -t b Tab; sleep 0.5
+	tmux send-keys -t b Tab
+	i=0; while [ $i -lt 50 ] && ! tmux capture-pane -p -t b | grep -q 'node/online unreadable'; do sleep 0.1; i=$((i+1)); done
 	s=$(tmux capture-pane -p -t b)
 	echo "$s" | grep -q 'node2/distance has 3 values for 4 nodes' && echo "$s" | grep -q 'node/online unreadable' \
 		&& ok tui_broken_tree_nodes_screen || bad tui_broken_tree_nodes_screen "$s"

@@ -94,9 +94,9 @@ done
 pids=""
 kill -TERM "$churn" 2>/dev/null; wait "$churn"; crc=$?; churn=""
 forks=$(sed -n 's/.*forks=\([0-9]*\).*/\1/p' "$T/churn.out")
-# Hundreds of forks a second; a sanitizer build of the monitors beside it
-# leaves the helper less CPU.
-minrate=200; [ -n "$sanitized" ] && minrate=100
+# Hundreds of forks a second; sanitizer builds of the monitors (and of the
+# helper) beside it leave it far less CPU (about 130 a second seen here).
+minrate=200; [ -n "$sanitized" ] && minrate=50
 [ "$crc" -eq 0 ] && [ "${forks:-0}" -ge $((S * minrate)) ] && ok "churn_helper_ran ($(cat "$T/churn.out"))" \
 	|| bad churn_helper_ran "rc=$crc: $(cat "$T/churn.out")"
 

@@ -401,6 +401,12 @@ static void pid_reuse_guard(void)
 	other.starttime++;
 	CHECK_EQ_INT(action_target_lock(r, &other), -ESRCH);
 	CHECK_EQ_INT(other.pidfd, -1);
+	/* Killed but not reaped: a zombie has exited, whatever signal 0 says. */
+	kill(pid, SIGKILL);
+	siginfo_t si;
+	CHECK_EQ_INT(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT), 0);
+	CHECK_EQ_INT(kill(pid, 0), 0);
+	CHECK_EQ_INT(action_target_alive(&t), -ESRCH);
 	reap(pid);
 	CHECK_EQ_INT(action_target_alive(&t), -ESRCH);
 	action_target_unlock(&t);

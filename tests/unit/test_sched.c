@@ -412,6 +412,34 @@ static void sampled_estimate(void)
 static double fake_now;
 static double t_clock(void *ctx) { (void)ctx; return fake_now; }
 
+/* A sparse vast mapping misled the samples: the resident set is the
+ * total, the samples' split by node and kind is kept, hugetlb untouched. */
+static void sampled_scaled_to_rss(void)
+{
+	struct nm_summary s;
+	CHECK_EQ_INT(nm_summary_init(&s, 2), 0);
+	s.anon_kb[0] = 3000, s.file_kb[0] = 1000, s.huge_kb[0] = 2048;
+	s.anon_kb[1] = 4000, s.file_kb[1] = 0, s.huge_kb[1] = 0;
+	s.other_kb = 0;
+	for (size_t k = 0; k < 2; k++)
+		s.node_kb[k] = s.anon_kb[k] + s.file_kb[k] + s.huge_kb[k];
+	s.total_kb = s.node_kb[0] + s.node_kb[1];   /* 10048: 8000 not huge */
+	placement_scale_rss(&s, 16000);             /* under-counted by half */
+	CHECK_EQ_INT(s.anon_kb[0], 6000);
+	CHECK_EQ_INT(s.file_kb[0], 2000);
+	CHECK_EQ_INT(s.anon_kb[1], 8000);
+	CHECK_EQ_INT(s.huge_kb[0], 2048);
+	CHECK_EQ_INT(s.total_kb, 16000 + 2048);
+	CHECK_EQ_INT(s.node_kb[0] + s.node_kb[1] + s.other_kb, s.total_kb);
+	placement_scale_rss(&s, 4000);              /* over-counted */
+	CHECK_EQ_INT(s.total_kb, 4000 + 2048);
+	CHECK_EQ_INT(s.anon_kb[1], 2000);
+	int64_t before = s.total_kb;
+	placement_scale_rss(&s, -1);                /* RSS unknown: kept */
+	CHECK_EQ_INT(s.total_kb, before);
+	nm_summary_free(&s);
+}
+
 static void write_file(const char *dir, const char *rel, const char *text)
 {
 	char p[256];
@@ -513,7 +541,9 @@ static void sampler_keeps_and_rereads(void)
 	struct fake_mp fm = { .node_for_even = 1, .node_for_odd = 1 };
 	struct placement_ops ops = { fake_move_pages, &fm };
 	sampler_set_placement_ops(s, &ops);
-	write_file(dir, "proc/1000/maps", "7f0000000000-7f0000400000 rw-p 00000000 00:00 0\n");
+	/* 2 GiB, all present (the fake says node 1), RSS 2 GiB: the estimate
+	 * is the resident set, split as the samples say. */
+	write_file(dir, "proc/1000/maps", "7f0000000000-7f0080000000 rw-p 00000000 00:00 0\n");
 	char status[4096];
 	snprintf(cmd, sizeof(cmd), "%s/proc/1000/status", dir);
 	FILE *f = fopen(cmd, "r");
@@ -534,16 +564,16 @@ static void sampler_keeps_and_rereads(void)
 	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
 	p = find(&snap, 1000);
 	CHECK(p && p->nm == NMS_OK && p->nm_sampled && p->nm_fresh);
-	CHECK(p && p->total_kb == 4096 && p->node_kb[1] == 4096);
+	CHECK(p && p->total_kb == 2097152 && p->node_kb[1] == 2097152);
 	CHECK_EQ_INT(snap.nm_stats.sampled, 1);
-	CHECK(fm.calls == 1);
+	CHECK(fm.calls == 2);   /* 1024 samples, 512 per query */
 	/* Not again within 10 s although the system migrated pages. */
 	write_file(dir, "proc/vmstat", "numa_pages_migrated 0\npgmigrate_success 1400\n");
 	fake_now = 1025;
 	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
 	p = find(&snap, 1000);
 	CHECK(p && p->nm_sampled && !p->nm_fresh && fabs(p->nm_age_s - 5) < 1e-9);
-	CHECK(p && p->total_kb == 4096 && p->node_kb[1] == 4096);
+	CHECK(p && p->total_kb == 2097152 && p->node_kb[1] == 2097152);
 	/* At 10 s it is due again; selected, it is read every tick. */
 	fake_now = 1030;
 	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
@@ -589,6 +619,7 @@ int main(void)
 	RUN_TEST(cost_model);
 	RUN_TEST(maps_parsing);
 	RUN_TEST(sampled_estimate);
+	RUN_TEST(sampled_scaled_to_rss);
 	RUN_TEST(sampler_keeps_and_rereads);
 	return CHECK_DONE();
 }

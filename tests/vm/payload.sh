@@ -307,13 +307,19 @@ tui_script() {
 		'sleep 300' 'send \r' 'wait will move to N1' "send $1" 'wait pages by move_pages' \
 		'sleep 300' 'send \r' 'sleep 300' 'send q' >"$T/$2.script"
 }
+# tui_run NAME: the monitor on the memhog, driven by $T/NAME.script; sets
+# RC and X (the screen text written).
+tui_run() {
+	TERM=linux /usr/bin/ptyrun 120 40 "$T/$1.script" "$T/$1.out" -- $P -p "$HOG" -d 1 \
+		2>"$T/$1.err"
+	RC=$?
+	X=$T/$1.out.txt
+}
 start_hog 0 1 0
 if [ -n "$HOG" ]; then
 	tui_script '\r' tui_m
-	TERM=linux /usr/bin/ptyrun 120 40 "$T/tui_m.script" "$T/tui_m.out" -- $P -p "$HOG" -d 1 \
-		2>"$T/tui_m.err"; rc=$?
-	X=$T/tui_m.out.txt
-	[ $rc -eq 0 ] && pass tui_migrate_runs || fail tui_migrate_runs "rc=$rc $(cat "$T/tui_m.err")" "$(tail -c 1500 "$X")"
+	tui_run tui_m
+	[ $RC -eq 0 ] && pass tui_migrate_runs || fail tui_migrate_runs "rc=$RC $(cat "$T/tui_m.err")" "$(tail -c 1500 "$X")"
 	grep -q 'will move to N1: 6[0-9]\.[0-9]M' "$X" && pass tui_migrate_node_chosen ||
 		fail tui_migrate_node_chosen "$(grep -o 'will move to[^(]*' "$X" | head -3)"
 	grep -q 'process 1 of 1: [0-9.]* MiB moved, [0-9.]* MB/s' "$X" && grep -q 'Esc: cancel' "$X" &&
@@ -330,12 +336,10 @@ fi
 start_hog 0 1 0
 if [ -n "$HOG" ]; then
 	tui_script '\r\e' tui_c
-	TERM=linux /usr/bin/ptyrun 120 40 "$T/tui_c.script" "$T/tui_c.out" -- $P -p "$HOG" -d 1 \
-		2>"$T/tui_c.err"; rc=$?
-	X=$T/tui_c.out.txt
+	tui_run tui_c
 	on0=$(numa_kb "$HOG" 0)
-	[ $rc -eq 0 ] && grep -q 'cancelled' "$X" && [ "$on0" -ge $MIN95 ] && pass tui_migrate_cancel ||
-		fail tui_migrate_cancel "rc=$rc; N0 $on0 kB; $(grep -o 'moved[^)]*)[^ ]*' "$X" | tail -2)"
+	[ $RC -eq 0 ] && grep -q 'cancelled' "$X" && [ "$on0" -ge $MIN95 ] && pass tui_migrate_cancel ||
+		fail tui_migrate_cancel "rc=$RC; N0 $on0 kB; $(grep -o 'moved[^)]*)[^ ]*' "$X" | tail -2)"
 	stop_hog "$HOG"
 else
 	fail tui_migrate_cancel "no memhog"
@@ -351,14 +355,12 @@ if [ -n "$HOG" ]; then
 	printf '%s\n' 'wait F10Quit' 'send B' 'wait Rebind threads of PID' 'send \e[B' 'send \e[B' \
 		'send \e[B' 'send \e[B' 'sleep 300' 'send \r' 'wait threads will run on' 'send \r' \
 		'wait threads set' 'sleep 300' 'send \r' 'sleep 300' 'send q' >"$T/tui_b.script"
-	TERM=linux /usr/bin/ptyrun 120 40 "$T/tui_b.script" "$T/tui_b.out" -- $P -p "$HOG" -d 1 \
-		2>"$T/tui_b.err"; rc=$?
-	X=$T/tui_b.out.txt
+	tui_run tui_b
 	want=$(cat $SYS/node$last/cpulist)
 	bad=$(threads_not_on "$HOG" "$want")
-	[ $rc -eq 0 ] && grep -q "threads will run on CPUs $want (node $last)" "$X" &&
+	[ $RC -eq 0 ] && grep -q "threads will run on CPUs $want (node $last)" "$X" &&
 		grep -q 'rebind: 4 of 4 threads set' "$X" && [ -z "$bad" ] && pass tui_rebind_last_cpu_node ||
-		fail tui_rebind_last_cpu_node "rc=$rc; want node $last ($want): $bad" "$(grep -o 'threads will run[^)]*)\|rebind: [^t]*threads set' "$X")"
+		fail tui_rebind_last_cpu_node "rc=$RC; want node $last ($want): $bad" "$(grep -o 'threads will run[^)]*)\|rebind: [^t]*threads set' "$X")"
 	stop_hog "$HOG"
 else
 	fail tui_rebind_last_cpu_node "no memhog"
