@@ -88,5 +88,18 @@ if command -v tmux >/dev/null; then
 	tmux send-keys -t b q
 	i=0; while [ $i -lt 30 ] && ! tmux capture-pane -p -t b | grep -q 'EXIT=0'; do sleep 0.1; i=$((i+1)); done
 	tmux capture-pane -p -t b | grep -q 'EXIT=0' && ok tui_broken_tree_quit || bad tui_broken_tree_quit
+
+	# Two processes that are each other's parent (same start time): c
+	# (tag with children) tags both once and the monitor goes on.
+	fresh
+	sed -i 's/^1000 (dbserver) S 1 /1000 (dbserver) S 2000 /' "$T/t/proc/1000/stat"
+	sed -i 's/^2000 (web) S 1 \(.*\) 250000 /2000 (web) S 1000 \1 120000 /' "$T/t/proc/2000/stat"
+	tmux new-session -d -s c -x 150 -y 40 "TERM=tmux-256color $prog --root $T/t -s PID; echo EXIT=\$?; sleep 20"
+	i=0; while [ $i -lt 50 ] && ! tmux capture-pane -p -t c | grep -q F10Quit; do sleep 0.1; i=$((i+1)); done
+	tmux send-keys -t c c
+	sleep 0.5
+	tmux send-keys -t c q
+	i=0; while [ $i -lt 30 ] && ! tmux capture-pane -p -t c | grep -q 'EXIT='; do sleep 0.1; i=$((i+1)); done
+	tmux capture-pane -p -t c | grep -q 'EXIT=0' && ok tui_ppid_cycle_tag_children || bad tui_ppid_cycle_tag_children "$(tmux capture-pane -p -t c)"
 	tmux kill-server 2>/dev/null
 fi
