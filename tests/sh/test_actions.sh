@@ -6,15 +6,11 @@
 # Multi-node moves are proved in the VM (make vmtest).
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 HOG=$BUILD/tests/helpers/memhog
 if [ ! -x "$HOG" ]; then echo "SKIP actions: $HOG not built"; exit 0; fi
 T=$(mktemp -d)
-export TMUX_TMPDIR="$T"
-# A session that lives as long as the test: the server never exits between
-# sessions (a new-session racing with the last kill-session fails).
-tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
+tui_init
 pids=""
 cleanup() {
 	tmux kill-server 2>/dev/null
@@ -105,23 +101,7 @@ fi
 
 # --- the dialogs ---
 if ! command -v tmux >/dev/null; then echo "SKIP actions_tui: tmux not installed"; exit 0; fi
-S=act0; n_s=0
-start() {
-	old=$S; n_s=$((n_s + 1)); S=act$n_s
-	tmux new-session -d -s $S -x 110 -y 32 "TERM=tmux-256color $prog $*; echo EXIT=\$?; sleep 30"
-	tmux kill-session -t "$old" 2>/dev/null
-	wait_for "F10Quit" 50
-}
-screen() { tmux capture-pane -p -t $S; }
-wait_for() {
-	n=${2:-30}
-	while [ "$n" -gt 0 ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1; n=$((n - 1))
-	done
-	return 1
-}
-keys() { tmux send-keys -t $S "$@"; sleep 0.3; }
+start() { tui_start 110 32 "TERM=tmux-256color $prog $*; echo EXIT=\$?; sleep 30"; }
 
 start -p $P -d 1
 keys m

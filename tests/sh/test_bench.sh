@@ -5,8 +5,7 @@
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
 BENCH=$BUILD/bench/bench
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 if [ ! -x "$BENCH" ]; then bad bench_built "$BENCH missing (make $BENCH)"; exit 0; fi
 if [ "$(id -u)" != 0 ]; then echo "SKIP bench_smoke: needs root (move_pages queries of the load)"; exit 0; fi
 T=$(mktemp -d)

@@ -2,8 +2,7 @@
 # Broken recorded trees: each gives a clear warning or an unknown mark, the
 # rest of the output still works, and nothing crashes.
 PROG=${PROG:-./numatop-tui}
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 N=sys/devices/system/node
 fresh() { rm -rf "$T/t"; cp -r tests/trees/opteron4 "$T/t"; }
@@ -71,8 +70,7 @@ if command -v tmux >/dev/null; then
 	fresh; echo "10 20 20" > "$T/t/$N/node2/distance"; rm "$T/t/$N/online"
 	rm "$T/t/$N/node3/meminfo"; mkdir "$T/t/$N/node3/meminfo"
 	rm "$T/t/proc/4242/numa_maps"; ln -s numa_maps "$T/t/proc/4242/numa_maps"
-	export TMUX_TMPDIR="$T"
-	tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
+	tui_init
 	prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 	tmux new-session -d -s b -x 150 -y 40 "TERM=tmux-256color $prog --root $T/t; echo EXIT=\$?; sleep 20"
 	i=0; while [ $i -lt 50 ] && ! tmux capture-pane -p -t b | grep -q F10Quit; do sleep 0.1; i=$((i+1)); done

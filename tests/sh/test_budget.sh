@@ -4,8 +4,7 @@
 # placement of a 1.2 GiB process against its exact numa_maps count.
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 T=$(mktemp -d)
 hog=
 trap '[ -n "$hog" ] && kill $hog 2>/dev/null; rm -rf "$T"' EXIT

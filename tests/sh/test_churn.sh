@@ -12,8 +12,7 @@
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
 S=${CHURN_SECONDS:-20}
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 case "$S" in ''|*[!0-9]*) echo "FAIL churn: CHURN_SECONDS must be whole seconds"; exit 1 ;; esac
 [ "$S" -lt 6 ] && S=6
 HELPER=$BUILD/tests/helpers/churn

@@ -1,8 +1,7 @@
 #!/bin/sh
 # Command-line behaviour: options, errors, live batch and JSON output.
 PROG=${PROG:-./numatop-tui}
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 
 $PROG --help >"$t/o" 2>&1 && grep -q -- '--root DIR' "$t/o" && ok cli_help || bad cli_help "$(cat "$t/o")"

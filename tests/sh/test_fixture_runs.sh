@@ -4,12 +4,10 @@
 PROG=${PROG:-./numatop-tui}
 FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
 if [ ! -d "$FIX" ]; then echo "SKIP fixture_runs: fixtures not present at $FIX"; exit 0; fi
+. tests/sh/lib.sh
 T=$(mktemp -d)
-export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
-# A session that lives as long as the test: the server never exits between
-# sessions (a new-session racing with the last kill-session fails).
-tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
+tui_init
 prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 for tb in "$FIX"/*.tar.bz2; do
 	name=$(basename "$tb" .tar.bz2)

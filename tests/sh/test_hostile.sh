@@ -6,14 +6,10 @@
 # title, cursor, alternate screen) is untouched.
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 T=$(mktemp -d)
-export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null; [ -n "$NP" ] && kill $NP 2>/dev/null; rm -rf "$T"' EXIT
-# A session that lives as long as the test: the server never exits between
-# sessions (a new-session racing with the last kill-session fails).
-tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
+tui_init
 prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 cp -r tests/trees/opteron4 "$T/tree"
 d="$T/tree/proc/6666"

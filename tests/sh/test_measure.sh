@@ -5,8 +5,7 @@
 # measurement on the live machine) and the L dialog (run, cancel).
 PROG=${PROG:-./numatop-tui}
 FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
@@ -50,18 +49,10 @@ done
 [ $rc -eq 1 ] && grep -q 'live machine' "$T/e" && ok measure_refused_on_tree || bad measure_refused_on_tree "rc=$rc $(cat "$T/e")"
 
 if ! command -v tmux >/dev/null; then echo "SKIP measure_tui: no tmux"; exit 0; fi
-tmux new-session -d -s keep -x 20 -y 5 "sleep 600"
+tui_init
+KEY_DELAY=0.4
 prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
-n=0
-start() { # start ARGS...: a fresh session (the old one goes after)
-	old=s$n; n=$((n + 1))
-	tmux new-session -d -s s$n -x 120 -y 40 "XDG_CACHE_HOME=$X TERM=tmux-256color $prog $*; sleep 30"
-	tmux kill-session -t $old 2>/dev/null
-	wait_for F10Quit 50
-}
-screen() { tmux capture-pane -p -t s$n; }
-wait_for() { k=${2:-30}; while [ "$k" -gt 0 ]; do screen | grep -qF -- "$1" && return 0; sleep 0.1; k=$((k - 1)); done; return 1; }
-keys() { tmux send-keys -t s$n "$@"; sleep 0.4; }
+start() { tui_start 120 40 "XDG_CACHE_HOME=$X TERM=tmux-256color $prog $*; sleep 30"; }
 
 if [ -f "$FIX/fakeheteromemtiers.tar.bz2" ]; then
 	mkdir "$T/fh" && tar -xjf "$FIX/fakeheteromemtiers.tar.bz2" -C "$T/fh"
@@ -101,7 +92,7 @@ echo "$s" | grep -q 'measured in [0-9]* s; v cycles' && echo "$s" | grep -Eq 'La
 	ok tui_measure_shows_latency || bad tui_measure_shows_latency "$s"
 keys L
 keys Enter
-tmux send-keys -t s$n Escape
+tmux send-keys -t "$S" Escape
 wait_for 'Cancelled.' 600 && ok tui_measure_cancel || bad tui_measure_cancel "$(screen)"
 keys x
 keys q

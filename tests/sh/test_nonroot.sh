@@ -7,8 +7,7 @@
 # its kill dialog on a root process fails with a clear message and leaves
 # the process alive. Needs root (to become nobody) and setpriv.
 PROG=${PROG:-./numatop-tui}
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 [ "$(id -u)" = 0 ] || { echo "SKIP nonroot: needs root to switch to nobody"; exit 0; }
 command -v setpriv >/dev/null || { echo "SKIP nonroot: setpriv (util-linux) not installed"; exit 0; }
 NB=65534

@@ -10,8 +10,7 @@
 # sample) leave well formed output.
 PROG=${PROG:-./numatop-tui}
 TREE=tests/trees/opteron4
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
 bpids=""

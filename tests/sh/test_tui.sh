@@ -4,39 +4,17 @@
 PROG=${PROG:-./numatop-tui}
 TREE=tests/trees/opteron4
 FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
-ok() { echo "PASS $1"; }
-bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+. tests/sh/lib.sh
 if ! command -v tmux >/dev/null; then echo "SKIP tui: tmux not installed"; exit 0; fi
-S=numatop-test-$$-0; sess_n=0
 T=$(mktemp -d)
-export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
-# A session that lives as long as the test: the server never exits between
-# sessions (a new-session racing with the last kill-session fails).
-tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
+tui_init
 prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 
-start() { # start WIDTH HEIGHT ARGS...
+start() { # start WIDTH HEIGHT ARGS...: the monitor, its PID in $T/pid
 	w=$1; h=$2; shift 2
-	# A fresh session name each time; the old one goes after the new one
-	# exists (killing the last session first races with the server exit).
-	old=$S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
-	tmux new-session -d -s $S -x "$w" -y "$h" \
-		"TERM=tmux-256color sh -c 'echo \$\$ >$T/pid; exec $prog $*'; echo EXIT=\$?; sleep 30"
-	tmux kill-session -t "$old" 2>/dev/null
-	wait_for "F10Quit" 50
+	tui_start "$w" "$h" "TERM=tmux-256color sh -c 'echo \$\$ >$T/pid; exec $prog $*'; echo EXIT=\$?; sleep 30"
 }
-screen() { tmux capture-pane -p -t $S; }
-# wait_for TEXT [tenths]: poll the screen until TEXT shows up.
-wait_for() {
-	n=${2:-30}
-	while [ "$n" -gt 0 ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1; n=$((n - 1))
-	done
-	return 1
-}
-keys() { tmux send-keys -t $S "$@"; sleep 0.3; }
 # First process row: the line after the table header.
 first_row() { screen | sed -n '/^ *PID. USER/{n;p;q}' | awk '{print $1}'; }
 
@@ -140,11 +118,9 @@ start 100 30 -C --root $TREE
 tmux capture-pane -e -p -t $S | grep -Eq '\[([34][0-7]|[34]8;5;[0-9]+)m' && bad tui_no_colour_flag || ok tui_no_colour_flag
 tmux capture-pane -p -t $S | grep -Eq '^ +0  10\* +20' && ok tui_monochrome_heatmap_numbers || bad tui_monochrome_heatmap_numbers
 start 100 30 --root $TREE
-old=$S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
-tmux new-session -d -s $S -x 100 -y 30 "NO_COLOR=1 TERM=tmux-256color $prog --root $TREE; sleep 30"; tmux kill-session -t $old; wait_for F10Quit 50
+tui_start 100 30 "NO_COLOR=1 TERM=tmux-256color $prog --root $TREE; sleep 30"
 tmux capture-pane -e -p -t $S | grep -Eq '\[([34][0-7]|[34]8;5;[0-9]+)m' && bad tui_no_color_env || ok tui_no_color_env
-old=$S; sess_n=$((sess_n + 1)); S=numatop-test-$$-$sess_n
-tmux new-session -d -s $S -x 100 -y 30 "TERM=screen $prog --root $TREE; sleep 30"; tmux kill-session -t $old; wait_for F10Quit 50
+tui_start 100 30 "TERM=screen $prog --root $TREE; sleep 30"
 e=$(tmux capture-pane -e -p -t $S)
 echo "$e" | grep -q '48;5;' && bad tui_colour_8 "256-colour codes on TERM=screen" || { echo "$e" | grep -Eq '\[4[0-7]m|;4[0-7]m' && ok tui_colour_8 || bad tui_colour_8; }
 # Many nodes at 80 columns: one block character per node; -U makes it ASCII.

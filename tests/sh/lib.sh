@@ -1,0 +1,39 @@
+# lib.sh - what the shell tests share. Sourced (". tests/sh/lib.sh"), not
+# run: tests/run.sh runs only tests/sh/test_*.sh, from the source tree.
+
+# ok NAME / bad NAME [DETAILS]: one result line; details indented below.
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
+
+# --- tmux: the monitor on a screen the test can read ---
+# tui_init: a private tmux server under $T (set it first), with a session
+# that lives as long as the test, so that the server never exits between
+# sessions (a new-session racing with the last kill-session fails).
+tui_init() {
+	export TMUX_TMPDIR="$T"
+	tmux new-session -d -s keep -x 20 -y 5 "sleep 3600" 2>/dev/null
+	S=tui-0
+	tui_n=0
+}
+# tui_start WIDTH HEIGHT COMMAND: COMMAND (a shell command line) in a fresh
+# session $S; the old session goes after the new one exists. Waits for the
+# monitor's function-key line.
+tui_start() {
+	w=$1; h=$2; shift 2
+	old=$S; tui_n=$((tui_n + 1)); S=tui-$tui_n
+	tmux new-session -d -s "$S" -x "$w" -y "$h" "$*"
+	tmux kill-session -t "$old" 2>/dev/null
+	wait_for F10Quit 50
+}
+screen() { tmux capture-pane -p -t "$S"; }
+# wait_for TEXT [TENTHS]: poll the screen until TEXT shows up (3 s).
+wait_for() {
+	k=${2:-30}
+	while [ "$k" -gt 0 ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1; k=$((k - 1))
+	done
+	return 1
+}
+# keys KEY...: send, then give the monitor time to redraw.
+keys() { tmux send-keys -t "$S" "$@"; sleep "${KEY_DELAY:-0.3}"; }
