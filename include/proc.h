@@ -59,6 +59,10 @@ int proc_source_scan(struct proc_source *s, struct proc_list *list);
 
 void proc_list_free(struct proc_list *l);
 
+/* The element with this pid in an array sorted by PID whose elements
+ * begin with `int pid`, or NULL. */
+const void *proc_find_pid(const void *base, size_t n, size_t size, int pid);
+
 struct pid_stat;
 /* /proc/PID/stat of pid, parsed. 0, -ESRCH when it is gone (or the file
  * is not a process's), other -errno. */

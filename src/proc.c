@@ -124,6 +124,17 @@ void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
 	dst[n] = '\0';
 }
 
+static int cmp_pid(const void *key, const void *elem)
+{
+	int a = *(const int *)key, b = *(const int *)elem;
+	return (a > b) - (a < b);
+}
+
+const void *proc_find_pid(const void *base, size_t n, size_t size, int pid)
+{
+	return n ? bsearch(&pid, base, n, size, cmp_pid) : NULL;
+}
+
 int proc_read_stat(const struct fsroot *r, int pid, struct pid_stat *st)
 {
 	char path[64], text[1024];

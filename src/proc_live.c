@@ -13,6 +13,7 @@
  * /proc/PID/stat once, so the output layers escape the real bytes. */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,19 +76,11 @@ void proc_live_close(void *p)
 	free(lv);
 }
 
+_Static_assert(offsetof(struct cmd_ent, pid) == 0, "proc_find_pid needs pid first");
+
 static const struct cmd_ent *cmd_find(const struct cmd_gen *g, int pid)
 {
-	size_t lo = 0, hi = g->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (g->v[mid].pid == pid)
-			return &g->v[mid];
-		if (g->v[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return proc_find_pid(g->v, g->n, sizeof(*g->v), pid);
 }
 
 static void copy_name(char *d, size_t n, const char *src)

@@ -2,6 +2,7 @@
 #include "sampler.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,20 +291,12 @@ static bool wanted(const struct sampler *s, const struct proc_info *p)
 	return true;
 }
 
+_Static_assert(offsetof(struct nm_cache, pid) == 0, "proc_find_pid needs pid first");
+
 static const struct nm_cache *find_prev(const struct sampler *s, int pid)
 {
 	const struct cache_gen *g = &s->gen[s->g];
-	size_t lo = 0, hi = g->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (g->v[mid].pid == pid)
-			return &g->v[mid];
-		if (g->v[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return proc_find_pid(g->v, g->n, sizeof(*g->v), pid);
 }
 
 static void take_summary(struct sampler *s, struct snap_proc *sp)
