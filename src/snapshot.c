@@ -111,12 +111,10 @@ static bool num_value(const struct snap_proc *p, const struct sort_key *k,
 	}
 }
 
-static const struct sort_key *cur_key;
-
-static int cmp_proc(const void *va, const void *vb)
+static int cmp_proc(const void *va, const void *vb, void *ctx)
 {
 	const struct snap_proc *a = va, *b = vb;
-	const struct sort_key *k = cur_key;
+	const struct sort_key *k = ctx;
 	int r = 0;
 	if (k->col == COL_USER || k->col == COL_COMMAND) {
 		r = k->col == COL_USER ? strcmp(a->info.user, b->info.user)
@@ -140,11 +138,9 @@ static int cmp_proc(const void *va, const void *vb)
 
 void snapshot_sort(struct snapshot *s, const struct sort_key *key)
 {
-	/* qsort has no context argument in C11; the key is set for the
-	 * duration of this call only (single-threaded by design). */
+	/* glibc's qsort_r (_GNU_SOURCE): the key goes with the call, no
+	 * file-static state. */
 	if (s->nprocs < 2)
 		return;
-	cur_key = key;
-	qsort(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc);
-	cur_key = NULL;
+	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, (void *)key);
 }
