@@ -219,8 +219,7 @@ void parser_throughput(const struct buf *text, struct parser_rate *out)
 		return;
 	}
 	struct nm_params np;
-	struct buf scratch = { 0 };
-	topology_nm_params(r, &t, &np, &scratch);
+	topology_nm_params(&t, &np);
 	struct nm_mapping m;
 	nm_mapping_init(&m);
 	struct nm_summary s;
@@ -243,7 +242,6 @@ void parser_throughput(const struct buf *text, struct parser_rate *out)
 		nm_summary_free(&s);
 	}
 	nm_mapping_free(&m);
-	buf_free(&scratch);
 	topology_free(&t);
 	fsroot_close(r);
 }

@@ -51,6 +51,7 @@ struct topology {
 	struct bitmap online_nodes, possible_nodes;
 	char **warnings;           /* readable notes about broken input */
 	size_t nwarnings;
+	int64_t default_huge_kb;   /* Hugepagesize in /proc/meminfo, -1 unknown */
 };
 
 /* Read everything. 0 or -errno only when nothing usable is there (a root
@@ -66,11 +67,9 @@ const struct topo_cpu *topology_cpu(const struct topology *t, int cpu);
 int topology_distance(const struct topology *t, size_t from, size_t to);
 
 struct nm_params;
-struct buf;
-/* Page sizes (base, and Hugepagesize from /proc/meminfo) and the node id
- * map that numa_maps_summarize() needs; scratch is a reusable buffer. */
-void topology_nm_params(const struct fsroot *r, const struct topology *t,
-			struct nm_params *p, struct buf *scratch);
+/* Page sizes (base, and Hugepagesize as read with the topology) and the
+ * node id map that numa_maps_summarize() needs. */
+void topology_nm_params(const struct topology *t, struct nm_params *p);
 
 /* Internal to the topology module (topology.c / topo_cpu.c). */
 int topo_read_cpus(const struct fsroot *r, struct topology *t);

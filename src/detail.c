@@ -85,9 +85,7 @@ int detail_read(const struct fsroot *r, const struct topology *t, int pid,
 			return -ENOMEM;
 		}
 		struct nm_params np;
-		struct buf mb = { 0 };
-		topology_nm_params(r, t, &np, &mb);
-		buf_free(&mb);
+		topology_nm_params(t, &np);
 		int64_t huge_kb = np.default_huge_kb, base_kb = np.base_page_kb;
 		struct nm_mapping m;
 		nm_mapping_init(&m);

@@ -185,7 +185,7 @@ static int nm_read(const struct fsroot *r, const struct topology *t, int pid,
 	if (rc)
 		return rc;
 	char path[64];
-	topology_nm_params(r, t, &rd->np, &rd->text);
+	topology_nm_params(t, &rd->np);
 	snprintf(path, sizeof(path), "/proc/%d/numa_maps", pid);
 	if ((rc = fsroot_read_file(r, path, &rd->text, 0)) == 0)
 		rc = numa_maps_summarize(rd->text.data ? rd->text.data : "", rd->text.len,

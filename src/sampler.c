@@ -113,7 +113,7 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	nm_mapping_init(&s->map);
 	if ((rc = nm_summary_init(&s->sum, t->nnodes)) != 0)
 		goto fail;
-	topology_nm_params(r, t, &s->params, &s->scratch);
+	topology_nm_params(t, &s->params);
 	size_t nc = t->ncpu_ids ? t->ncpu_ids : 1;
 	s->ticks[0] = calloc(nc, sizeof(struct cpu_ticks));
 	s->ticks[1] = calloc(nc, sizeof(struct cpu_ticks));

@@ -216,6 +216,19 @@ static int read_nodes(const struct fsroot *r, struct topology *t)
 	return 0;
 }
 
+/* The default huge page size, once: numa_maps counts hugetlb mappings in
+ * pages of it when a line has no kernelpagesize_kB. */
+static void read_huge_size(const struct fsroot *r, struct topology *t)
+{
+	struct buf b = { 0 };
+	struct mem_info mi;
+	t->default_huge_kb = -1;
+	if (fsroot_read_file(r, "/proc/meminfo", &b, 1 << 20) == 0 &&
+	    parse_meminfo(b.data, b.len, &mi) == 0)
+		t->default_huge_kb = mi.hugepagesize_kb;
+	buf_free(&b);
+}
+
 int topology_read(const struct fsroot *r, struct topology *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -240,6 +253,7 @@ int topology_read(const struct fsroot *r, struct topology *t)
 	if ((rc = topo_read_cpus(r, t)) != 0)
 		goto fail;
 	read_distances(r, t);
+	read_huge_size(r, t);
 	return 0;
 fail:
 	topology_free(t);
@@ -307,15 +321,10 @@ int topology_distance(const struct topology *t, size_t from, size_t to)
 	return t->dist[from * t->nnodes + to];
 }
 
-void topology_nm_params(const struct fsroot *r, const struct topology *t,
-			struct nm_params *p, struct buf *scratch)
+void topology_nm_params(const struct topology *t, struct nm_params *p)
 {
-	struct mem_info mi;
 	p->base_page_kb = sysconf(_SC_PAGESIZE) / 1024;
-	p->default_huge_kb = -1;
-	if (fsroot_read_file(r, "/proc/meminfo", scratch, 1 << 20) == 0 &&
-	    parse_meminfo(scratch->data, scratch->len, &mi) == 0)
-		p->default_huge_kb = mi.hugepagesize_kb;
+	p->default_huge_kb = t->default_huge_kb;
 	p->index_of_id = t->index_of_id;
 	p->nids = t->nids;
 	p->nnodes = t->nnodes;
