@@ -40,6 +40,10 @@ struct proc_list {
 	size_t n, cap;
 	struct proc_thread *threads;
 	size_t nthr, thrcap;
+	/* PIDs whose stat was there but could not be parsed (a recorded
+	 * tree's broken file): skipped, and said (snapshot_proc_warning). */
+	size_t nbad;
+	int first_bad;
 };
 
 enum proc_backend { PROC_BACKEND_AUTO, PROC_BACKEND_LIBPROC2, PROC_BACKEND_FILES };

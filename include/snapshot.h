@@ -82,4 +82,8 @@ void snapshot_sort(struct snapshot *s, const struct sort_key *key);
 /* Natural direction of a column (numbers descending, names ascending). */
 bool snapshot_col_default_desc(enum snap_col col);
 
+/* "1 process skipped: /proc/4242/stat unparsable" into out when the scan
+ * skipped broken entries: 1 written, 0 none. */
+int snapshot_proc_warning(const struct snapshot *s, char *out, size_t n);
+
 #endif

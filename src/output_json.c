@@ -173,6 +173,9 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	json_object *w = json_object_new_array();
 	for (size_t i = 0; i < t->nwarnings; i++)
 		json_object_array_add(w, json_object_new_string(t->warnings[i]));
+	char pw[128];
+	if (snapshot_proc_warning(s, pw, sizeof(pw)))
+		json_object_array_add(w, json_object_new_string(pw));
 	if (s->proc_rc) {
 		char msg[128];
 		snprintf(msg, sizeof(msg), "process list unreadable: %s", strerror(-s->proc_rc));

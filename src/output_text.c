@@ -79,6 +79,9 @@ static void header(FILE *f, const struct snapshot *s, const struct output_opts *
 			ns->budget_ms, ns->read, ns->sampled, ns->kept, ns->skipped, ns->spent_ms);
 	for (size_t i = 0; i < t->nwarnings; i++)
 		fprintf(f, "warning: %s\n", t->warnings[i]);
+	char pw[128];
+	if (snapshot_proc_warning(s, pw, sizeof(pw)))
+		fprintf(f, "warning: %s\n", pw);
 	if (s->proc_rc)
 		fprintf(f, "warning: process list unreadable: %s\n", strerror(-s->proc_rc));
 }

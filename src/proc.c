@@ -60,6 +60,7 @@ int proc_source_scan(struct proc_source *s, struct proc_list *l)
 {
 	l->n = 0;
 	l->nthr = 0;
+	l->nbad = 0;
 	if (s->be == PROC_BACKEND_LIBPROC2)
 		return proc_scan_libproc2(s, l);
 	return proc_scan_files(s->root, l);
@@ -231,9 +232,13 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		struct pid_stat st;
 		struct pid_status ss;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
-		if (fsroot_read_file(r, path, &b, 1 << 16) != 0 ||
-		    parse_pid_stat(b.data, b.len, &st) != 0)
+		if (fsroot_read_file(r, path, &b, 1 << 16) != 0)
 			continue;   /* gone, or not a process directory */
+		if (parse_pid_stat(b.data, b.len, &st) != 0 || st.pid != pids[i]) {
+			if (l->nbad++ == 0)
+				l->first_bad = pids[i];
+			continue;
+		}
 		snprintf(path, sizeof(path), "/proc/%d/status", pids[i]);
 		bool have_status = fsroot_read_file(r, path, &b, 1 << 16) == 0 &&
 				   parse_pid_status(b.data, b.len, &ss) == 0;

@@ -144,3 +144,13 @@ void snapshot_sort(struct snapshot *s, const struct sort_key *key)
 		return;
 	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, (void *)key);
 }
+
+int snapshot_proc_warning(const struct snapshot *s, char *out, size_t n)
+{
+	if (!s->plist.nbad)
+		return 0;
+	snprintf(out, n, "%zu process%s skipped: /proc/%d/stat unparsable%s", s->plist.nbad,
+		 s->plist.nbad == 1 ? "" : "es", s->plist.first_bad,
+		 s->plist.nbad > 1 ? " (and others)" : "");
+	return 1;
+}

@@ -345,11 +345,12 @@ static void draw_status(struct ui *u, int y)
 		 u->filter[0] ? "  filter: " : "", u->filter, u->tree ? "  [tree]" : "",
 		 u->threads ? "  [threads]" : "");
 	attroff(ui_attr(u, C_LABEL));
-	if (u->topo.nwarnings && !u->msg[0]) {
+	char pw[128];
+	size_t nw = u->topo.nwarnings + (size_t)snapshot_proc_warning(s, pw, sizeof(pw));
+	if (nw && !u->msg[0]) {
 		/* Broken input is said where it is seen; the text is on Nodes. */
 		attron(ui_attr(u, C_WARN));
-		printw("  %zu warning%s (Tab: Nodes)", u->topo.nwarnings,
-		       u->topo.nwarnings == 1 ? "" : "s");
+		printw("  %zu warning%s (Tab: Nodes)", nw, nw == 1 ? "" : "s");
 		attroff(ui_attr(u, C_WARN));
 	}
 	if (u->msg[0]) {

@@ -60,9 +60,11 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 		if (kind[0] && y < ymax)
 			mvaddnstr(y++, 6, kind, COLS - 6);
 	}
-	for (size_t i = 0; i < t->nwarnings && y < ymax; i++) {
+	char pw[128];
+	bool procw = snapshot_proc_warning(&u->snap, pw, sizeof(pw));
+	for (size_t i = 0; i < t->nwarnings + procw && y < ymax; i++) {
 		attron(ui_attr(u, C_WARN));
-		mvaddnstr(y++, 0, t->warnings[i], COLS);
+		mvaddnstr(y++, 0, i < t->nwarnings ? t->warnings[i] : pw, COLS);
 		attroff(ui_attr(u, C_WARN));
 	}
 }

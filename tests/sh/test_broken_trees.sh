@@ -37,7 +37,10 @@ o=$(run --json -n 1 -p 4242); [ $? -eq 0 ] && echo "$o" | grep -q '"numa_maps":"
 
 fresh; printf '4242 (cat' > "$T/t/proc/4242/stat"
 o=$(run --json -n 1); [ $? -eq 0 ] && ! echo "$o" | grep -q '"pid":4242' && echo "$o" | grep -q '"pid":1000' \
+	&& echo "$o" | grep -q '"warnings":\["1 process skipped: \\/proc\\/4242\\/stat unparsable"\]' \
 	&& ok pid_stat_truncated_skipped || bad pid_stat_truncated_skipped "$o"
+o=$(run -b -n 1); echo "$o" | grep -q '^warning: 1 process skipped: /proc/4242/stat unparsable$' \
+	&& ok pid_stat_truncated_said || bad pid_stat_truncated_said "$o"
 
 # Node ids up to 1023 with a 4096-bit cpumap (and no cpulist).
 fresh; mv "$T/t/$N/node3" "$T/t/$N/node1023"; rm "$T/t/$N/node1023/cpulist"
@@ -70,18 +73,20 @@ if command -v tmux >/dev/null; then
 	fresh; echo "10 20 20" > "$T/t/$N/node2/distance"; rm "$T/t/$N/online"
 	rm "$T/t/$N/node3/meminfo"; mkdir "$T/t/$N/node3/meminfo"
 	rm "$T/t/proc/4242/numa_maps"; ln -s numa_maps "$T/t/proc/4242/numa_maps"
+	printf '3000 (secr' > "$T/t/proc/3000/stat"
 	tui_init
 	prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 	tmux new-session -d -s b -x 150 -y 40 "TERM=tmux-256color $prog --root $T/t; echo EXIT=\$?; sleep 20"
 	i=0; while [ $i -lt 50 ] && ! tmux capture-pane -p -t b | grep -q F10Quit; do sleep 0.1; i=$((i+1)); done
 	s=$(tmux capture-pane -p -t b)
 	echo "$s" | grep -q '^N0 ' && echo "$s" | grep -q '^N3 ' && echo "$s" | grep -Eq ' 4242 .*error' \
-		&& echo "$s" | grep -Eq ' 1000 ' && echo "$s" | grep -q '3 warnings (Tab: Nodes)' \
+		&& echo "$s" | grep -Eq ' 1000 ' && echo "$s" | grep -q '4 warnings (Tab: Nodes)' \
 		&& ok tui_broken_tree_main_screen || bad tui_broken_tree_main_screen "$s"
 	tmux send-keys -t b Tab
 	i=0; while [ $i -lt 50 ] && ! tmux capture-pane -p -t b | grep -q 'node/online unreadable'; do sleep 0.1; i=$((i+1)); done
 	s=$(tmux capture-pane -p -t b)
 	echo "$s" | grep -q 'node2/distance has 3 values for 4 nodes' && echo "$s" | grep -q 'node/online unreadable' \
+		&& echo "$s" | grep -q '1 process skipped: /proc/3000/stat unparsable' \
 		&& ok tui_broken_tree_nodes_screen || bad tui_broken_tree_nodes_screen "$s"
 	tmux send-keys -t b q
 	i=0; while [ $i -lt 30 ] && ! tmux capture-pane -p -t b | grep -q 'EXIT=0'; do sleep 0.1; i=$((i+1)); done
