@@ -320,8 +320,11 @@ if [ -n "$HOG" ]; then
 	tui_script '\r' tui_m
 	tui_run tui_m
 	[ $RC -eq 0 ] && pass tui_migrate_runs || fail tui_migrate_runs "rc=$RC $(cat "$T/tui_m.err")" "$(tail -c 1500 "$X")"
-	grep -q 'will move to N1: 6[0-9]\.[0-9]M' "$X" && pass tui_migrate_node_chosen ||
-		fail tui_migrate_node_chosen "$(grep -o 'will move to[^(]*' "$X" | head -3)"
+	# The node list with free memory, first on N0 (the home is N1); Down
+	# chose N1 (curses then redraws only the marker).
+	grep -Eq 'N0 +> +[0-9.]+[KMG] ' "$X" && grep -Eq 'N1 +[0-9.]+[KMG] ' "$X" &&
+		grep -q 'will move to N1: 6[0-9]\.[0-9]M' "$X" && pass tui_migrate_node_chosen ||
+		fail tui_migrate_node_chosen "$(grep -o 'N[01] [^N]*\|will move to[^(]*' "$X" | head -6)"
 	grep -q 'process 1 of 1: [0-9.]* MiB moved, [0-9.]* MB/s' "$X" && grep -q 'Esc: cancel' "$X" &&
 		pass tui_migrate_progress || fail tui_migrate_progress "$(tail -c 1500 "$X")"
 	grep -q 'before .*N0 ' "$X" && grep -q 'after .*N1 6[0-9]\.[0-9]M' "$X" &&
