@@ -51,3 +51,16 @@ void buf_free(struct buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 }
+
+void *buf_grow_array(void *arr, size_t *cap, size_t want, size_t elem)
+{
+	if (want <= *cap)
+		return arr;
+	size_t n = *cap > want / 2 ? *cap * 2 : want;
+	if (n < want || (elem && n > ((size_t)-1) / elem))
+		return NULL;
+	void *p = realloc(arr, n * elem);
+	if (p)
+		*cap = n;
+	return p;
+}

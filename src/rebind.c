@@ -24,14 +24,10 @@ static bool tidset_has(const struct tidset *s, int tid)
 
 static int tidset_add(struct tidset *s, int tid)
 {
-	if (s->n == s->cap) {
-		size_t nc = s->cap ? s->cap * 2 : 64;
-		int *n = realloc(s->v, nc * sizeof(int));
-		if (!n)
-			return -ENOMEM;
-		s->v = n;
-		s->cap = nc;
-	}
+	int *v = buf_grow_array(s->v, &s->cap, s->n + 1 < 64 ? 64 : s->n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
 	s->v[s->n++] = tid;
 	return 0;
 }

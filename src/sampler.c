@@ -421,60 +421,49 @@ static int ensure_snapshot(struct sampler *s, struct snapshot *snap)
 
 static int grow_procs(struct snapshot *snap, size_t want, size_t nnodes)
 {
-	if (want > snap->proccap) {
-		struct snap_proc *p = realloc(snap->procs, want * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		snap->procs = p;
-		snap->proccap = want;
-	}
-	size_t kb = want * 4 * (nnodes ? nnodes : 1);
-	if (kb > snap->kb_cap) {
-		int64_t *k = realloc(snap->kb_pool, kb * sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		snap->kb_pool = k;
-		snap->kb_cap = kb;
-	}
+	struct snap_proc *p = buf_grow_array(snap->procs, &snap->proccap, want, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	snap->procs = p;
+	int64_t *k = buf_grow_array(snap->kb_pool, &snap->kb_cap,
+				    want * 4 * (nnodes ? nnodes : 1), sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	snap->kb_pool = k;
 	return 0;
 }
 
+/* Three arrays of one length (schedcap). */
 static int grow_sched(struct sampler *s, size_t n)
 {
 	if (n <= s->schedcap)
 		return 0;
-	struct nmsched_proc *v = realloc(s->sched, n * sizeof(*v));
+	size_t c1 = s->schedcap, c2 = s->schedcap, c3 = s->schedcap;
+	struct nmsched_proc *v = buf_grow_array(s->sched, &c1, n, sizeof(*v));
 	if (v)
 		s->sched = v;
-	size_t *o = realloc(s->order, n * sizeof(*o));
+	size_t *o = buf_grow_array(s->order, &c2, n, sizeof(*o));
 	if (o)
 		s->order = o;
-	const struct nm_cache **l = realloc(s->link, n * sizeof(*l));
+	const struct nm_cache **l = buf_grow_array(s->link, &c3, n, sizeof(*l));
 	if (l)
 		s->link = l;
 	if (!v || !o || !l)
 		return -ENOMEM;
-	s->schedcap = n;
+	s->schedcap = c1;
 	return 0;
 }
 
 static int grow_gen(struct cache_gen *g, size_t n, size_t nnodes)
 {
-	if (n > g->cap) {
-		struct nm_cache *v = realloc(g->v, n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		g->v = v;
-		g->cap = n;
-	}
-	size_t kb = n * 4 * nnodes;
-	if (kb > g->kbcap) {
-		int64_t *k = realloc(g->kb, kb * sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		g->kb = k;
-		g->kbcap = kb;
-	}
+	struct nm_cache *v = buf_grow_array(g->v, &g->cap, n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	g->v = v;
+	int64_t *k = buf_grow_array(g->kb, &g->kbcap, n * 4 * nnodes, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	g->kb = k;
 	return 0;
 }
 

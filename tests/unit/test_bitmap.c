@@ -1,5 +1,9 @@
 /* test_bitmap.c - cpulist and cpumap formats, dynamic sizes. */
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "bitmap.h"
+#include "buf.h"
 #include "check.h"
 
 static void list_basic(void)
@@ -106,8 +110,40 @@ static void set_ops(void)
 	bitmap_free(&b);
 }
 
+/* The growable byte buffer and array helper the readers share. */
+static void buffers(void)
+{
+	struct buf b = { 0 };
+	CHECK_EQ_INT(buf_append(&b, "abc", 3), 0);
+	CHECK_EQ_INT(buf_append(&b, "de", 2), 0);
+	CHECK(b.len == 5 && b.cap >= 6);
+	CHECK_EQ_STR(b.data, "abcde");
+	buf_clear(&b);
+	CHECK(b.len == 0);
+	buf_free(&b);
+	size_t cap = 0;
+	int *v = buf_grow_array(NULL, &cap, 3, sizeof(int));
+	CHECK(v && cap == 3);
+	int *w = buf_grow_array(v, &cap, 2, sizeof(int));   /* fits: same */
+	CHECK(w == v && cap == 3);
+	if (w)
+		v = w;
+	w = buf_grow_array(v, &cap, 4, sizeof(int));        /* doubles */
+	CHECK(w && cap == 6);
+	if (w)
+		v = w;
+	w = buf_grow_array(v, &cap, 20, sizeof(int));       /* or to want */
+	CHECK(w && cap == 20);
+	if (w)
+		v = w;
+	size_t c2 = cap;
+	CHECK(buf_grow_array(v, &c2, SIZE_MAX / 2, 16) == NULL && c2 == cap);  /* overflow */
+	free(v);
+}
+
 int main(void)
 {
+	RUN_TEST(buffers);
 	RUN_TEST(list_basic);
 	RUN_TEST(list_quirks);
 	RUN_TEST(mask_formats);
