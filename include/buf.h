@@ -16,9 +16,9 @@ int buf_reserve(struct buf *b, size_t extra);
 int buf_append(struct buf *b, const char *s, size_t n);
 void buf_clear(struct buf *b);
 /* The array arr, of *cap elements of elem bytes, made to hold at least
- * want: grown to twice its size or want, whichever is more. Returns the
- * array (perhaps moved; *cap updated), or NULL when out of memory (arr
- * and *cap unchanged). */
+ * want (and at least one): grown to twice its size or want, whichever is
+ * more. Returns the array (perhaps moved; *cap updated), never NULL on
+ * success; NULL when out of memory (arr and *cap unchanged). */
 void *buf_grow_array(void *arr, size_t *cap, size_t want, size_t elem);
 void buf_free(struct buf *b);
 

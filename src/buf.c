@@ -54,6 +54,8 @@ void buf_free(struct buf *b)
 
 void *buf_grow_array(void *arr, size_t *cap, size_t want, size_t elem)
 {
+	if (want == 0)
+		want = 1;   /* an array, never NULL, on success */
 	if (want <= *cap)
 		return arr;
 	size_t n = *cap > want / 2 ? *cap * 2 : want;

@@ -122,6 +122,10 @@ static void buffers(void)
 	CHECK(b.len == 0);
 	buf_free(&b);
 	size_t cap = 0;
+	int *z = buf_grow_array(NULL, &cap, 0, sizeof(int));  /* empty: still an array */
+	CHECK(z && cap == 1);
+	free(z);
+	cap = 0;
 	int *v = buf_grow_array(NULL, &cap, 3, sizeof(int));
 	CHECK(v && cap == 3);
 	int *w = buf_grow_array(v, &cap, 2, sizeof(int));   /* fits: same */
