@@ -139,7 +139,8 @@ static void start(struct ui *u, struct ui_action *a)
 		it->lock_rc = action_target_alive(&it->tg);
 		if (it->lock_rc == 0 && a->rebind)
 			it->rb_rc = rebind_threads(u->root, &it->tg, &nd->cpus, &it->rb);
-		if (it->lock_rc == 0 && a->migrate) {
+		/* As on the command line: a failed rebind stops that item. */
+		if (it->lock_rc == 0 && a->migrate && it->rb_rc == 0) {
 			it->lock_rc = plan_item(u, a, it, nd->id);
 			if (it->lock_rc == 0)
 				a->total_pages += it->job.total_pages;
@@ -181,7 +182,7 @@ void ui_action_work(struct ui *u, double seconds)
 			break;
 		}
 		struct act_item *it = &a->items[a->cur];
-		if (it->prep_rc || it->lock_rc) {
+		if (it->prep_rc || it->lock_rc || it->rb_rc) {
 			a->cur++;
 			continue;
 		}

@@ -25,9 +25,10 @@ static void line(struct ui *u, int y, int x0, int w, const char *s)
 	attroff(ui_attr(u, C_FKEY_LABEL));
 }
 
-/* s word-wrapped into the box from row y, stopping above row ymax (the
- * footer); returns the next free row. */
-static int wrapped(struct ui *u, int y, int ymax, int x0, int w, const char *s)
+/* s word-wrapped into the box from row y in colour c, stopping above row
+ * ymax (the footer); returns the next free row. */
+static int wrapped_in(struct ui *u, int y, int ymax, int x0, int w, const char *s,
+		      enum ui_color c)
 {
 	int room = w - 4;
 	while (*s && y < ymax) {
@@ -39,14 +40,25 @@ static int wrapped(struct ui *u, int y, int ymax, int x0, int w, const char *s)
 			if (s[n] != ' ')
 				n = room;
 		}
-		char part[256];
-		snprintf(part, sizeof(part), "%.*s", n, s);
-		line(u, y++, x0, w, part);
+		attron(ui_attr(u, c));
+		mvaddnstr(y++, x0 + 2, s, n);
+		attroff(ui_attr(u, c));
 		s += n;
 		while (*s == ' ')
 			s++;
 	}
 	return y;
+}
+
+static int wrapped(struct ui *u, int y, int ymax, int x0, int w, const char *s)
+{
+	return wrapped_in(u, y, ymax, x0, w, s, C_FKEY_LABEL);
+}
+
+/* An error and its fix, in the warning colour, never cut off. */
+static int wrapped_warn(struct ui *u, int y, int ymax, int x0, int w, const char *s)
+{
+	return wrapped_in(u, y, ymax, x0, w, s, C_WARN);
 }
 
 static void title_of(const struct ui *u, const struct ui_action *a, char *t, size_t n)
@@ -101,7 +113,8 @@ enum sum_what { SUM_NOW, SUM_BEFORE, SUM_AFTER };
 static void sum_kb(const struct ui *u, const struct ui_action *a, enum sum_what w, int64_t *out)
 {
 	for (size_t k = 0; k < u->topo.nnodes; k++) {
-		out[k] = 0;
+		int64_t sum = 0;
+		bool any = false, unknown = false;
 		for (size_t i = 0; i < a->n; i++) {
 			const struct act_item *it = &a->items[i];
 			const int64_t *v = w == SUM_AFTER ? it->after : it->before;
@@ -109,22 +122,37 @@ static void sum_kb(const struct ui *u, const struct ui_action *a, enum sum_what 
 				continue;
 			if (w != SUM_NOW && (it->lock_rc || !it->after || it->after[0] < 0))
 				continue;
-			out[k] = v[k] < 0 || out[k] < 0 ? -1 : out[k] + v[k];
+			if (v[k] < 0)
+				unknown = true;
+			else
+				sum += v[k];
+			any = true;
 		}
+		/* Nothing readable (no perm, exited) is unknown, not 0 kB. */
+		out[k] = any && !unknown ? sum : -1;
 	}
 }
 
-static int draw_kb_row(struct ui *u, int y, int x0, int w, const char *label, const int64_t *kb)
+/* label, then "N<id> kB" per node, as many lines as the nodes need. */
+static int draw_kb_row(struct ui *u, int y, int ymax, int x0, int w, const char *label,
+		       const int64_t *kb)
 {
-	char s[512];
+	char s[256];
 	int len = snprintf(s, sizeof(s), "%-7s", label);
-	for (size_t k = 0; k < u->topo.nnodes && len < (int)sizeof(s) - 24; k++) {
-		char v[16];
+	for (size_t k = 0; k < u->topo.nnodes; k++) {
+		char v[16], cell[32];
 		ui_human_kb(v, sizeof(v), kb[k]);
-		len += snprintf(s + len, sizeof(s) - (size_t)len, " N%d %-8s", u->topo.nodes[k].id, v);
+		int cl = snprintf(cell, sizeof(cell), " N%d %-8s", u->topo.nodes[k].id, v);
+		if (len + cl > w - 4 && y < ymax) {
+			line(u, y++, x0, w, s);
+			len = snprintf(s, sizeof(s), "%-7s", "");
+		}
+		if (len + cl < (int)sizeof(s))
+			len += snprintf(s + len, sizeof(s) - (size_t)len, "%s", cell);
 	}
-	line(u, y, x0, w, s);
-	return y + 1;
+	if (y < ymax)
+		line(u, y++, x0, w, s);
+	return y;
 }
 
 /* The first error of one kind (0 plan, 1 re-check, 2 rebind, 3 the walk)
@@ -156,14 +184,16 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 	const struct topo_node *nd = &u->topo.nodes[a->sel];
 	if (kb) {
 		sum_kb(u, a, SUM_NOW, kb);
-		y = draw_kb_row(u, y, x0, w, "now", kb);
+		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "now", kb);
 		free(kb);
 	}
 	struct migrate_preview t = { 0 };
+	size_t planned = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct migrate_preview *p = &a->items[i].job.pv;
 		if (a->items[i].prep_rc)
 			continue;
+		planned++;
 		t.move_kb += p->move_kb;
 		t.shared_kb += p->shared_kb;
 		t.file_anon_kb += p->file_anon_kb;
@@ -171,7 +201,9 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 		t.huge_kb += p->huge_kb;
 		t.on_target_kb += p->on_target_kb;
 	}
-	if (a->migrate) {
+	/* No plan could be made (no perm, exited): no numbers to show, the
+	 * error below says why. */
+	if (a->migrate && planned) {
 		ui_human_kb(b, sizeof(b), t.move_kb);
 		ui_human_kb(c, sizeof(c), t.on_target_kb);
 		snprintf(s, sizeof(s), "will move to N%d: %s (%s already there)", nd->id, b, c);
@@ -214,9 +246,7 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 	if (y < y0 + h - 1 && first_error(u, a, 0, s, sizeof(s), &pid)) {
 		char m[240];
 		snprintf(m, sizeof(m), "PID %d: %s", pid, s);
-		attron(ui_attr(u, C_WARN));
-		mvaddnstr(y++, x0 + 2, m, w - 4);
-		attroff(ui_attr(u, C_WARN));
+		y = wrapped_warn(u, y, y0 + h - 1, x0, w, m);
 	}
 	line(u, y0 + h - 1, x0, w, "Enter: start  Esc: back");
 }
@@ -260,10 +290,10 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 	int64_t arrived = -1;   /* kB that numa_maps shows arrived on the target */
 	if (a->migrate && kb) {
 		sum_kb(u, a, SUM_BEFORE, kb);
-		y = draw_kb_row(u, y, x0, w, "before", kb);
+		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "before", kb);
 		int64_t b0 = kb[a->sel];
 		sum_kb(u, a, SUM_AFTER, kb);
-		y = draw_kb_row(u, y, x0, w, "after", kb);
+		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "after", kb);
 		if (kb[a->sel] >= 0 && b0 >= 0)
 			arrived = kb[a->sel] > b0 ? kb[a->sel] - b0 : 0;
 	}
@@ -299,9 +329,7 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 	for (int which = 0; which < 4; which++)
 		if (first_error(u, a, which, e, sizeof(e), &pid) && y < y0 + h - 1) {
 			snprintf(s, sizeof(s), "PID %d: %s", pid, e);
-			attron(ui_attr(u, C_WARN));
-			mvaddnstr(y++, x0 + 2, s, w - 4);
-			attroff(ui_attr(u, C_WARN));
+			y = wrapped_warn(u, y, y0 + h - 1, x0, w, s);
 		}
 	line(u, y0 + h - 1, x0, w, "Enter: close");
 }
@@ -312,7 +340,10 @@ void ui_action_draw(struct ui *u)
 	if (!a)
 		return;
 	int w = box_w();
-	int h = a->st == ST_CHOOSE ? (int)u->topo.nnodes + 5 : a->st == ST_RUN ? 7 : 12;
+	/* Preview and result: room for the kB rows of many nodes (about
+	 * five to a line). */
+	int kbl = u->topo.nnodes > 5 ? (int)((u->topo.nnodes - 1) / 5) : 0;
+	int h = a->st == ST_CHOOSE ? (int)u->topo.nnodes + 5 : a->st == ST_RUN ? 7 : 12 + 2 * kbl;
 	if (h > LINES - 2)
 		h = LINES - 2;
 	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;

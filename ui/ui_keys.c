@@ -309,10 +309,15 @@ static void send_signal(struct ui *u, int sig)
 			count++;
 		}
 	}
+	char why[128];
+	if (err == EPERM)   /* signals need CAP_KILL, not CAP_SYS_NICE */
+		snprintf(why, sizeof(why), "operation not permitted (EPERM): not your "
+			 "process; needs root or CAP_KILL");
+	else
+		action_strerror(err, why, sizeof(why));
 	if (failed)
-		snprintf(u->msg, sizeof(u->msg), "signal sent to %d, failed for %d: %s", count,
-			 failed, err == ESRCH ? "process exited" :
-			 err == EPERM ? "not permitted (not your process; needs root)" : strerror(err));
+		snprintf(u->msg, sizeof(u->msg), "signal sent to %d, failed for %d: %.100s", count,
+			 failed, why);
 	else
 		snprintf(u->msg, sizeof(u->msg), "signal sent to %d process%s", count, count == 1 ? "" : "es");
 }

@@ -145,13 +145,43 @@ EOF
 		ok nonroot_tui_kill_dialog
 		keys Enter
 		s=$(screen)
-		printf '%s\n' "$s" | grep -q 'failed for 1: not permitted' && ok nonroot_tui_kill_refused_message \
+		printf '%s\n' "$s" | grep -q 'failed for 1: operation not permitted (EPERM): not your process; needs root or CAP_KILL' && ok nonroot_tui_kill_refused_message \
 			|| bad nonroot_tui_kill_refused_message "$s"
 	else
 		bad nonroot_tui_kill_dialog "$(screen)"
 		keys Escape
 	fi
 	sleep 0.3
+	# m and B on root's process: the preview and the result say why, with
+	# the fix; nothing changes.
+	cpus0=$(grep Cpus_allowed_list "/proc/$victim/status")
+	flat() { screen | tr '\n' ' ' | tr -s ' '; }   # wrapped lines joined
+	keys m
+	if wait_for "Migrate memory of PID $victim" 20; then
+		keys Enter
+		wait_for "Enter: start" 20
+		flat | grep -qF "PID $victim: permission denied (EACCES): needs root or CAP_SYS_NICE for another user's process" &&
+			! flat | grep -q "will move to" && ok nonroot_tui_migrate_refused || bad nonroot_tui_migrate_refused "$(screen)"
+		keys Enter
+		wait_for "Enter: close" 20
+		keys Enter
+	else
+		bad nonroot_tui_migrate_refused "$(screen)"
+	fi
+	keys B
+	if wait_for "Rebind threads of PID $victim" 20; then
+		keys Enter
+		wait_for "Enter: start" 20
+		flat | grep -qF "PID $victim: permission denied (EACCES): needs root or CAP_SYS_NICE for another user's process" &&
+			ok nonroot_tui_rebind_refused || bad nonroot_tui_rebind_refused "$(screen)"
+		keys Enter
+		wait_for "Enter: close" 20
+		keys Enter
+	else
+		bad nonroot_tui_rebind_refused "$(screen)"
+	fi
+	[ "$(grep Cpus_allowed_list "/proc/$victim/status")" = "$cpus0" ] && ok nonroot_tui_actions_changed_nothing ||
+		bad nonroot_tui_actions_changed_nothing "$(grep Cpus_allowed_list "/proc/$victim/status") was $cpus0"
 	kill -0 "$victim" 2>/dev/null && [ "$(awk '{print $3}' "/proc/$victim/stat" 2>/dev/null)" != T ] \
 		&& ok nonroot_tui_root_process_untouched || bad nonroot_tui_root_process_untouched "root sleep $victim is gone or stopped"
 	keys q
