@@ -40,8 +40,9 @@ size_t migrate_format_not_moved(const struct migrate_job *j, char *buf, size_t n
 void migrate_format_policy_note(const char *policy, bool rebound, char *buf, size_t n)
 {
 	if (!policy || !policy[0] || strcmp(policy, "default") == 0)
-		snprintf(buf, n, "memory policy default stays: new pages go to the node "
-			 "of the CPU that first touches them%s",
+		snprintf(buf, n, "memory policy default stays (another process's policy "
+			 "cannot be changed): new pages go to the node of the CPU that "
+			 "first touches them%s",
 			 rebound ? " (now the chosen node's)" : "");
 	else {
 		char pol[256];   /* from the kernel, but printed: made safe anyway */

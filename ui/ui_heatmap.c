@@ -137,8 +137,12 @@ int ui_draw_heatmap(struct ui *u, int y, int maxy)
 		}
 	if (hi < 0)
 		lo = hi = 0;
-	/* Cells of 4 (SLIT) or 5 characters, one block each when too many. */
+	/* Cells of 4 (SLIT) or 5 characters, one block each when too many;
+	 * wide enough for a blank before the largest node id (1023 needs 5). */
 	int want = u->layer == HL_SLIT ? 4 : 5, fit = (int)(COLS - 6) / (int)(n ? n : 1);
+	int idw = n ? snprintf(NULL, 0, "%d", t->nodes[n - 1].id) + 1 : 2;
+	if (want < idw)
+		want = idw;
 	int cw = fit >= want ? want : fit >= 4 ? 4 : 1;
 	bool note = u->layer == HL_LATENCY && u->meas_note[0];
 	int rows_left = maxy - y - 1 - (cw >= 4) - note;

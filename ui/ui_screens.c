@@ -226,9 +226,10 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		for (size_t j = 0; p && j < t->nnodes; j++)
 			if ((int)j != p->home && m->node_kb[j] > 0)
 				remote = p->home >= 0;
-		char line[1024], what[200];
+		char line[1024], what[200], pol[96];
 		sanitize_term(m->what, what, sizeof(what));
-		int n = snprintf(line, sizeof(line), "%016llx %-22.22s", (unsigned long long)m->start, m->policy);
+		sanitize_term(m->policy, pol, sizeof(pol));
+		int n = snprintf(line, sizeof(line), "%016llx %-22.22s", (unsigned long long)m->start, pol);
 		x = 40;
 		for (size_t j = 0; j < t->nnodes && x < COLS - 20; j++, x += 9)
 			n += snprintf(line + n, sizeof(line) - (size_t)n, " %8lld", (long long)m->node_kb[j]);

@@ -44,7 +44,7 @@ want=$(cat /sys/devices/system/node/node$node/cpulist 2>/dev/null || echo 0)
 [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "rebind: 3 threads to CPUs $want (node $node): 3 set, 0 failed" &&
 	ok cli_rebind_threads || bad cli_rebind_threads "rc=$rc $out"
 # What a rebind cannot change is said even when nothing is migrated.
-printf '%s\n' "$out" | grep -q "^note: memory policy default stays: new pages go to the node of the CPU that first touches them (now the chosen node's)" &&
+printf '%s\n' "$out" | grep -qF "note: memory policy default stays (another process's policy cannot be changed): new pages go to the node of the CPU that first touches them (now the chosen node's)" &&
 	ok cli_rebind_policy_note || bad cli_rebind_policy_note "$out"
 # A process under numactl --membind keeps its policy: said plainly.
 if command -v numactl >/dev/null; then
@@ -112,7 +112,7 @@ wait_for "REMOT%" 20 && ! screen | grep -q "Migrate memory" && ok tui_migrate_ca
 keys m; keys Enter
 wait_for "will move to N$node" 20 && screen | grep -q "will not move:" && screen | grep -q "Enter: start" &&
 	ok tui_migrate_preview || bad tui_migrate_preview "$(screen)"
-screen | grep -q "memory policy default stays: new pages go to the node of the CPU" &&
+screen | tr '\n' ' ' | tr -s ' ' | grep -qF "memory policy default stays (another process's policy cannot be changed): new pages go to the node of the CPU" &&
 	ok tui_preview_policy_note || bad tui_preview_policy_note "$(screen)"
 keys Escape
 wait_for "Up/Down: node" 20 && ok tui_preview_back || bad tui_preview_back "$(screen)"

@@ -104,5 +104,15 @@ if command -v tmux >/dev/null; then
 	tmux send-keys -t c q
 	i=0; while [ $i -lt 30 ] && ! tmux capture-pane -p -t c | grep -q 'EXIT='; do sleep 0.1; i=$((i+1)); done
 	tmux capture-pane -p -t c | grep -q 'EXIT=0' && ok tui_ppid_cycle_tag_children || bad tui_ppid_cycle_tag_children "$(tmux capture-pane -p -t c)"
+
+	# Node id 1023 in the monitor: the heatmap's header and rows keep the
+	# ids apart.
+	fresh; mv "$T/t/$N/node3" "$T/t/$N/node1023"; echo "0-2,1023" > "$T/t/$N/online"
+	tmux new-session -d -s d -x 150 -y 40 "TERM=tmux-256color $prog --root $T/t; echo EXIT=\$?; sleep 20"
+	i=0; while [ $i -lt 50 ] && ! tmux capture-pane -p -t d | grep -q F10Quit; do sleep 0.1; i=$((i+1)); done
+	s=$(tmux capture-pane -p -t d)
+	echo "$s" | grep -Eq '^ +0 +1 +2 +1023 *$' && echo "$s" | grep -Eq '^1023 ' && ok tui_heatmap_node_1023 ||
+		bad tui_heatmap_node_1023 "$s"
+	tmux send-keys -t d q
 	tmux kill-server 2>/dev/null
 fi
