@@ -137,6 +137,21 @@ keys Enter
 keys q
 wait_for "EXIT=0" 30 && ok tui_actions_quit || bad tui_actions_quit "$(screen)"
 
+# The process exits while the preview is open: Enter says so, nothing else
+# is acted on.
+"$HOG" 8 0 >"$T/h4.out" 2>&1 & P4=$!; pids="$pids $P4"
+n=50; while [ $n -gt 0 ] && ! grep -q ready "$T/h4.out"; do sleep 0.1; n=$((n - 1)); done
+start -p $P4 -d 1
+keys m
+wait_for "Migrate memory of PID $P4" 20 && keys Enter
+wait_for "Enter: start" 20
+kill $P4; wait $P4 2>/dev/null
+keys Enter
+wait_for "Enter: close" 30 && screen | grep -q "PID $P4: process exited (ESRCH)" &&
+	ok tui_target_exits_before_confirm || bad tui_target_exits_before_confirm "$(screen)"
+keys Enter
+keys q
+
 # Tagged processes: m acts on all of them; a tagged process that exits is
 # untagged (a tag is PID + start time: a reused PID is never tagged).
 P2=$(hog 8 0); pids="$pids $P2"

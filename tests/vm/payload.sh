@@ -358,7 +358,17 @@ if [ -n "$HOG" ]; then
 	printf '%s\n' 'wait F10Quit' 'send B' 'wait Rebind threads of PID' 'send \e[B' 'send \e[B' \
 		'send \e[B' 'send \e[B' 'sleep 300' 'send \r' 'wait threads will run on' 'send \r' \
 		'wait threads set' 'sleep 300' 'send \r' 'sleep 300' 'send q' >"$T/tui_b.script"
+	# With NUMA balancing on, the preview says the kernel may move pages.
+	nb=/proc/sys/kernel/numa_balancing
+	nbon=""; [ -w $nb ] && echo 1 >$nb 2>/dev/null && nbon=1
 	tui_run tui_b
+	[ -n "$nbon" ] && echo 0 >$nb
+	if [ -n "$nbon" ]; then
+		grep -q 'kernel.numa_balancing is on: the kernel may move pages again' "$X" &&
+			pass tui_balancing_line || fail tui_balancing_line "$(tail -c 1500 "$X")"
+	else
+		skip tui_balancing_line "this kernel has no writable $nb"
+	fi
 	want=$(cat $SYS/node$last/cpulist)
 	bad=$(threads_not_on "$HOG" "$want")
 	[ $RC -eq 0 ] && grep -q "threads will run on CPUs $want (node $last)" "$X" &&
@@ -368,6 +378,21 @@ if [ -n "$HOG" ]; then
 else
 	fail tui_rebind_last_cpu_node "no memhog"
 fi
+
+# A memory-only node takes memory but no threads.
+for mo in $memonly; do
+	start_hog 0 0 0
+	[ -n "$HOG" ] || { fail memonly_actions "no memhog"; break; }
+	run mo_rebind $P --rebind "$HOG" --to "$mo"
+	[ $RC -eq 1 ] && grep -q "node $mo has no CPUs (memory only)" "$T/mo_rebind.err" &&
+		pass memonly_rebind_refused || fail memonly_rebind_refused "$(why mo_rebind)"
+	run mo_migrate $P --migrate "$HOG" --to "$mo"
+	on=$(numa_kb "$HOG" "$mo")
+	[ $RC -eq 0 ] && [ "$on" -ge $MIN95 ] && pass memonly_migrate ||
+		fail memonly_migrate "$(why mo_migrate); N$mo $on kB; $(numa_all "$HOG")"
+	stop_hog "$HOG"
+	break
+done
 
 # --- 8. Not root: refused with a clear message, nothing moved. -------------
 start_hog 1 1 0
