@@ -135,6 +135,9 @@ struct fake {
 	bool cpuset_refuses;    /* moves fail as a whole with EACCES */
 	uintptr_t nomem_page;   /* this page's move gives -ENOMEM */
 	bool no_move_all;       /* MOVE_ALL gives EPERM (no CAP_SYS_NICE) */
+	int crossed;            /* batches over a 512-page (2 MiB) boundary */
+	uint64_t watch;         /* a page index: the batch that starts there */
+	size_t watch_n;         /* ... and how long it was */
 	int node_of_heap[100];
 	int node_of_shared[256];
 	int file_node[2];
@@ -197,6 +200,10 @@ static long fake_move(void *ctx, int pid, unsigned long count, void **pages,
 static ssize_t fake_pagemap(void *ctx, uint64_t *out, size_t n, uint64_t first)
 {
 	struct fake *f = ctx;
+	if (n && first / 512 != (first + n - 1) / 512)
+		f->crossed++;
+	if (f->watch && first == f->watch)
+		f->watch_n = n;
 	for (size_t i = 0; i < n; i++) {
 		uintptr_t a = (uintptr_t)((first + i) * 4096);
 		bool file, shared;
@@ -273,6 +280,22 @@ static void batching_fake_kernel(void)
 	CHECK_EQ_INT(f.node_of_heap[4], 1);
 	CHECK_EQ_INT(f.node_of_heap[0], 2);
 	CHECK_EQ_INT(f.node_of_heap[3], -1);
+	CHECK_EQ_INT(f.crossed, 0);
+	/* A range that starts 10 pages before a 2 MiB boundary: its first batch
+	 * ends there (a transparent huge page is never split over two). */
+	migrate_free(&j);
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	fake_init(&f, &j);
+	CHECK(j.nranges == 3 && j.ranges[1].start == 0x1000000);
+	j.ranges[1].start -= 10 * 4096;
+	j.total_pages += 10;
+	f.watch = 0x1000000 / 4096 - 10;
+	while ((rc = migrate_step(&j, 4096)) == 1)
+		;
+	CHECK_EQ_INT(rc, 0);
+	CHECK_EQ_INT(f.watch_n, 10);
+	CHECK_EQ_INT(f.crossed, 0);
+	CHECK(migrate_progress(&j) == 1.0);
 	/* Again with CAP_SYS_NICE: the shared pages move too. */
 	migrate_free(&j);
 	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
@@ -352,6 +375,54 @@ static void *sleeper(void *arg)
 	for (;;)
 		pause();
 	return NULL;
+}
+
+/* A worker that keeps starting threads that live 200 ms: threads it
+ * starts before it is rebound carry the old affinity and appear after the
+ * walk has listed the process once. */
+static void *short_lived(void *arg)
+{
+	(void)arg;
+	usleep(200000);
+	return NULL;
+}
+
+static void *spawner(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pthread_t th;
+		if (pthread_create(&th, NULL, short_lived, NULL) == 0)
+			pthread_detach(th);
+		usleep(2000);
+	}
+	return NULL;
+}
+
+static pid_t spawn_spawners(int n)
+{
+	int p[2];
+	if (pipe(p) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		for (int i = 0; i < n; i++) {
+			pthread_t th;
+			pthread_create(&th, NULL, spawner, NULL);
+		}
+		usleep(300000);   /* a steady population of short-lived threads */
+		if (write(p[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	char c;
+	if (pid < 0 || read(p[0], &c, 1) != 1)
+		pid = -1;
+	close(p[0]);
+	return pid;
 }
 
 static pid_t spawn_child(int threads)
@@ -468,6 +539,31 @@ static void rebind_live(void)
 		CHECK_EQ_STR(cl, "0");
 	}
 	free(tids);
+	/* Threads that come and go while the walk runs: when it returns, every
+	 * thread there is has the new affinity (one pass would leave the
+	 * threads started by a worker before it was rebound). */
+	pid_t sp = spawn_spawners(4);
+	CHECK(sp > 0);
+	struct action_target st;
+	CHECK_EQ_INT(action_target_read(r, sp, &st), 0);
+	CHECK_EQ_INT(action_target_lock(r, &st), 0);
+	int src = rebind_threads(r, &st, &cpus, &res);
+	CHECK(src == 0 || src == -EAGAIN);
+	snprintf(dir, sizeof(dir), "/proc/%d/task", sp);
+	if (src == 0 && fsroot_list_ids(r, dir, "", FSROOT_DIRS, &tids, &n) == 0) {
+		size_t wrong = 0, seen = 0;
+		for (size_t i = 0; i < n; i++)
+			if (allowed_list(sp, tids[i], cl, sizeof(cl)) == 0) {
+				seen++;
+				wrong += strcmp(cl, "0") != 0;
+			}
+		CHECK(seen > 5);
+		CHECK_EQ_INT(wrong, 0);
+		free(tids);
+	}
+	CHECK(res.nthreads > 5);
+	action_target_unlock(&st);
+	reap(sp);
 	/* A CPU that does not exist: EINVAL, reported per thread. */
 	bitmap_clear(&cpus);
 	bitmap_set(&cpus, 4000);
