@@ -399,7 +399,9 @@ static void *spawner(void *arg)
 	return NULL;
 }
 
-static pid_t spawn_spawners(int n)
+/* A child with n threads running fn; it says it is ready after settle_us
+ * (so that its thread population is there when the test looks). */
+static pid_t spawn_threads(int n, void *(*fn)(void *), useconds_t settle_us)
 {
 	int p[2];
 	if (pipe(p) != 0)
@@ -409,9 +411,9 @@ static pid_t spawn_spawners(int n)
 		close(p[0]);
 		for (int i = 0; i < n; i++) {
 			pthread_t th;
-			pthread_create(&th, NULL, spawner, NULL);
+			pthread_create(&th, NULL, fn, NULL);
 		}
-		usleep(300000);   /* a steady population of short-lived threads */
+		usleep(settle_us);
 		if (write(p[1], "x", 1) != 1)
 			_exit(1);
 		for (;;)
@@ -427,27 +429,14 @@ static pid_t spawn_spawners(int n)
 
 static pid_t spawn_child(int threads)
 {
-	int p[2];
-	if (pipe(p) != 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		for (int i = 0; i < threads; i++) {
-			pthread_t th;
-			pthread_create(&th, NULL, sleeper, NULL);
-		}
-		if (write(p[1], "x", 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(p[1]);
-	char c;
-	if (pid > 0 && read(p[0], &c, 1) != 1)
-		pid = -1;
-	close(p[0]);
-	return pid;
+	return spawn_threads(threads, sleeper, 0);
+}
+
+/* Four workers, each starting a thread every 2 ms: a steady population of
+ * short-lived threads. */
+static pid_t spawn_spawners(void)
+{
+	return spawn_threads(4, spawner, 300000);
 }
 
 static void reap(pid_t pid)
@@ -542,7 +531,7 @@ static void rebind_live(void)
 	/* Threads that come and go while the walk runs: when it returns, every
 	 * thread there is has the new affinity (one pass would leave the
 	 * threads started by a worker before it was rebound). */
-	pid_t sp = spawn_spawners(4);
+	pid_t sp = spawn_spawners();
 	CHECK(sp > 0);
 	struct action_target st;
 	CHECK_EQ_INT(action_target_read(r, sp, &st), 0);
