@@ -1,0 +1,93 @@
+/* sampler_int.h - the sampler's state, shared by its tick (sampler.c) and
+ * its per-process numa_maps reads and cache (sampler_nm.c). Not a public
+ * header: the model is in sampler.h and snapshot.h. */
+#ifndef NUMATOP_SAMPLER_INT_H
+#define NUMATOP_SAMPLER_INT_H
+
+#include "numa_maps.h"
+#include "sampler.h"
+
+/* What the sampler remembers of a process between ticks: its CPU ticks
+ * and RSS of the previous tick, and its last numa_maps result. */
+/* The last numa_maps result of a process and what it was read under. */
+struct nm_result {
+	bool have;                    /* the fields below are valid */
+	bool sampled;
+	enum nm_state nm;
+	int nm_errno;
+	double read_at, cost;         /* monotonic seconds; cost -1 unknown */
+	int64_t cost_rss;             /* RSS when cost was measured */
+	int64_t rss_at;               /* RSS, faults and migrations at the read */
+	uint64_t faults_at;
+	struct vmstat_migrate vm_at;
+	int64_t total_kb;
+	size_t nmappings;
+	char policy[64];
+};
+
+struct nm_cache {
+	int pid;
+	uint64_t starttime;
+	uint64_t ticks;               /* utime + stime at the previous tick */
+	int64_t rss_prev;             /* RSS at the previous tick */
+	size_t slot;                  /* its kB arrays: pool + slot * 4 * nnodes */
+	struct nm_result r;
+};
+
+struct cache_gen {
+	struct nm_cache *v;
+	size_t n, cap;
+	int64_t *kb;
+	size_t kbcap;
+};
+
+struct sampler {
+	const struct fsroot *root;
+	const struct topology *topo;
+	struct proc_source *src;
+	struct sampler_filter filter;
+	struct buf scratch, nmbuf;
+	struct nm_mapping map;
+	struct nm_summary sum;
+	struct nm_params params;
+	struct cpu_ticks *ticks[2];   /* [ncpu_ids], previous and current */
+	struct cpu_ticks total[2];
+	int cur;
+	struct numastat *prev_ns;     /* [nnodes] */
+	size_t *node_counts;          /* [nnodes], scratch for HOME */
+	struct cache_gen gen[2];       /* previous tick's and this tick's */
+	int g;                        /* gen[g] is the previous tick's */
+	struct nmsched_config cfg;
+	struct nmsched_proc *sched;
+	size_t *order;
+	const struct nm_cache **link; /* [nprocs] the previous entry, or NULL */
+	size_t schedcap;
+	int *prio;
+	size_t nprio, priocap;
+	double (*clock)(void *ctx);
+	void *clock_ctx;
+	struct placement_ops pops;
+	struct placement_scratch psc;
+	long pagesize;
+	struct vmstat_migrate vm;     /* this tick's */
+	struct snapshot *cur_snap;    /* during a tick, for the visit callback */
+	double tick_now;
+	double prev_mono, prev_self;
+	unsigned seq;
+	long hz;
+};
+
+/* sampler_nm.c */
+/* The cheap part of process i (CPU%, HOME, its cache entry) and what the
+ * scheduler needs to know of it. */
+void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i);
+/* The exact read (numa_maps) and the sampled estimate of one process. */
+void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp);
+void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct nm_cache *e);
+/* After the reads: kept results, REMOTE, and this tick's cache entry. */
+void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
+			 struct cache_gen *ng);
+void sampler_sort_cache(struct cache_gen *g);
+int sampler_grow_cache(struct cache_gen *g, size_t n, size_t nnodes);
+
+#endif

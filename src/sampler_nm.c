@@ -1,0 +1,254 @@
+/* sampler_nm.c - the per-process part of a tick: numa_maps read exactly
+ * or estimated from samples, and what is kept of each process between
+ * ticks (its CPU ticks, RSS and last result). */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sampler_int.h"
+
+_Static_assert(offsetof(struct nm_cache, pid) == 0, "proc_find_pid needs pid first");
+
+static const struct nm_cache *find_prev(const struct sampler *s, int pid)
+{
+	const struct cache_gen *g = &s->gen[s->g];
+	return proc_find_pid(g->v, g->n, sizeof(*g->v), pid);
+}
+
+static void take_summary(struct sampler *s, struct snap_proc *sp)
+{
+	size_t n = s->topo->nnodes;
+	memcpy(sp->node_kb, s->sum.node_kb, n * sizeof(int64_t));
+	memcpy(sp->anon_kb, s->sum.anon_kb, n * sizeof(int64_t));
+	memcpy(sp->file_kb, s->sum.file_kb, n * sizeof(int64_t));
+	memcpy(sp->huge_kb, s->sum.huge_kb, n * sizeof(int64_t));
+	sp->total_kb = s->sum.total_kb;
+	sp->nmappings = s->sum.nmappings;
+	snprintf(sp->policy, sizeof(sp->policy), "%s", s->sum.policy);
+	sp->nm = NMS_OK;
+}
+
+static bool proc_gone(struct sampler *s, int rc, int pid)
+{
+	char path[32];
+	if (rc == -ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	return rc == -ENOENT && fsroot_exists(s->root, path) != 0;
+}
+
+static int feed_numa_maps(void *ctx, const char *data, size_t len, size_t *used)
+{
+	struct sampler *s = ctx;
+	return numa_maps_feed(data, len, &s->params, &s->map, &s->sum, used);
+}
+
+/* Read and summarize a numa_maps file in chunks: memory stays flat
+ * however many mappings a process has. *total: bytes read. */
+static int stream_numa_maps(struct sampler *s, const char *path, size_t *total)
+{
+	numa_maps_begin(&s->sum);
+	int rc = fsroot_read_chunks(s->root, path, &s->nmbuf, feed_numa_maps, s, total);
+	if (rc == 0)
+		rc = numa_maps_end(&s->sum, s->nmbuf.len);
+	if (s->nmbuf.cap > (1u << 17))
+		buf_free(&s->nmbuf);      /* grown by a long line: give it back */
+	else
+		buf_clear(&s->nmbuf);
+	return rc;
+}
+
+void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/numa_maps", sp->info.pid);
+	size_t total;
+	int rc = stream_numa_maps(s, path, &total);
+	if (rc == -EACCES || rc == -EPERM) {
+		sp->nm = NMS_NO_PERM;
+		return;
+	}
+	if (proc_gone(s, rc, sp->info.pid)) {
+		sp->nm = NMS_GONE;
+		return;
+	}
+	/* Empty numa_maps: the process has no mm. A kernel thread (RSS 0)
+	 * has 0 kB to show; a zombie, or a process that exited between the
+	 * listing (RSS > 0 then) and this read, is gone. */
+	if (rc == 0 && total == 0 &&
+	    (sp->info.state == 'Z' || sp->info.state == 'X' || sp->info.rss_kb > 0)) {
+		sp->nm = NMS_GONE;
+		return;
+	}
+	if (rc) {
+		sp->nm = NMS_ERROR;
+		sp->nm_errno = -rc;
+		return;
+	}
+	take_summary(s, sp);
+}
+
+/* Placement from maps + move_pages queries; the policy stays as last
+ * read from numa_maps (the sampled read cannot see it). */
+void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct nm_cache *e)
+{
+	int rc = placement_sample(s->root, sp->info.pid, s->pagesize, &s->params,
+				  &s->pops, e && e->r.have ? e->r.nmappings : 0, &s->psc, &s->sum);
+	if (rc == -EACCES || rc == -EPERM) {
+		sp->nm = NMS_NO_PERM;
+		return;
+	}
+	if (proc_gone(s, rc, sp->info.pid)) {
+		sp->nm = NMS_GONE;
+		return;
+	}
+	if (rc) {
+		sp->nm = NMS_ERROR;
+		sp->nm_errno = -rc;
+		return;
+	}
+	/* No mapping at all while RSS > 0: the process exited between the
+	 * listing and this read (its maps is empty then), as for numa_maps. */
+	if (s->sum.nmappings == 0 &&
+	    (sp->info.state == 'Z' || sp->info.state == 'X' || sp->info.rss_kb > 0)) {
+		sp->nm = NMS_GONE;
+		return;
+	}
+	placement_scale_rss(&s->sum, sp->info.rss_kb);
+	take_summary(s, sp);
+	sp->nm_sampled = true;
+	snprintf(sp->policy, sizeof(sp->policy), "%s",
+		 e && e->r.have && e->r.nm == NMS_OK ? e->r.policy : "");
+}
+
+int sampler_grow_cache(struct cache_gen *g, size_t n, size_t nnodes)
+{
+	struct nm_cache *v = buf_grow_array(g->v, &g->cap, n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	g->v = v;
+	int64_t *k = buf_grow_array(g->kb, &g->kbcap, n * 4 * nnodes, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	g->kb = k;
+	return 0;
+}
+
+static bool is_priority(const struct sampler *s, int pid)
+{
+	for (size_t i = 0; i < s->nprio; i++)
+		if (s->prio[i] == pid)
+			return true;
+	return false;
+}
+
+static bool vm_same(const struct vmstat_migrate *a, const struct vmstat_migrate *b)
+{
+	/* Unknown counters (-1) cannot prove that nothing moved. */
+	return a->pgmigrate_success >= 0 && a->numa_pages_migrated >= 0 &&
+	       a->pgmigrate_success == b->pgmigrate_success &&
+	       a->numa_pages_migrated == b->numa_pages_migrated;
+}
+
+/* The cheap part of every process (CPU%, HOME), and what the scheduler
+ * needs to know of it. */
+void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
+{
+	struct snap_proc *sp = &snap->procs[i];
+	const struct nm_cache *e = find_prev(s, sp->info.pid);
+	if (e && e->starttime != sp->info.starttime)
+		e = NULL;     /* the PID was reused */
+	s->link[i] = e;
+	sp->home = sampler_home_node(s->topo, sp->threads, sp->info.thr_n,
+				     sp->info.pid, s->node_counts);
+	uint64_t ticks = sp->info.utime + sp->info.stime;
+	if (e && snap->interval_s > 0 && ticks >= e->ticks)
+		sp->cpu_pct = 100.0 * (double)(ticks - e->ticks) /
+			      (double)s->hz / snap->interval_s;
+	uint64_t faults = sp->info.minflt + sp->info.majflt;
+	bool have = e && e->r.have;
+	s->sched[i] = (struct nmsched_proc){
+		.priority = is_priority(s, sp->info.pid),
+		.cached = have,
+		.changed = !have || sp->info.rss_kb != e->r.rss_at ||
+			   faults != e->r.faults_at || !vm_same(&s->vm, &e->r.vm_at),
+		.last_read = have ? e->r.read_at : -1,
+		.last_cost = have ? e->r.cost : -1,
+		.cost_rss_kb = have ? e->r.cost_rss : -1,
+		.rss_kb = sp->info.rss_kb,
+		.rss_delta_kb = e && sp->info.rss_kb >= 0 && e->rss_prev >= 0 ?
+				sp->info.rss_kb - e->rss_prev : 0,
+		.cpu_pct = sp->cpu_pct,
+		.nmappings = have ? e->r.nmappings : 0,
+	};
+}
+
+/* After the reads: the kept results, REMOTE, and this tick's cache. */
+void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
+			struct cache_gen *ng)
+{
+	size_t n = s->topo->nnodes ? s->topo->nnodes : 1;
+	struct snap_proc *sp = &snap->procs[i];
+	const struct nm_cache *e = s->link[i];
+	const struct nmsched_proc *q = &s->sched[i];
+	struct nm_cache *c = &ng->v[ng->n++];
+	int64_t *kb = ng->kb + i * 4 * n;
+	*c = (struct nm_cache){
+		.pid = sp->info.pid, .starttime = sp->info.starttime,
+		.ticks = sp->info.utime + sp->info.stime,
+		.rss_prev = sp->info.rss_kb, .slot = i,
+		.r = { .cost = -1, .cost_rss = -1 },
+	};
+	if (sp->nm_fresh) {
+		sp->nm_age_s = 0;
+		struct nm_result *r = &c->r;
+		r->have = true;
+		r->read_at = s->tick_now;
+		/* A sampled read says nothing of the numa_maps cost. */
+		bool full = q->how == NMSCHED_READ;
+		r->cost = full ? q->last_cost : e ? e->r.cost : -1;
+		r->cost_rss = full ? q->cost_rss_kb : e ? e->r.cost_rss : -1;
+		r->rss_at = sp->info.rss_kb;
+		r->faults_at = sp->info.minflt + sp->info.majflt;
+		r->vm_at = s->vm;
+		r->nm = sp->nm;
+		r->nm_errno = sp->nm_errno;
+		r->sampled = sp->nm_sampled;
+		r->total_kb = sp->total_kb;
+		r->nmappings = sp->nmappings;
+		snprintf(r->policy, sizeof(r->policy), "%s", sp->policy);
+		memcpy(kb, sp->node_kb, 4 * n * sizeof(int64_t));
+	} else if (e && e->r.have) {
+		/* Kept: the last result, with its age. */
+		const int64_t *okb = s->gen[s->g].kb + e->slot * 4 * n;
+		c->r = e->r;
+		memcpy(kb, okb, 4 * n * sizeof(int64_t));
+		memcpy(sp->node_kb, okb, 4 * n * sizeof(int64_t));
+		sp->nm = e->r.nm;
+		sp->nm_errno = e->r.nm_errno;
+		sp->nm_sampled = e->r.sampled;
+		sp->total_kb = e->r.nm == NMS_OK ? e->r.total_kb : -1;
+		sp->nmappings = e->r.nmappings;
+		snprintf(sp->policy, sizeof(sp->policy), "%s", e->r.policy);
+		double age = s->tick_now - e->r.read_at;
+		sp->nm_age_s = age > 0 ? age : 0;
+	}
+	if (sp->nm == NMS_OK && sp->home >= 0) {
+		sp->remote_kb = sp->total_kb - sp->node_kb[sp->home];
+		sp->remote_pct = sp->total_kb > 0 ?
+				 100.0 * (double)sp->remote_kb / (double)sp->total_kb : -1;
+	}
+}
+
+void sampler_sort_cache(struct cache_gen *g)
+{
+	/* The listing is nearly sorted by PID: insertion sort is linear. */
+	for (size_t i = 1; i < g->n; i++)
+		for (size_t j = i; j > 0 && g->v[j].pid < g->v[j - 1].pid; j--) {
+			struct nm_cache tmp = g->v[j];
+			g->v[j] = g->v[j - 1];
+			g->v[j - 1] = tmp;
+		}
+}
