@@ -60,34 +60,33 @@ static int stream_numa_maps(struct sampler *s, const char *path, size_t *total)
 	return rc;
 }
 
+/* What a read ended in, the same for both kinds: no perm, gone, error,
+ * or ok. empty: it found nothing (no numa_maps lines, no mappings), which
+ * for a zombie, or a process that exited between the listing (RSS > 0
+ * then) and this read, means gone; a kernel thread (RSS 0) has 0 kB. */
+static enum nm_state read_state(struct sampler *s, struct snap_proc *sp, int rc, bool empty)
+{
+	if (rc == -EACCES || rc == -EPERM)
+		sp->nm = NMS_NO_PERM;
+	else if (proc_gone(s, rc, sp->info.pid))
+		sp->nm = NMS_GONE;
+	else if (rc)
+		sp->nm = NMS_ERROR, sp->nm_errno = -rc;
+	else if (empty && (sp->info.state == 'Z' || sp->info.state == 'X' || sp->info.rss_kb > 0))
+		sp->nm = NMS_GONE;
+	else
+		return NMS_OK;   /* the caller takes the summary */
+	return sp->nm;
+}
+
 void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/numa_maps", sp->info.pid);
-	size_t total;
+	size_t total = 0;
 	int rc = stream_numa_maps(s, path, &total);
-	if (rc == -EACCES || rc == -EPERM) {
-		sp->nm = NMS_NO_PERM;
-		return;
-	}
-	if (proc_gone(s, rc, sp->info.pid)) {
-		sp->nm = NMS_GONE;
-		return;
-	}
-	/* Empty numa_maps: the process has no mm. A kernel thread (RSS 0)
-	 * has 0 kB to show; a zombie, or a process that exited between the
-	 * listing (RSS > 0 then) and this read, is gone. */
-	if (rc == 0 && total == 0 &&
-	    (sp->info.state == 'Z' || sp->info.state == 'X' || sp->info.rss_kb > 0)) {
-		sp->nm = NMS_GONE;
-		return;
-	}
-	if (rc) {
-		sp->nm = NMS_ERROR;
-		sp->nm_errno = -rc;
-		return;
-	}
-	take_summary(s, sp);
+	if (read_state(s, sp, rc, total == 0) == NMS_OK)
+		take_summary(s, sp);
 }
 
 /* Placement from maps + move_pages queries; the policy stays as last
@@ -96,26 +95,8 @@ void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct 
 {
 	int rc = placement_sample(s->root, sp->info.pid, s->pagesize, &s->params,
 				  &s->pops, e && e->r.have ? e->r.nmappings : 0, &s->psc, &s->sum);
-	if (rc == -EACCES || rc == -EPERM) {
-		sp->nm = NMS_NO_PERM;
+	if (read_state(s, sp, rc, rc == 0 && s->sum.nmappings == 0) != NMS_OK)
 		return;
-	}
-	if (proc_gone(s, rc, sp->info.pid)) {
-		sp->nm = NMS_GONE;
-		return;
-	}
-	if (rc) {
-		sp->nm = NMS_ERROR;
-		sp->nm_errno = -rc;
-		return;
-	}
-	/* No mapping at all while RSS > 0: the process exited between the
-	 * listing and this read (its maps is empty then), as for numa_maps. */
-	if (s->sum.nmappings == 0 &&
-	    (sp->info.state == 'Z' || sp->info.state == 'X' || sp->info.rss_kb > 0)) {
-		sp->nm = NMS_GONE;
-		return;
-	}
 	placement_scale_rss(&s->sum, sp->info.rss_kb);
 	take_summary(s, sp);
 	sp->nm_sampled = true;
