@@ -15,4 +15,11 @@ struct sampler;
 int batch_open(const struct options *o, FILE *err, struct fsroot **root,
 	       struct topology *topo, struct sampler **smp);
 
+/* The sort key (-s) and, with -o, the column list for topology t. 0, or
+ * -errno with a message in err. */
+struct sort_key;
+struct col_list;
+int batch_columns(const struct options *o, const struct topology *t, struct sort_key *key,
+		  struct col_list *cols, char *err, size_t errsz);
+
 #endif

@@ -15,6 +15,7 @@ struct options {
 	size_t npids;
 	const char *user;        /* -u */
 	const char *sort;        /* -s column name */
+	const char *columns;     /* -o COL[,COL...] */
 	bool help, version;
 	bool no_mouse, no_color, ascii;
 	bool proc_files;         /* --proc-files: read /proc files, not libproc2 */

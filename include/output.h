@@ -6,10 +6,13 @@
 
 #include "snapshot.h"
 
+struct col_list;
+
 struct output_opts {
 	const char *root_label;     /* shown in the header */
 	size_t max_rows;            /* 0 = every process */
 	bool show_age;              /* text: the AGE column */
+	const struct col_list *cols;  /* text: these columns (NULL: default) */
 };
 
 /* Both return 0, or -errno when the stream failed (e.g. -EPIPE). The
@@ -26,6 +29,8 @@ const char *fmt_node_kind(const struct topology *t, size_t idx,
 void fmt_pct(char *out, size_t n, double v);
 /* Age of a sample: "0s", "42s", "7m", "3h"; "-" never (< 0). */
 void fmt_age(char *out, size_t n, double s);
+/* "812K", "65.4M", "1.2G"; "-" unknown. */
+void fmt_human_kb(char *out, size_t n, int64_t kb);
 /* kB as an integer, or "-" for unknown (< 0). */
 void fmt_kb(char *out, size_t n, int64_t kb);
 

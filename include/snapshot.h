@@ -64,23 +64,19 @@ void snapshot_free(struct snapshot *s);
  * "error", or "-" (not read). */
 const char *snapshot_nm_mark(const struct snap_proc *p);
 
-/* Sorting. Unknown values sort last in both directions; ties by PID. */
+/* The process-table columns; their table is in columns.h. */
 enum snap_col {
 	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
-	COL_REMOTE_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_COMMAND, COL_NCOLS
+	COL_REMOTE_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_POLICY, COL_COMMAND, COL_NCOLS
 };
 struct sort_key {
 	enum snap_col col;
 	int node;                     /* node index for COL_NODE */
 	bool descending;
 };
-extern const char *const snap_col_names[COL_NCOLS];
-/* Parse "remote", "REMOTE%", "cpu", "N3" ... 0 or -EINVAL. */
-int snapshot_parse_col(const struct topology *t, const char *name,
-		       struct sort_key *key);
+/* Sort by the key (col_compare: unknown values last in both directions,
+ * ties by resident memory, largest first, then PID). */
 void snapshot_sort(struct snapshot *s, const struct sort_key *key);
-/* Natural direction of a column (numbers descending, names ascending). */
-bool snapshot_col_default_desc(enum snap_col col);
 
 /* "1 process skipped: /proc/4242/stat unparsable" into out when the scan
  * skipped broken entries: 1 written, 0 none. */

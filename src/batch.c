@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "columns.h"
 #include "output.h"
 #include "sampler.h"
 #include "sigstop.h"
@@ -62,6 +63,25 @@ int batch_open(const struct options *o, FILE *err, struct fsroot **root,
 	return 0;
 }
 
+int batch_columns(const struct options *o, const struct topology *t, struct sort_key *key,
+		  struct col_list *cols, char *err, size_t errsz)
+{
+	*key = (struct sort_key){ COL_REMOTE, -1, true };
+	if (o->sort && col_parse_sort(t, o->sort, key) != 0) {
+		snprintf(err, errsz, "-s: no column '%s' on this machine", o->sort);
+		return -EINVAL;
+	}
+	if (!o->columns)
+		return 0;
+	char e[480];
+	int rc = col_list_parse(t, o->columns, cols, e, sizeof(e));
+	if (rc == 0 && o->show_age)
+		rc = col_list_set_age(cols, true);
+	if (rc)
+		snprintf(err, errsz, "-o: %s", e);
+	return rc;
+}
+
 static void sleep_for(double secs)
 {
 	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
@@ -76,10 +96,12 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	struct sampler *smp;
 	if (batch_open(o, err, &root, &topo, &smp) != 0)
 		return 1;
-	struct sort_key key = { COL_REMOTE, -1, true };
-	if (o->sort && snapshot_parse_col(&topo, o->sort, &key) != 0) {
-		fprintf(err, "numatop-tui: -s: unknown column '%s' (try REMOTE, REMOTE%%, CPU%%, RSS, PID, N<id>)\n",
-			o->sort);
+	struct sort_key key;
+	struct col_list cols = { 0 };
+	char msg[512];
+	if (batch_columns(o, &topo, &key, &cols, msg, sizeof(msg)) != 0) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		col_list_free(&cols);
 		sampler_free(smp);
 		topology_free(&topo);
 		fsroot_close(root);
@@ -87,7 +109,8 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	}
 	sigstop_install(on_signal);
 	signal(SIGPIPE, SIG_IGN);   /* a closed pipe shows up as EPIPE */
-	struct output_opts oo = { .root_label = o->root, .show_age = o->show_age };
+	struct output_opts oo = { .root_label = o->root, .show_age = o->show_age,
+				  .cols = o->columns ? &cols : NULL };
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	int status = 0;
@@ -114,6 +137,7 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 		}
 	}
 	snapshot_free(&snap);
+	col_list_free(&cols);
 	sampler_free(smp);
 	topology_free(&topo);
 	fsroot_close(root);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
+
 void options_usage(FILE *f)
 {
 	fputs(
@@ -19,8 +21,9 @@ void options_usage(FILE *f)
 "  -d, --delay SECS     seconds between samples (decimals allowed; 2)\n"
 "  -p, --pid PID[,PID]  only these processes\n"
 "  -u, --user USER      only processes of USER (name or uid)\n"
-"  -s, --sort COLUMN    sort by PID USER HOME CPU% RSS N<id> REMOTE REMOTE%\n"
-"                       TIME THR COMMAND (default REMOTE, descending)\n"
+"  -s, --sort COLUMN    sort by a column below (default REMOTE, descending)\n"
+"  -o, --columns LIST   the process table's columns, comma-separated (batch\n"
+"                       text and the monitor; N = one column per node)\n"
 "  -r, --root DIR       read /sys and /proc below DIR (a recorded tree);\n"
 "                       also NUMATOP_TUI_ROOT; default /\n"
 "      --proc-files     read /proc/PID files directly instead of libproc2\n"
@@ -42,7 +45,36 @@ void options_usage(FILE *f)
 "  -C, --no-color       interactive: monochrome (also NO_COLOR)\n"
 "  -U, --no-unicode     interactive: ASCII instead of block characters\n"
 "  -h, --help           this text\n"
-"  -V, --version        print the version\n", f);
+"  -V, --version        print the version\n"
+"\nColumns (-s, -o; case-insensitive):\n", f);
+	for (int c = 0; c < COL_NCOLS; c++) {
+		const struct col_def *d = col_get((enum snap_col)c);
+		fprintf(f, "  %-9s %s\n", c == COL_NODE ? "N<id>" : d->name, d->desc);
+	}
+}
+
+/* Every name of a -o list or -s must exist (nodes are checked once the
+ * topology is read). */
+static int check_columns(const char *opt, const char *spec, bool list, char *err, size_t errsz)
+{
+	struct col_list l = { 0 };
+	int rc;
+	if (list) {
+		char e[512];
+		rc = col_list_parse(NULL, spec, &l, e, sizeof(e));
+		if (rc)
+			snprintf(err, errsz, "%s: %s", opt, e);
+	} else {
+		struct sort_key k;
+		rc = col_parse_sort(NULL, spec, &k);
+		if (rc) {
+			char names[256];
+			col_valid_names(names, sizeof(names));
+			snprintf(err, errsz, "%s: unknown column '%s' (columns: %s)", opt, spec, names);
+		}
+	}
+	col_list_free(&l);
+	return rc ? -EINVAL : 0;
 }
 
 static int parse_pids(struct options *o, const char *arg, char *err, size_t errsz)
@@ -82,6 +114,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "columns", required_argument, NULL, 'o' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "proc-files", no_argument, NULL, 'F' },
 		{ "migrate", required_argument, NULL, 'm' },
@@ -109,7 +142,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":bjn:d:p:u:s:r:MCUhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bjn:d:p:u:s:o:r:MCUhV", longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'b': o->batch = true; break;
@@ -137,7 +170,16 @@ int options_parse(int argc, char **argv, const char *env_root,
 			break;
 		}
 		case 'u': o->user = optarg; break;
-		case 's': o->sort = optarg; break;
+		case 's':
+			o->sort = optarg;
+			if (check_columns("-s", optarg, false, err, errsz))
+				return -EINVAL;
+			break;
+		case 'o':
+			o->columns = optarg;
+			if (check_columns("-o", optarg, true, err, errsz))
+				return -EINVAL;
+			break;
 		case 'r': o->root = optarg; break;
 		case 'F': o->proc_files = true; break;
 		case 'R': o->readonly = true; break;

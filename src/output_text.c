@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "columns.h"
 #include "sanitize.h"
 
 void fmt_pct(char *out, size_t n, double v)
@@ -22,6 +23,20 @@ void fmt_kb(char *out, size_t n, int64_t kb)
 		snprintf(out, n, "-");
 	else
 		snprintf(out, n, "%lld", (long long)kb);
+}
+
+void fmt_human_kb(char *out, size_t n, int64_t kb)
+{
+	if (kb < 0)
+		snprintf(out, n, "-");
+	else if (kb < 10000)
+		snprintf(out, n, "%lldK", (long long)kb);
+	else if (kb < 1024 * 1024)
+		snprintf(out, n, "%.1fM", (double)kb / 1024);
+	else if (kb < 1024LL * 1024 * 1024)
+		snprintf(out, n, "%.1fG", (double)kb / 1024 / 1024);
+	else
+		snprintf(out, n, "%.1fT", (double)kb / 1024 / 1024 / 1024);
 }
 
 void fmt_age(char *out, size_t n, double s)
@@ -144,61 +159,50 @@ static void distance_table(FILE *f, const struct snapshot *s)
 	}
 }
 
+/* The process table: the chosen columns (default: col_list_default),
+ * the per-node entry expanded to every node. */
+static void proc_line(FILE *f, const struct col_ctx *c, const struct col_list *l,
+		      const struct snap_proc *p)
+{
+	const struct topology *t = c->t;
+	for (size_t i = 0; i < l->n; i++) {
+		enum snap_col col = l->v[i].col;
+		const struct col_def *d = col_get(col);
+		bool all = d->per_node && l->v[i].node < 0;
+		size_t from = all ? 0 : (size_t)(l->v[i].node < 0 ? 0 : l->v[i].node);
+		size_t to = all ? t->nnodes : from + 1;
+		for (size_t j = from; j < to; j++) {
+			char cell[1024], pad[1100];
+			if (p)
+				col_cell(c, col, (int)j, p, cell, sizeof(cell));
+			else
+				col_header(c, col, d->per_node ? (int)j : -1, cell, sizeof(cell));
+			bool last = i + 1 == l->n && j + 1 == to;
+			col_pad(c, col, last, cell, pad, sizeof(pad));
+			if (i || j > from)
+				fprintf(f, "%*s", i && j == from ? d->text_sep : 1, "");
+			fputs(pad, f);
+		}
+	}
+	fputc('\n', f);
+}
+
 static void proc_table(FILE *f, const struct snapshot *s, const struct output_opts *o)
 {
-	const struct topology *t = s->topo;
-	fprintf(f, "\n%7s %-10s %4s %6s %10s", "PID", "USER", "HOME", "CPU%", "RSS_KB");
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char name[16];
-		snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
-		fprintf(f, " %10s", name);
+	struct col_ctx c = { s->topo, false };
+	struct col_list def = { 0 };
+	const struct col_list *l = o->cols;
+	if (!l || !l->n) {
+		if (col_list_default(&def, false, o->show_age) != 0)
+			return;
+		l = &def;
 	}
-	if (o->show_age)
-		fprintf(f, " %10s %7s %6s  %-24s %s\n", "REMOTE", "REMOTE%", "AGE", "POLICY", "COMMAND");
-	else
-		fprintf(f, " %10s %7s  %-24s %s\n", "REMOTE", "REMOTE%", "POLICY", "COMMAND");
+	fputc('\n', f);
+	proc_line(f, &c, l, NULL);
 	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
-	for (size_t i = 0; i < rows; i++) {
-		const struct snap_proc *p = &s->procs[i];
-		char user[64], cpu[16], rss[24], home[16], comm[256];
-		sanitize_term(p->info.user, user, sizeof(user));
-		if (strlen(user) > 10)
-			user[10] = '\0';
-		fmt_pct(cpu, sizeof(cpu), p->cpu_pct);
-		fmt_kb(rss, sizeof(rss), p->info.rss_kb);
-		if (p->home >= 0)
-			snprintf(home, sizeof(home), "%d", t->nodes[p->home].id);
-		else
-			snprintf(home, sizeof(home), "-");
-		fprintf(f, "%7d %-10s %4s %6s %10s", p->info.pid, user, home, cpu, rss);
-		const char *mark = snapshot_nm_mark(p);
-		for (size_t j = 0; j < t->nnodes; j++) {
-			if (p->nm == NMS_OK && p->nm_sampled) {
-				/* A sampled estimate: '~' after the number. */
-				char cell[24];
-				snprintf(cell, sizeof(cell), "%lld~", (long long)p->node_kb[j]);
-				fprintf(f, " %10s", cell);
-			} else if (p->nm == NMS_OK)
-				fprintf(f, " %10lld", (long long)p->node_kb[j]);
-			else
-				fprintf(f, " %10s", mark);
-		}
-		char rem[24], rp[16];
-		fmt_kb(rem, sizeof(rem), p->remote_kb);
-		fmt_pct(rp, sizeof(rp), p->remote_pct);
-		sanitize_term(p->info.comm, comm, sizeof(comm));
-		char pol[80];
-		sanitize_term(p->nm == NMS_OK && p->policy[0] ? p->policy : "-", pol, sizeof(pol));
-		if (strlen(pol) > 24)
-			memcpy(pol + 23, "+", 2);   /* the JSON has it whole */
-		if (o->show_age) {
-			char age[16];
-			fmt_age(age, sizeof(age), p->nm_age_s);
-			fprintf(f, " %10s %7s %6s  %-24s %s\n", rem, rp, age, pol, comm);
-		} else {
-			fprintf(f, " %10s %7s  %-24s %s\n", rem, rp, pol, comm);
-		}
-	}
+	for (size_t i = 0; i < rows; i++)
+		proc_line(f, &c, l, &s->procs[i]);
+	col_list_free(&def);
 }
 
 int output_text_write(FILE *f, const struct snapshot *s,

@@ -83,7 +83,7 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 	for (int i = first; i < (int)u->topo.nnodes && i - first < rows; i++) {
 		const struct topo_node *nd = &u->topo.nodes[i];
 		char fr[16], cpus[48];
-		ui_human_kb(fr, sizeof(fr), u->snap.nodes && u->snap.nodes[i].mem_rc == 0 ?
+		fmt_human_kb(fr, sizeof(fr), u->snap.nodes && u->snap.nodes[i].mem_rc == 0 ?
 		       u->snap.nodes[i].mem.mem_free_kb : -1);
 		if (bitmap_empty(&nd->cpus))
 			snprintf(cpus, sizeof(cpus), "none (memory only)");
@@ -141,7 +141,7 @@ static int draw_kb_row(struct ui *u, int y, int ymax, int x0, int w, const char 
 	int len = snprintf(s, sizeof(s), "%-7s", label);
 	for (size_t k = 0; k < u->topo.nnodes; k++) {
 		char v[16], cell[32];
-		ui_human_kb(v, sizeof(v), kb[k]);
+		fmt_human_kb(v, sizeof(v), kb[k]);
 		int cl = snprintf(cell, sizeof(cell), " N%d %-8s", u->topo.nodes[k].id, v);
 		if (len + cl > w - 4 && y < ymax) {
 			line(u, y++, x0, w, s);
@@ -204,11 +204,11 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 	/* No plan could be made (no perm, exited): no numbers to show, the
 	 * error below says why. */
 	if (a->migrate && planned) {
-		ui_human_kb(b, sizeof(b), t.move_kb);
-		ui_human_kb(c, sizeof(c), t.on_target_kb);
+		fmt_human_kb(b, sizeof(b), t.move_kb);
+		fmt_human_kb(c, sizeof(c), t.on_target_kb);
 		snprintf(s, sizeof(s), "will move to N%d: %s (%s already there)", nd->id, b, c);
 		line(u, y++, x0, w, s);
-		ui_human_kb(b, sizeof(b), t.shared_kb);
+		fmt_human_kb(b, sizeof(b), t.shared_kb);
 		snprintf(s, sizeof(s), "  of which shared with other processes: %s%s", b,
 			 t.shared_kb ? " (moves only with CAP_SYS_NICE)" : "");
 		line(u, y++, x0, w, s);
@@ -216,12 +216,12 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 			/* numa_maps counts a file mapping's private copies over all
 			 * nodes, not per node: how many are off the target is an
 			 * estimate until the walk asks page by page. */
-			ui_human_kb(b, sizeof(b), t.file_anon_kb);
+			fmt_human_kb(b, sizeof(b), t.file_anon_kb);
 			snprintf(s, sizeof(s), "  and about %s private copies in file mappings", b);
 			line(u, y++, x0, w, s);
 		}
-		ui_human_kb(b, sizeof(b), t.file_kb);
-		ui_human_kb(d, sizeof(d), t.huge_kb);
+		fmt_human_kb(b, sizeof(b), t.file_kb);
+		fmt_human_kb(d, sizeof(d), t.huge_kb);
 		snprintf(s, sizeof(s), "will not move: %s page cache (file pages), %s hugetlb", b, d);
 		line(u, y++, x0, w, s);
 	}
@@ -313,7 +313,7 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 	}
 	if (a->migrate) {
 		char m[16];
-		ui_human_kb(m, sizeof(m), arrived);
+		fmt_human_kb(m, sizeof(m), arrived);
 		snprintf(s, sizeof(s), "moved %s to N%d (%llu pages by move_pages)%s", m,
 			 u->topo.nodes[a->sel].id, (unsigned long long)moved,
 			 a->cancelled ? " (cancelled)" : "");

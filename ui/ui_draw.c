@@ -21,20 +21,6 @@ int ui_attr(const struct ui *u, enum ui_color c)
 	}
 }
 
-void ui_human_kb(char *out, size_t n, int64_t kb)
-{
-	if (kb < 0)
-		snprintf(out, n, "-");
-	else if (kb < 10000)
-		snprintf(out, n, "%lldK", (long long)kb);
-	else if (kb < 1024 * 1024)
-		snprintf(out, n, "%.1fM", (double)kb / 1024);
-	else if (kb < 1024LL * 1024 * 1024)
-		snprintf(out, n, "%.1fG", (double)kb / 1024 / 1024);
-	else
-		snprintf(out, n, "%.1fT", (double)kb / 1024 / 1024 / 1024);
-}
-
 static void rate(char *out, size_t n, double v)
 {
 	if (v < 0)
@@ -101,8 +87,8 @@ static int draw_nodes(struct ui *u, int y, int maxy)
 		int64_t tot = ns->mem.mem_total_kb, fr = ns->mem.mem_free_kb;
 		if (tot > 0 && fr >= 0) {
 			char a[16], b[16];
-			ui_human_kb(a, sizeof(a), tot - fr);
-			ui_human_kb(b, sizeof(b), tot);
+			fmt_human_kb(a, sizeof(a), tot - fr);
+			fmt_human_kb(b, sizeof(b), tot);
 			snprintf(txt, sizeof(txt), "%s/%s", a, b);
 			if (compact) {
 				bar(u, y, x, w, 100.0 * (double)(tot - fr) / (double)tot, 0,
@@ -144,184 +130,6 @@ static int draw_nodes(struct ui *u, int y, int maxy)
 		attroff(ui_attr(u, C_DIM));
 	}
 	return y;
-}
-
-static void add_hdr(struct ui *u, int x0, int x1, enum snap_col c, int node)
-{
-	if (u->nhdr < (int)(sizeof(u->hdr) / sizeof(u->hdr[0])))
-		u->hdr[u->nhdr++] = (struct ui_hdr){ x0, x1, c, node };
-}
-
-int ui_proc_table_col_at(const struct ui *u, int x)
-{
-	for (int i = 0; i < u->nhdr; i++)
-		if (x >= u->hdr[i].x0 && x < u->hdr[i].x1)
-			return i;
-	return -1;
-}
-
-static bool sorted_by(const struct ui *u, enum snap_col c, int node)
-{
-	return u->sort.col == c && (c != COL_NODE || u->sort.node == node);
-}
-
-/* A sampled estimate (maps + move_pages) ends in '~'. */
-static void est_kb(char *out, size_t n, int64_t kb, bool sampled)
-{
-	ui_human_kb(out, n, kb);
-	size_t l = strlen(out);
-	if (sampled && kb >= 0 && l + 1 < n) {
-		out[l] = '~';
-		out[l + 1] = '\0';
-	}
-}
-
-static void draw_table(struct ui *u, int y, int h)
-{
-	const struct topology *t = &u->topo;
-	size_t n = t->nnodes;
-	int fixed = 7 + 1 + 9 + 1 + 4 + 1 + 5 + 1 + 6 + 1 + 7 + 1 + 7 + 1;
-	bool per_node = (int)n * 7 + fixed + 12 <= COLS;
-	char line[1024];
-	u->nhdr = 0;
-	u->table_y = y;
-	u->table_h = h;
-	attron(ui_attr(u, C_HEADER));
-	mvhline(y, 0, ' ', COLS);
-	int x = 0;
-#define HDR(w, txt, col, node) do { \
-	char cell_[32]; \
-	snprintf(cell_, sizeof(cell_), "%*s%s", (w) - 1, txt, sorted_by(u, col, node) ? (u->sort.descending ? "v" : "^") : " "); \
-	mvaddnstr(y, x, cell_, COLS - x > 0 ? COLS - x : 0); \
-	add_hdr(u, x, x + (w), col, node); x += (w) + 1; } while (0)
-	HDR(7, "PID", COL_PID, -1);
-	mvprintw(y, x, "%-8s%s", "USER", sorted_by(u, COL_USER, -1) ? (u->sort.descending ? "v" : "^") : " ");
-	add_hdr(u, x, x + 9, COL_USER, -1);
-	x += 10;
-	HDR(4, "HOM", COL_HOME, -1);
-	HDR(5, "CPU%", COL_CPU, -1);
-	HDR(6, "RSS", COL_RSS, -1);
-	if (per_node) {
-		for (size_t j = 0; j < n; j++) {
-			char name[16];
-			snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
-			HDR(7, name, COL_NODE, (int)j);
-		}
-	} else {
-		mvprintw(y, x, "%-*.*s", (int)n, (int)n, "NODES");
-		x += (int)(n < 5 ? 5 : n) + 1;
-	}
-	HDR(7, "REMOTE", COL_REMOTE, -1);
-	HDR(7, "REMOT%", COL_REMOTE_PCT, -1);
-	if (u->show_age)
-		HDR(5, "AGE", COL_AGE, -1);
-	mvprintw(y, x, "COMMAND%s", sorted_by(u, COL_COMMAND, -1) ? (u->sort.descending ? "v" : "^") : "");
-	add_hdr(u, x, COLS, COL_COMMAND, -1);
-#undef HDR
-	attroff(ui_attr(u, C_HEADER));
-	y++;
-	h--;
-	if (u->sel < u->top)
-		u->top = u->sel;
-	if (u->sel >= u->top + h)
-		u->top = u->sel - h + 1;
-	if (u->top < 0)
-		u->top = 0;
-	static const char *blocks[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584",
-					"\u2585", "\u2586", "\u2587", "\u2588" };
-	for (int r = 0; r < h; r++, y++) {
-		long row = u->top + r;
-		move(y, 0);
-		clrtoeol();
-		if (row >= (long)u->nrows)
-			continue;
-		const struct snap_proc *p = &u->snap.procs[u->rows[row]];
-		if (u->thr[row] >= 0) {
-			const struct proc_thread *th = &p->threads[u->thr[row]];
-			int node = topology_cpu_node(t, th->last_cpu);
-			char cpuid[16], nodeid[16];
-			snprintf(cpuid, sizeof(cpuid), "%d", th->last_cpu);
-			snprintf(nodeid, sizeof(nodeid), "%d", node >= 0 ? t->nodes[node].id : -1);
-			snprintf(line, sizeof(line), "%7d %-9s %4s %5s %6s   %*s`- thread of %d, last CPU %s",
-				 th->tid, "", node >= 0 ? nodeid : "-", "", "", u->depth[row] * 2, "",
-				 p->info.pid, th->last_cpu >= 0 ? cpuid : "?");
-			int ta = row == u->sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_DIM);
-			attron(ta);
-			if (row == u->sel)
-				mvhline(y, 0, ' ', COLS);
-			mvaddnstr(y, 0, line, COLS);
-			attroff(ta);
-			continue;
-		}
-		int a = row == u->sel ? ui_attr(u, C_SELECTED) :
-			ui_is_tagged(u, p) ? ui_attr(u, C_TAGGED) : 0;
-		char user[64], cpu[16], rss[16], home[12], rem[16], rp[16], comm[300];
-		sanitize_term(p->info.user, user, sizeof(user));
-		fmt_pct(cpu, sizeof(cpu), p->cpu_pct);
-		ui_human_kb(rss, sizeof(rss), p->info.rss_kb);
-		if (p->home >= 0)
-			snprintf(home, sizeof(home), "%d", t->nodes[p->home].id);
-		else
-			snprintf(home, sizeof(home), "-");
-		const char *mark = snapshot_nm_mark(p);
-		if (p->nm == NMS_OK) {
-			est_kb(rem, sizeof(rem), p->remote_kb, p->nm_sampled);
-			fmt_pct(rp, sizeof(rp), p->remote_pct);
-		} else {
-			snprintf(rem, sizeof(rem), "%s", mark);
-			snprintf(rp, sizeof(rp), "-");
-		}
-		int o = snprintf(line, sizeof(line), "%7d %-9.9s %4s %5s %6s ", p->info.pid,
-				 user, home, cpu, rss);
-		if (per_node) {
-			for (size_t j = 0; j < n && o < 900; j++) {
-				char v[16];
-				if (p->nm == NMS_OK)
-					est_kb(v, sizeof(v), p->node_kb[j], p->nm_sampled);
-				else
-					snprintf(v, sizeof(v), "%s", j == 0 ? mark : "");
-				o += snprintf(line + o, sizeof(line) - (size_t)o, "%7s ", v);
-			}
-		} else {
-			/* One block per node, height = that node's share. */
-			for (size_t j = 0; j < n && o < 900; j++) {
-				const char *b = "-";
-				if (p->nm == NMS_OK && p->total_kb > 0) {
-					int lvl = (int)(8 * p->node_kb[j] / p->total_kb);
-					if (p->node_kb[j] > 0 && lvl == 0)
-						lvl = 1;
-					b = u->ascii ? (const char *[]){ ".", "1", "2", "3", "4", "5", "6", "7", "8" }[lvl]
-						     : blocks[lvl];
-				} else if (p->nm == NMS_NO_PERM) {
-					b = "?";
-				}
-				o += snprintf(line + o, sizeof(line) - (size_t)o, "%s", b);
-			}
-			for (size_t j = n; j < 5; j++)
-				line[o++] = ' ';
-			line[o++] = ' ';
-			line[o] = '\0';
-		}
-		int indent = u->tree ? u->depth[row] * 2 : 0;
-		sanitize_term(p->info.cmdline[0] ? p->info.cmdline : p->info.comm, comm, sizeof(comm));
-		o += snprintf(line + o, sizeof(line) - (size_t)o, "%7s %7s ", rem, rp);
-		if (u->show_age) {
-			char age[16];
-			fmt_age(age, sizeof(age), p->nm_age_s);
-			o += snprintf(line + o, sizeof(line) - (size_t)o, "%5s ", age);
-		}
-		o += snprintf(line + o, sizeof(line) - (size_t)o, "%*s%s%s",
-			      indent, "", u->tree && indent ? "`-" : "", comm);
-		if (a)
-			attron(a);
-		else if (p->nm == NMS_OK && p->remote_pct >= 50)
-			attron(a = ui_attr(u, C_REMOTE));
-		if (row == u->sel)
-			mvhline(y, 0, ' ', COLS);
-		mvaddnstr(y, 0, line, COLS);
-		if (a)
-			attroff(a);
-	}
 }
 
 static void draw_status(struct ui *u, int y)
@@ -438,7 +246,7 @@ void ui_draw(struct ui *u)
 		if (u->show_heatmap)
 			y = ui_draw_heatmap(u, y, room);
 		draw_status(u, y++);
-		draw_table(u, y, LINES - 1 - y);
+		ui_draw_table(u, y, LINES - 1 - y);
 		if (u->screen == SCR_KILL)
 			ui_draw_kill(u);
 		if (u->screen == SCR_SORT)

@@ -6,10 +6,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "columns.h"
 #include "detail.h"
 #include "hmat.h"
 #include "measure.h"
 #include "options.h"
+#include "output.h"
 #include "sampler.h"
 #include "snapshot.h"
 
@@ -48,7 +50,7 @@ struct ui {
 	size_t nrows;
 	long sel, top;           /* selected row and first row shown */
 	int sel_pid;
-	bool show_nodes, show_heatmap, paused, tree, threads, quit, show_age;
+	bool show_nodes, show_heatmap, paused, tree, threads, quit;
 	bool color, c256, ascii, mouse;
 	double delay, last_sample;
 	char filter[64], search[64];
@@ -67,8 +69,9 @@ struct ui {
 	char meas_note[200];     /* ... said in one line, or "" */
 	enum ui_layer layer;
 	struct ui_measure *mjob; /* the L dialog / a running measurement */
-	struct ui_hdr { int x0, x1; enum snap_col col; int node; } hdr[96];
-	int nhdr;                /* header cells, for mouse sorting */
+	struct col_list cols;    /* the table's columns (-o, F2, A) */
+	struct ui_hdr { int x0, x1; enum snap_col col; int node; } *hdr;
+	int nhdr, hdrcap;        /* header cells as drawn, for the mouse */
 };
 
 /* ui_keys.c */
@@ -78,8 +81,8 @@ void ui_draw_help(struct ui *u);
 void ui_draw(struct ui *u);
 void ui_rebuild_rows(struct ui *u);
 int ui_attr(const struct ui *u, enum ui_color c);
-/* "812K", "65.4M", "1.2G"; "-" unknown. */
-void ui_human_kb(char *out, size_t n, int64_t kb);
+/* ui_table.c: the process table from the column list */
+void ui_draw_table(struct ui *u, int y, int h);
 int ui_proc_table_col_at(const struct ui *u, int x);
 /* ui_action.c: the m / B dialogs */
 void ui_action_open(struct ui *u, bool migrate);

@@ -45,7 +45,7 @@ static void set_sort(struct ui *u, enum snap_col c, int node)
 		return;
 	u->sort.col = c;
 	u->sort.node = node;
-	u->sort.descending = snapshot_col_default_desc(c);
+	u->sort.descending = col_get(c)->desc_sort;
 	resort(u);
 }
 
@@ -60,7 +60,7 @@ static void k_redraw(struct ui *u, int ch) { (void)u; (void)ch; clearok(curscr, 
 static void k_pause(struct ui *u, int ch) { (void)ch; u->paused = !u->paused; }
 static void k_nodes(struct ui *u, int ch) { (void)ch; u->show_nodes = !u->show_nodes; }
 static void k_heat(struct ui *u, int ch) { (void)ch; u->show_heatmap = !u->show_heatmap; }
-static void k_age(struct ui *u, int ch) { (void)ch; u->show_age = !u->show_age; }
+static void k_age(struct ui *u, int ch) { (void)ch; col_list_set_age(&u->cols, col_list_find(&u->cols, COL_AGE) < 0); }
 static void k_layer(struct ui *u, int ch) { (void)ch; ui_next_layer(u); }
 static void k_measure(struct ui *u, int ch) { (void)ch; ui_measure_open(u); }
 static void k_invert(struct ui *u, int ch) { (void)ch; u->sort.descending = !u->sort.descending; resort(u); }
@@ -79,39 +79,19 @@ static void k_sortkey(struct ui *u, int ch)
 	}
 }
 
-/* '<' '>' and F6 walk the columns of the table. */
+/* '<' '>' walk the columns as the table shows them. */
 static void k_sortmove(struct ui *u, int ch)
 {
-	static const enum snap_col order[] = { COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS,
-					       COL_NODE, COL_REMOTE, COL_REMOTE_PCT, COL_COMMAND };
-	size_t n = sizeof(order) / sizeof(order[0]);
-	int nn = (int)u->topo.nnodes;
-	/* Position in the flattened list (node columns expanded). */
-	int total = (int)n - 1 + nn, pos = 0;
-	for (size_t i = 0, p = 0; i < n; i++) {
-		if (order[i] == COL_NODE) {
-			if (u->sort.col == COL_NODE)
-				pos = (int)p + u->sort.node;
-			p += (size_t)nn;
-		} else {
-			if (u->sort.col == order[i])
-				pos = (int)p;
-			p++;
-		}
-	}
-	pos = (pos + (ch == '<' ? -1 : 1) + total) % total;
-	for (size_t i = 0, p = 0; i < n; i++) {
-		if (order[i] == COL_NODE) {
-			if (pos < (int)p + nn) {
-				set_sort(u, COL_NODE, pos - (int)p);
-				return;
-			}
-			p += (size_t)nn;
-		} else if ((int)p++ == pos) {
-			set_sort(u, order[i], -1);
-			return;
-		}
-	}
+	if (u->nhdr < 1)
+		return;
+	int pos = 0;
+	for (int i = 0; i < u->nhdr; i++)
+		if (sorted_by_hdr(u, i))
+			pos = i;
+	pos = (pos + (ch == '<' ? -1 : 1) + u->nhdr) % u->nhdr;
+	if (u->hdr[pos].col == COL_NODE && u->hdr[pos].node < 0)   /* the block column */
+		pos = (pos + (ch == '<' ? -1 : 1) + u->nhdr) % u->nhdr;
+	set_sort(u, u->hdr[pos].col, u->hdr[pos].node);
 }
 
 static void k_sort_menu(struct ui *u, int ch)
@@ -443,12 +423,6 @@ static void kill_dialog_key(struct ui *u, int ch)
 	} else if (ch == KEY_ESC || ch == 'q') {
 		u->screen = SCR_PROCESSES;
 	}
-}
-
-bool sorted_by_hdr(const struct ui *u, int i)
-{
-	return u->sort.col == u->hdr[i].col &&
-	       (u->hdr[i].col != COL_NODE || u->sort.node == u->hdr[i].node);
 }
 
 bool ui_handle_key(struct ui *u, int ch)

@@ -63,11 +63,13 @@ static int ui_open(struct ui *u, const struct options *o)
 	u->opt = o;
 	if (batch_open(o, stderr, &u->root, &u->topo, &u->smp) != 0)
 		return 1;
-	u->sort = (struct sort_key){ COL_REMOTE, -1, true };
-	if (o->sort && snapshot_parse_col(&u->topo, o->sort, &u->sort) != 0) {
-		fprintf(stderr, "numatop-tui: -s: unknown column '%s'\n", o->sort);
+	char msg[512];
+	if (batch_columns(o, &u->topo, &u->sort, &u->cols, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, "numatop-tui: %s\n", msg);
 		return 2;
 	}
+	if (!o->columns && col_list_default(&u->cols, true, o->show_age) != 0)
+		return 1;
 	u->show_nodes = u->show_heatmap = true;
 	u->delay = o->delay;
 	u->color = !o->no_color && !getenv("NO_COLOR");
@@ -75,7 +77,6 @@ static int ui_open(struct ui *u, const struct options *o)
 	u->mouse = !o->no_mouse;
 	u->screen = u->back = SCR_PROCESSES;
 	u->sel_pid = -1;
-	u->show_age = o->show_age;
 	/* The firmware's HMAT (any root), the last measurement (live). */
 	u->have_hmat = hmat_read(u->root, &u->topo, &u->hmat) == 0;
 	if (fsroot_is_live(u->root) && measure_load_cached(&u->topo, &u->meas) == 0) {
@@ -103,6 +104,8 @@ static void ui_close(struct ui *u)
 	free(u->depth);
 	free(u->thr);
 	free(u->tagged);
+	free(u->hdr);
+	col_list_free(&u->cols);
 }
 
 /* The selected, tagged, -p and detail processes are read every tick. */

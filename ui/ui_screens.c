@@ -242,31 +242,27 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	}
 }
 
-/* F6: every column, the per-node ones included. */
-static const enum snap_col menu_cols[] = { COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS,
-					   COL_NODE, COL_REMOTE, COL_REMOTE_PCT, COL_TIME,
-					   COL_THREADS, COL_AGE, COL_COMMAND };
-#define NMENU (sizeof(menu_cols) / sizeof(menu_cols[0]))
-
+/* F6: every column of the table, the per-node one as one entry per node. */
 size_t ui_sort_menu_len(const struct ui *u)
 {
-	return NMENU - 1 + u->topo.nnodes;
+	return COL_NCOLS - 1 + u->topo.nnodes;
 }
 
 void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *label, size_t n)
 {
 	size_t nn = u->topo.nnodes;
-	for (size_t c = 0; c < NMENU; c++) {
-		if (menu_cols[c] == COL_NODE) {
+	for (int c = 0; c < COL_NCOLS; c++) {
+		const struct col_def *d = col_get((enum snap_col)c);
+		if (d->per_node) {
 			if (i < nn) {
-				*k = (struct sort_key){ COL_NODE, (int)i, true };
+				*k = (struct sort_key){ (enum snap_col)c, (int)i, d->desc_sort };
 				snprintf(label, n, "N%d (kB on node %d)", u->topo.nodes[i].id, u->topo.nodes[i].id);
 				return;
 			}
 			i -= nn;
 		} else if (i-- == 0) {
-			*k = (struct sort_key){ menu_cols[c], -1, snapshot_col_default_desc(menu_cols[c]) };
-			snprintf(label, n, "%s", snap_col_names[menu_cols[c]]);
+			*k = (struct sort_key){ (enum snap_col)c, -1, d->desc_sort };
+			snprintf(label, n, "%s", d->name);
 			return;
 		}
 	}

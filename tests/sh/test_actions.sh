@@ -108,7 +108,7 @@ keys m
 wait_for "Migrate memory of PID $P (memhog)" 20 && screen | grep -q "N$node .*0-\|N$node .*[0-9]" &&
 	ok tui_migrate_dialog_opens || bad tui_migrate_dialog_opens "$(screen)"
 keys Escape
-wait_for "REMOT%" 20 && ! screen | grep -q "Migrate memory" && ok tui_migrate_cancel || bad tui_migrate_cancel "$(screen)"
+wait_for "REMOTE%" 20 && ! screen | grep -q "Migrate memory" && ok tui_migrate_cancel || bad tui_migrate_cancel "$(screen)"
 keys m; keys Enter
 wait_for "will move to N$node" 20 && screen | grep -q "will not move:" && screen | grep -q "Enter: start" &&
 	ok tui_migrate_preview || bad tui_migrate_preview "$(screen)"
@@ -120,7 +120,7 @@ keys Enter; keys Enter
 wait_for "Enter: close" 30 && screen | grep -q "^ *before " && screen | grep -q "^ *after " &&
 	screen | grep -q "moved [0-9.]*[KMG] to N$node ([0-9]* pages by move_pages)" && ok tui_migrate_confirm || bad tui_migrate_confirm "$(screen)"
 keys Enter
-wait_for "REMOT%" 20 && kill -0 $P && ok tui_migrate_close || bad tui_migrate_close "$(screen)"
+wait_for "REMOTE%" 20 && kill -0 $P && ok tui_migrate_close || bad tui_migrate_close "$(screen)"
 # B: rebind, with the "also migrate" toggle.
 keys B
 wait_for "Rebind threads of PID $P" 20 && screen | grep -qF "[ ] also migrate memory" &&

@@ -30,7 +30,7 @@ echo "$s" | grep -E '^ +3000 ' | grep -q 'error' && ok tui_unreadable_not_zero |
 keys N; [ "$(first_row)" = 1000 ] && screen | grep -q 'PID^' && ok tui_sort_pid || bad tui_sort_pid "$(screen | grep PID)"
 keys I; [ "$(first_row)" = 4242 ] && ok tui_invert || bad tui_invert "$(first_row)"
 keys R; [ "$(first_row)" = 1000 ] && ok tui_sort_R || bad tui_sort_R "$(first_row)"
-keys '>'; screen | grep -q 'REMOT%v' && ok tui_sort_next_column || bad tui_sort_next_column "$(screen | grep PID)"
+keys '>'; screen | grep -q 'REMOTE%v' && ok tui_sort_next_column || bad tui_sort_next_column "$(screen | grep PID)"
 keys '<' '<'; screen | grep -Eq 'N3v' && ok tui_sort_prev_column || bad tui_sort_prev_column "$(screen | grep PID)"
 keys R
 # F6: a list of columns; Down twice from REMOTE's place picks the next ones.
@@ -50,7 +50,7 @@ s=$(screen); echo "$s" | grep -Eq '^ +2000 ' && ok tui_filter_cleared || bad tui
 keys / web Enter Enter
 wait_for "PID 2000" 20 && screen | grep -q 'Mems_allowed' && ok tui_search_and_detail || bad tui_search_and_detail "$(screen)"
 screen | grep -q 'MAPPING' && ok tui_detail_mappings || bad tui_detail_mappings
-keys Escape; wait_for "REMOT%" 20 && ok tui_escape_back || bad tui_escape_back "$(screen)"
+keys Escape; wait_for "REMOTE%" 20 && ok tui_escape_back || bad tui_escape_back "$(screen)"
 # H shows threads: dbserver's two other threads, with their nodes.
 keys H; s=$(screen)
 echo "$s" | grep -Eq '^ +1001 +1 .*thread of 1000, last CPU 2' && echo "$s" | grep -Eq '^ +1002 ' \
@@ -72,7 +72,7 @@ keys Escape R
 # Help from the key table.
 keys h; s=$(screen)
 echo "$s" | grep -q 'sort by REMOTE' && echo "$s" | grep -q 'HOME' && ok tui_help || bad tui_help "$s"
-keys x; wait_for "REMOT%" 20 && ok tui_help_returns || bad tui_help_returns
+keys x; wait_for "REMOTE%" 20 && ok tui_help_returns || bad tui_help_returns
 # Tab cycles screens.
 keys Tab; screen | grep -q 'TOTAL_kB' && ok tui_tab_nodes || bad tui_tab_nodes "$(screen)"
 keys Tab; s=$(screen); echo "$s" | grep -q 'node 3: CPUs 6-7' && echo "$s" | grep -q 'package 3' \

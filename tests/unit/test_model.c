@@ -7,6 +7,7 @@
 #include "action.h"
 #include "fsroot.h"
 #include "sampler.h"
+#include "columns.h"
 #include "snapshot.h"
 #include "check.h"
 
@@ -76,7 +77,7 @@ static void sort_unknown_last(void)
 	s.nprocs = 4;
 	s.topo = &t;
 	struct sort_key k;
-	CHECK_EQ_INT(snapshot_parse_col(&t, "REMOTE", &k), 0);
+	CHECK_EQ_INT(col_parse_sort(&t, "REMOTE", &k), 0);
 	CHECK(k.descending);
 	snapshot_sort(&s, &k);
 	/* 500, then the two 100s by PID, then the unknown. */
@@ -88,23 +89,23 @@ static void sort_unknown_last(void)
 	snapshot_sort(&s, &k);
 	CHECK_EQ_INT(p[0].info.pid, 2);
 	CHECK_EQ_INT(p[3].info.pid, 3);   /* unknown still last */
-	CHECK_EQ_INT(snapshot_parse_col(&t, "pid", &k), 0);
+	CHECK_EQ_INT(col_parse_sort(&t, "pid", &k), 0);
 	CHECK(!k.descending);
 	snapshot_sort(&s, &k);
 	CHECK_EQ_INT(p[0].info.pid, 2);
 	CHECK_EQ_INT(p[3].info.pid, 7);
-	CHECK_EQ_INT(snapshot_parse_col(&t, "cpu%", &k), 0);
+	CHECK_EQ_INT(col_parse_sort(&t, "cpu%", &k), 0);
 	snapshot_sort(&s, &k);
 	CHECK_EQ_INT(p[3].info.pid, 7);   /* unknown CPU% last */
-	CHECK_EQ_INT(snapshot_parse_col(&t, "N1", &k), 0);
+	CHECK_EQ_INT(col_parse_sort(&t, "N1", &k), 0);
 	CHECK_EQ_INT(k.node, 1);
 	snapshot_sort(&s, &k);
 	CHECK_EQ_INT(p[3].info.pid, 3);   /* no perm: no node value */
-	CHECK_EQ_INT(snapshot_parse_col(&t, "command", &k), 0);
+	CHECK_EQ_INT(col_parse_sort(&t, "command", &k), 0);
 	snapshot_sort(&s, &k);
 	CHECK_EQ_STR(p[0].info.comm, "c1");
-	CHECK_EQ_INT(snapshot_parse_col(&t, "N9", &k), -ENOENT);
-	CHECK_EQ_INT(snapshot_parse_col(&t, "bogus", &k), -EINVAL);
+	CHECK_EQ_INT(col_parse_sort(&t, "N9", &k), -ENOENT);
+	CHECK_EQ_INT(col_parse_sort(&t, "bogus", &k), -EINVAL);
 	topology_free(&t);
 }
 

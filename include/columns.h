@@ -1,0 +1,92 @@
+/* columns.h - the process-table columns: one table (src/columns.c) that the
+ * sort, the batch text, the monitor (header, cells, mouse, F2, F6), -s, -o
+ * and the help read. A new column is one row there (and its enum value). */
+#ifndef NUMATOP_COLUMNS_H
+#define NUMATOP_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "snapshot.h"
+
+/* How a cell is formatted: batch text (kB as integers, comm) or the
+ * monitor (kB human-readable, the command line, marks in the first node
+ * cell only). */
+struct col_ctx {
+	const struct topology *t;
+	bool monitor;
+};
+
+struct col_def {
+	const char *name;        /* as -s and -o take it: "REMOTE%", "N" */
+	const char *text_hdr;    /* batch text header ("RSS_KB") */
+	const char *ui_hdr;      /* monitor header ("RSS") */
+	const char *desc;        /* one line for --help, the help screen, F2 */
+	int text_w, ui_w;        /* cell width; negative: left-aligned */
+	int text_sep;            /* spaces before the column in batch text */
+	bool desc_sort;          /* natural order: numbers descending */
+	bool per_node;           /* one column per node: N<id> */
+	/* Sort value: a number (false when unknown), or a string (NULL when
+	 * unknown); exactly one of the two is set. */
+	bool (*num)(const struct snap_proc *p, int node, double *v);
+	const char *(*str)(const struct snap_proc *p);
+	void (*cell)(const struct col_ctx *c, const struct snap_proc *p, int node,
+		     char *out, size_t n);
+};
+
+const struct col_def *col_get(enum snap_col c);
+
+/* One entry of a column list. node: a node index, or -1 for "every node"
+ * (the N entry, expanded when shown). */
+struct col_ref {
+	enum snap_col col;
+	int node;
+};
+
+struct col_list {
+	struct col_ref *v;
+	size_t n, cap;
+};
+
+/* "remote", "REMOTE%", "cpu", "N3", "N" ... (case-insensitive, with
+ * aliases). t may be NULL: then N<id> is not checked against the nodes.
+ * 0, -EINVAL (no such column) or -ENOENT (no such node). */
+int col_parse_name(const struct topology *t, const char *name, struct col_ref *out);
+/* The same as a sort key in the column's natural direction; "N" alone is
+ * not a sort key (-EINVAL). */
+int col_parse_sort(const struct topology *t, const char *name, struct sort_key *key);
+/* The names a user can give, space-separated: "PID USER ... COMMAND". */
+void col_valid_names(char *out, size_t n);
+
+/* "PID,user,N,remote": 0, or -EINVAL / -ENOENT with a message in err
+ * that lists the valid names. */
+int col_list_parse(const struct topology *t, const char *spec, struct col_list *l,
+		   char *err, size_t errsz);
+/* The default columns of the batch text or the monitor; age adds AGE. */
+int col_list_default(struct col_list *l, bool monitor, bool age);
+int col_list_insert(struct col_list *l, size_t pos, struct col_ref r);
+void col_list_remove(struct col_list *l, size_t pos);
+/* Index of the first entry showing col, or -1. */
+long col_list_find(const struct col_list *l, enum snap_col col);
+/* AGE on or off: inserted before POLICY/COMMAND, or removed. */
+int col_list_set_age(struct col_list *l, bool on);
+void col_list_free(struct col_list *l);
+
+/* The header of one column ("N3" for a node). */
+void col_header(const struct col_ctx *c, enum snap_col col, int node, char *out, size_t n);
+/* Width of the column in this context (absolute value). */
+int col_width(const struct col_ctx *c, enum snap_col col);
+/* Write one cell (unpadded) into out. */
+void col_cell(const struct col_ctx *c, enum snap_col col, int node,
+	      const struct snap_proc *p, char *out, size_t n);
+/* Pad or cut s to the column's width into out: right-aligned numbers,
+ * left-aligned text cut with '+' (last: not padded, not cut). */
+void col_pad(const struct col_ctx *c, enum snap_col col, bool last,
+	     const char *s, char *out, size_t n);
+
+/* Sort comparison: the key's column, unknown last in both directions,
+ * ties by resident memory (largest first), then PID. */
+int col_compare(const struct snap_proc *a, const struct snap_proc *b,
+		const struct sort_key *k);
+
+#endif

@@ -1,0 +1,471 @@
+/* columns.c - the process-table column table and what reads it: names,
+ * sort values, cells and column lists. */
+#include "columns.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "output.h"
+#include "sanitize.h"
+
+/* ---- values ---------------------------------------------------------- */
+
+static bool v_pid(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = p->info.pid;
+	return true;
+}
+
+static bool v_home(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = p->home;
+	return p->home >= 0;
+}
+
+static bool v_cpu(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = p->cpu_pct;
+	return p->cpu_pct >= 0;
+}
+
+static bool v_rss(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = (double)p->info.rss_kb;
+	return p->info.rss_kb >= 0;
+}
+
+static bool v_node(const struct snap_proc *p, int node, double *v)
+{
+	bool ok = p->nm == NMS_OK && node >= 0;
+	*v = ok ? (double)p->node_kb[node] : 0;
+	return ok;
+}
+
+static bool v_remote(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = (double)p->remote_kb;
+	return p->remote_kb >= 0;
+}
+
+static bool v_remote_pct(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = p->remote_pct;
+	return p->remote_pct >= 0;
+}
+
+static bool v_time(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = (double)(p->info.utime + p->info.stime);
+	return true;
+}
+
+static bool v_threads(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = (double)p->info.nthreads;
+	return p->info.nthreads >= 0;
+}
+
+static bool v_age(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = p->nm_age_s;
+	return p->nm_age_s >= 0;
+}
+
+static const char *s_user(const struct snap_proc *p) { return p->info.user; }
+static const char *s_comm(const struct snap_proc *p) { return p->info.comm; }
+
+static const char *s_policy(const struct snap_proc *p)
+{
+	return p->nm == NMS_OK && p->policy[0] ? p->policy : NULL;
+}
+
+/* ---- cells ----------------------------------------------------------- */
+
+/* kB: an integer in text, "65.4M" in the monitor; a sampled estimate
+ * (maps + move_pages) ends in '~' where asked. */
+static void kb_cell(const struct col_ctx *c, int64_t kb, bool sampled, char *out, size_t n)
+{
+	if (c->monitor)
+		fmt_human_kb(out, n, kb);
+	else
+		fmt_kb(out, n, kb);
+	size_t l = strlen(out);
+	if (sampled && kb >= 0 && l + 1 < n) {
+		out[l] = '~';
+		out[l + 1] = '\0';
+	}
+}
+
+static void c_pid(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	snprintf(out, n, "%d", p->info.pid);
+}
+
+static void c_user(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	sanitize_term(p->info.user, out, n);
+}
+
+static void c_home(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	if (p->home >= 0)
+		snprintf(out, n, "%d", c->t->nodes[p->home].id);
+	else
+		snprintf(out, n, "-");
+}
+
+static void c_cpu(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	fmt_pct(out, n, p->cpu_pct);
+}
+
+static void c_rss(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	kb_cell(c, p->info.rss_kb, false, out, n);
+}
+
+/* Not read: the reason in every text cell; the monitor says it once. */
+static void c_node(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	if (p->nm == NMS_OK)
+		kb_cell(c, p->node_kb[node], p->nm_sampled, out, n);
+	else
+		snprintf(out, n, "%s", !c->monitor || node == 0 ? snapshot_nm_mark(p) : "");
+}
+
+static void c_remote(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	if (!c->monitor)
+		fmt_kb(out, n, p->remote_kb);
+	else if (p->nm == NMS_OK)
+		kb_cell(c, p->remote_kb, p->nm_sampled, out, n);
+	else
+		snprintf(out, n, "%s", snapshot_nm_mark(p));
+}
+
+static void c_remote_pct(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	fmt_pct(out, n, c->monitor && p->nm != NMS_OK ? -1 : p->remote_pct);
+}
+
+/* CPU time as htop's TIME+: M:SS.hh, or HhMM:SS from an hour on. */
+static void c_time(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	unsigned long long t = p->info.utime + p->info.stime;   /* 1/100 s */
+	unsigned long long s = t / 100, h = s / 3600;
+	if (h)
+		snprintf(out, n, "%lluh%02llu:%02llu", h, s / 60 % 60, s % 60);
+	else
+		snprintf(out, n, "%llu:%02llu.%02llu", s / 60, s % 60, t % 100);
+}
+
+static void c_threads(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	fmt_kb(out, n, p->info.nthreads);
+}
+
+static void c_age(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	fmt_age(out, n, p->nm_age_s);
+}
+
+static void c_policy(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	const char *s = s_policy(p);
+	sanitize_term(s ? s : "-", out, n);
+}
+
+static void c_command(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	const char *s = c->monitor && p->info.cmdline[0] ? p->info.cmdline : p->info.comm;
+	sanitize_term(s, out, n);
+}
+
+/* ---- the table ------------------------------------------------------- */
+
+static const struct col_def cols[COL_NCOLS] = {
+	[COL_PID] = { "PID", "PID", "PID", "process id (a thread row: its TID)",
+		      7, 7, 0, false, false, v_pid, NULL, c_pid },
+	[COL_USER] = { "USER", "USER", "USER", "effective user",
+		       -10, -9, 1, false, false, NULL, s_user, c_user },
+	[COL_HOME] = { "HOME", "HOME", "HOME", "node where most threads last ran (main thread breaks ties)",
+		       4, 5, 1, false, false, v_home, NULL, c_home },
+	[COL_CPU] = { "CPU%", "CPU%", "CPU%", "CPU use since the previous sample, 100 = one CPU",
+		      6, 5, 1, true, false, v_cpu, NULL, c_cpu },
+	[COL_RSS] = { "RSS", "RSS_KB", "RSS", "resident memory (kB)",
+		      10, 6, 1, true, false, v_rss, NULL, c_rss },
+	[COL_NODE] = { "N", "N", "N", "N<id>: kB resident on that node (numa_maps); N: every node",
+		       10, 7, 1, true, true, v_node, NULL, c_node },
+	[COL_REMOTE] = { "REMOTE", "REMOTE", "REMOTE", "kB on nodes other than HOME",
+			 10, 7, 1, true, false, v_remote, NULL, c_remote },
+	[COL_REMOTE_PCT] = { "REMOTE%", "REMOTE%", "REMOTE%", "REMOTE / total resident in numa_maps",
+			     7, 8, 1, true, false, v_remote_pct, NULL, c_remote_pct },
+	[COL_TIME] = { "TIME", "TIME", "TIME+", "CPU time used (user + system)",
+		       10, 9, 1, true, false, v_time, NULL, c_time },
+	[COL_THREADS] = { "THR", "THR", "THR", "number of threads",
+			  5, 4, 1, true, false, v_threads, NULL, c_threads },
+	[COL_AGE] = { "AGE", "AGE", "AGE", "seconds since the placement numbers were read",
+		      6, 5, 1, true, false, v_age, NULL, c_age },
+	[COL_POLICY] = { "POLICY", "POLICY", "POLICY", "memory policy of the mappings (numa_maps)",
+			 -24, -16, 2, false, false, NULL, s_policy, c_policy },
+	[COL_COMMAND] = { "COMMAND", "COMMAND", "COMMAND", "command name (monitor: the command line)",
+			  -16, -16, 1, false, false, NULL, s_comm, c_command },
+};
+
+const struct col_def *col_get(enum snap_col c)
+{
+	return c >= 0 && c < COL_NCOLS ? &cols[c] : NULL;
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+int col_parse_name(const struct topology *t, const char *name, struct col_ref *out)
+{
+	static const struct { const char *alias; enum snap_col col; } aliases[] = {
+		{ "cpu", COL_CPU }, { "mem", COL_RSS }, { "rss_kb", COL_RSS },
+		{ "remote_pct", COL_REMOTE_PCT }, { "remotepct", COL_REMOTE_PCT },
+		{ "comm", COL_COMMAND }, { "threads", COL_THREADS }, { "nlwp", COL_THREADS },
+		{ "time+", COL_TIME }, { "nodes", COL_NODE },
+	};
+	for (int c = 0; c < COL_NCOLS; c++) {
+		if (strcasecmp(name, cols[c].name) == 0) {
+			*out = (struct col_ref){ (enum snap_col)c, -1 };
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(*aliases); i++) {
+		if (strcasecmp(name, aliases[i].alias) == 0) {
+			*out = (struct col_ref){ aliases[i].col, -1 };
+			return 0;
+		}
+	}
+	if ((name[0] == 'N' || name[0] == 'n') && name[1] >= '0' && name[1] <= '9') {
+		char *end;
+		long id = strtol(name + 1, &end, 10);
+		if (*end || id < 0 || id >= 0x7fffffff)
+			return -EINVAL;
+		int idx = t ? topology_node_index(t, (int)id) : 0;
+		if (idx < 0)
+			return -ENOENT;
+		*out = (struct col_ref){ COL_NODE, idx };
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int col_parse_sort(const struct topology *t, const char *name, struct sort_key *key)
+{
+	struct col_ref r;
+	int rc = col_parse_name(t, name, &r);
+	if (rc)
+		return rc;
+	if (r.col == COL_NODE && r.node < 0)
+		return -EINVAL;
+	*key = (struct sort_key){ r.col, r.node, cols[r.col].desc_sort };
+	return 0;
+}
+
+void col_valid_names(char *out, size_t n)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (int c = 0; c < COL_NCOLS && o < n; c++)
+		o += (size_t)snprintf(out + o, n - o, "%s%s%s", c ? " " : "", cols[c].name,
+				      c == COL_NODE ? "<id>" : "");
+}
+
+/* ---- lists ----------------------------------------------------------- */
+
+int col_list_insert(struct col_list *l, size_t pos, struct col_ref r)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct col_ref *v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	if (pos > l->n)
+		pos = l->n;
+	memmove(l->v + pos + 1, l->v + pos, (l->n - pos) * sizeof(*l->v));
+	l->v[pos] = r;
+	l->n++;
+	return 0;
+}
+
+void col_list_remove(struct col_list *l, size_t pos)
+{
+	if (pos >= l->n)
+		return;
+	memmove(l->v + pos, l->v + pos + 1, (l->n - pos - 1) * sizeof(*l->v));
+	l->n--;
+}
+
+long col_list_find(const struct col_list *l, enum snap_col col)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].col == col)
+			return (long)i;
+	return -1;
+}
+
+int col_list_set_age(struct col_list *l, bool on)
+{
+	long at = col_list_find(l, COL_AGE);
+	if (!on) {
+		while (at >= 0) {
+			col_list_remove(l, (size_t)at);
+			at = col_list_find(l, COL_AGE);
+		}
+		return 0;
+	}
+	if (at >= 0)
+		return 0;
+	long pos = col_list_find(l, COL_POLICY);
+	if (pos < 0)
+		pos = col_list_find(l, COL_COMMAND);
+	return col_list_insert(l, pos < 0 ? l->n : (size_t)pos, (struct col_ref){ COL_AGE, -1 });
+}
+
+void col_list_free(struct col_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+int col_list_default(struct col_list *l, bool monitor, bool age)
+{
+	static const enum snap_col text[] = { COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE,
+					      COL_REMOTE, COL_REMOTE_PCT, COL_POLICY, COL_COMMAND };
+	l->n = 0;
+	for (size_t i = 0; i < sizeof(text) / sizeof(*text); i++) {
+		if (monitor && text[i] == COL_POLICY)
+			continue;
+		int rc = col_list_insert(l, l->n, (struct col_ref){ text[i], -1 });
+		if (rc)
+			return rc;
+	}
+	return col_list_set_age(l, age);
+}
+
+int col_list_parse(const struct topology *t, const char *spec, struct col_list *l,
+		   char *err, size_t errsz)
+{
+	char *copy = strdup(spec), *save = NULL;
+	if (!copy)
+		return -ENOMEM;
+	int rc = 0;
+	l->n = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		struct col_ref r;
+		rc = col_parse_name(t, tok, &r);
+		if (rc == 0)
+			rc = col_list_insert(l, l->n, r);
+		else if (err) {
+			char names[256];
+			col_valid_names(names, sizeof(names));
+			snprintf(err, errsz, rc == -ENOENT ? "no node '%s' on this machine (columns: %s)"
+							    : "unknown column '%s' (columns: %s)", tok, names);
+		}
+	}
+	if (!rc && l->n == 0) {
+		rc = -EINVAL;
+		if (err)
+			snprintf(err, errsz, "empty column list");
+	}
+	free(copy);
+	return rc;
+}
+
+/* ---- cells and headers ----------------------------------------------- */
+
+void col_header(const struct col_ctx *c, enum snap_col col, int node, char *out, size_t n)
+{
+	if (col == COL_NODE && node >= 0)
+		snprintf(out, n, "N%d", c->t->nodes[node].id);
+	else
+		snprintf(out, n, "%s", c->monitor ? cols[col].ui_hdr : cols[col].text_hdr);
+}
+
+int col_width(const struct col_ctx *c, enum snap_col col)
+{
+	int w = c->monitor ? cols[col].ui_w : cols[col].text_w;
+	return w < 0 ? -w : w;
+}
+
+void col_cell(const struct col_ctx *c, enum snap_col col, int node,
+	      const struct snap_proc *p, char *out, size_t n)
+{
+	cols[col].cell(c, p, node, out, n);
+}
+
+void col_pad(const struct col_ctx *c, enum snap_col col, bool last,
+	     const char *s, char *out, size_t n)
+{
+	int w = c->monitor ? cols[col].ui_w : cols[col].text_w;
+	if (w > 0) {
+		snprintf(out, n, "%*s", w, s);
+	} else if (last) {
+		snprintf(out, n, "%s", s);
+	} else {
+		size_t len = strlen(s), aw = (size_t)-w;
+		if (len > aw && aw >= 1)
+			snprintf(out, n, "%.*s+", (int)aw - 1, s);   /* the JSON has it whole */
+		else
+			snprintf(out, n, "%-*s", -w, s);
+	}
+}
+
+/* ---- sorting --------------------------------------------------------- */
+
+int col_compare(const struct snap_proc *a, const struct snap_proc *b,
+		const struct sort_key *k)
+{
+	const struct col_def *d = &cols[k->col];
+	int r = 0;
+	if (d->str) {
+		const char *x = d->str(a), *y = d->str(b);
+		if (!x != !y)
+			return x ? -1 : 1;      /* unknown last, both ways */
+		r = x ? strcmp(x, y) : 0;
+	} else {
+		double x = 0, y = 0;
+		bool kx = d->num(a, k->node, &x), ky = d->num(b, k->node, &y);
+		if (kx != ky)
+			return kx ? -1 : 1;
+		if (kx && x != y)
+			r = (x < y) ? -1 : 1;
+	}
+	if (k->descending)
+		r = -r;
+	if (r == 0 && k->col != COL_RSS)        /* ties: the biggest first */
+		r = (b->info.rss_kb > a->info.rss_kb) - (b->info.rss_kb < a->info.rss_kb);
+	if (r == 0)
+		r = (a->info.pid > b->info.pid) - (a->info.pid < b->info.pid);
+	return r;
+}

@@ -1,0 +1,213 @@
+/* ui_table.c - the process table: header, rows and the mouse's header
+ * cells, all from the column list (columns.h) over the snapshot. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "sanitize.h"
+#include "ui_int.h"
+
+#define NODE_W 7          /* a per-node column in the monitor */
+
+static void add_hdr(struct ui *u, int x0, int x1, enum snap_col c, int node)
+{
+	if (u->nhdr == u->hdrcap) {
+		int cap = u->hdrcap ? 2 * u->hdrcap : 32;
+		struct ui_hdr *h = realloc(u->hdr, (size_t)cap * sizeof(*h));
+		if (!h)
+			return;
+		u->hdr = h;
+		u->hdrcap = cap;
+	}
+	u->hdr[u->nhdr++] = (struct ui_hdr){ x0, x1, c, node };
+}
+
+int ui_proc_table_col_at(const struct ui *u, int x)
+{
+	for (int i = 0; i < u->nhdr; i++)
+		if (x >= u->hdr[i].x0 && x < u->hdr[i].x1)
+			return i;
+	return -1;
+}
+
+bool sorted_by_hdr(const struct ui *u, int i)
+{
+	return u->sort.col == u->hdr[i].col &&
+	       (u->hdr[i].col != COL_NODE || u->sort.node == u->hdr[i].node);
+}
+
+/* Lay the columns out: the N entry becomes one column per node when they
+ * fit (with room for 12 characters of command), else one block per node.
+ * Fills u->hdr. */
+static void layout(struct ui *u, const struct col_ctx *c)
+{
+	size_t nn = u->topo.nnodes;
+	int fixed = 0;
+	for (size_t i = 0; i < u->cols.n; i++) {
+		const struct col_ref *r = &u->cols.v[i];
+		if (r->col == COL_NODE && r->node < 0)
+			continue;
+		fixed += (r->col == COL_COMMAND ? 12 : col_width(c, r->col)) + 1;
+	}
+	size_t nodecols = 0;
+	for (size_t i = 0; i < u->cols.n; i++)
+		nodecols += u->cols.v[i].col == COL_NODE && u->cols.v[i].node < 0;
+	bool expand = fixed + (int)(nodecols * nn) * (NODE_W + 1) <= COLS;
+	u->nhdr = 0;
+	int x = 0;
+	for (size_t i = 0; i < u->cols.n; i++) {
+		const struct col_ref *r = &u->cols.v[i];
+		if (r->col == COL_NODE && r->node < 0) {
+			if (expand) {
+				for (size_t j = 0; j < nn; j++, x += NODE_W + 1)
+					add_hdr(u, x, x + NODE_W, COL_NODE, (int)j);
+			} else {
+				int w = nn < 5 ? 5 : (int)nn;
+				add_hdr(u, x, x + w, COL_NODE, -1);
+				x += w + 1;
+			}
+			continue;
+		}
+		bool last = i + 1 == u->cols.n;
+		int w = col_width(c, r->col);
+		add_hdr(u, x, last ? COLS : x + w, r->col, r->node);
+		x += w + 1;
+	}
+}
+
+/* One block per node, its height the node's share of the process. */
+static void blocks(const struct ui *u, const struct snap_proc *p, char *out, size_t n)
+{
+	static const char *b8[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584",
+				    "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char *a8[] = { ".", "1", "2", "3", "4", "5", "6", "7", "8" };
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t j = 0; j < u->topo.nnodes && o + 8 < n; j++) {
+		const char *b = "-";
+		if (p->nm == NMS_OK && p->total_kb > 0) {
+			int lvl = (int)(8 * p->node_kb[j] / p->total_kb);
+			if (p->node_kb[j] > 0 && lvl == 0)
+				lvl = 1;
+			b = u->ascii ? a8[lvl] : b8[lvl];
+		} else if (p->nm == NMS_NO_PERM) {
+			b = "?";
+		}
+		o += (size_t)snprintf(out + o, n - o, "%s", b);
+	}
+}
+
+/* The text of header cell i for process p (NULL: the header itself);
+ * thread row th >= 0: the thread's TID, node and a note. */
+static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct snap_proc *p,
+		      int th, long row, char *out, size_t n)
+{
+	const struct ui_hdr *h = &u->hdr[i];
+	const struct topology *t = &u->topo;
+	int w = h->x1 - h->x0;
+	bool last = i + 1 == u->nhdr;
+	char raw[600];
+	if (!p) {
+		const char *mark = sorted_by_hdr(u, i) ? (u->sort.descending ? "v" : "^") : " ";
+		if (h->col == COL_NODE && h->node < 0)
+			snprintf(out, n, "%-*.*s", w, w, "NODES");
+		else {
+			col_header(c, h->col, h->node, raw, sizeof(raw));
+			if (last)   /* no trailing blank */
+				snprintf(out, n, "%s%s", raw, sorted_by_hdr(u, i) ? mark : "");
+			else if (col_get(h->col)->ui_w < 0)
+				snprintf(out, n, "%s%s%*s", raw, mark,
+					 w - 1 - (int)strlen(raw) > 0 ? w - 1 - (int)strlen(raw) : 0, "");
+			else
+				snprintf(out, n, "%*s%s", w - 1, raw, mark);
+		}
+		return;
+	}
+	int indent = u->tree ? u->depth[row] * 2 : 0;
+	if (th >= 0) {
+		const struct proc_thread *tp = &p->threads[th];
+		int node = topology_cpu_node(t, tp->last_cpu);
+		raw[0] = '\0';
+		if (h->col == COL_PID)
+			snprintf(raw, sizeof(raw), "%d", tp->tid);
+		else if (h->col == COL_HOME)
+			snprintf(raw, sizeof(raw), "%d", node >= 0 ? t->nodes[node].id : -1);
+		else if (h->col == COL_COMMAND) {
+			char cpu[16] = "?";
+			if (tp->last_cpu >= 0)
+				snprintf(cpu, sizeof(cpu), "%d", tp->last_cpu);
+			snprintf(raw, sizeof(raw), "%*s`- thread of %d, last CPU %s", indent, "",
+				 p->info.pid, cpu);
+		}
+		if (h->col == COL_HOME && node < 0)
+			snprintf(raw, sizeof(raw), "-");
+	} else if (h->col == COL_NODE && h->node < 0) {
+		blocks(u, p, raw, sizeof(raw));
+		snprintf(out, n, "%s%*s", raw, w - (int)u->topo.nnodes > 0 ? w - (int)u->topo.nnodes : 0, "");
+		return;
+	} else {
+		col_cell(c, h->col, h->node, p, raw, sizeof(raw));
+		if (h->col == COL_COMMAND && indent) {
+			char tmp[600];
+			snprintf(tmp, sizeof(tmp), "%*s`-%s", indent, "", raw);
+			snprintf(raw, sizeof(raw), "%s", tmp);
+		}
+	}
+	col_pad(c, h->col, last, raw, out, n);
+}
+
+void ui_draw_table(struct ui *u, int y, int h)
+{
+	struct col_ctx c = { &u->topo, true };
+	layout(u, &c);
+	u->table_y = y;
+	u->table_h = h;
+	char line[2048], cell[700];
+	int o = 0;
+	for (int i = 0; i < u->nhdr && o < (int)sizeof(line) - 700; i++) {
+		cell_text(u, &c, i, NULL, -1, 0, cell, sizeof(cell));
+		o += snprintf(line + o, sizeof(line) - (size_t)o, "%s%s", i ? " " : "", cell);
+	}
+	attron(ui_attr(u, C_HEADER));
+	mvhline(y, 0, ' ', COLS);
+	mvaddnstr(y, 0, line, COLS);
+	attroff(ui_attr(u, C_HEADER));
+	y++;
+	h--;
+	if (u->sel < u->top)
+		u->top = u->sel;
+	if (u->sel >= u->top + h)
+		u->top = u->sel - h + 1;
+	if (u->top < 0)
+		u->top = 0;
+	for (int r = 0; r < h; r++, y++) {
+		long row = u->top + r;
+		move(y, 0);
+		clrtoeol();
+		if (row >= (long)u->nrows)
+			continue;
+		const struct snap_proc *p = &u->snap.procs[u->rows[row]];
+		int th = u->thr[row];
+		o = 0;
+		for (int i = 0; i < u->nhdr && o < (int)sizeof(line) - 700; i++) {
+			cell_text(u, &c, i, p, th, row, cell, sizeof(cell));
+			o += snprintf(line + o, sizeof(line) - (size_t)o, "%s%s", i ? " " : "", cell);
+		}
+		int a;
+		if (th >= 0)
+			a = row == u->sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_DIM);
+		else
+			a = row == u->sel ? ui_attr(u, C_SELECTED) :
+			    ui_is_tagged(u, p) ? ui_attr(u, C_TAGGED) :
+			    p->nm == NMS_OK && p->remote_pct >= 50 ? ui_attr(u, C_REMOTE) : 0;
+		if (a)
+			attron(a);
+		if (row == u->sel)
+			mvhline(y, 0, ' ', COLS);
+		mvaddnstr(y, 0, line, COLS);
+		if (a)
+			attroff(a);
+	}
+}
