@@ -25,6 +25,7 @@ struct options {
 	double budget_ms;        /* --budget MS of numa_maps reading per sample */
 	bool full;               /* --full: read every process every sample */
 	bool show_age;           /* --age: show the AGE column */
+	bool kernel_threads;     /* --kernel-threads: show kernel threads */
 	bool measure, measure_quick;   /* --measure, --measure-quick */
 };
 

@@ -65,7 +65,9 @@ struct pid_stat {
 	uint64_t starttime;    /* clock ticks since boot */
 	int64_t rss_pages;
 	int processor;         /* last CPU, NT_UNKNOWN if the field is absent */
+	uint64_t flags;        /* PF_* (field 9); PF_KTHREAD marks a kernel thread */
 };
+#define PID_STAT_PF_KTHREAD 0x00200000u
 int parse_pid_stat(const char *buf, size_t len, struct pid_stat *out);
 
 /* /proc/PID/status: the fields this tool uses. */

@@ -32,6 +32,7 @@ struct proc_info {
 	int64_t rss_kb;         /* -1 unknown */
 	int last_cpu;           /* -1 unknown */
 	int64_t nthreads;       /* -1 unknown */
+	bool kthread;           /* a kernel thread (PF_KTHREAD) */
 	size_t thr_off, thr_n;  /* into proc_list.threads */
 };
 

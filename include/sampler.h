@@ -16,6 +16,9 @@ struct sampler_filter {
 	const int *pids;        /* only these PIDs (npids > 0) */
 	size_t npids;
 	const char *user;       /* only this user (name or uid), or NULL */
+	bool kernel_threads;    /* keep kernel threads (hidden by default,
+				 * unless named in pids); the hidden ones are
+				 * counted in snapshot.kthreads_hidden */
 };
 
 struct sampler;

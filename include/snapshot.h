@@ -54,6 +54,7 @@ struct snapshot {
 	size_t kb_cap;
 	struct proc_list plist;       /* owns infos and threads */
 	int proc_rc;                  /* error of the process scan, or 0 */
+	size_t kthreads_hidden;       /* kernel threads left out (see sampler_filter) */
 	double self_cpu_pct;          /* this tool's CPU use since last sample */
 	struct snap_nm_stats nm_stats;
 };

@@ -45,7 +45,7 @@ int batch_open(const struct options *o, FILE *err, struct fsroot **root,
 		*root = NULL;
 		return rc;
 	}
-	struct sampler_filter f = { o->pids, o->npids, o->user };
+	struct sampler_filter f = { o->pids, o->npids, o->user, o->kernel_threads };
 	sampler_set_filter(*smp, &f);
 	struct nmsched_config c;
 	nmsched_config_default(&c);

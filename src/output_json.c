@@ -120,6 +120,7 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "uid", jnum(p->info.uid));
 	char st[2] = { p->info.state ? p->info.state : '?', 0 };
 	json_object_object_add(o, "state", json_object_new_string(st));
+	json_object_object_add(o, "kernel_thread", json_object_new_boolean(p->info.kthread));
 	json_object_object_add(o, "start_ticks", json_object_new_int64((int64_t)p->info.starttime));
 	json_object_object_add(o, "threads", jnum(p->info.nthreads));
 	json_object_object_add(o, "last_cpu", p->info.last_cpu >= 0 ? json_object_new_int(p->info.last_cpu) : NULL);
@@ -170,6 +171,8 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	json_object_object_add(nb, "over_budget", json_object_new_int64((int64_t)ns->skipped));
 	json_object_object_add(nb, "spent_ms", jreal(ns->spent_ms, 2));
 	json_object_object_add(root, "numa_maps_budget", nb);
+	json_object_object_add(root, "kernel_threads_hidden",
+			       json_object_new_int64((int64_t)s->kthreads_hidden));
 	json_object *w = json_object_new_array();
 	for (size_t i = 0; i < t->nwarnings; i++)
 		json_object_array_add(w, json_object_new_string(t->warnings[i]));

@@ -86,8 +86,11 @@ static void header(FILE *f, const struct snapshot *s, const struct output_opts *
 	fmt_pct(self, sizeof(self), s->self_cpu_pct);
 	fprintf(f, "numatop-tui %s  %s  sample %u  interval %s  root %s\n",
 		NUMATOP_VERSION, when, s->seq, iv, o->root_label ? o->root_label : "/");
-	fprintf(f, "nodes %zu  cpus %zu (%u online)  processes %zu  tool cpu%% %s\n",
-		t->nnodes, t->ncpus, online, s->nprocs, self);
+	char kt[64] = "";
+	if (s->kthreads_hidden)
+		snprintf(kt, sizeof(kt), " (%zu kernel threads hidden)", s->kthreads_hidden);
+	fprintf(f, "nodes %zu  cpus %zu (%u online)  processes %zu%s  tool cpu%% %s\n",
+		t->nnodes, t->ncpus, online, s->nprocs, kt, self);
 	const struct snap_nm_stats *ns = &s->nm_stats;
 	if (!ns->full)
 		fprintf(f, "numa_maps budget %.0f ms: read %zu  sampled %zu  kept %zu  over budget %zu  spent %.1f ms\n",

@@ -66,11 +66,13 @@ int parse_pid_stat(const char *buf, size_t len, struct pid_stat *out)
 				out->rss_pages = v;
 			else
 				out->processor = (v >= 0 && v < 0x7fffffff) ? (int)v : NT_UNKNOWN;
-		} else if (field == 10 || field == 12 || field == 14 ||
+		} else if (field == 9 || field == 10 || field == 12 || field == 14 ||
 			   field == 15 || field == 22) {
 			if (parse_u64(&t, p, &u) != 0 || t != p)
 				return -EINVAL;
-			if (field == 10)
+			if (field == 9)
+				out->flags = u;
+			else if (field == 10)
 				out->minflt = u;
 			else if (field == 12)
 				out->majflt = u;

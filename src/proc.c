@@ -249,6 +249,7 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		}
 		p->pid = pids[i];
 		p->ppid = st.ppid;
+		p->kthread = (st.flags & PID_STAT_PF_KTHREAD) != 0;
 		snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 		p->state = st.state;
 		p->utime = st.utime;

@@ -30,7 +30,7 @@ void proc_live_close(void *live);
 
 enum item_index {
 	I_PID, I_PPID, I_CMD, I_EUID, I_EUSER, I_STATE, I_UTIME,
-	I_STIME, I_BEGAN, I_FLT_MIN, I_FLT_MAJ, I_RSS, I_PROCESSOR, I_NLWP, I_N
+	I_STIME, I_BEGAN, I_FLT_MIN, I_FLT_MAJ, I_RSS, I_PROCESSOR, I_NLWP, I_FLAGS, I_N
 };
 
 static enum pids_item items[I_N] = {
@@ -41,7 +41,7 @@ static enum pids_item items[I_N] = {
 	[I_STIME] = PIDS_TICS_SYSTEM,  [I_BEGAN] = PIDS_TICS_BEGAN,
 	[I_FLT_MIN] = PIDS_FLT_MIN,    [I_FLT_MAJ] = PIDS_FLT_MAJ,
 	[I_RSS] = PIDS_RSS,            [I_PROCESSOR] = PIDS_PROCESSOR,
-	[I_NLWP] = PIDS_NLWP,
+	[I_NLWP] = PIDS_NLWP,          [I_FLAGS] = PIDS_FLAGS,
 };
 
 /* Names of the previous scan, sorted by PID. */
@@ -206,6 +206,7 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 		p->rss_kb = (int64_t)VAL(I_RSS, ul_int) * lv->page_kb;
 		p->last_cpu = VAL(I_PROCESSOR, s_int);
 		p->nthreads = VAL(I_NLWP, s_int);
+		p->kthread = (VAL(I_FLAGS, ul_int) & PID_STAT_PF_KTHREAD) != 0;
 		fill_names(s, lv, ng, p);
 	}
 	remember(lv, ng);

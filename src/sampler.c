@@ -213,6 +213,8 @@ static bool wanted(const struct sampler *s, const struct proc_info *p)
 			hit = f->pids[i] == p->pid;
 		if (!hit)
 			return false;
+	} else if (p->kthread && !f->kernel_threads) {
+		return false;
 	}
 	if (f->user) {
 		char uid[24];
@@ -306,9 +308,13 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		return rc;
 	/* Keep wanted processes, then read their threads. */
 	size_t keep = 0;
-	for (size_t i = 0; i < pl->n; i++)
+	snap->kthreads_hidden = 0;
+	for (size_t i = 0; i < pl->n; i++) {
 		if (wanted(s, &pl->v[i]))
 			pl->v[keep++] = pl->v[i];
+		else if (!s->filter.npids && pl->v[i].kthread && !s->filter.kernel_threads)
+			snap->kthreads_hidden++;
+	}
 	pl->n = keep;
 	pl->nthr = 0;
 	for (size_t i = 0; i < pl->n; i++)

@@ -67,11 +67,20 @@ void ui_action_open(struct ui *u, bool migrate)
 	}
 	a->migrate = migrate;
 	a->rebind = a->rebind_dialog = !migrate;
-	/* Start on the first usable node other than the process's home. */
-	int home = sel->home;
+	/* Start where the user usually goes: migrate to the process's HOME
+	 * (memory follows the threads); rebind to the node that holds most
+	 * of its memory (threads follow the memory). Else the first usable. */
+	int start = sel->home;
+	if (!migrate && sel->nm == NMS_OK && sel->total_kb > 0) {
+		for (int i = 0; i < (int)u->topo.nnodes; i++)
+			if (start < 0 || sel->node_kb[i] > sel->node_kb[start])
+				start = i;
+	}
 	a->sel = -1;
-	for (int i = 0; i < (int)u->topo.nnodes; i++)
-		if (ui_action_check_node(u, a, i) && (a->sel < 0 || (a->sel == home && i != home)))
+	if (start >= 0 && ui_action_check_node(u, a, start))
+		a->sel = start;
+	for (int i = 0; i < (int)u->topo.nnodes && a->sel < 0; i++)
+		if (ui_action_check_node(u, a, i))
 			a->sel = i;
 	u->act = a;
 	if (a->sel < 0) {

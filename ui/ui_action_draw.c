@@ -75,22 +75,55 @@ static void title_of(const struct ui *u, const struct ui_action *a, char *t, siz
 	(void)u;
 }
 
+/* How much of the dialog's processes is on node i now (the last sample):
+ * kB and share, "~" for an estimate, the reason when not readable. */
+static void here_kb(const struct ui *u, const struct ui_action *a, int i, char *out, size_t n)
+{
+	int64_t sum = 0, total = 0;
+	bool est = false;
+	const char *why = NULL;
+	for (size_t k = 0; k < a->n; k++) {
+		const struct snap_proc *p = NULL;
+		for (size_t j = 0; j < u->snap.nprocs && !p; j++)
+			if (u->snap.procs[j].info.pid == a->items[k].tg.pid &&
+			    u->snap.procs[j].info.starttime == a->items[k].tg.starttime)
+				p = &u->snap.procs[j];
+		if (!p || p->nm != NMS_OK) {
+			why = p ? snapshot_nm_mark(p) : "gone";
+			continue;
+		}
+		sum += p->node_kb[i];
+		total += p->total_kb;
+		est |= p->nm_sampled;
+	}
+	if (why && a->n == 1) {
+		snprintf(out, n, "%s", why);
+		return;
+	}
+	char kb[16];
+	fmt_human_kb(kb, sizeof(kb), sum);
+	snprintf(out, n, "%s%s %3.0f%%", kb, est ? "~" : "", total > 0 ? 100.0 * (double)sum / (double)total : 0.0);
+}
+
 static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h, int w)
 {
 	char s[160];
-	line(u, y0 + 1, x0, w, "Node        free  CPUs");
+	snprintf(s, sizeof(s), "%-5s   %7s  %12s  %s", "Node", "free",
+		 a->n > 1 ? "tagged here" : "process here", "CPUs");
+	line(u, y0 + 1, x0, w, s);
 	int rows = h - 5, first = a->sel >= rows ? a->sel - rows + 1 : 0;
 	for (int i = first; i < (int)u->topo.nnodes && i - first < rows; i++) {
 		const struct topo_node *nd = &u->topo.nodes[i];
-		char fr[16], cpus[48];
+		char fr[16], cpus[48], here[32];
+		here_kb(u, a, i, here, sizeof(here));
 		fmt_human_kb(fr, sizeof(fr), u->snap.nodes && u->snap.nodes[i].mem_rc == 0 ?
 		       u->snap.nodes[i].mem.mem_free_kb : -1);
 		if (bitmap_empty(&nd->cpus))
 			snprintf(cpus, sizeof(cpus), "none (memory only)");
 		else
 			bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
-		snprintf(s, sizeof(s), "N%-4d %s %7s  %-24s%s", nd->id,
-			 i == a->sel ? ">" : " ", fr, cpus, ui_action_check_node(u, a, i) ? "" : " (n/a)");
+		snprintf(s, sizeof(s), "N%-4d %s %7s  %12s  %-24s%s", nd->id, i == a->sel ? ">" : " ",
+			 fr, here, cpus, ui_action_check_node(u, a, i) ? "" : " (n/a)");
 		int at = i == a->sel ? ui_attr(u, C_SELECTED) :
 			 ui_action_check_node(u, a, i) ? ui_attr(u, C_FKEY_LABEL) : ui_attr(u, C_DIM);
 		attron(at);

@@ -297,13 +297,13 @@ else
 	fail both_exit "no memhog"; fail both_pages "no memhog"; fail both_threads "no memhog"
 fi
 
-# --- 7b. The m dialog in the monitor, on a pseudo-terminal (ptyrun): Down
-# chooses node 1, the preview says what will move, Enter starts; the
+# --- 7b. The m dialog in the monitor, on a pseudo-terminal (ptyrun): it
+# opens on the HOME node (1), the preview says what will move, Enter starts; the
 # progress screen (bar, MB/s, Esc: cancel) is drawn before the first batch;
 # before/after; the pages are on node 1 afterwards. Then again with Esc
 # right after Enter: cancelled before any batch, the pages stay.
 tui_script() {
-	printf '%s\n' 'wait F10Quit' 'send m' 'wait Migrate memory of PID' 'send \e[B' \
+	printf '%s\n' 'wait F10Quit' 'send m' 'wait Migrate memory of PID' \
 		'sleep 300' 'send \r' 'wait will move to N1' "send $1" 'wait pages by move_pages' \
 		'sleep 300' 'send \r' 'sleep 300' 'send q' >"$T/$2.script"
 }
@@ -320,9 +320,9 @@ if [ -n "$HOG" ]; then
 	tui_script '\r' tui_m
 	tui_run tui_m
 	[ $RC -eq 0 ] && pass tui_migrate_runs || fail tui_migrate_runs "rc=$RC $(cat "$T/tui_m.err")" "$(tail -c 1500 "$X")"
-	# The node list with free memory, first on N0 (the home is N1); Down
-	# chose N1 (curses then redraws only the marker).
-	grep -Eq 'N0 +> +[0-9.]+[KMG] ' "$X" && grep -Eq 'N1 +[0-9.]+[KMG] ' "$X" &&
+	# The node list with free memory and how much of the process is on
+	# each node (all of the 64 MiB on N0), the cursor on the HOME node N1.
+	grep -Eq 'N1 +> +[0-9.]+[KMG] ' "$X" && grep -Eq 'N0 +[0-9.]+[KMG] +6[0-9]\.[0-9]M +[0-9]+%' "$X" &&
 		grep -q 'will move to N1: 6[0-9]\.[0-9]M' "$X" && pass tui_migrate_node_chosen ||
 		fail tui_migrate_node_chosen "$(grep -o 'N[01] [^N]*\|will move to[^(]*' "$X" | head -6)"
 	grep -q 'process 1 of 1: [0-9.]* MiB moved, [0-9.]* MB/s' "$X" && grep -q 'Esc: cancel' "$X" &&

@@ -1,0 +1,97 @@
+#!/bin/sh
+# The column table from the command line: -o / --columns, -s over every
+# column, --help listing them, the tie order, and kernel threads (hidden by
+# default, --kernel-threads, -p, JSON) on a copy of tests/trees/opteron4
+# with two kernel threads added.
+PROG=${PROG:-./numatop-tui}
+. tests/sh/lib.sh
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+unset NUMATOP_TUI_ROOT
+R=tests/trees/opteron4
+# The first field of every process row (the lines under the PID header).
+rows() { sed -n '/^ *PID\b/,$p' "$t/o" | sed 1d | awk 'NF {print $1}' | tr '\n' ' '; }
+
+# --- -o ---------------------------------------------------------------
+$PROG --root $R -b -n 1 -o pid,remote,comm >"$t/o" 2>&1
+hdr=$(grep -E '^ +PID ' "$t/o")
+[ "$(echo "$hdr" | tr -s ' ')" = " PID REMOTE COMMAND" ] && grep -Eq '^ +1000 +58496 dbserver$' "$t/o" &&
+	ok cols_o_three || bad cols_o_three "$(cat "$t/o")"
+# Case-insensitive, aliases, and the order as given.
+$PROG --root $R -b -n 1 --columns COMM,Pid,rss_kb >"$t/o" 2>&1
+echo "$(grep -E 'COMMAND' "$t/o" | tr -s ' ')" | grep -qx 'COMMAND PID RSS_KB' &&
+	grep -Eq '^dbserver +1000 +115412$' "$t/o" && ok cols_o_order_case || bad cols_o_order_case "$(cat "$t/o")"
+# N: one column per node; N<id>: that node only.
+$PROG --root $R -b -n 1 -o pid,n >"$t/o" 2>&1
+grep -Eq '^ +PID +N0 +N1 +N2 +N3$' "$t/o" && grep -Eq '^ +1000 +21504 +65108 +18096 +18896$' "$t/o" &&
+	ok cols_o_nodes || bad cols_o_nodes "$(cat "$t/o")"
+$PROG --root $R -b -n 1 -o pid,N2 >"$t/o" 2>&1
+grep -Eq '^ +PID +N2$' "$t/o" && grep -Eq '^ +2000 +9336$' "$t/o" && ok cols_o_one_node || bad cols_o_one_node "$(cat "$t/o")"
+# Columns the default text does not show: TIME (htop's TIME+), THR.
+$PROG --root $R -b -n 1 -o pid,thr,time >"$t/o" 2>&1
+grep -Eq '^ +1000 +3 +1h29:03$' "$t/o" && grep -Eq '^ +2000 +2 +2:34\.00$' "$t/o" &&
+	ok cols_o_thr_time || bad cols_o_thr_time "$(cat "$t/o")"
+# A long policy is cut with '+' (the JSON has it whole); unknown is '-'.
+$PROG --root $R -b -n 1 -o policy,pid >"$t/o" 2>&1
+grep -Eq '^mixed: default,interlea\+ +1000$' "$t/o" && grep -Eq '^- +3000$' "$t/o" &&
+	ok cols_o_policy || bad cols_o_policy "$(cat "$t/o")"
+# --age adds AGE to a chosen list too.
+$PROG --root $R -b -n 1 -o pid,comm --age >"$t/o" 2>&1
+grep -Eq '^ +PID +AGE +COMMAND$' "$t/o" && ok cols_o_age || bad cols_o_age "$(cat "$t/o")"
+# Unknown names: exit 2 with the valid names; a node the machine lacks too.
+$PROG --root $R -b -n 1 -o pid,bogus >"$t/o" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "unknown column 'bogus'" "$t/o" && grep -q 'PID USER HOME CPU% RSS N<id> REMOTE' "$t/o" &&
+	ok cols_o_unknown || bad cols_o_unknown "rc=$rc $(cat "$t/o")"
+$PROG --root $R -b -n 1 -o pid,N9 >"$t/o" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "no node 'N9'" "$t/o" && ok cols_o_no_node || bad cols_o_no_node "rc=$rc $(cat "$t/o")"
+$PROG --root $R -b -n 1 -o '' >"$t/o" 2>&1; rc=$?
+[ $rc -eq 2 ] && ok cols_o_empty || bad cols_o_empty "rc=$rc $(cat "$t/o")"
+# -o does not change the JSON schema.
+$PROG --root $R --json -n 1 -o pid >"$t/a" 2>&1 && $PROG --root $R --json -n 1 >"$t/b" 2>&1 &&
+	[ "$(sed 's/"spent_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/a")" = "$(sed 's/"spent_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/b")" ] &&
+	ok cols_o_json_unchanged || bad cols_o_json_unchanged "$(head -c 300 "$t/a")"
+
+# --- -s over the table, --help from it ---------------------------------
+$PROG --root $R -b -n 1 -s time -o pid >"$t/o" 2>&1
+[ "$(rows)" = "1000 2000 3000 4242 " ] &&
+	ok cols_sort_time || bad cols_sort_time "$(cat "$t/o")"
+$PROG --root $R -b -n 1 -s policy -o pid,policy >"$t/o" 2>&1
+[ "$(rows)" = "4242 1000 2000 3000 " ] &&
+	ok cols_sort_policy_unknown_last || bad cols_sort_policy_unknown_last "$(cat "$t/o")"
+$PROG --help >"$t/o" 2>&1
+for c in PID USER HOME CPU% RSS 'N<id>' REMOTE REMOTE% TIME THR AGE POLICY COMMAND; do
+	grep -q "^  $c " "$t/o" || { bad cols_help_lists_all "no $c in --help"; c=x; break; }
+done
+[ "$c" != x ] && grep -q -- '-o, --columns LIST' "$t/o" && ok cols_help_lists_all
+
+# --- kernel threads ----------------------------------------------------
+K=$t/tree; cp -r $R "$K"
+kproc() {   # PID PPID COMM: a kernel thread (PF_KTHREAD in the flags field)
+	mkdir -p "$K/proc/$1"
+	echo "$1 ($3) S $2 0 0 0 -1 2129984 0 0 0 0 0 5 0 0 20 0 1 0 $(( $1 + 2 )) 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0 0 0 0" >"$K/proc/$1/stat"
+	printf 'Name:\t%s\nUid:\t0\t0\t0\t0\nThreads:\t1\n' "$3" >"$K/proc/$1/status"
+	: >"$K/proc/$1/cmdline"
+}
+kproc 2 0 kthreadd
+kproc 77 2 'kworker/0:1'
+$PROG --root "$K" -b -n 1 >"$t/o" 2>&1
+grep -q 'processes 4 (2 kernel threads hidden)' "$t/o" && ! grep -q kthreadd "$t/o" &&
+	ok kthreads_hidden_text || bad kthreads_hidden_text "$(head -3 "$t/o")"
+$PROG --root "$K" -b -n 1 --kernel-threads >"$t/o" 2>&1
+grep -q 'processes 6  ' "$t/o" && grep -Eq ' kthreadd$' "$t/o" && grep -q 'kworker/0:1' "$t/o" &&
+	ok kthreads_shown || bad kthreads_shown "$(cat "$t/o")"
+$PROG --root "$K" --json -n 1 >"$t/o" 2>&1
+grep -q '"kernel_threads_hidden":2,' "$t/o" && grep -q '"pid":1000,[^}]*"kernel_thread":false' "$t/o" &&
+	ok kthreads_json_hidden || bad kthreads_json_hidden "$(head -c 400 "$t/o")"
+$PROG --root "$K" --json -n 1 --kernel-threads >"$t/o" 2>&1
+grep -q '"kernel_threads_hidden":0,' "$t/o" && grep -q '"pid":77,[^}]*"kernel_thread":true' "$t/o" &&
+	ok kthreads_json_marked || bad kthreads_json_marked "$(head -c 400 "$t/o")"
+# A PID asked for by name is shown, kernel thread or not.
+$PROG --root "$K" -b -n 1 -p 2 >"$t/o" 2>&1
+grep -Eq '^ +2 .* kthreadd$' "$t/o" && ok kthreads_p_shown || bad kthreads_p_shown "$(cat "$t/o")"
+
+# --- ties break by resident memory, largest first ----------------------
+# Sorted by CPU% (unknown for all on the first sample) the order is RSS
+# descending, not PID: 4242 is made the biggest in the copy.
+sed -i 's/^VmRSS:.*/VmRSS:\t400000 kB/' "$K/proc/4242/status"
+$PROG --root "$K" -b -n 1 -s cpu -o pid,rss >"$t/o" 2>&1
+[ "$(rows)" = "4242 1000 2000 3000 " ] && ok cols_tie_by_rss || bad cols_tie_by_rss "$(cat "$t/o")"
