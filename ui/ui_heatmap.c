@@ -118,33 +118,77 @@ static void cell_text(const struct ui *u, double d, bool local, char *c, size_t 
 		snprintf(c, n, "%4s", local ? "big*" : " big");
 }
 
-int ui_draw_heatmap(struct ui *u, int y, int maxy)
+/* The ramp runs from the nearest to the farthest value known. */
+static void range(const struct ui *u, double *lo, double *hi)
+{
+	size_t n = u->topo.nnodes;
+	*lo = 1e300;
+	*hi = -1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			double d = value(u, i, j);
+			if (d < 0)
+				continue;
+			*lo = d < *lo ? d : *lo;
+			*hi = d > *hi ? d : *hi;
+		}
+	if (*hi < 0)
+		*lo = *hi = 0;
+}
+
+/* Cells of 4 (SLIT) or 5 characters, one block each when too many; wide
+ * enough for a blank before the largest node id (1023 needs 5). */
+static int cell_width(const struct ui *u)
+{
+	size_t n = u->topo.nnodes;
+	int want = u->layer == HL_SLIT ? 4 : 5, fit = (int)(COLS - 6) / (int)(n ? n : 1);
+	int idw = n ? snprintf(NULL, 0, "%d", u->topo.nodes[n - 1].id) + 1 : 2;
+	if (want < idw)
+		want = idw;
+	return fit >= want ? want : fit >= 4 ? 4 : 1;
+}
+
+static bool has_note(const struct ui *u)
+{
+	return u->layer == HL_LATENCY && u->meas_note[0];
+}
+
+int ui_heatmap_lines(struct ui *u)
+{
+	if (!layer_available(u, u->layer))
+		u->layer = HL_SLIT;
+	return 1 + (cell_width(u) >= 4) + (int)u->topo.nnodes + has_note(u);
+}
+
+int ui_draw_heatmap_summary(struct ui *u, int y)
+{
+	char head[160];
+	double lo, hi;
+	if (!layer_available(u, u->layer))
+		u->layer = HL_SLIT;
+	title(u, head, sizeof(head));
+	range(u, &lo, &hi);
+	char line[320];
+	snprintf(line, sizeof(line), "%s: %zu nodes, %.3g..%.3g, too many for this window "
+		 "(Tab: Distances, D: hide)", head, u->topo.nnodes, lo, hi);
+	attron(ui_attr(u, C_LABEL));
+	mvaddnstr(y, 0, line, COLS);
+	attroff(ui_attr(u, C_LABEL));
+	return y + 1;
+}
+
+/* The heatmap from row `first` of the matrix, in rows y .. maxy-1. */
+static int draw_from(struct ui *u, int y, int maxy, size_t first)
 {
 	const struct topology *t = &u->topo;
 	size_t n = t->nnodes;
 	if (!layer_available(u, u->layer))
 		u->layer = HL_SLIT;
 	bool bw = u->layer == HL_BANDWIDTH || u->layer == HL_HMAT_BANDWIDTH;
-	/* The ramp runs from the nearest to the farthest value known. */
-	double lo = 1e300, hi = -1;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			double d = value(u, i, j);
-			if (d < 0)
-				continue;
-			lo = d < lo ? d : lo;
-			hi = d > hi ? d : hi;
-		}
-	if (hi < 0)
-		lo = hi = 0;
-	/* Cells of 4 (SLIT) or 5 characters, one block each when too many;
-	 * wide enough for a blank before the largest node id (1023 needs 5). */
-	int want = u->layer == HL_SLIT ? 4 : 5, fit = (int)(COLS - 6) / (int)(n ? n : 1);
-	int idw = n ? snprintf(NULL, 0, "%d", t->nodes[n - 1].id) + 1 : 2;
-	if (want < idw)
-		want = idw;
-	int cw = fit >= want ? want : fit >= 4 ? 4 : 1;
-	bool note = u->layer == HL_LATENCY && u->meas_note[0];
+	double lo, hi;
+	range(u, &lo, &hi);
+	int cw = cell_width(u);
+	bool note = has_note(u);
 	int rows_left = maxy - y - 1 - (cw >= 4) - note;
 	char head[160];
 	title(u, head, sizeof(head));
@@ -168,7 +212,9 @@ int ui_draw_heatmap(struct ui *u, int y, int maxy)
 			mvprintw(y, 5 + (int)j * cw, "%*d", cw, t->nodes[j].id);
 		y++;
 	}
-	for (size_t i = 0; i < n && rows_left-- > 1; i++, y++) {
+	/* Every row fits, or one line is kept to say that more follow. */
+	bool all = first == 0 && (int)n <= rows_left;
+	for (size_t i = first; i < n && (all || rows_left-- > 1); i++, y++) {
 		mvprintw(y, 0, "%4d ", t->nodes[i].id);
 		for (size_t j = 0; j < n; j++) {
 			double d = value(u, i, j);
@@ -193,12 +239,23 @@ int ui_draw_heatmap(struct ui *u, int y, int maxy)
 			attroff(a);
 		}
 	}
-	if (rows_left <= 1 && n > 0)
-		mvprintw(y++, 0, "  (more rows: make the window taller, or n / D)");
+	if (!all && rows_left <= 1 && n > 0)
+		mvprintw(y++, 0, "  (more rows: Up/Down on the Distances screen, or a taller window)");
 	if (note) {
 		attron(ui_attr(u, C_WARN));
 		mvaddnstr(y++, 0, u->meas_note, COLS);
 		attroff(ui_attr(u, C_WARN));
 	}
 	return y;
+}
+
+int ui_draw_heatmap(struct ui *u, int y, int maxy)
+{
+	return draw_from(u, y, maxy, 0);
+}
+
+void ui_draw_heatmap_full(struct ui *u, int y0, int h)
+{
+	long first = u->scroll < (long)u->topo.nnodes ? u->scroll : 0;
+	draw_from(u, y0, y0 + h, (size_t)first);
 }

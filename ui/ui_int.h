@@ -19,8 +19,43 @@
 #define KEY_TAB 9
 #define KEY_ESC 27
 
-enum ui_screen { SCR_PROCESSES, SCR_NODES, SCR_TOPOLOGY, SCR_NSCREENS,
-		 SCR_DETAIL, SCR_HELP, SCR_KILL, SCR_SORT, SCR_ACTION, SCR_MEASURE };
+/* Screens: the first SCR_NSCREENS are the tabs (Tab cycles them); the
+ * rest are opened by a key. Each has a row in ui_screen_ops (ui_screen.c). */
+enum ui_screen { SCR_PROCESSES, SCR_NODES, SCR_TOPOLOGY, SCR_DISTANCES, SCR_NSCREENS,
+		 SCR_DETAIL, SCR_HELP, SCR_KILL, SCR_SORT, SCR_ACTION, SCR_MEASURE,
+		 SCR_SETUP, SCR_N };
+
+struct ui;
+typedef void (*ui_handler)(struct ui *u, int ch);
+
+/* One row of the main key table (ui_keys.c): dispatch, the help screen
+ * and the function-key bar read it. */
+struct ui_key {
+	int key;
+	ui_handler fn;
+	const char *label;      /* how the help screen names the key */
+	const char *help;       /* NULL: same entry as the line above */
+	const char *bar;        /* label on the function-key bar, or NULL */
+};
+extern const struct ui_key ui_keys[];
+extern const size_t ui_nkeys;
+
+/* A screen's or dialog's own keys, for the help screen. */
+struct ui_help {
+	const char *label, *help;
+};
+
+struct ui_screen_ops {
+	const char *name;       /* tab title (tabs), or what the help calls it */
+	void (*draw)(struct ui *u, int y0, int h);
+	void (*key)(struct ui *u, int ch);   /* NULL: the main key table */
+	bool overlay;           /* drawn over the Processes screen */
+	bool bare;              /* the whole terminal: no tabs, no key bar */
+	long (*scroll_max)(const struct ui *u);   /* Up/Down scroll u->scroll */
+	const struct ui_help *help;
+	size_t nhelp;
+};
+extern const struct ui_screen_ops ui_screen_ops[SCR_N];
 
 /* Heatmap layers, cycled with v. */
 enum ui_layer { HL_SLIT, HL_LATENCY, HL_BANDWIDTH, HL_HMAT_LATENCY, HL_HMAT_BANDWIDTH, HL_N };
@@ -51,13 +86,15 @@ struct ui {
 	long sel, top;           /* selected row and first row shown */
 	int sel_pid;
 	bool show_nodes, show_heatmap, paused, tree, threads, quit;
+	bool kernel_threads;     /* K: shown (hidden by default) */
+	int setup_sel, setup_pane, setup_avail;   /* F2: cursor, pane, available row */
 	bool color, c256, ascii, mouse;
 	double delay, last_sample;
 	char filter[64], search[64];
 	struct ui_tag *tagged;   /* tagged processes: PID + start time */
 	size_t ntagged;
 	struct proc_detail detail;
-	long detail_scroll;
+	long scroll;             /* first line shown on a scrolling screen */
 	int kill_sel, sort_sel;
 	int table_y, table_h;    /* where the process table is drawn */
 	char msg[160];
@@ -74,13 +111,32 @@ struct ui {
 	int nhdr, hdrcap;        /* header cells as drawn, for the mouse */
 };
 
-/* ui_keys.c */
+/* ui_screen.c: the screen table, drawing and key dispatch through it */
 bool ui_handle_key(struct ui *u, int ch);
-void ui_draw_help(struct ui *u);
-/* ui_draw.c */
 void ui_draw(struct ui *u);
+/* ui_keys.c: the dialogs' keys */
+void ui_kill_key(struct ui *u, int ch);
+void ui_sort_menu_key(struct ui *u, int ch);
+void ui_help_key(struct ui *u, int ch);
+/* ui_main.c: sample now (the K key) */
+void ui_sample(struct ui *u);
+/* ui_setup.c: F2, the columns */
+void ui_setup_open(struct ui *u);
+void ui_setup_draw(struct ui *u, int y0, int h);
+void ui_setup_key(struct ui *u, int ch);
+/* ui_panels.c: the node panels, two lines a node, one, or flowing in
+ * columns (lines: -1 when the style does not apply) */
+enum ui_panel_mode { PANEL_TWO, PANEL_ONE, PANEL_FLOW };
+int ui_panel_cols(void);
+int ui_panel_lines(const struct ui *u, enum ui_panel_mode m);
+int ui_draw_panels(struct ui *u, int y, int lines, enum ui_panel_mode m);
+/* ui_draw.c */
+void ui_draw_processes(struct ui *u, int y0, int h);
+void ui_draw_status(struct ui *u, int y);
+void ui_draw_fkeys(struct ui *u);
 void ui_rebuild_rows(struct ui *u);
 int ui_attr(const struct ui *u, enum ui_color c);
+void ui_put(int y, int x, const char *s, int maxcols);
 /* ui_table.c: the process table from the column list */
 void ui_draw_table(struct ui *u, int y, int h);
 int ui_proc_table_col_at(const struct ui *u, int x);
@@ -93,6 +149,11 @@ void ui_action_work(struct ui *u, double seconds);
 void ui_action_free(struct ui *u);
 /* ui_heatmap.c: the heatmap and its layers */
 int ui_draw_heatmap(struct ui *u, int y, int maxy);
+/* Lines the whole heatmap takes; one line saying it does not fit. */
+int ui_heatmap_lines(struct ui *u);
+int ui_draw_heatmap_summary(struct ui *u, int y);
+/* The Distances screen: the heatmap from row u->scroll. */
+void ui_draw_heatmap_full(struct ui *u, int y0, int h);
 void ui_next_layer(struct ui *u);
 /* A new measurement in u->meas: marks, the disagreement line. */
 void ui_measure_adopt(struct ui *u);

@@ -13,15 +13,6 @@
 #include "ui_int.h"
 
 
-typedef void (*ui_handler)(struct ui *u, int ch);
-
-struct ui_key {
-	int key;
-	ui_handler fn;
-	const char *label;      /* how the help screen names the key */
-	const char *help;       /* NULL: same entry as the line above */
-};
-
 static void select_row(struct ui *u, long row)
 {
 	if (row >= (long)u->nrows)
@@ -66,7 +57,19 @@ static void k_measure(struct ui *u, int ch) { (void)ch; ui_measure_open(u); }
 static void k_invert(struct ui *u, int ch) { (void)ch; u->sort.descending = !u->sort.descending; resort(u); }
 static void k_tree(struct ui *u, int ch) { (void)ch; u->tree = !u->tree; ui_rebuild_rows(u); }
 static void k_threads(struct ui *u, int ch) { (void)ch; u->threads = !u->threads; ui_rebuild_rows(u); }
-static void k_help(struct ui *u, int ch) { (void)ch; u->back = u->screen; u->screen = SCR_HELP; }
+static void k_help(struct ui *u, int ch) { (void)ch; u->back = u->screen; u->screen = SCR_HELP; u->scroll = 0; }
+static void k_setup(struct ui *u, int ch) { (void)ch; ui_setup_open(u); }
+
+/* K: kernel threads in or out of the sample, at once. */
+static void k_kthreads(struct ui *u, int ch)
+{
+	(void)ch;
+	u->kernel_threads = !u->kernel_threads;
+	struct sampler_filter f = { u->opt->pids, u->opt->npids, u->opt->user, u->kernel_threads };
+	sampler_set_filter(u->smp, &f);
+	ui_sample(u);
+	snprintf(u->msg, sizeof(u->msg), "kernel threads %s", u->kernel_threads ? "shown" : "hidden");
+}
 
 static void k_sortkey(struct ui *u, int ch)
 {
@@ -108,7 +111,7 @@ static void k_sort_menu(struct ui *u, int ch)
 	u->screen = SCR_SORT;
 }
 
-static void sort_menu_key(struct ui *u, int ch)
+void ui_sort_menu_key(struct ui *u, int ch)
 {
 	int n = (int)ui_sort_menu_len(u);
 	if (ch == KEY_UP && u->sort_sel > 0)
@@ -131,7 +134,7 @@ static void k_screen(struct ui *u, int ch)
 	int s = u->screen < SCR_NSCREENS ? (int)u->screen : SCR_PROCESSES;
 	s = (s + (ch == KEY_BTAB ? SCR_NSCREENS - 1 : 1)) % SCR_NSCREENS;
 	u->screen = (enum ui_screen)s;
-	u->detail_scroll = 0;
+	u->scroll = 0;
 }
 
 static void k_enter(struct ui *u, int ch)
@@ -146,7 +149,7 @@ static void k_enter(struct ui *u, int ch)
 			 rc == -ESRCH ? "exited" : strerror(-rc));
 		return;
 	}
-	u->detail_scroll = 0;
+	u->scroll = 0;
 	u->screen = SCR_DETAIL;
 }
 
@@ -323,95 +326,84 @@ static void k_mouse(struct ui *u, int ch)
 
 static void k_action(struct ui *u, int ch)
 {
-	ui_action_open(u, ch == 'm');
+	ui_action_open(u, ch == 'm' || ch == KEY_F(7));
 }
 
-static const struct ui_key keys[] = {
-	{ KEY_UP, k_up, "Up/Down", "select process" },
-	{ KEY_DOWN, k_down, NULL, NULL },
-	{ KEY_PPAGE, k_pgup, "PgUp/PgDn", "page up / down" },
-	{ KEY_NPAGE, k_pgdn, NULL, NULL },
-	{ KEY_HOME, k_home, "Home/End", "first / last process" },
-	{ KEY_END, k_end, NULL, NULL },
-	{ KEY_F(1), k_help, "F1 h ?", "this help" },
-	{ 'h', k_help, NULL, NULL },
-	{ '?', k_help, NULL, NULL },
-	{ KEY_F(3), k_search, "F3 /", "search by name" },
-	{ '/', k_search, NULL, NULL },
-	{ KEY_F(4), k_filter, "F4 \\", "filter: name, \"node N\", \"remote>=X\" (REMOTE%)" },
-	{ '\\', k_filter, NULL, NULL },
-	{ KEY_F(5), k_tree, "F5 t", "tree view" },
-	{ 't', k_tree, NULL, NULL },
-	{ KEY_F(6), k_sort_menu, "F6", "choose the sort column from a list" },
-	{ '<', k_sortmove, "< >", "sort by the previous / next column" },
-	{ '>', k_sortmove, NULL, NULL },
-	{ 'I', k_invert, "I", "invert the sort order" },
-	{ 'H', k_threads, "H", "show threads (TID, last CPU and its node)" },
-	{ 'P', k_sortkey, "P M T N", "sort by CPU%, memory, time, PID" },
-	{ 'M', k_sortkey, NULL, NULL },
-	{ 'T', k_sortkey, NULL, NULL },
-	{ 'N', k_sortkey, NULL, NULL },
-	{ 'R', k_sortkey, "R", "sort by REMOTE (the default)" },
-	{ ' ', k_tag, "Space", "tag / untag the process" },
-	{ 'c', k_tag_children, "c", "tag the process and its children" },
-	{ 'U', k_untag, "U", "untag all" },
-	{ KEY_F(9), k_kill, "F9 k", "send a signal (selected or tagged processes)" },
-	{ 'k', k_kill, NULL, NULL },
-	{ 'n', k_nodes, "n", "show / hide the node panels" },
-	{ 'D', k_heat, "D", "show / hide the distance heatmap" },
-	{ 'A', k_age, "A", "show / hide AGE: seconds since each process's placement was read" },
-	{ 'v', k_layer, "v", "heatmap layer: SLIT, measured latency, bandwidth, HMAT" },
-	{ 'L', k_measure, "L", "measure latency and bandwidth between nodes (confirm first)" },
-	{ KEY_TAB, k_screen, "Tab S-Tab", "next / previous screen: Processes, Nodes, Topology" },
-	{ KEY_BTAB, k_screen, NULL, NULL },
-	{ '\n', k_enter, "Enter", "process detail: placement per mapping, threads" },
-	{ KEY_ENTER, k_enter, NULL, NULL },
-	{ KEY_ESC, k_back, "Esc", "back" },
-	{ '+', k_interval, "+ -", "longer / shorter refresh interval" },
-	{ '-', k_interval, NULL, NULL },
-	{ 'Z', k_pause, "Z", "pause / resume sampling" },
-	{ KEY_CTRL('l'), k_redraw, "Ctrl-L", "redraw the screen" },
-	{ 'm', k_action, "m", "migrate memory to a node (selected or tagged): preview, progress" },
-	{ 'B', k_action, "B", "rebind threads to a node's CPUs (optionally migrate too)" },
-	{ KEY_F(10), k_quit, "F10 q Ctrl-C", "quit" },
-	{ 'q', k_quit, NULL, NULL },
-	{ KEY_MOUSE, k_mouse, "mouse", "click a row to select, a header to sort" },
+const struct ui_key ui_keys[] = {
+	{ KEY_UP, k_up, "Up/Down", "select process", NULL },
+	{ KEY_DOWN, k_down, NULL, NULL, NULL },
+	{ KEY_PPAGE, k_pgup, "PgUp/PgDn", "page up / down", NULL },
+	{ KEY_NPAGE, k_pgdn, NULL, NULL, NULL },
+	{ KEY_HOME, k_home, "Home/End", "first / last process", NULL },
+	{ KEY_END, k_end, NULL, NULL, NULL },
+	{ KEY_F(1), k_help, "F1 h ?", "this help", "Help" },
+	{ 'h', k_help, NULL, NULL, NULL },
+	{ '?', k_help, NULL, NULL, NULL },
+	{ KEY_F(2), k_setup, "F2 S", "setup: choose and order the table's columns", "Setup" },
+	{ 'S', k_setup, NULL, NULL, NULL },
+	{ KEY_F(3), k_search, "F3 /", "search by name", "Search" },
+	{ '/', k_search, NULL, NULL, NULL },
+	{ KEY_F(4), k_filter, "F4 \\", "filter: name, \"node N\", \"remote>=X\" (REMOTE%)", "Filter" },
+	{ '\\', k_filter, NULL, NULL, NULL },
+	{ KEY_F(5), k_tree, "F5 t", "tree view", "Tree" },
+	{ 't', k_tree, NULL, NULL, NULL },
+	{ KEY_F(6), k_sort_menu, "F6", "choose the sort column from a list", "SortBy" },
+	{ KEY_F(7), k_action, "F7 m", "migrate memory to a node (selected or tagged): preview, progress", "Migrate" },
+	{ 'm', k_action, NULL, NULL, NULL },
+	{ KEY_F(8), k_action, "F8 B", "bind threads to a node's CPUs (optionally migrate too)", "Bind" },
+	{ 'B', k_action, NULL, NULL, NULL },
+	{ KEY_F(9), k_kill, "F9 k", "send a signal (selected or tagged processes)", "Kill" },
+	{ 'k', k_kill, NULL, NULL, NULL },
+	{ KEY_F(10), k_quit, "F10 q Ctrl-C", "quit", "Quit" },
+	{ 'q', k_quit, NULL, NULL, NULL },
+	{ '<', k_sortmove, "< >", "sort by the previous / next column", NULL },
+	{ '>', k_sortmove, NULL, NULL, NULL },
+	{ 'I', k_invert, "I", "invert the sort order", NULL },
+	{ 'H', k_threads, "H", "show threads (TID, last CPU and its node)", NULL },
+	{ 'K', k_kthreads, "K", "show / hide kernel threads (hidden at start, as in htop)", NULL },
+	{ 'P', k_sortkey, "P M T N", "sort by CPU%, memory, time, PID", NULL },
+	{ 'M', k_sortkey, NULL, NULL, NULL },
+	{ 'T', k_sortkey, NULL, NULL, NULL },
+	{ 'N', k_sortkey, NULL, NULL, NULL },
+	{ 'R', k_sortkey, "R", "sort by REMOTE (the default)", NULL },
+	{ ' ', k_tag, "Space", "tag / untag the process", NULL },
+	{ 'c', k_tag_children, "c", "tag the process and its children", NULL },
+	{ 'U', k_untag, "U", "untag all", NULL },
+	{ 'n', k_nodes, "n", "show / hide the node panels", NULL },
+	{ 'D', k_heat, "D", "show / hide the distance heatmap (in full: Tab to Distances)", NULL },
+	{ 'A', k_age, "A", "show / hide AGE: seconds since each process's placement was read", NULL },
+	{ 'v', k_layer, "v", "heatmap layer: SLIT, measured latency, bandwidth, HMAT", NULL },
+	{ 'L', k_measure, "L", "measure latency and bandwidth between nodes (confirm first)", NULL },
+	{ KEY_TAB, k_screen, "Tab S-Tab", "next / previous screen: Processes, Nodes, Topology, Distances", "Screen" },
+	{ KEY_BTAB, k_screen, NULL, NULL, NULL },
+	{ '\n', k_enter, "Enter", "process detail: placement per mapping, threads", NULL },
+	{ KEY_ENTER, k_enter, NULL, NULL, NULL },
+	{ KEY_ESC, k_back, "Esc", "back", NULL },
+	{ '+', k_interval, "+ -", "longer / shorter refresh interval", NULL },
+	{ '-', k_interval, NULL, NULL, NULL },
+	{ 'Z', k_pause, "Z", "pause / resume sampling", NULL },
+	{ KEY_CTRL('l'), k_redraw, "Ctrl-L", "redraw the screen", NULL },
+	{ KEY_MOUSE, k_mouse, "mouse", "click a row to select, a header to sort", NULL },
 };
 
-static void help_key(struct ui *u, int ch)
-{
-	(void)ch;
-	u->screen = u->back == SCR_HELP ? SCR_PROCESSES : u->back;
-}
+const size_t ui_nkeys = sizeof(ui_keys) / sizeof(ui_keys[0]);
 
-void ui_draw_help(struct ui *u)
+/* The help screen: Up/Down/PgUp/PgDn scroll, any other key goes back. */
+void ui_help_key(struct ui *u, int ch)
 {
-	attron(ui_attr(u, C_HEADER));
-	mvhline(0, 0, ' ', COLS);
-	mvprintw(0, 0, "numatop-tui %s help - press any key to return", NUMATOP_VERSION);
-	attroff(ui_attr(u, C_HEADER));
-	int y = 2;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && y < LINES - 8; i++) {
-		if (!keys[i].help)
-			continue;
-		attron(ui_attr(u, C_LABEL));
-		mvprintw(y, 1, "%-14s", keys[i].label);
-		attroff(ui_attr(u, C_LABEL));
-		mvaddnstr(y, 16, keys[i].help, COLS - 17);
-		y++;
+	long step = ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -(LINES - 2) :
+		    ch == KEY_NPAGE ? LINES - 2 : 0;
+	if (step) {
+		u->scroll += step;
+		long max = ui_screen_ops[SCR_HELP].scroll_max(u);
+		u->scroll = u->scroll < 0 ? 0 : u->scroll > max ? max : u->scroll;
+		return;
 	}
-	y++;
-	static const char *defs[] = {
-		"HOME    node where most of the process's threads last ran (main thread breaks ties)",
-		"N<id>   kB resident on that node (numa_maps; huge pages in their own size)",
-		"REMOTE  kB on nodes other than HOME;  REMOT% = REMOTE / total resident",
-		"no perm / gone / -: numa_maps not readable, process exited, unknown (never 0)",
-	};
-	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]) && y < LINES; i++)
-		mvaddnstr(y++, 1, defs[i], COLS - 2);
+	u->screen = u->back == SCR_HELP ? SCR_PROCESSES : u->back;
+	u->scroll = 0;
 }
 
-static void kill_dialog_key(struct ui *u, int ch)
+void ui_kill_key(struct ui *u, int ch)
 {
 	if (ch == KEY_UP && u->kill_sel > 0)
 		u->kill_sel--;
@@ -423,55 +415,4 @@ static void kill_dialog_key(struct ui *u, int ch)
 	} else if (ch == KEY_ESC || ch == 'q') {
 		u->screen = SCR_PROCESSES;
 	}
-}
-
-bool ui_handle_key(struct ui *u, int ch)
-{
-	if (ch == KEY_RESIZE) {
-		clearok(curscr, TRUE);
-		return true;
-	}
-	if (u->screen == SCR_HELP) {
-		help_key(u, ch);
-		return true;
-	}
-	if (u->screen == SCR_KILL) {
-		kill_dialog_key(u, ch);
-		return true;
-	}
-	if (u->screen == SCR_ACTION) {
-		ui_action_key(u, ch);
-		return true;
-	}
-	if (u->screen == SCR_MEASURE) {
-		ui_measure_key(u, ch);
-		return true;
-	}
-	if (u->screen == SCR_SORT) {
-		sort_menu_key(u, ch);
-		return true;
-	}
-	if ((u->screen == SCR_DETAIL || u->screen == SCR_TOPOLOGY) && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE ||
-					ch == KEY_NPAGE || ch == KEY_HOME)) {
-		long step = ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -10 :
-			    ch == KEY_NPAGE ? 10 : -u->detail_scroll;
-		u->detail_scroll += step;
-		if (u->detail_scroll < 0)
-			u->detail_scroll = 0;
-		long max = u->screen == SCR_DETAIL ? (long)u->detail.nmaps :
-			   (long)(u->topo.ncpus + 2 * u->topo.nnodes);
-		if (u->detail_scroll > max)
-			u->detail_scroll = max;
-		return true;
-	}
-	if (ch == '\r')
-		ch = '\n';
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (keys[i].key == ch) {
-			u->msg[0] = '\0';
-			keys[i].fn(u, ch);
-			return true;
-		}
-	}
-	return false;
 }

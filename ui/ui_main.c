@@ -77,6 +77,7 @@ static int ui_open(struct ui *u, const struct options *o)
 	u->mouse = !o->no_mouse;
 	u->screen = u->back = SCR_PROCESSES;
 	u->sel_pid = -1;
+	u->kernel_threads = o->kernel_threads;
 	/* The firmware's HMAT (any root), the last measurement (live). */
 	u->have_hmat = hmat_read(u->root, &u->topo, &u->hmat) == 0;
 	if (fsroot_is_live(u->root) && measure_load_cached(&u->topo, &u->meas) == 0) {
@@ -127,7 +128,7 @@ static void set_priority(struct ui *u)
 	free(v);
 }
 
-static void sample(struct ui *u)
+void ui_sample(struct ui *u)
 {
 	set_priority(u);
 	int rc = sampler_tick(u->smp, &u->snap);
@@ -168,7 +169,7 @@ int ui_run(const struct options *o)
 	init_colors(&u);
 	if (u.mouse)
 		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-	sample(&u);
+	ui_sample(&u);
 	while (!u.quit && !ui_stop) {
 		ui_draw(&u);
 		/* While a migration runs: batches for ~50 ms between redraws,
@@ -200,7 +201,7 @@ int ui_run(const struct options *o)
 			continue;
 		}
 		if (!u.paused && mono() - u.last_sample >= u.delay)
-			sample(&u);
+			ui_sample(&u);
 	}
 	endwin();
 	ui_close(&u);

@@ -106,7 +106,7 @@ static bool topo_line(struct topo_lines *tl, int attr, const char *text)
 void ui_draw_topology(struct ui *u, int y0, int h)
 {
 	const struct topology *t = &u->topo;
-	struct topo_lines tl = { y0, y0 + h - 1, u->detail_scroll, 0 };
+	struct topo_lines tl = { y0, y0 + h - 1, u->scroll, 0 };
 	char line[512];
 	bool more = true;
 	for (size_t i = 0; i < t->nnodes && more; i++) {
@@ -220,7 +220,7 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		mvprintw(y, 0, "numa_maps: %s", strerror(-d->nm_rc));
 		return;
 	}
-	for (long i = u->detail_scroll; i < (long)d->nmaps && y < ymax; i++, y++) {
+	for (long i = u->scroll; i < (long)d->nmaps && y < ymax; i++, y++) {
 		const struct detail_mapping *m = &d->maps[i];
 		bool remote = false;
 		for (size_t j = 0; p && j < t->nnodes; j++)

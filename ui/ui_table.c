@@ -39,8 +39,9 @@ bool sorted_by_hdr(const struct ui *u, int i)
 }
 
 /* Lay the columns out: the N entry becomes one column per node when they
- * fit (with room for 12 characters of command), else one block per node.
- * Fills u->hdr. */
+ * fit (with room for 12 characters of command), else one block per node,
+ * else (more nodes than the width leaves) nothing: REMOTE and the command
+ * matter more. Fills u->hdr. */
 static void layout(struct ui *u, const struct col_ctx *c)
 {
 	size_t nn = u->topo.nnodes;
@@ -55,6 +56,8 @@ static void layout(struct ui *u, const struct col_ctx *c)
 	for (size_t i = 0; i < u->cols.n; i++)
 		nodecols += u->cols.v[i].col == COL_NODE && u->cols.v[i].node < 0;
 	bool expand = fixed + (int)(nodecols * nn) * (NODE_W + 1) <= COLS;
+	int bw = nn < 5 ? 5 : (int)nn;
+	bool blocks_fit = fixed + (int)nodecols * (bw + 1) <= COLS;
 	u->nhdr = 0;
 	int x = 0;
 	for (size_t i = 0; i < u->cols.n; i++) {
@@ -63,10 +66,9 @@ static void layout(struct ui *u, const struct col_ctx *c)
 			if (expand) {
 				for (size_t j = 0; j < nn; j++, x += NODE_W + 1)
 					add_hdr(u, x, x + NODE_W, COL_NODE, (int)j);
-			} else {
-				int w = nn < 5 ? 5 : (int)nn;
-				add_hdr(u, x, x + w, COL_NODE, -1);
-				x += w + 1;
+			} else if (blocks_fit) {
+				add_hdr(u, x, x + bw, COL_NODE, -1);
+				x += bw + 1;
 			}
 			continue;
 		}
@@ -172,7 +174,7 @@ void ui_draw_table(struct ui *u, int y, int h)
 	}
 	attron(ui_attr(u, C_HEADER));
 	mvhline(y, 0, ' ', COLS);
-	mvaddnstr(y, 0, line, COLS);
+	ui_put(y, 0, line, COLS);
 	attroff(ui_attr(u, C_HEADER));
 	y++;
 	h--;
@@ -206,7 +208,7 @@ void ui_draw_table(struct ui *u, int y, int h)
 			attron(a);
 		if (row == u->sel)
 			mvhline(y, 0, ' ', COLS);
-		mvaddnstr(y, 0, line, COLS);
+		ui_put(y, 0, line, COLS);
 		if (a)
 			attroff(a);
 	}

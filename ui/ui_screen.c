@@ -1,0 +1,309 @@
+/* ui_screen.c - the screens as one table (draw, keys, scrolling, their
+ * keys for the help screen), the frame around them (tabs, title, the
+ * function-key bar) and key dispatch. A new screen is one enum value and
+ * one row here. */
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "ui_int.h"
+
+/* ---- adapters: each screen drawn in rows y0 .. y0+h-1 ----------------- */
+
+static void d_nodes(struct ui *u, int y0, int h)
+{
+	ui_draw_status(u, y0 + h - 1);
+	ui_draw_nodes(u, y0, h - 2);
+}
+
+static void d_topology(struct ui *u, int y0, int h)
+{
+	ui_draw_status(u, y0 + h - 1);
+	ui_draw_topology(u, y0, h - 2);
+}
+
+static void d_distances(struct ui *u, int y0, int h)
+{
+	ui_draw_status(u, y0 + h - 1);
+	ui_draw_heatmap_full(u, y0, h - 2);
+}
+
+static void d_detail(struct ui *u, int y0, int h)
+{
+	ui_draw_status(u, y0 + h - 1);
+	ui_draw_detail(u, y0, h - 2);
+}
+
+static void d_kill(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_draw_kill(u); }
+static void d_sort(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_draw_sort_menu(u); }
+static void d_action(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_action_draw(u); }
+static void d_measure(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_measure_draw(u); }
+static void d_help(struct ui *u, int y0, int h);
+
+static long max_detail(const struct ui *u) { return (long)u->detail.nmaps; }
+static long max_topology(const struct ui *u) { return (long)(u->topo.ncpus + 2 * u->topo.nnodes); }
+static long max_distances(const struct ui *u) { return (long)u->topo.nnodes; }
+static long max_help(const struct ui *u);
+
+/* ---- each screen's own keys, for the help screen ---------------------- */
+
+#define HELP(a) a, sizeof(a) / sizeof((a)[0])
+static const struct ui_help h_scroll[] = {
+	{ "Up/Down", "scroll" }, { "PgUp/PgDn", "scroll a page" }, { "Home", "top" },
+	{ "Esc", "back (detail)" },
+};
+static const struct ui_help h_kill[] = {
+	{ "Up/Down", "choose a signal" }, { "Enter", "send it (identity re-checked first)" },
+	{ "Esc q", "cancel" },
+};
+static const struct ui_help h_sort[] = {
+	{ "Up/Down", "choose a column" }, { "Enter", "sort by it" }, { "Esc q F6", "cancel" },
+};
+static const struct ui_help h_action[] = {
+	{ "Up/Down", "choose the target node (n/a: it cannot take this)" },
+	{ "a Space", "rebind dialog: also migrate the memory" },
+	{ "Enter y", "preview, then start" }, { "Esc q n", "back / cancel a running move" },
+};
+static const struct ui_help h_measure[] = {
+	{ "Enter y", "start the measurement" }, { "Esc q", "cancel (also while it runs)" },
+};
+static const struct ui_help h_setup[] = {
+	{ "Up/Down", "choose a column" }, { "Left/Right Tab", "active / available list" },
+	{ "Enter a Ins", "add the available column after the cursor" },
+	{ "Del d F9", "remove the active column" },
+	{ "[ ] F7 F8", "move the active column up / down" },
+	{ "r", "reset to the default columns" }, { "Esc q F2 F10", "done" },
+};
+static const struct ui_help h_help[] = {
+	{ "Up/Down PgUp/PgDn", "scroll" }, { "any other key", "back" },
+};
+
+const struct ui_screen_ops ui_screen_ops[SCR_N] = {
+	[SCR_PROCESSES] = { "Processes", ui_draw_processes, NULL, false, false, NULL, NULL, 0 },
+	[SCR_NODES] = { "Nodes", d_nodes, NULL, false, false, NULL, NULL, 0 },
+	[SCR_TOPOLOGY] = { "Topology", d_topology, NULL, false, false, max_topology, HELP(h_scroll) },
+	[SCR_DISTANCES] = { "Distances", d_distances, NULL, false, false, max_distances, HELP(h_scroll) },
+	[SCR_NSCREENS] = { NULL, NULL, NULL, false, false, NULL, NULL, 0 },
+	[SCR_DETAIL] = { "Process detail", d_detail, NULL, false, false, max_detail, HELP(h_scroll) },
+	[SCR_HELP] = { "Help", d_help, ui_help_key, false, true, max_help, HELP(h_help) },
+	[SCR_KILL] = { "Signal dialog (F9)", d_kill, ui_kill_key, true, false, NULL, HELP(h_kill) },
+	[SCR_SORT] = { "Sort menu (F6)", d_sort, ui_sort_menu_key, true, false, NULL, HELP(h_sort) },
+	[SCR_ACTION] = { "Migrate / bind dialog (F7 F8)", d_action, ui_action_key, true, false, NULL,
+			 HELP(h_action) },
+	[SCR_MEASURE] = { "Measure dialog (L)", d_measure, ui_measure_key, true, false, NULL,
+			  HELP(h_measure) },
+	[SCR_SETUP] = { "Setup (F2)", ui_setup_draw, ui_setup_key, false, false, NULL, HELP(h_setup) },
+};
+
+/* ---- the help screen: generated from the key and screen tables -------- */
+
+/* Line k of the help text into label/text; its colour; false past the end. */
+static bool help_line(long k, const char **label, const char **text, char *buf, size_t n,
+		      enum ui_color *c)
+{
+	*c = C_DEFAULT;
+	for (size_t i = 0; i < ui_nkeys; i++) {
+		if (!ui_keys[i].help)
+			continue;
+		if (k-- == 0) {
+			*label = ui_keys[i].label;
+			*text = ui_keys[i].help;
+			*c = C_LABEL;
+			return true;
+		}
+	}
+	for (int s = 0; s < SCR_N; s++) {
+		const struct ui_screen_ops *o = &ui_screen_ops[s];
+		if (!o->nhelp || (s == SCR_DISTANCES || s == SCR_DETAIL))   /* same as Topology */
+			continue;
+		if (k-- == 0) {
+			snprintf(buf, n, "%s", s == SCR_TOPOLOGY ? "Topology, Distances, detail" : o->name);
+			*label = "";
+			*text = buf;
+			*c = C_HEADER;
+			return true;
+		}
+		if (k < (long)o->nhelp) {
+			*label = o->help[k].label;
+			*text = o->help[k].help;
+			*c = C_LABEL;
+			return true;
+		}
+		k -= (long)o->nhelp;
+	}
+	if (k-- == 0) {
+		*label = "";
+		*text = "Columns (F2 to choose; -o on the command line)";
+		*c = C_HEADER;
+		return true;
+	}
+	if (k < COL_NCOLS) {
+		const struct col_def *d = col_get((enum snap_col)k);
+		snprintf(buf, n, "%s", k == COL_NODE ? "N<id>" : d->name);
+		*label = buf;
+		*text = d->desc;
+		*c = C_LABEL;
+		return true;
+	}
+	if (k == COL_NCOLS) {
+		*label = "";
+		*text = "no perm / gone / error / -: numa_maps not readable, process exited, "
+			"unknown (never 0); ~: estimated from a sample of pages";
+		return true;
+	}
+	return false;
+}
+
+static long help_lines(void)
+{
+	long k = 0;
+	const char *l, *t;
+	char b[64];
+	enum ui_color c;
+	while (help_line(k, &l, &t, b, sizeof(b), &c))
+		k++;
+	return k;
+}
+
+static long max_help(const struct ui *u)
+{
+	(void)u;
+	long m = help_lines() - (LINES - 3);
+	return m > 0 ? m : 0;
+}
+
+static void d_help(struct ui *u, int y0, int h)
+{
+	attron(ui_attr(u, C_HEADER));
+	mvhline(y0, 0, ' ', COLS);
+	mvprintw(y0, 0, "numatop-tui %s help - Up/Down scroll, any other key returns", NUMATOP_VERSION);
+	attroff(ui_attr(u, C_HEADER));
+	int y = y0 + 2;
+	const char *label, *text;
+	char buf[64];
+	enum ui_color c;
+	for (long k = u->scroll; y < y0 + h && help_line(k, &label, &text, buf, sizeof(buf), &c); k++, y++) {
+		if (c == C_HEADER) {
+			attron(ui_attr(u, C_LABEL) | A_BOLD);
+			mvaddnstr(y, 1, text, COLS - 2);
+			attroff(ui_attr(u, C_LABEL) | A_BOLD);
+			continue;
+		}
+		attron(ui_attr(u, c));
+		mvprintw(y, 1, "%-14s", label);
+		attroff(ui_attr(u, c));
+		mvaddnstr(y, 16, text, COLS - 17);
+	}
+}
+
+/* ---- the frame -------------------------------------------------------- */
+
+void ui_draw_fkeys(struct ui *u)
+{
+	/* F1..F10 in order, then the other keys with a label (Tab). */
+	int y = LINES - 1, x = 0;
+	move(y, 0);
+	clrtoeol();
+	for (int pass = 0; pass < 2; pass++) {
+		for (int f = 1; f <= (pass ? 1 : 10); f++) {
+			for (size_t i = 0; i < ui_nkeys && x < COLS; i++) {
+				const struct ui_key *k = &ui_keys[i];
+				bool fkey = k->key >= KEY_F(1) && k->key <= KEY_F(10);
+				if (!k->bar || (pass == 0 ? k->key != KEY_F(f) : fkey))
+					continue;
+				char name[8];
+				if (fkey)
+					snprintf(name, sizeof(name), "F%d", k->key - KEY_F(0));
+				else
+					snprintf(name, sizeof(name), "%s", k->label);
+				name[strcspn(name, " ")] = '\0';
+				attron(ui_attr(u, C_FKEY));
+				mvaddnstr(y, x, name, COLS - x);
+				attroff(ui_attr(u, C_FKEY));
+				x += (int)strlen(name);
+				if (x >= COLS)
+					break;
+				attron(ui_attr(u, C_FKEY_LABEL));
+				mvaddnstr(y, x, k->bar, COLS - x);
+				x += (int)strlen(k->bar);
+				if (x < COLS)
+					mvaddch(y, x++, ' ');
+				attroff(ui_attr(u, C_FKEY_LABEL));
+			}
+		}
+	}
+	attron(ui_attr(u, C_FKEY_LABEL));
+	if (x < COLS)
+		mvhline(y, x, ' ', COLS - x);
+	attroff(ui_attr(u, C_FKEY_LABEL));
+}
+
+void ui_draw(struct ui *u)
+{
+	erase();
+	if (COLS < 40 || LINES < 10) {
+		mvaddstr(0, 0, "window too small");
+		refresh();
+		return;
+	}
+	const struct ui_screen_ops *o = &ui_screen_ops[u->screen];
+	if (o->bare) {
+		o->draw(u, 0, LINES);
+		refresh();
+		return;
+	}
+	int x = 0;
+	for (int i = 0; i < SCR_NSCREENS; i++) {
+		bool cur = (int)u->screen == i || (u->screen > SCR_NSCREENS && i == SCR_PROCESSES);
+		attron(cur ? ui_attr(u, C_HEADER) : ui_attr(u, C_DIM));
+		mvprintw(0, x, " %s ", ui_screen_ops[i].name);
+		attroff(ui_attr(u, C_HEADER) | ui_attr(u, C_DIM));
+		x += (int)strlen(ui_screen_ops[i].name) + 3;
+	}
+	char title[512];
+	snprintf(title, sizeof(title), " numatop-tui %s  %s%s", NUMATOP_VERSION,
+		 fsroot_is_live(u->root) ? "live" : "root ",
+		 fsroot_is_live(u->root) ? "" : fsroot_path(u->root));
+	if (x < COLS)
+		mvaddnstr(0, x, title, COLS - x);   /* never wrap onto the panels */
+	if (o->overlay)
+		ui_draw_processes(u, 1, LINES - 2);
+	o->draw(u, 1, LINES - 2);
+	ui_draw_fkeys(u);
+	refresh();
+}
+
+/* ---- keys ------------------------------------------------------------- */
+
+bool ui_handle_key(struct ui *u, int ch)
+{
+	if (ch == KEY_RESIZE) {
+		clearok(curscr, TRUE);
+		return true;
+	}
+	const struct ui_screen_ops *o = &ui_screen_ops[u->screen];
+	if (o->key) {
+		o->key(u, ch);
+		return true;
+	}
+	if (o->scroll_max && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_PPAGE ||
+			      ch == KEY_NPAGE || ch == KEY_HOME)) {
+		long step = ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -10 :
+			    ch == KEY_NPAGE ? 10 : -u->scroll;
+		long max = o->scroll_max(u);
+		u->scroll += step;
+		u->scroll = u->scroll < 0 ? 0 : u->scroll > max ? max : u->scroll;
+		return true;
+	}
+	if (ch == '\r')
+		ch = '\n';
+	for (size_t i = 0; i < ui_nkeys; i++) {
+		if (ui_keys[i].key == ch) {
+			u->msg[0] = '\0';
+			ui_keys[i].fn(u, ch);
+			return true;
+		}
+	}
+	return false;
+}

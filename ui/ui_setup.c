@@ -1,0 +1,153 @@
+/* ui_setup.c - F2 Setup: the process table's columns, as htop's F2
+ * Columns. Left the active columns in order, right the ones not shown;
+ * every change applies at once. */
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "ui_int.h"
+
+/* The columns not in the list (N counts as shown when "every node" is). */
+static int avail_at(const struct ui *u, int k)
+{
+	for (int c = 0; c < COL_NCOLS; c++) {
+		bool shown = false;
+		for (size_t i = 0; i < u->cols.n && !shown; i++)
+			shown = u->cols.v[i].col == (enum snap_col)c &&
+				(c != COL_NODE || u->cols.v[i].node < 0);
+		if (!shown && k-- == 0)
+			return c;
+	}
+	return -1;
+}
+
+static int avail_count(const struct ui *u)
+{
+	int n = 0;
+	while (avail_at(u, n) >= 0)
+		n++;
+	return n;
+}
+
+static void clamp(struct ui *u)
+{
+	int na = (int)u->cols.n, nv = avail_count(u);
+	if (u->setup_sel >= na)
+		u->setup_sel = na - 1;
+	if (u->setup_sel < 0)
+		u->setup_sel = 0;
+	if (u->setup_avail >= nv)
+		u->setup_avail = nv - 1;
+	if (u->setup_avail < 0)
+		u->setup_avail = 0;
+	if (u->setup_pane == 1 && nv == 0)
+		u->setup_pane = 0;
+}
+
+void ui_setup_open(struct ui *u)
+{
+	u->setup_sel = u->setup_avail = u->setup_pane = 0;
+	u->screen = SCR_SETUP;
+}
+
+static void name_of(const struct ui *u, struct col_ref r, char *out, size_t n)
+{
+	if (r.col == COL_NODE && r.node >= 0)
+		snprintf(out, n, "N%d", u->topo.nodes[r.node].id);
+	else
+		snprintf(out, n, "%s", col_get(r.col)->name);
+}
+
+static void swap(struct ui *u, int a, int b)
+{
+	if (a < 0 || b < 0 || a >= (int)u->cols.n || b >= (int)u->cols.n)
+		return;
+	struct col_ref t = u->cols.v[a];
+	u->cols.v[a] = u->cols.v[b];
+	u->cols.v[b] = t;
+	u->setup_sel = b;
+}
+
+void ui_setup_key(struct ui *u, int ch)
+{
+	bool left = u->setup_pane == 0;
+	switch (ch) {
+	case KEY_UP:
+		if (left) u->setup_sel--; else u->setup_avail--;
+		break;
+	case KEY_DOWN:
+		if (left) u->setup_sel++; else u->setup_avail++;
+		break;
+	case KEY_LEFT: case KEY_RIGHT: case '\t':
+		u->setup_pane = !u->setup_pane;
+		break;
+	case '\n': case '\r': case KEY_ENTER: case 'a': case KEY_IC: {
+		if (left) {
+			u->setup_pane = 1;      /* Enter on the left: go choose one */
+			break;
+		}
+		int c = avail_at(u, u->setup_avail);
+		size_t pos = u->cols.n ? (size_t)u->setup_sel + 1 : 0;
+		if (c >= 0 && col_list_insert(&u->cols, pos, (struct col_ref){ (enum snap_col)c, -1 }) == 0)
+			u->setup_sel = (int)pos;
+		break;
+	}
+	case KEY_DC: case 'd': case KEY_F(9):
+		if (left && u->cols.n > 1)   /* at least one column stays */
+			col_list_remove(&u->cols, (size_t)u->setup_sel);
+		else if (left)
+			snprintf(u->msg, sizeof(u->msg), "the table keeps at least one column");
+		break;
+	case '[': case KEY_F(7):
+		if (left) swap(u, u->setup_sel, u->setup_sel - 1);
+		break;
+	case ']': case KEY_F(8):
+		if (left) swap(u, u->setup_sel, u->setup_sel + 1);
+		break;
+	case 'r':
+		col_list_default(&u->cols, true, false);
+		break;
+	case KEY_ESC: case 'q': case KEY_F(2): case KEY_F(10):
+		u->screen = SCR_PROCESSES;
+		break;
+	}
+	clamp(u);
+}
+
+void ui_setup_draw(struct ui *u, int y0, int h)
+{
+	int w = COLS / 2;
+	attron(ui_attr(u, C_HEADER));
+	mvhline(y0, 0, ' ', COLS);
+	mvaddnstr(y0, 0, " Active columns (the table, in order)", w - 1);
+	mvaddnstr(y0, w, " Available columns", COLS - w);
+	attroff(ui_attr(u, C_HEADER));
+	int rows = h - 3;
+	for (int pane = 0; pane < 2; pane++) {
+		int n = pane ? avail_count(u) : (int)u->cols.n;
+		int sel = pane ? u->setup_avail : u->setup_sel;
+		int first = sel >= rows ? sel - rows + 1 : 0;
+		for (int r = 0; r < rows && first + r < n; r++) {
+			int k = first + r;
+			struct col_ref ref = pane ? (struct col_ref){ (enum snap_col)avail_at(u, k), -1 }
+						  : u->cols.v[k];
+			char name[24], line[256];
+			name_of(u, ref, name, sizeof(name));
+			snprintf(line, sizeof(line), " %-8s %s", name,
+				 ref.col == COL_NODE && ref.node >= 0 ? "kB resident on this node"
+								      : col_get(ref.col)->desc);
+			bool cur = k == sel && pane == u->setup_pane;
+			int a = cur ? ui_attr(u, C_SELECTED) : k == sel ? (int)A_BOLD : 0;
+			attron(a);
+			if (cur)
+				mvhline(y0 + 1 + r, pane * w, ' ', (pane ? COLS - w : w) - 1);
+			mvaddnstr(y0 + 1 + r, pane * w, line, (pane ? COLS - w : w) - 1);
+			attroff(a);
+		}
+	}
+	attron(ui_attr(u, C_LABEL));
+	mvaddnstr(y0 + h - 1, 0, "Up/Down choose  Tab/Left/Right switch list  Enter add  Del remove  "
+		  "[ ] move  r reset  Esc done", COLS);
+	attroff(ui_attr(u, C_LABEL));
+}
