@@ -12,7 +12,7 @@ CC      ?= cc
 PKGS    := libproc2 json-c
 UI_PKGS := ncursesw
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
-            libjson-c-dev tmux numactl bzip2 valgrind
+            libjson-c-dev tmux numactl bzip2 valgrind procps python3
 VERSION := 0.1.0
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -26,12 +26,15 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 \
 LDLIBS  := $(PKG_LIBS) -lnuma -lm
 
 BUILD   ?= build
+# The core library (src/*.c, no curses, no front end), the front ends:
+# the command line (src/cli/: main, options, the batch loop, the action
+# and measure commands) and the monitor (ui/), linked into the program only.
 CORE_SRC := $(wildcard src/*.c)
-CORE_SRC := $(filter-out src/main.c,$(CORE_SRC))
+CLI_SRC  := $(wildcard src/cli/*.c)
 UI_SRC   := $(wildcard ui/*.c)
 CORE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC))
+CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 UI_OBJ   := $(patsubst %.c,$(BUILD)/%.o,$(UI_SRC))
-MAIN_OBJ := $(BUILD)/src/main.o
 LIB      := $(BUILD)/libnumatop.a
 PROG     ?= numatop-tui
 
@@ -50,16 +53,20 @@ $(BUILD)/%.o: %.c $(wildcard include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/ui/%.o: ui/%.c $(wildcard include/*.h ui/*.h)
+$(BUILD)/src/cli/%.o: src/cli/%.c $(wildcard include/*.h src/cli/*.h ui/ui.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(UI_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -Isrc/cli -Iui -c -o $@ $<
+
+$(BUILD)/ui/%.o: ui/%.c $(wildcard include/*.h ui/*.h src/cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc/cli $(UI_CFLAGS) -c -o $@ $<
 
 $(LIB): $(CORE_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(PROG): $(MAIN_OBJ) $(UI_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
+$(PROG): $(CLI_OBJ) $(UI_OBJ) $(LIB)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(LIB)
 	@mkdir -p $(dir $@)

@@ -25,9 +25,11 @@
 
 enum nmsched_how { NMSCHED_KEEP, NMSCHED_READ, NMSCHED_SAMPLE };
 
+#define NMSCHED_BUDGET_MS 20.0   /* the default budget per tick */
+
 struct nmsched_config {
 	bool full;               /* read every process every tick, no budget */
-	double budget_s;         /* per tick (default 0.020) */
+	double budget_s;         /* per tick (default NMSCHED_BUDGET_MS) */
 	double big_interval_s;   /* re-read of big processes (default 10) */
 	int64_t big_kb;          /* "big" from this RSS (default 1 GiB) */
 	double sample_over_s;    /* sample when a walk is predicted longer */

@@ -22,6 +22,19 @@ int output_text_write(FILE *f, const struct snapshot *s,
 int output_json_write(FILE *f, const struct snapshot *s,
 		      const struct output_opts *o);
 
+/* The formats, one row each (src/output.c): --format NAME. */
+struct output_format {
+	const char *name;
+	const char *desc;
+	int (*write)(FILE *f, const struct snapshot *s, const struct output_opts *o);
+};
+extern const struct output_format output_formats[];
+extern const size_t output_nformats;
+/* By name, case-insensitive; NULL when there is none. */
+const struct output_format *output_format_find(const char *name);
+/* "text json": the names, for messages. */
+void output_format_names(char *out, size_t n);
+
 /* Shared formatting helpers (also used by the UI). */
 const char *fmt_node_kind(const struct topology *t, size_t idx,
 			  const struct node_sample *ns);

@@ -21,7 +21,7 @@
 void nmsched_config_default(struct nmsched_config *c)
 {
 	c->full = false;
-	c->budget_s = 0.020;
+	c->budget_s = NMSCHED_BUDGET_MS / 1000.0;
 	c->big_interval_s = 10.0;
 	c->big_kb = 1024 * 1024;
 	c->sample_over_s = 0.010;

@@ -13,7 +13,7 @@
 
 bool ui_action_check_node(const struct ui *u, const struct ui_action *a, int i)
 {
-	const struct topo_node *nd = &u->topo.nodes[i];
+	const struct topo_node *nd = &u->se.topo.nodes[i];
 	if (a->migrate && !nd->has_memory)
 		return false;
 	if (a->rebind && bitmap_empty(&nd->cpus))
@@ -39,7 +39,7 @@ void ui_action_free(struct ui *u)
 
 void ui_action_open(struct ui *u, bool migrate)
 {
-	const char *why = action_refusal(u->opt->readonly, u->root);
+	const char *why = action_refusal(u->opt->readonly, u->se.root);
 	if (why) {
 		snprintf(u->msg, sizeof(u->msg), "%s: %s", migrate ? "migrate" : "rebind", why);
 		return;
@@ -72,14 +72,14 @@ void ui_action_open(struct ui *u, bool migrate)
 	 * of its memory (threads follow the memory). Else the first usable. */
 	int start = sel->home;
 	if (!migrate && sel->nm == NMS_OK && sel->total_kb > 0) {
-		for (int i = 0; i < (int)u->topo.nnodes; i++)
+		for (int i = 0; i < (int)u->se.topo.nnodes; i++)
 			if (start < 0 || sel->node_kb[i] > sel->node_kb[start])
 				start = i;
 	}
 	a->sel = -1;
 	if (start >= 0 && ui_action_check_node(u, a, start))
 		a->sel = start;
-	for (int i = 0; i < (int)u->topo.nnodes && a->sel < 0; i++)
+	for (int i = 0; i < (int)u->se.topo.nnodes && a->sel < 0; i++)
 		if (ui_action_check_node(u, a, i))
 			a->sel = i;
 	u->act = a;
@@ -99,17 +99,17 @@ static int plan_item(struct ui *u, struct ui_action *a, struct act_item *it, int
 {
 	migrate_free(&it->job);
 	int rc = it->tg.pidfd >= 0 ? action_target_alive(&it->tg)
-				   : action_target_lock(u->root, &it->tg);
+				   : action_target_lock(u->se.root, &it->tg);
 	if (rc)
 		return rc;
 	if (a->migrate) {
-		rc = migrate_prepare(u->root, &u->topo, &it->tg, id, &it->job);
+		rc = migrate_prepare(u->se.root, &u->se.topo, &it->tg, id, &it->job);
 		if (rc == 0) {
-			memcpy(it->before, it->job.pv.node_kb, u->topo.nnodes * sizeof(int64_t));
+			memcpy(it->before, it->job.pv.node_kb, u->se.topo.nnodes * sizeof(int64_t));
 			snprintf(it->policy, sizeof(it->policy), "%s", it->job.pv.policy);
 		}
 	} else {
-		return migrate_read_target_placement(u->root, &u->topo, &it->tg, it->before,
+		return migrate_read_target_placement(u->se.root, &u->se.topo, &it->tg, it->before,
 						     it->policy, sizeof(it->policy));
 	}
 	return rc ? rc : action_target_alive(&it->tg);
@@ -118,8 +118,8 @@ static int plan_item(struct ui *u, struct ui_action *a, struct act_item *it, int
 /* Build every item's plan and preview for the chosen node. */
 static void prepare(struct ui *u, struct ui_action *a)
 {
-	int id = u->topo.nodes[a->sel].id;
-	size_t nn = u->topo.nnodes ? u->topo.nnodes : 1;
+	int id = u->se.topo.nodes[a->sel].id;
+	size_t nn = u->se.topo.nnodes ? u->se.topo.nnodes : 1;
 	a->total_pages = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		struct act_item *it = &a->items[i];
@@ -139,7 +139,7 @@ static void prepare(struct ui *u, struct ui_action *a)
  * ui_action_work(). */
 static void start(struct ui *u, struct ui_action *a)
 {
-	const struct topo_node *nd = &u->topo.nodes[a->sel];
+	const struct topo_node *nd = &u->se.topo.nodes[a->sel];
 	a->total_pages = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		struct act_item *it = &a->items[i];
@@ -147,7 +147,7 @@ static void start(struct ui *u, struct ui_action *a)
 			continue;
 		it->lock_rc = action_target_alive(&it->tg);
 		if (it->lock_rc == 0 && a->rebind)
-			it->rb_rc = rebind_threads(u->root, &it->tg, &nd->cpus, &it->rb);
+			it->rb_rc = rebind_threads(u->se.root, &it->tg, &nd->cpus, &it->rb);
 		/* As on the command line: a failed rebind stops that item. */
 		if (it->lock_rc == 0 && a->migrate && it->rb_rc == 0) {
 			it->lock_rc = plan_item(u, a, it, nd->id);
@@ -167,9 +167,9 @@ static void finish(struct ui *u, struct ui_action *a)
 	for (size_t i = 0; i < a->n; i++) {
 		struct act_item *it = &a->items[i];
 		int rc = it->prep_rc || it->lock_rc ? -1 :
-			 migrate_read_target_placement(u->root, &u->topo, &it->tg, it->after, NULL, 0);
+			 migrate_read_target_placement(u->se.root, &u->se.topo, &it->tg, it->after, NULL, 0);
 		if (rc && it->after)
-			for (size_t k = 0; k < u->topo.nnodes; k++)
+			for (size_t k = 0; k < u->se.topo.nnodes; k++)
 				it->after[k] = -1;
 		action_target_unlock(&it->tg);
 	}
@@ -214,7 +214,7 @@ void ui_action_key(struct ui *u, int ch)
 	case ST_CHOOSE:
 		if (ch == KEY_UP || ch == KEY_DOWN) {
 			int d = ch == KEY_UP ? -1 : 1;
-			for (int i = a->sel + d; i >= 0 && i < (int)u->topo.nnodes; i += d)
+			for (int i = a->sel + d; i >= 0 && i < (int)u->se.topo.nnodes; i += d)
 				if (ui_action_check_node(u, a, i)) {
 					a->sel = i;
 					break;

@@ -112,8 +112,8 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 		 a->n > 1 ? "tagged here" : "process here", "CPUs");
 	line(u, y0 + 1, x0, w, s);
 	int rows = h - 5, first = a->sel >= rows ? a->sel - rows + 1 : 0;
-	for (int i = first; i < (int)u->topo.nnodes && i - first < rows; i++) {
-		const struct topo_node *nd = &u->topo.nodes[i];
+	for (int i = first; i < (int)u->se.topo.nnodes && i - first < rows; i++) {
+		const struct topo_node *nd = &u->se.topo.nodes[i];
 		char fr[16], cpus[48], here[32];
 		here_kb(u, a, i, here, sizeof(here));
 		fmt_human_kb(fr, sizeof(fr), u->snap.nodes && u->snap.nodes[i].mem_rc == 0 ?
@@ -145,7 +145,7 @@ enum sum_what { SUM_NOW, SUM_BEFORE, SUM_AFTER };
 
 static void sum_kb(const struct ui *u, const struct ui_action *a, enum sum_what w, int64_t *out)
 {
-	for (size_t k = 0; k < u->topo.nnodes; k++) {
+	for (size_t k = 0; k < u->se.topo.nnodes; k++) {
 		int64_t sum = 0;
 		bool any = false, unknown = false;
 		for (size_t i = 0; i < a->n; i++) {
@@ -172,10 +172,10 @@ static int draw_kb_row(struct ui *u, int y, int ymax, int x0, int w, const char 
 {
 	char s[256];
 	int len = snprintf(s, sizeof(s), "%-7s", label);
-	for (size_t k = 0; k < u->topo.nnodes; k++) {
+	for (size_t k = 0; k < u->se.topo.nnodes; k++) {
 		char v[16], cell[32];
 		fmt_human_kb(v, sizeof(v), kb[k]);
-		int cl = snprintf(cell, sizeof(cell), " N%d %-8s", u->topo.nodes[k].id, v);
+		int cl = snprintf(cell, sizeof(cell), " N%d %-8s", u->se.topo.nodes[k].id, v);
 		if (len + cl > w - 4 && y < ymax) {
 			line(u, y++, x0, w, s);
 			len = snprintf(s, sizeof(s), "%-7s", "");
@@ -200,7 +200,7 @@ static int first_error(const struct ui *u, const struct ui_action *a, int which,
 		if (rc < 0 && !(which == 2 && it->lock_rc)) {
 			*pid = it->tg.pid;
 			if (which == 3)
-				migrate_strerror(rc, u->topo.nodes[a->sel].id, buf, n);
+				migrate_strerror(rc, u->se.topo.nodes[a->sel].id, buf, n);
 			else
 				action_strerror(rc, buf, n);
 			return 1;
@@ -212,9 +212,9 @@ static int first_error(const struct ui *u, const struct ui_action *a, int which,
 static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int h, int w)
 {
 	char s[200], b[16], c[16], d[16];
-	int64_t *kb = calloc(u->topo.nnodes ? u->topo.nnodes : 1, sizeof(int64_t));
+	int64_t *kb = calloc(u->se.topo.nnodes ? u->se.topo.nnodes : 1, sizeof(int64_t));
 	int y = y0 + 1;
-	const struct topo_node *nd = &u->topo.nodes[a->sel];
+	const struct topo_node *nd = &u->se.topo.nodes[a->sel];
 	if (kb) {
 		sum_kb(u, a, SUM_NOW, kb);
 		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "now", kb);
@@ -272,7 +272,7 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 		y = wrapped(u, y, y0 + h - 1, x0, w, "memory policies stay (another process's "
 			    "policy cannot be changed): future allocations follow each process's own");
 	}
-	if (action_numa_balancing(u->root) > 0)
+	if (action_numa_balancing(u->se.root) > 0)
 		y = wrapped(u, y, y0 + h - 1, x0, w,
 			    "kernel.numa_balancing is on: the kernel may move pages again");
 	int pid;
@@ -319,7 +319,7 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 {
 	char s[240], e[200];
 	int y = y0 + 1;
-	int64_t *kb = calloc(u->topo.nnodes ? u->topo.nnodes : 1, sizeof(int64_t));
+	int64_t *kb = calloc(u->se.topo.nnodes ? u->se.topo.nnodes : 1, sizeof(int64_t));
 	int64_t arrived = -1;   /* kB that numa_maps shows arrived on the target */
 	if (a->migrate && kb) {
 		sum_kb(u, a, SUM_BEFORE, kb);
@@ -348,7 +348,7 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 		char m[16];
 		fmt_human_kb(m, sizeof(m), arrived);
 		snprintf(s, sizeof(s), "moved %s to N%d (%llu pages by move_pages)%s", m,
-			 u->topo.nodes[a->sel].id, (unsigned long long)moved,
+			 u->se.topo.nodes[a->sel].id, (unsigned long long)moved,
 			 a->cancelled ? " (cancelled)" : "");
 		line(u, y++, x0, w, s);
 		for (int r = 0; r < MIG_NREASONS; r++)
@@ -375,8 +375,8 @@ void ui_action_draw(struct ui *u)
 	int w = box_w();
 	/* Preview and result: room for the kB rows of many nodes (about
 	 * five to a line). */
-	int kbl = u->topo.nnodes > 5 ? (int)((u->topo.nnodes - 1) / 5) : 0;
-	int h = a->st == ST_CHOOSE ? (int)u->topo.nnodes + 5 : a->st == ST_RUN ? 7 : 12 + 2 * kbl;
+	int kbl = u->se.topo.nnodes > 5 ? (int)((u->se.topo.nnodes - 1) / 5) : 0;
+	int h = a->st == ST_CHOOSE ? (int)u->se.topo.nnodes + 5 : a->st == ST_RUN ? 7 : 12 + 2 * kbl;
 	if (h > LINES - 2)
 		h = LINES - 2;
 	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;

@@ -73,7 +73,7 @@ void ui_draw_status(struct ui *u, int y)
 		attroff(ui_attr(u, C_DIM));
 	}
 	char pw[128];
-	size_t nw = u->topo.nwarnings + (size_t)snapshot_proc_warning(s, pw, sizeof(pw));
+	size_t nw = u->se.topo.nwarnings + (size_t)snapshot_proc_warning(s, pw, sizeof(pw));
 	if (nw && !u->msg[0]) {
 		/* Broken input is said where it is seen; the text is on Nodes. */
 		attron(ui_attr(u, C_WARN));

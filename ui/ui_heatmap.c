@@ -19,13 +19,13 @@ static bool any_known(const int64_t *v, size_t n)
 
 static bool layer_available(const struct ui *u, enum ui_layer l)
 {
-	size_t nn = u->hmat.n * u->hmat.n;
+	size_t nn = u->se.hmat.n * u->se.hmat.n;
 	switch (l) {
 	case HL_SLIT: return true;
 	case HL_LATENCY:
-	case HL_BANDWIDTH: return u->have_meas;
-	case HL_HMAT_LATENCY: return u->have_hmat && any_known(u->hmat.lat_ns, nn);
-	case HL_HMAT_BANDWIDTH: return u->have_hmat && any_known(u->hmat.bw_mbs, nn);
+	case HL_BANDWIDTH: return u->se.have_meas;
+	case HL_HMAT_LATENCY: return u->se.have_hmat && any_known(u->se.hmat.lat_ns, nn);
+	case HL_HMAT_BANDWIDTH: return u->se.have_hmat && any_known(u->se.hmat.bw_mbs, nn);
 	default: return false;
 	}
 }
@@ -40,18 +40,18 @@ void ui_next_layer(struct ui *u)
 	}
 	u->layer = l;
 	u->show_heatmap = true;
-	if (l == HL_SLIT && !u->have_meas && !u->have_hmat)
+	if (l == HL_SLIT && !u->se.have_meas && !u->se.have_hmat)
 		snprintf(u->msg, sizeof(u->msg), "only the SLIT here: L measures latency and bandwidth");
 }
 
 void ui_measure_adopt(struct ui *u)
 {
-	size_t n = u->topo.nnodes;
+	size_t n = u->se.topo.nnodes;
 	free(u->meas_marks);
 	u->meas_marks = calloc(n * n + 1, sizeof(bool));
 	u->meas_note[0] = '\0';
 	if (u->meas_marks)
-		measure_disagreement(&u->topo, &u->meas, u->meas_note, sizeof(u->meas_note),
+		measure_disagreement(&u->se.topo, &u->se.meas, u->meas_note, sizeof(u->meas_note),
 				     u->meas_marks);
 }
 
@@ -59,35 +59,35 @@ void ui_measure_adopt(struct ui *u)
 static double value(const struct ui *u, size_t i, size_t j)
 {
 	switch (u->layer) {
-	case HL_LATENCY: return measure_at(&u->meas, i, j)->lat_ns;
-	case HL_BANDWIDTH: return measure_at(&u->meas, i, j)->bwall_gbs;
-	case HL_HMAT_LATENCY: return (double)u->hmat.lat_ns[i * u->hmat.n + j];
+	case HL_LATENCY: return measure_at(&u->se.meas, i, j)->lat_ns;
+	case HL_BANDWIDTH: return measure_at(&u->se.meas, i, j)->bwall_gbs;
+	case HL_HMAT_LATENCY: return (double)u->se.hmat.lat_ns[i * u->se.hmat.n + j];
 	case HL_HMAT_BANDWIDTH: {
-		int64_t b = u->hmat.bw_mbs[i * u->hmat.n + j];
+		int64_t b = u->se.hmat.bw_mbs[i * u->se.hmat.n + j];
 		return b < 0 ? -1 : (double)b / 1000.0;
 	}
-	default: return topology_distance(&u->topo, i, j);
+	default: return topology_distance(&u->se.topo, i, j);
 	}
 }
 
 static void title(const struct ui *u, char *out, size_t n)
 {
 	char age[16];
-	fmt_age(age, sizeof(age), u->have_meas ? difftime(time(NULL), u->meas.when) : -1);
-	const char *vm = u->have_meas && u->meas.hypervisor[0] ? ", in a VM: the host's placement" : "";
+	fmt_age(age, sizeof(age), u->se.have_meas ? difftime(time(NULL), u->se.meas.when) : -1);
+	const char *vm = u->se.have_meas && u->se.meas.hypervisor[0] ? ", in a VM: the host's placement" : "";
 	switch (u->layer) {
 	case HL_LATENCY:
 		snprintf(out, n, "Latency, ns (measured %s ago%s%s)", age,
-			 u->meas.quick ? ", quick" : "", vm);
+			 u->se.meas.quick ? ", quick" : "", vm);
 		break;
 	case HL_BANDWIDTH:
 		snprintf(out, n, "Read bandwidth, GB/s, all CPUs (measured %s ago%s)", age, vm);
 		break;
 	case HL_HMAT_LATENCY:
-		snprintf(out, n, "HMAT read latency, ns (firmware, access%d)", u->hmat.access);
+		snprintf(out, n, "HMAT read latency, ns (firmware, access%d)", u->se.hmat.access);
 		break;
 	case HL_HMAT_BANDWIDTH:
-		snprintf(out, n, "HMAT read bandwidth, GB/s (firmware, access%d)", u->hmat.access);
+		snprintf(out, n, "HMAT read bandwidth, GB/s (firmware, access%d)", u->se.hmat.access);
 		break;
 	default:
 		snprintf(out, n, "Distances (SLIT)");
@@ -121,7 +121,7 @@ static void cell_text(const struct ui *u, double d, bool local, char *c, size_t 
 /* The ramp runs from the nearest to the farthest value known. */
 static void range(const struct ui *u, double *lo, double *hi)
 {
-	size_t n = u->topo.nnodes;
+	size_t n = u->se.topo.nnodes;
 	*lo = 1e300;
 	*hi = -1;
 	for (size_t i = 0; i < n; i++)
@@ -140,9 +140,9 @@ static void range(const struct ui *u, double *lo, double *hi)
  * enough for a blank before the largest node id (1023 needs 5). */
 static int cell_width(const struct ui *u)
 {
-	size_t n = u->topo.nnodes;
+	size_t n = u->se.topo.nnodes;
 	int want = u->layer == HL_SLIT ? 4 : 5, fit = (int)(COLS - 6) / (int)(n ? n : 1);
-	int idw = n ? snprintf(NULL, 0, "%d", u->topo.nodes[n - 1].id) + 1 : 2;
+	int idw = n ? snprintf(NULL, 0, "%d", u->se.topo.nodes[n - 1].id) + 1 : 2;
 	if (want < idw)
 		want = idw;
 	return fit >= want ? want : fit >= 4 ? 4 : 1;
@@ -157,7 +157,7 @@ int ui_heatmap_lines(struct ui *u)
 {
 	if (!layer_available(u, u->layer))
 		u->layer = HL_SLIT;
-	return 1 + (cell_width(u) >= 4) + (int)u->topo.nnodes + has_note(u);
+	return 1 + (cell_width(u) >= 4) + (int)u->se.topo.nnodes + has_note(u);
 }
 
 int ui_draw_heatmap_summary(struct ui *u, int y)
@@ -170,7 +170,7 @@ int ui_draw_heatmap_summary(struct ui *u, int y)
 	range(u, &lo, &hi);
 	char line[320];
 	snprintf(line, sizeof(line), "%s: %zu nodes, %.3g..%.3g, too many for this window "
-		 "(Tab: Distances, D: hide)", head, u->topo.nnodes, lo, hi);
+		 "(Tab: Distances, D: hide)", head, u->se.topo.nnodes, lo, hi);
 	attron(ui_attr(u, C_LABEL));
 	mvaddnstr(y, 0, line, COLS);
 	attroff(ui_attr(u, C_LABEL));
@@ -180,7 +180,7 @@ int ui_draw_heatmap_summary(struct ui *u, int y)
 /* The heatmap from row `first` of the matrix, in rows y .. maxy-1. */
 static int draw_from(struct ui *u, int y, int maxy, size_t first)
 {
-	const struct topology *t = &u->topo;
+	const struct topology *t = &u->se.topo;
 	size_t n = t->nnodes;
 	if (!layer_available(u, u->layer))
 		u->layer = HL_SLIT;
@@ -256,6 +256,6 @@ int ui_draw_heatmap(struct ui *u, int y, int maxy)
 
 void ui_draw_heatmap_full(struct ui *u, int y0, int h)
 {
-	long first = u->scroll < (long)u->topo.nnodes ? u->scroll : 0;
+	long first = u->scroll < (long)u->se.topo.nnodes ? u->scroll : 0;
 	draw_from(u, y0, y0 + h, (size_t)first);
 }

@@ -13,6 +13,7 @@
 #include "options.h"
 #include "output.h"
 #include "sampler.h"
+#include "session.h"
 #include "snapshot.h"
 
 #define KEY_CTRL(c) ((c) & 0x1f)
@@ -73,9 +74,7 @@ struct ui_tag {
 
 struct ui {
 	const struct options *opt;
-	struct fsroot *root;
-	struct topology topo;
-	struct sampler *smp;
+	struct session se;       /* root, topology, sampler, HMAT, measurement */
 	struct snapshot snap;
 	struct sort_key sort;
 	enum ui_screen screen, back;
@@ -99,9 +98,6 @@ struct ui {
 	int table_y, table_h;    /* where the process table is drawn */
 	char msg[160];
 	struct ui_action *act;   /* the migrate / rebind dialog, NULL when closed */
-	struct measure_result meas;   /* the last measurement (have_meas) */
-	bool have_meas, have_hmat;
-	struct hmat hmat;
 	bool *meas_marks;        /* [n * n] cells where SLIT and latency disagree */
 	char meas_note[200];     /* ... said in one line, or "" */
 	enum ui_layer layer;
@@ -155,7 +151,7 @@ int ui_draw_heatmap_summary(struct ui *u, int y);
 /* The Distances screen: the heatmap from row u->scroll. */
 void ui_draw_heatmap_full(struct ui *u, int y0, int h);
 void ui_next_layer(struct ui *u);
-/* A new measurement in u->meas: marks, the disagreement line. */
+/* A new measurement in u->se.meas: marks, the disagreement line. */
 void ui_measure_adopt(struct ui *u);
 /* ui_measure.c: the L dialog, the measurement thread */
 void ui_measure_open(struct ui *u);

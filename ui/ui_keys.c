@@ -66,7 +66,7 @@ static void k_kthreads(struct ui *u, int ch)
 	(void)ch;
 	u->kernel_threads = !u->kernel_threads;
 	struct sampler_filter f = { u->opt->pids, u->opt->npids, u->opt->user, u->kernel_threads };
-	sampler_set_filter(u->smp, &f);
+	sampler_set_filter(u->se.smp, &f);
 	ui_sample(u);
 	snprintf(u->msg, sizeof(u->msg), "kernel threads %s", u->kernel_threads ? "shown" : "hidden");
 }
@@ -143,7 +143,7 @@ static void k_enter(struct ui *u, int ch)
 	const struct snap_proc *p = ui_selected(u);
 	if (u->screen != SCR_PROCESSES || !p)
 		return;
-	int rc = detail_read(u->root, &u->topo, p->info.pid, &u->detail);
+	int rc = detail_read(u->se.root, &u->se.topo, p->info.pid, &u->detail);
 	if (rc) {
 		snprintf(u->msg, sizeof(u->msg), "process %d: %s", p->info.pid,
 			 rc == -ESRCH ? "exited" : strerror(-rc));
@@ -164,10 +164,10 @@ static void k_back(struct ui *u, int ch)
 static void k_interval(struct ui *u, int ch)
 {
 	double d = u->delay + (ch == '+' ? (u->delay >= 1 ? 1 : 0.1) : (u->delay > 1 ? -1 : -0.1));
-	if (d < 0.1)
-		d = 0.1;
-	if (d > 3600)
-		d = 3600;
+	if (d < SESSION_DELAY_MIN)
+		d = SESSION_DELAY_MIN;
+	if (d > SESSION_DELAY_MAX)
+		d = SESSION_DELAY_MAX;
 	u->delay = d;
 	snprintf(u->msg, sizeof(u->msg), "interval %.1fs", d);
 }
@@ -256,7 +256,7 @@ static void k_filter(struct ui *u, int ch)
 static void k_kill(struct ui *u, int ch)
 {
 	(void)ch;
-	const char *why = action_refusal(u->opt->readonly, u->root);
+	const char *why = action_refusal(u->opt->readonly, u->se.root);
 	if (why) {
 		snprintf(u->msg, sizeof(u->msg), "kill: %s", why);
 		return;
@@ -281,7 +281,7 @@ static void send_signal(struct ui *u, int sig)
 		 * signal reaches that process or none (no PID-reuse window). */
 		struct action_target tg = { .pid = p->info.pid, .starttime = p->info.starttime,
 					    .pidfd = -1 };
-		int e = action_target_lock(u->root, &tg);
+		int e = action_target_lock(u->se.root, &tg);
 		if (e == 0 && syscall(SYS_pidfd_send_signal, tg.pidfd, sig, NULL, 0) != 0)
 			e = -errno;
 		action_target_unlock(&tg);

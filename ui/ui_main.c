@@ -9,7 +9,6 @@
 
 #include <curses.h>
 
-#include "batch.h"
 #include "ui.h"
 #include "ui_int.h"
 #include "sigstop.h"
@@ -61,10 +60,16 @@ static int ui_open(struct ui *u, const struct options *o)
 {
 	memset(u, 0, sizeof(*u));
 	u->opt = o;
-	if (batch_open(o, stderr, &u->root, &u->topo, &u->smp) != 0)
-		return 1;
+	struct session_config sc;
 	char msg[512];
-	if (batch_columns(o, &u->topo, &u->sort, &u->cols, msg, sizeof(msg)) != 0) {
+	options_session(o, true, &sc);
+	sc.hmat = true;          /* the firmware's HMAT (any root) */
+	sc.measurement = true;   /* the last measurement (live) */
+	if (session_open(&u->se, &sc, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, "numatop-tui: %s\n", msg);
+		return 1;
+	}
+	if (options_columns(o, &u->se.topo, &u->sort, &u->cols, msg, sizeof(msg)) != 0) {
 		fprintf(stderr, "numatop-tui: %s\n", msg);
 		return 2;
 	}
@@ -78,12 +83,8 @@ static int ui_open(struct ui *u, const struct options *o)
 	u->screen = u->back = SCR_PROCESSES;
 	u->sel_pid = -1;
 	u->kernel_threads = o->kernel_threads;
-	/* The firmware's HMAT (any root), the last measurement (live). */
-	u->have_hmat = hmat_read(u->root, &u->topo, &u->hmat) == 0;
-	if (fsroot_is_live(u->root) && measure_load_cached(&u->topo, &u->meas) == 0) {
-		u->have_meas = true;
+	if (u->se.have_meas)
 		ui_measure_adopt(u);
-	}
 	return 0;
 }
 
@@ -91,16 +92,10 @@ static void ui_close(struct ui *u)
 {
 	ui_action_free(u);
 	ui_measure_free(u);
-	if (u->have_meas)
-		measure_free(&u->meas);
-	if (u->have_hmat)
-		hmat_free(&u->hmat);
 	free(u->meas_marks);
 	detail_free(&u->detail);
 	snapshot_free(&u->snap);
-	sampler_free(u->smp);
-	topology_free(&u->topo);
-	fsroot_close(u->root);
+	session_close(&u->se);
 	free(u->rows);
 	free(u->depth);
 	free(u->thr);
@@ -124,14 +119,14 @@ static void set_priority(struct ui *u)
 		v[n++] = u->sel_pid;
 	if (u->screen == SCR_DETAIL && u->detail.pid > 0)
 		v[n++] = u->detail.pid;
-	sampler_set_priority(u->smp, v, n);
+	sampler_set_priority(u->se.smp, v, n);
 	free(v);
 }
 
 void ui_sample(struct ui *u)
 {
 	set_priority(u);
-	int rc = sampler_tick(u->smp, &u->snap);
+	int rc = sampler_tick(u->se.smp, &u->snap);
 	if (rc)
 		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));
 	else if (u->snap.proc_rc == 0)
@@ -139,7 +134,7 @@ void ui_sample(struct ui *u)
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
 	if (u->screen == SCR_DETAIL) {
-		int e = detail_read(u->root, &u->topo, u->detail.pid, &u->detail);
+		int e = detail_read(u->se.root, &u->se.topo, u->detail.pid, &u->detail);
 		if (e == -ESRCH)
 			snprintf(u->msg, sizeof(u->msg), "process %d exited", u->detail.pid);
 	}

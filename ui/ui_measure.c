@@ -54,7 +54,7 @@ static void *worker(void *arg)
 
 void ui_measure_open(struct ui *u)
 {
-	if (!fsroot_is_live(u->root)) {
+	if (!fsroot_is_live(u->se.root)) {
 		snprintf(u->msg, sizeof(u->msg), "measuring needs the live machine, not a recorded tree");
 		return;
 	}
@@ -64,8 +64,8 @@ void ui_measure_open(struct ui *u)
 	if (!m)
 		return;
 	pthread_mutex_init(&m->mu, NULL);
-	m->root = u->root;
-	m->topo = &u->topo;
+	m->root = u->se.root;
+	m->topo = &u->se.topo;
 	m->quick = u->opt->measure_quick;
 	u->mjob = m;
 	u->screen = SCR_MEASURE;
@@ -114,11 +114,11 @@ void ui_measure_poll(struct ui *u)
 		m->save_rc = measure_cache_path(&m->res, m->saved, sizeof(m->saved));
 		if (m->save_rc == 0)
 			m->save_rc = measure_save(&m->res, m->saved);
-		if (u->have_meas)
-			measure_free(&u->meas);
-		u->meas = m->res;      /* the result moves to the UI */
+		if (u->se.have_meas)
+			measure_free(&u->se.meas);
+		u->se.meas = m->res;      /* the result moves to the UI */
 		memset(&m->res, 0, sizeof(m->res));
-		u->have_meas = true;
+		u->se.have_meas = true;
 		ui_measure_adopt(u);
 		u->layer = HL_LATENCY;
 		u->show_heatmap = true;
@@ -158,7 +158,7 @@ void ui_measure_key(struct ui *u, int ch)
 			snprintf(u->msg, sizeof(u->msg), "measurement failed: %s", strerror(-m->rc));
 		else
 			snprintf(u->msg, sizeof(u->msg), "measured in %.0f s; v cycles the heatmap layers",
-				 u->meas.seconds);
+				 u->se.meas.seconds);
 		close_dialog(u);
 		break;
 	}
@@ -180,9 +180,9 @@ void ui_measure_draw(struct ui *u)
 	attroff(ui_attr(u, C_HEADER));
 	int y = y0 + 2, x = x0 + 2;
 	size_t ncpu = 0, nmem = 0;
-	for (size_t i = 0; i < u->topo.nnodes; i++) {
-		ncpu += !bitmap_empty(&u->topo.nodes[i].cpus);
-		nmem += u->topo.nodes[i].has_memory;
+	for (size_t i = 0; i < u->se.topo.nnodes; i++) {
+		ncpu += !bitmap_empty(&u->se.topo.nodes[i].cpus);
+		nmem += u->se.topo.nodes[i].has_memory;
 	}
 	if (m->phase == MP_CONFIRM) {
 		mvprintw(y++, x, "%zu CPU node(s) x %zu memory node(s): %zu pairs, %s run.", ncpu, nmem,
@@ -211,9 +211,9 @@ void ui_measure_draw(struct ui *u)
 	} else {
 		if (m->rc == 0) {
 			mvprintw(y++, x, "Done in %.1f s. The heatmap shows the latency layer (v: next).",
-				 u->meas.seconds);
-			if (u->meas.hypervisor[0])
-				mvprintw(y++, x, "In a VM (%.40s): the host's placement.", u->meas.hypervisor);
+				 u->se.meas.seconds);
+			if (u->se.meas.hypervisor[0])
+				mvprintw(y++, x, "In a VM (%.40s): the host's placement.", u->se.meas.hypervisor);
 			if (m->save_rc == 0)
 				mvprintw(y++, x, "Saved: %.*s", w - 12, m->saved);
 			else

@@ -50,7 +50,7 @@ static void bar(struct ui *u, int y, int x, int w, double a, double b,
 /* One node in the two-line (TWO) or one-line (ONE) style; rows used. */
 static int draw_node_line(struct ui *u, size_t i, int y, bool compact)
 {
-	const struct topology *t = &u->topo;
+	const struct topology *t = &u->se.topo;
 	const struct snapshot *s = &u->snap;
 	int y0 = y;
 	{
@@ -127,7 +127,7 @@ int ui_panel_cols(void)
 
 int ui_panel_lines(const struct ui *u, enum ui_panel_mode m)
 {
-	int n = (int)u->topo.nnodes, c = ui_panel_cols();
+	int n = (int)u->se.topo.nnodes, c = ui_panel_cols();
 	switch (m) {
 	case PANEL_TWO: return n <= 4 ? 2 * n : -1;
 	case PANEL_ONE: return n;
@@ -139,7 +139,7 @@ int ui_panel_lines(const struct ui *u, enum ui_panel_mode m)
  * meter (percent used). */
 static void draw_cell(struct ui *u, size_t i, int y, int x, int w, int idw)
 {
-	const struct topology *t = &u->topo;
+	const struct topology *t = &u->se.topo;
 	const struct node_sample *ns = &u->snap.nodes[i];
 	const struct cpu_load *ld = &u->snap.node_load[i];
 	char lab[24], txt[24], pct[16];
@@ -196,7 +196,7 @@ static int cmp_index(const void *a, const void *b)
 
 int ui_draw_panels(struct ui *u, int y, int lines, enum ui_panel_mode m)
 {
-	size_t n = u->topo.nnodes;
+	size_t n = u->se.topo.nnodes;
 	if (lines <= 0 || n == 0)
 		return y;
 	if (m != PANEL_FLOW) {
@@ -221,7 +221,7 @@ int ui_draw_panels(struct ui *u, int y, int lines, enum ui_panel_mode m)
 		qsort_r(order, n, sizeof(*order), cmp_busy, u);
 		qsort(order, shown, sizeof(*order), cmp_index);
 	}
-	int idw = snprintf(NULL, 0, "%d", u->topo.nodes[n - 1].id) + 1, w = COLS / cols;
+	int idw = snprintf(NULL, 0, "%d", u->se.topo.nodes[n - 1].id) + 1, w = COLS / cols;
 	for (size_t p = 0; p < shown; p++)   /* down the columns, as htop */
 		draw_cell(u, order[p], y + (int)(p % (size_t)rows), (int)(p / (size_t)rows) * w, w - 1, idw);
 	free(order);

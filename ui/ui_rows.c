@@ -22,7 +22,7 @@ static bool row_wanted(const struct ui *u, const struct snap_proc *p)
 	int node;
 	double pct;
 	if (sscanf(f, "on node %d", &node) == 1 || sscanf(f, "node %d", &node) == 1)
-		return p->home >= 0 && u->topo.nodes[p->home].id == node;
+		return p->home >= 0 && u->se.topo.nodes[p->home].id == node;
 	if (sscanf(f, "remote%%>=%lf", &pct) == 1 || sscanf(f, "remote>=%lf", &pct) == 1 ||
 	    sscanf(f, "remote%% >= %lf", &pct) == 1 || sscanf(f, "remote >= %lf", &pct) == 1)
 		return p->remote_pct >= pct;

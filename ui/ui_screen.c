@@ -42,8 +42,8 @@ static void d_measure(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_measu
 static void d_help(struct ui *u, int y0, int h);
 
 static long max_detail(const struct ui *u) { return (long)u->detail.nmaps; }
-static long max_topology(const struct ui *u) { return (long)(u->topo.ncpus + 2 * u->topo.nnodes); }
-static long max_distances(const struct ui *u) { return (long)u->topo.nnodes; }
+static long max_topology(const struct ui *u) { return (long)(u->se.topo.ncpus + 2 * u->se.topo.nnodes); }
+static long max_distances(const struct ui *u) { return (long)u->se.topo.nnodes; }
 static long max_help(const struct ui *u);
 
 /* ---- each screen's own keys, for the help screen ---------------------- */
@@ -263,8 +263,8 @@ void ui_draw(struct ui *u)
 	}
 	char title[512];
 	snprintf(title, sizeof(title), " numatop-tui %s  %s%s", NUMATOP_VERSION,
-		 fsroot_is_live(u->root) ? "live" : "root ",
-		 fsroot_is_live(u->root) ? "" : fsroot_path(u->root));
+		 fsroot_is_live(u->se.root) ? "live" : "root ",
+		 fsroot_is_live(u->se.root) ? "" : fsroot_path(u->se.root));
 	if (x < COLS)
 		mvaddnstr(0, x, title, COLS - x);   /* never wrap onto the panels */
 	if (o->overlay)

@@ -19,7 +19,7 @@ const size_t ui_nsignals = sizeof(ui_signals) / sizeof(ui_signals[0]);
 
 void ui_draw_nodes(struct ui *u, int y0, int h)
 {
-	const struct topology *t = &u->topo;
+	const struct topology *t = &u->se.topo;
 	const struct snapshot *s = &u->snap;
 	int y = y0, ymax = y0 + h;
 	attron(ui_attr(u, C_HEADER));
@@ -105,7 +105,7 @@ static bool topo_line(struct topo_lines *tl, int attr, const char *text)
 
 void ui_draw_topology(struct ui *u, int y0, int h)
 {
-	const struct topology *t = &u->topo;
+	const struct topology *t = &u->se.topo;
 	struct topo_lines tl = { y0, y0 + h - 1, u->scroll, 0 };
 	char line[512];
 	bool more = true;
@@ -153,7 +153,7 @@ void ui_draw_topology(struct ui *u, int y0, int h)
 
 void ui_draw_detail(struct ui *u, int y0, int h)
 {
-	const struct topology *t = &u->topo;
+	const struct topology *t = &u->se.topo;
 	const struct proc_detail *d = &u->detail;
 	const struct snap_proc *p = NULL;
 	for (size_t i = 0; i < u->snap.nprocs; i++)
@@ -245,18 +245,18 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 /* F6: every column of the table, the per-node one as one entry per node. */
 size_t ui_sort_menu_len(const struct ui *u)
 {
-	return COL_NCOLS - 1 + u->topo.nnodes;
+	return COL_NCOLS - 1 + u->se.topo.nnodes;
 }
 
 void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *label, size_t n)
 {
-	size_t nn = u->topo.nnodes;
+	size_t nn = u->se.topo.nnodes;
 	for (int c = 0; c < COL_NCOLS; c++) {
 		const struct col_def *d = col_get((enum snap_col)c);
 		if (d->per_node) {
 			if (i < nn) {
 				*k = (struct sort_key){ (enum snap_col)c, (int)i, d->desc_sort };
-				snprintf(label, n, "N%d (kB on node %d)", u->topo.nodes[i].id, u->topo.nodes[i].id);
+				snprintf(label, n, "N%d (kB on node %d)", u->se.topo.nodes[i].id, u->se.topo.nodes[i].id);
 				return;
 			}
 			i -= nn;

@@ -54,7 +54,7 @@ void ui_setup_open(struct ui *u)
 static void name_of(const struct ui *u, struct col_ref r, char *out, size_t n)
 {
 	if (r.col == COL_NODE && r.node >= 0)
-		snprintf(out, n, "N%d", u->topo.nodes[r.node].id);
+		snprintf(out, n, "N%d", u->se.topo.nodes[r.node].id);
 	else
 		snprintf(out, n, "%s", col_get(r.col)->name);
 }

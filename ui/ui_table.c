@@ -40,11 +40,11 @@ bool sorted_by_hdr(const struct ui *u, int i)
 
 /* Lay the columns out: the N entry becomes one column per node when they
  * fit (with room for 12 characters of command), else one block per node,
- * else (more nodes than the width leaves) nothing: REMOTE and the command
- * matter more. Fills u->hdr. */
+ * else (more nodes than the width leaves) nothing: the columns after them
+ * (REMOTE) matter more. Fills u->hdr. */
 static void layout(struct ui *u, const struct col_ctx *c)
 {
-	size_t nn = u->topo.nnodes;
+	size_t nn = u->se.topo.nnodes;
 	int fixed = 0;
 	for (size_t i = 0; i < u->cols.n; i++) {
 		const struct col_ref *r = &u->cols.v[i];
@@ -57,7 +57,7 @@ static void layout(struct ui *u, const struct col_ctx *c)
 		nodecols += u->cols.v[i].col == COL_NODE && u->cols.v[i].node < 0;
 	bool expand = fixed + (int)(nodecols * nn) * (NODE_W + 1) <= COLS;
 	int bw = nn < 5 ? 5 : (int)nn;
-	bool blocks_fit = fixed + (int)nodecols * (bw + 1) <= COLS;
+	bool blocks_fit = fixed - 12 + (int)nodecols * (bw + 1) <= COLS;   /* REMOTE still seen */
 	u->nhdr = 0;
 	int x = 0;
 	for (size_t i = 0; i < u->cols.n; i++) {
@@ -87,7 +87,7 @@ static void blocks(const struct ui *u, const struct snap_proc *p, char *out, siz
 	static const char *a8[] = { ".", "1", "2", "3", "4", "5", "6", "7", "8" };
 	size_t o = 0;
 	out[0] = '\0';
-	for (size_t j = 0; j < u->topo.nnodes && o + 8 < n; j++) {
+	for (size_t j = 0; j < u->se.topo.nnodes && o + 8 < n; j++) {
 		const char *b = "-";
 		if (p->nm == NMS_OK && p->total_kb > 0) {
 			int lvl = (int)(8 * p->node_kb[j] / p->total_kb);
@@ -107,7 +107,7 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 		      int th, long row, char *out, size_t n)
 {
 	const struct ui_hdr *h = &u->hdr[i];
-	const struct topology *t = &u->topo;
+	const struct topology *t = &u->se.topo;
 	int w = h->x1 - h->x0;
 	bool last = i + 1 == u->nhdr;
 	char raw[600];
@@ -147,7 +147,7 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 			snprintf(raw, sizeof(raw), "-");
 	} else if (h->col == COL_NODE && h->node < 0) {
 		blocks(u, p, raw, sizeof(raw));
-		snprintf(out, n, "%s%*s", raw, w - (int)u->topo.nnodes > 0 ? w - (int)u->topo.nnodes : 0, "");
+		snprintf(out, n, "%s%*s", raw, w - (int)u->se.topo.nnodes > 0 ? w - (int)u->se.topo.nnodes : 0, "");
 		return;
 	} else {
 		col_cell(c, h->col, h->node, p, raw, sizeof(raw));
@@ -162,7 +162,7 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 
 void ui_draw_table(struct ui *u, int y, int h)
 {
-	struct col_ctx c = { &u->topo, true };
+	struct col_ctx c = { &u->se.topo, true };
 	layout(u, &c);
 	u->table_y = y;
 	u->table_h = h;

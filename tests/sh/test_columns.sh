@@ -95,3 +95,14 @@ grep -Eq '^ +2 .* kthreadd$' "$t/o" && ok kthreads_p_shown || bad kthreads_p_sho
 sed -i 's/^VmRSS:.*/VmRSS:\t400000 kB/' "$K/proc/4242/status"
 $PROG --root "$K" -b -n 1 -s cpu -o pid,rss >"$t/o" 2>&1
 [ "$(rows)" = "4242 1000 2000 3000 " ] && ok cols_tie_by_rss || bad cols_tie_by_rss "$(cat "$t/o")"
+
+# --- output formats: one table, --format NAME ----------------------------
+$PROG --root $R --format json -n 1 >"$t/a" 2>&1 && $PROG --root $R --json -n 1 >"$t/b" 2>&1 &&
+	[ "$(sed 's/"spent_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/a")" = "$(sed 's/"spent_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/b")" ] &&
+	ok format_json_is_json || bad format_json_is_json "$(head -c 300 "$t/a")"
+$PROG --root $R --format TEXT -n 1 >"$t/a" 2>&1 && $PROG --root $R -b -n 1 >"$t/b" 2>&1 &&
+	[ "$(grep -v '^numatop-tui' "$t/a")" = "$(grep -v '^numatop-tui' "$t/b")" ] &&
+	ok format_text_is_batch || bad format_text_is_batch "$(head -5 "$t/a")"
+$PROG --format yaml -n 1 >"$t/o" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "unknown format 'yaml' (formats: text json)" "$t/o" && ok format_unknown || bad format_unknown "rc=$rc $(cat "$t/o")"
+$PROG --help | grep -Eq '^  json +one JSON object per sample' && ok format_help || bad format_help

@@ -86,7 +86,7 @@ static void sample_self(void)
 	CHECK(t.nnodes >= 1);
 	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_AUTO, &s), 0);
 	int me = getpid();
-	struct sampler_filter f = { &me, 1, NULL };
+	struct sampler_filter f = { &me, 1, NULL, false };
 	sampler_set_filter(s, &f);
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));

@@ -10,6 +10,7 @@
 #include "hmat.h"
 #include "measure.h"
 #include "options.h"
+#include "session.h"
 #include "sigstop.h"
 
 static atomic_int cancelled;   /* lock-free: safe in a handler */
@@ -131,28 +132,24 @@ void measure_write_text(FILE *f, const struct topology *t, const struct measure_
 
 int measure_cli_run(const struct options *o, FILE *out, FILE *err)
 {
-	struct fsroot *root;
-	int rc = fsroot_open(o->root, &root);
+	struct session_config sc;
+	struct session se;
+	char msg[512];
+	options_session(o, false, &sc);
+	sc.live_only = true;
+	sc.hmat = true;
+	int rc = session_open(&se, &sc, msg, sizeof(msg));
 	if (rc) {
-		fprintf(err, "numatop-tui: cannot open root '%s': %s\n", o->root, strerror(-rc));
+		fprintf(err, "numatop-tui: %s\n", msg);
 		return 1;
 	}
-	if (!fsroot_is_live(root)) {
-		fprintf(err, "numatop-tui: --measure needs the live machine, not a recorded tree (--root)\n");
-		fsroot_close(root);
-		return 1;
-	}
-	struct topology t;
-	if ((rc = topology_read(root, &t)) != 0) {
-		fprintf(err, "numatop-tui: cannot read the topology: %s\n", strerror(-rc));
-		fsroot_close(root);
-		return 1;
-	}
+	struct fsroot *root = se.root;
+	const struct topology *t = &se.topo;
 	sigstop_install(on_signal);
 	struct measure_opts mo = { .quick = o->measure_quick, .cancel = &cancelled,
 				   .progress = isatty(fileno(err)) ? progress : NULL, .ctx = err };
 	struct measure_result res;
-	rc = measure_run(root, &t, &mo, &res);
+	rc = measure_run(root, t, &mo, &res);
 	int status = 0;
 	if (rc == -ECANCELED) {
 		fprintf(err, "numatop-tui: measurement cancelled\n");
@@ -161,8 +158,6 @@ int measure_cli_run(const struct options *o, FILE *out, FILE *err)
 		fprintf(err, "numatop-tui: measurement failed: %s\n", strerror(-rc));
 		status = 1;
 	} else {
-		struct hmat h;
-		bool have_h = hmat_read(root, &t, &h) == 0;
 		char path[1024];
 		int sv = measure_cache_path(&res, path, sizeof(path));
 		if (sv == 0)
@@ -173,17 +168,14 @@ int measure_cli_run(const struct options *o, FILE *out, FILE *err)
 			fprintf(out, "%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 			json_object_put(j);
 		} else {
-			measure_write_text(out, &t, &res, have_h ? &h : NULL);
+			measure_write_text(out, t, &res, se.have_hmat ? &se.hmat : NULL);
 			if (sv == 0)
 				fprintf(out, "\nsaved to %s (the monitor shows it: key v)\n", path);
 		}
 		if (sv != 0)
 			fprintf(err, "numatop-tui: could not save the measurement: %s\n", strerror(-sv));
-		if (have_h)
-			hmat_free(&h);
 		measure_free(&res);
 	}
-	topology_free(&t);
-	fsroot_close(root);
+	session_close(&se);
 	return status;
 }

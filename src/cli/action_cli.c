@@ -14,6 +14,7 @@
 #include "options.h"
 #include "rebind.h"
 #include "sanitize.h"
+#include "session.h"
 #include "topology.h"
 
 static void print_kb_row(FILE *out, const struct topology *t, const char *label,
@@ -185,27 +186,26 @@ static int do_migrate(FILE *out, FILE *err, const struct fsroot *r,
 
 int action_cli_run(const struct options *o, FILE *out, FILE *err)
 {
-	struct fsroot *r = NULL;
-	int rc = fsroot_open(o->root, &r);
+	struct session_config sc;
+	struct session se;
+	char msg[512];
+	options_session(o, false, &sc);
+	int rc = session_open(&se, &sc, msg, sizeof(msg));
 	if (rc) {
-		fprintf(err, "numatop-tui: --root %s: %s\n", o->root, strerror(-rc));
+		fprintf(err, "numatop-tui: %s\n", msg);
 		return 1;
 	}
-	const char *why = action_refusal(o->readonly, r);
+	const char *why = action_refusal(o->readonly, se.root);
 	if (why) {
 		fprintf(err, "numatop-tui: actions are %s\n", why);
-		fsroot_close(r);
+		session_close(&se);
 		return 1;
 	}
-	struct topology t;
-	if ((rc = topology_read(r, &t)) != 0) {
-		fprintf(err, "numatop-tui: cannot read the topology: %s\n", strerror(-rc));
-		fsroot_close(r);
-		return 1;
-	}
+	const struct fsroot *r = se.root;
+	const struct topology *t = &se.topo;
 	int status = 1;
-	int idx = topology_node_index(&t, o->to_node);
-	const struct topo_node *node = idx >= 0 ? &t.nodes[idx] : NULL;
+	int idx = topology_node_index(t, o->to_node);
+	const struct topo_node *node = idx >= 0 ? &t->nodes[idx] : NULL;
 	int pid = o->migrate_pid ? o->migrate_pid : o->rebind_pid;
 	struct action_target tg;
 	struct migrate_job j;
@@ -229,16 +229,15 @@ int action_cli_run(const struct options *o, FILE *out, FILE *err)
 			o->migrate_pid ? "migrate memory to" : " to", node->id);
 		status = 0;
 		if (o->rebind_pid)
-			status = do_rebind(out, err, r, &t, &tg, node);
+			status = do_rebind(out, err, r, t, &tg, node);
 		if (o->migrate_pid && status == 0)
-			status = do_migrate(out, err, r, &t, &tg, node->id, &j);
+			status = do_migrate(out, err, r, t, &tg, node->id, &j);
 		if (!o->migrate_pid)
 			fprintf(out, "note: memory was not moved (add --migrate %d to move it)\n", pid);
-		print_notes(out, r, &t, &tg, o->migrate_pid ? &j : NULL, o->rebind_pid != 0);
+		print_notes(out, r, t, &tg, o->migrate_pid ? &j : NULL, o->rebind_pid != 0);
 		action_target_unlock(&tg);
 	}
 	migrate_free(&j);
-	topology_free(&t);
-	fsroot_close(r);
+	session_close(&se);
 	return status;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "columns.h"
+#include "output.h"
+#include "session.h"
 
 void options_usage(FILE *f)
 {
@@ -17,6 +19,7 @@ void options_usage(FILE *f)
 "\n"
 "  -b, --batch          print text snapshots (like top -b)\n"
 "  -j, --json           print one JSON object per sample (NDJSON)\n"
+"      --format NAME    print samples in format NAME (see Formats below)\n"
 "  -n, --iterations N   stop after N samples (batch default: until killed)\n"
 "  -d, --delay SECS     seconds between samples (decimals allowed; 2)\n"
 "  -p, --pid PID[,PID]  only these processes\n"
@@ -48,7 +51,10 @@ void options_usage(FILE *f)
 "  -U, --no-unicode     interactive: ASCII instead of block characters\n"
 "  -h, --help           this text\n"
 "  -V, --version        print the version\n"
-"\nColumns (-s, -o; case-insensitive):\n", f);
+"\nFormats (--format):\n", f);
+	for (size_t i = 0; i < output_nformats; i++)
+		fprintf(f, "  %-9s %s\n", output_formats[i].name, output_formats[i].desc);
+	fputs("\nColumns (-s, -o; case-insensitive):\n", f);
 	for (int c = 0; c < COL_NCOLS; c++) {
 		const struct col_def *d = col_get((enum snap_col)c);
 		fprintf(f, "  %-9s %s\n", c == COL_NODE ? "N<id>" : d->name, d->desc);
@@ -111,6 +117,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 	static const struct option longopts[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'O' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -138,9 +145,9 @@ int options_parse(int argc, char **argv, const char *env_root,
 	};
 	memset(o, 0, sizeof(*o));
 	o->root = env_root && *env_root ? env_root : "/";
-	o->delay = 2.0;
+	o->delay = SESSION_DELAY_DEFAULT;
 	o->to_node = -1;
-	o->budget_ms = 20;
+	o->budget_ms = NMSCHED_BUDGET_MS;
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
@@ -149,7 +156,20 @@ int options_parse(int argc, char **argv, const char *env_root,
 		char *end;
 		switch (c) {
 		case 'b': o->batch = true; break;
-		case 'j': o->json = true; o->batch = true; break;
+		case 'j': o->json = true; o->batch = true; o->format = "json"; break;
+		case 'O': {
+			const struct output_format *fmt = output_format_find(optarg);
+			if (!fmt) {
+				char names[128];
+				output_format_names(names, sizeof(names));
+				snprintf(err, errsz, "--format: unknown format '%s' (formats: %s)", optarg, names);
+				return -EINVAL;
+			}
+			o->format = fmt->name;
+			o->batch = true;
+			o->json = strcmp(fmt->name, "json") == 0;
+			break;
+		}
 		case 'n':
 			errno = 0;
 			o->iterations = strtol(optarg, &end, 10);
@@ -161,8 +181,9 @@ int options_parse(int argc, char **argv, const char *env_root,
 		case 'd':
 			errno = 0;
 			o->delay = strtod(optarg, &end);
-			if (*end || errno || !(o->delay >= 0.1 && o->delay <= 3600)) {
-				snprintf(err, errsz, "-d: need seconds between 0.1 and 3600, not '%s'", optarg);
+			if (*end || errno || !(o->delay >= SESSION_DELAY_MIN && o->delay <= SESSION_DELAY_MAX)) {
+				snprintf(err, errsz, "-d: need seconds between %g and %g, not '%s'",
+					 SESSION_DELAY_MIN, SESSION_DELAY_MAX, optarg);
 				return -EINVAL;
 			}
 			break;
@@ -195,9 +216,9 @@ int options_parse(int argc, char **argv, const char *env_root,
 			errno = 0;
 			o->budget_ms = strtod(optarg, &end);
 			if (*end || errno || end == optarg ||
-			    !(o->budget_ms >= 1 && o->budget_ms <= 10000)) {
-				snprintf(err, errsz, "--budget: need milliseconds between 1 and 10000, not '%s'",
-					 optarg);
+			    !(o->budget_ms >= SESSION_BUDGET_MIN_MS && o->budget_ms <= SESSION_BUDGET_MAX_MS)) {
+				snprintf(err, errsz, "--budget: need milliseconds between %g and %g, not '%s'",
+					 SESSION_BUDGET_MIN_MS, SESSION_BUDGET_MAX_MS, optarg);
 				return -EINVAL;
 			}
 			break;
@@ -257,6 +278,35 @@ int options_parse(int argc, char **argv, const char *env_root,
 bool options_full_scan(const struct options *o)
 {
 	return o->full || (o->batch && o->iterations == 1);
+}
+
+void options_session(const struct options *o, bool sampler, struct session_config *c)
+{
+	*c = (struct session_config){
+		.root = o->root, .sampler = sampler,
+		.backend = o->proc_files ? PROC_BACKEND_FILES : PROC_BACKEND_AUTO,
+		.filter = { o->pids, o->npids, o->user, o->kernel_threads },
+		.full = options_full_scan(o), .budget_ms = o->budget_ms,
+	};
+}
+
+int options_columns(const struct options *o, const struct topology *t, struct sort_key *key,
+		    struct col_list *cols, char *err, size_t errsz)
+{
+	*key = (struct sort_key){ COL_REMOTE, -1, true };
+	if (o->sort && col_parse_sort(t, o->sort, key) != 0) {
+		snprintf(err, errsz, "-s: no column '%s' on this machine", o->sort);
+		return -EINVAL;
+	}
+	if (!o->columns)
+		return 0;
+	char e[480];
+	int rc = col_list_parse(t, o->columns, cols, e, sizeof(e));
+	if (rc == 0 && o->show_age)
+		rc = col_list_set_age(cols, true);
+	if (rc)
+		snprintf(err, errsz, "-o: %s", e);
+	return rc;
 }
 
 void options_free(struct options *o)

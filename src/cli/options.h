@@ -9,6 +9,7 @@
 struct options {
 	const char *root;        /* --root, NUMATOP_TUI_ROOT, default "/" */
 	bool batch, json;
+	const char *format;      /* --format NAME (-b: text, --json: json) */
 	long iterations;         /* -n; 0 = until interrupted */
 	double delay;            /* -d seconds */
 	int *pids;               /* -p list (malloc'ed) */
@@ -31,6 +32,18 @@ struct options {
 
 /* --full, or -b / --json with -n 1 (one complete snapshot). */
 bool options_full_scan(const struct options *o);
+
+/* What the session of these options opens (the sampler when `sampler`). */
+struct session_config;
+void options_session(const struct options *o, bool sampler, struct session_config *c);
+
+/* The sort key (-s) and, with -o, the column list for topology t. 0, or
+ * -errno with a message in err. */
+struct sort_key;
+struct col_list;
+struct topology;
+int options_columns(const struct options *o, const struct topology *t, struct sort_key *key,
+		    struct col_list *cols, char *err, size_t errsz);
 
 /* Parse argv (getopt_long; argv may be permuted). env_root is the value of
  * NUMATOP_TUI_ROOT or NULL. 0, or -EINVAL with a message in err. */

@@ -1,0 +1,82 @@
+/* batch.c - the batch loop: sample, sort, print, sleep. */
+#include "batch.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "columns.h"
+#include "output.h"
+#include "sampler.h"
+#include "session.h"
+#include "sigstop.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void sleep_for(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+	while (!stop_requested && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+int batch_run(const struct options *o, FILE *out, FILE *err)
+{
+	struct session_config sc;
+	struct session se;
+	char msg[512];
+	options_session(o, true, &sc);
+	if (session_open(&se, &sc, msg, sizeof(msg)) != 0) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		return 1;
+	}
+	struct sort_key key;
+	struct col_list cols = { 0 };
+	if (options_columns(o, &se.topo, &key, &cols, msg, sizeof(msg)) != 0) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		col_list_free(&cols);
+		session_close(&se);
+		return 2;
+	}
+	const struct output_format *fmt = output_format_find(o->format ? o->format : "text");
+	sigstop_install(on_signal);
+	signal(SIGPIPE, SIG_IGN);   /* a closed pipe shows up as EPIPE */
+	struct output_opts oo = { .root_label = o->root, .show_age = o->show_age,
+				  .cols = o->columns ? &cols : NULL };
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	int status = 0;
+	for (long i = 0; !stop_requested && (o->iterations == 0 || i < o->iterations); i++) {
+		if (i > 0)
+			sleep_for(o->delay);
+		if (stop_requested)
+			break;
+		int rc = sampler_tick(se.smp, &snap);
+		if (rc) {
+			fprintf(err, "numatop-tui: sampling failed: %s\n", strerror(-rc));
+			status = 1;
+			break;
+		}
+		snapshot_sort(&snap, &key);
+		rc = fmt->write(out, &snap, &oo);
+		if (rc == -EPIPE)
+			break;      /* reader went away (| head): a clean end */
+		if (rc) {
+			fprintf(err, "numatop-tui: writing output: %s\n", strerror(-rc));
+			status = 1;
+			break;
+		}
+	}
+	snapshot_free(&snap);
+	col_list_free(&cols);
+	session_close(&se);
+	return status;
+}
