@@ -49,7 +49,7 @@ HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC
 
 all: $(PROG)
 
-$(BUILD)/%.o: %.c $(wildcard include/*.h)
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

@@ -78,12 +78,4 @@ int proc_read_stat(const struct fsroot *r, int pid, struct pid_stat *st);
 int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 		      struct proc_info *p, struct buf *scratch);
 
-/* Internal: append helpers shared by the backends. */
-struct proc_info *proc_list_add(struct proc_list *l);
-int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
-			 int cpu);
-int proc_scan_libproc2(struct proc_source *s, struct proc_list *l);
-int proc_scan_files(const struct fsroot *r, struct proc_list *l);
-void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n);
-
 #endif

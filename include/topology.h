@@ -71,12 +71,4 @@ struct nm_params;
  * node id map that numa_maps_summarize() needs. */
 void topology_nm_params(const struct topology *t, struct nm_params *p);
 
-/* Internal to the topology module (topology.c / topo_cpu.c). */
-int topo_read_cpus(const struct fsroot *r, struct topology *t);
-void topo_warn(struct topology *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-int topo_read_bitmap(const struct fsroot *r, const char *dir,
-		     const char *list_name, const char *mask_name,
-		     struct bitmap *out);
-
 #endif

@@ -1,5 +1,5 @@
 /* proc.c - the process-source interface and the file backend. */
-#include "proc.h"
+#include "proc_int.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -17,7 +17,6 @@ struct proc_source {
 	void *pids;             /* struct pids_info *, in proc_live.c */
 };
 
-void proc_live_close(void *pids);
 
 int proc_source_open(const struct fsroot *r, enum proc_backend be,
 		     struct proc_source **out)
@@ -51,9 +50,7 @@ enum proc_backend proc_source_backend(const struct proc_source *s)
 }
 
 /* The libproc2 backend keeps its handle in the source. */
-void **proc_source_pids_slot(struct proc_source *s);
 void **proc_source_pids_slot(struct proc_source *s) { return &s->pids; }
-const struct fsroot *proc_source_root(const struct proc_source *s);
 const struct fsroot *proc_source_root(const struct proc_source *s) { return s->root; }
 
 int proc_source_scan(struct proc_source *s, struct proc_list *l)

@@ -22,11 +22,7 @@
 #include <libproc2/pids.h>
 
 #include "parse.h"
-#include "proc.h"
-
-void **proc_source_pids_slot(struct proc_source *s);
-const struct fsroot *proc_source_root(const struct proc_source *s);
-void proc_live_close(void *live);
+#include "proc_int.h"
 
 enum item_index {
 	I_PID, I_PPID, I_CMD, I_EUID, I_EUSER, I_STATE, I_UTIME,

@@ -1,6 +1,6 @@
 /* topo_cpu.c - CPUs: online state, package/core/thread topology, caches
  * (the data of the article's tables 5.1-5.3). */
-#include "topology.h"
+#include "topology_int.h"
 
 #include <errno.h>
 #include <stdio.h>

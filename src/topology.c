@@ -1,5 +1,5 @@
 /* topology.c - NUMA nodes and the distance matrix. */
-#include "topology.h"
+#include "topology_int.h"
 
 #include <errno.h>
 #include <stdarg.h>
