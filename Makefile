@@ -68,7 +68,7 @@ $(LIB): $(CORE_OBJ)
 $(PROG): $(CLI_OBJ) $(UI_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(LIB)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
 

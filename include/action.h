@@ -33,6 +33,10 @@ int action_target_lock(const struct fsroot *r, struct action_target *t);
 int action_target_alive(const struct action_target *t);
 void action_target_unlock(struct action_target *t);
 
+/* Send sig to the process t names, through a pidfd opened after its
+ * start time was checked: that process or none. 0 or -errno. */
+int action_target_signal(const struct fsroot *r, struct action_target *t, int sig);
+
 /* NULL when actions are allowed; else why not (--readonly, a recorded
  * tree). */
 const char *action_refusal(bool readonly, const struct fsroot *r);

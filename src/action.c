@@ -134,3 +134,12 @@ int action_numa_balancing(const struct fsroot *r)
 		return -1;
 	return atoi(v);
 }
+
+int action_target_signal(const struct fsroot *r, struct action_target *t, int sig)
+{
+	int e = action_target_lock(r, t);
+	if (e == 0 && syscall(SYS_pidfd_send_signal, t->pidfd, sig, NULL, 0) != 0)
+		e = -errno;
+	action_target_unlock(t);
+	return e;
+}

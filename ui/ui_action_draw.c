@@ -63,14 +63,14 @@ static int wrapped_warn(struct ui *u, int y, int ymax, int x0, int w, const char
 
 static void title_of(const struct ui *u, const struct ui_action *a, char *t, size_t n)
 {
-	const char *what = a->rebind && a->migrate ? "Rebind and migrate" :
-			   a->rebind ? "Rebind threads of" : "Migrate memory of";
-	if (a->n == 1) {
+	const char *what = a->job.rebind && a->job.migrate ? "Rebind and migrate" :
+			   a->job.rebind ? "Rebind threads of" : "Migrate memory of";
+	if (a->job.n == 1) {
 		char name[96];
-		sanitize_term(a->items[0].tg.comm, name, sizeof(name));
-		snprintf(t, n, "%s PID %d (%.40s)", what, a->items[0].tg.pid, name);
+		sanitize_term(a->job.items[0].tg.comm, name, sizeof(name));
+		snprintf(t, n, "%s PID %d (%.40s)", what, a->job.items[0].tg.pid, name);
 	} else {
-		snprintf(t, n, "%s %zu tagged processes", what, a->n);
+		snprintf(t, n, "%s %zu tagged processes", what, a->job.n);
 	}
 	(void)u;
 }
@@ -82,11 +82,11 @@ static void here_kb(const struct ui *u, const struct ui_action *a, int i, char *
 	int64_t sum = 0, total = 0;
 	bool est = false;
 	const char *why = NULL;
-	for (size_t k = 0; k < a->n; k++) {
+	for (size_t k = 0; k < a->job.n; k++) {
 		const struct snap_proc *p = NULL;
 		for (size_t j = 0; j < u->snap.nprocs && !p; j++)
-			if (u->snap.procs[j].info.pid == a->items[k].tg.pid &&
-			    u->snap.procs[j].info.starttime == a->items[k].tg.starttime)
+			if (u->snap.procs[j].info.pid == a->job.items[k].tg.pid &&
+			    u->snap.procs[j].info.starttime == a->job.items[k].tg.starttime)
 				p = &u->snap.procs[j];
 		if (!p || p->nm != NMS_OK) {
 			why = p ? snapshot_nm_mark(p) : "gone";
@@ -96,7 +96,7 @@ static void here_kb(const struct ui *u, const struct ui_action *a, int i, char *
 		total += p->total_kb;
 		est |= p->nm_sampled;
 	}
-	if (why && a->n == 1) {
+	if (why && a->job.n == 1) {
 		snprintf(out, n, "%s", why);
 		return;
 	}
@@ -109,7 +109,7 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 {
 	char s[160];
 	snprintf(s, sizeof(s), "%-5s   %7s  %12s  %s", "Node", "free",
-		 a->n > 1 ? "tagged here" : "process here", "CPUs");
+		 a->job.n > 1 ? "tagged here" : "process here", "CPUs");
 	line(u, y0 + 1, x0, w, s);
 	int rows = h - 5, first = a->sel >= rows ? a->sel - rows + 1 : 0;
 	for (int i = first; i < (int)u->se.topo.nnodes && i - first < rows; i++) {
@@ -123,47 +123,19 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 		else
 			bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
 		snprintf(s, sizeof(s), "N%-4d %s %7s  %12s  %-24s%s", nd->id, i == a->sel ? ">" : " ",
-			 fr, here, cpus, ui_action_check_node(u, a, i) ? "" : " (n/a)");
+			 fr, here, cpus, actjob_node_ok(&a->job, i) ? "" : " (n/a)");
 		int at = i == a->sel ? ui_attr(u, C_SELECTED) :
-			 ui_action_check_node(u, a, i) ? ui_attr(u, C_FKEY_LABEL) : ui_attr(u, C_DIM);
+			 actjob_node_ok(&a->job, i) ? ui_attr(u, C_FKEY_LABEL) : ui_attr(u, C_DIM);
 		attron(at);
 		mvhline(y0 + 2 + i - first, x0 + 1, ' ', w - 2);
 		mvaddnstr(y0 + 2 + i - first, x0 + 2, s, w - 4);
 		attroff(at);
 	}
 	if (a->rebind_dialog) {
-		snprintf(s, sizeof(s), "[%c] also migrate memory (a)", a->migrate ? 'x' : ' ');
+		snprintf(s, sizeof(s), "[%c] also migrate memory (a)", a->job.migrate ? 'x' : ' ');
 		line(u, y0 + h - 2, x0, w, s);
 	}
 	line(u, y0 + h - 1, x0, w, "Up/Down: node  Enter: preview  Esc: cancel");
-}
-
-/* kB per node summed over the items: their placement before (preview) or,
- * when done, before and after over the items whose after could be read,
- * so that one process that exited meanwhile does not blank the others. */
-enum sum_what { SUM_NOW, SUM_BEFORE, SUM_AFTER };
-
-static void sum_kb(const struct ui *u, const struct ui_action *a, enum sum_what w, int64_t *out)
-{
-	for (size_t k = 0; k < u->se.topo.nnodes; k++) {
-		int64_t sum = 0;
-		bool any = false, unknown = false;
-		for (size_t i = 0; i < a->n; i++) {
-			const struct act_item *it = &a->items[i];
-			const int64_t *v = w == SUM_AFTER ? it->after : it->before;
-			if (it->prep_rc || !v)
-				continue;
-			if (w != SUM_NOW && (it->lock_rc || !it->after || it->after[0] < 0))
-				continue;
-			if (v[k] < 0)
-				unknown = true;
-			else
-				sum += v[k];
-			any = true;
-		}
-		/* Nothing readable (no perm, exited) is unknown, not 0 kB. */
-		out[k] = any && !unknown ? sum : -1;
-	}
 }
 
 /* label, then "N<id> kB" per node, as many lines as the nodes need. */
@@ -188,27 +160,6 @@ static int draw_kb_row(struct ui *u, int y, int ymax, int x0, int w, const char 
 	return y;
 }
 
-/* The first error of one kind (0 plan, 1 re-check, 2 rebind, 3 the walk)
- * with its fix. */
-static int first_error(const struct ui *u, const struct ui_action *a, int which, char *buf,
-		       size_t n, int *pid)
-{
-	for (size_t i = 0; i < a->n; i++) {
-		const struct act_item *it = &a->items[i];
-		int rc = which == 0 ? it->prep_rc : which == 1 ? it->lock_rc :
-			 which == 2 ? it->rb_rc : it->mig_rc;
-		if (rc < 0 && !(which == 2 && it->lock_rc)) {
-			*pid = it->tg.pid;
-			if (which == 3)
-				migrate_strerror(rc, u->se.topo.nodes[a->sel].id, buf, n);
-			else
-				action_strerror(rc, buf, n);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int h, int w)
 {
 	char s[200], b[16], c[16], d[16];
@@ -216,27 +167,17 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 	int y = y0 + 1;
 	const struct topo_node *nd = &u->se.topo.nodes[a->sel];
 	if (kb) {
-		sum_kb(u, a, SUM_NOW, kb);
+		actjob_sum_kb(&a->job, ACTJOB_NOW, kb);
 		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "now", kb);
 		free(kb);
 	}
-	struct migrate_preview t = { 0 };
-	size_t planned = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		const struct migrate_preview *p = &a->items[i].job.pv;
-		if (a->items[i].prep_rc)
-			continue;
-		planned++;
-		t.move_kb += p->move_kb;
-		t.shared_kb += p->shared_kb;
-		t.file_anon_kb += p->file_anon_kb;
-		t.file_kb += p->file_kb;
-		t.huge_kb += p->huge_kb;
-		t.on_target_kb += p->on_target_kb;
-	}
+	struct actjob_summary sm;
+	actjob_summarize(&a->job, &sm);
+	const struct migrate_preview t = sm.pv;
+	size_t planned = sm.planned;
 	/* No plan could be made (no perm, exited): no numbers to show, the
 	 * error below says why. */
-	if (a->migrate && planned) {
+	if (a->job.migrate && planned) {
 		fmt_human_kb(b, sizeof(b), t.move_kb);
 		fmt_human_kb(c, sizeof(c), t.on_target_kb);
 		snprintf(s, sizeof(s), "will move to N%d: %s (%s already there)", nd->id, b, c);
@@ -258,17 +199,17 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 		snprintf(s, sizeof(s), "will not move: %s page cache (file pages), %s hugetlb", b, d);
 		line(u, y++, x0, w, s);
 	}
-	if (a->rebind) {
+	if (a->job.rebind) {
 		char cpus[64];
 		bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
 		snprintf(s, sizeof(s), "threads will run on CPUs %s (node %d)", cpus, nd->id);
 		line(u, y++, x0, w, s);
 	}
 	/* What cannot be changed, said before anything is done. */
-	if (a->n == 1 && a->items[0].prep_rc == 0) {
-		migrate_format_policy_note(a->items[0].policy, a->rebind, s, sizeof(s));
+	if (a->job.n == 1 && a->job.items[0].prep_rc == 0) {
+		migrate_format_policy_note(a->job.items[0].policy, a->job.rebind, s, sizeof(s));
 		y = wrapped(u, y, y0 + h - 1, x0, w, s);
-	} else if (a->n > 1) {
+	} else if (a->job.n > 1) {
 		y = wrapped(u, y, y0 + h - 1, x0, w, "memory policies stay (another process's "
 			    "policy cannot be changed): future allocations follow each process's own");
 	}
@@ -276,7 +217,7 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 		y = wrapped(u, y, y0 + h - 1, x0, w,
 			    "kernel.numa_balancing is on: the kernel may move pages again");
 	int pid;
-	if (y < y0 + h - 1 && first_error(u, a, 0, s, sizeof(s), &pid)) {
+	if (y < y0 + h - 1 && actjob_first_error(&a->job, 0, s, sizeof(s), &pid)) {
 		char m[240];
 		snprintf(m, sizeof(m), "PID %d: %s", pid, s);
 		y = wrapped_warn(u, y, y0 + h - 1, x0, w, m);
@@ -286,22 +227,9 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 
 static void draw_run(struct ui *u, struct ui_action *a, int y0, int x0, int w)
 {
-	uint64_t scanned = 0;
-	/* Processes move one after another: the rate is all bytes moved over
-	 * the time since the first batch (a sum of per-process rates would
-	 * count finished processes again). */
-	double mib = 0, t0 = 0, t1 = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		const struct migrate_job *jb = &a->items[i].job;
-		scanned += jb->scanned;
-		mib += (double)jb->moved * (double)jb->pagesize / 1048576.0;
-		if (jb->t_start > 0 && (t0 == 0 || jb->t_start < t0))
-			t0 = jb->t_start;
-		if (jb->t_end > t1)
-			t1 = jb->t_end;
-	}
-	double rate = t1 > t0 ? mib * 1.048576 / (t1 - t0) : 0;
-	double f = a->total_pages ? (double)scanned / (double)a->total_pages : 1;
+	struct actjob_summary sm;
+	actjob_summarize(&a->job, &sm);
+	double f = sm.progress;
 	int bw = w - 12;
 	char s[160];
 	attron(ui_attr(u, C_BAR_MEM));
@@ -310,9 +238,9 @@ static void draw_run(struct ui *u, struct ui_action *a, int y0, int x0, int w)
 	snprintf(s, sizeof(s), "%3.0f%%", f * 100);
 	mvaddstr(y0 + 2, x0 + 3 + bw, s);
 	snprintf(s, sizeof(s), "process %zu of %zu: %.1f MiB moved, %.1f MB/s",
-		 a->cur + 1 > a->n ? a->n : a->cur + 1, a->n, mib, rate);
+		 a->job.cur + 1 > a->job.n ? a->job.n : a->job.cur + 1, a->job.n, sm.mib, sm.rate_mbs);
 	line(u, y0 + 3, x0, w, s);
-	line(u, y0 + 5, x0, w, a->cancelled ? "cancelling..." : "Esc: cancel");
+	line(u, y0 + 5, x0, w, a->job.cancelled ? "cancelling..." : "Esc: cancel");
 }
 
 static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, int w)
@@ -320,47 +248,36 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 	char s[240], e[200];
 	int y = y0 + 1;
 	int64_t *kb = calloc(u->se.topo.nnodes ? u->se.topo.nnodes : 1, sizeof(int64_t));
-	int64_t arrived = -1;   /* kB that numa_maps shows arrived on the target */
-	if (a->migrate && kb) {
-		sum_kb(u, a, SUM_BEFORE, kb);
+	if (a->job.migrate && kb) {
+		actjob_sum_kb(&a->job, ACTJOB_BEFORE, kb);
 		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "before", kb);
-		int64_t b0 = kb[a->sel];
-		sum_kb(u, a, SUM_AFTER, kb);
+		actjob_sum_kb(&a->job, ACTJOB_AFTER, kb);
 		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "after", kb);
-		if (kb[a->sel] >= 0 && b0 >= 0)
-			arrived = kb[a->sel] > b0 ? kb[a->sel] - b0 : 0;
 	}
 	free(kb);
-	uint64_t moved = 0, failed[MIG_NREASONS] = { 0 };
-	size_t threads = 0, set = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		moved += a->items[i].job.moved;
-		for (int r = 0; r < MIG_NREASONS; r++)
-			failed[r] += a->items[i].job.failed[r];
-		threads += a->items[i].rb.nthreads;
-		set += a->items[i].rb.changed;
-	}
-	if (a->rebind) {
-		snprintf(s, sizeof(s), "rebind: %zu of %zu threads set", set, threads);
+	struct actjob_summary sm;
+	actjob_summarize(&a->job, &sm);
+	if (a->job.rebind) {
+		snprintf(s, sizeof(s), "rebind: %zu of %zu threads set", sm.set, sm.threads);
 		line(u, y++, x0, w, s);
 	}
-	if (a->migrate) {
+	if (a->job.migrate) {
 		char m[16];
-		fmt_human_kb(m, sizeof(m), arrived);
+		fmt_human_kb(m, sizeof(m), sm.arrived_kb);
 		snprintf(s, sizeof(s), "moved %s to N%d (%llu pages by move_pages)%s", m,
-			 u->se.topo.nodes[a->sel].id, (unsigned long long)moved,
-			 a->cancelled ? " (cancelled)" : "");
+			 u->se.topo.nodes[a->sel].id, (unsigned long long)sm.moved,
+			 a->job.cancelled ? " (cancelled)" : "");
 		line(u, y++, x0, w, s);
 		for (int r = 0; r < MIG_NREASONS; r++)
-			if (failed[r]) {
+			if (sm.failed[r]) {
 				snprintf(s, sizeof(s), "not moved: %llu pages %s",
-					 (unsigned long long)failed[r], migrate_reason_text[r]);
+					 (unsigned long long)sm.failed[r], migrate_reason_text[r]);
 				line(u, y++, x0, w, s);
 			}
 	}
 	int pid;
 	for (int which = 0; which < 4; which++)
-		if (first_error(u, a, which, e, sizeof(e), &pid) && y < y0 + h - 1) {
+		if (actjob_first_error(&a->job, which, e, sizeof(e), &pid) && y < y0 + h - 1) {
 			snprintf(s, sizeof(s), "PID %d: %s", pid, e);
 			y = wrapped_warn(u, y, y0 + h - 1, x0, w, s);
 		}

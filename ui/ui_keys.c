@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <curses.h>
@@ -281,10 +280,7 @@ static void send_signal(struct ui *u, int sig)
 		 * signal reaches that process or none (no PID-reuse window). */
 		struct action_target tg = { .pid = p->info.pid, .starttime = p->info.starttime,
 					    .pidfd = -1 };
-		int e = action_target_lock(u->se.root, &tg);
-		if (e == 0 && syscall(SYS_pidfd_send_signal, tg.pidfd, sig, NULL, 0) != 0)
-			e = -errno;
-		action_target_unlock(&tg);
+		int e = action_target_signal(u->se.root, &tg, sig);
 		if (e) {
 			failed++;
 			err = -e;

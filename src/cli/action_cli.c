@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "action.h"
+#include "actjob.h"
 #include "migrate.h"
 #include "options.h"
 #include "rebind.h"
@@ -73,23 +74,12 @@ static int fail_step(FILE *err, const struct action_target *t, int to_node, int 
 }
 
 /* What the action could not change, said plainly. */
-static void print_notes(FILE *out, const struct fsroot *r, const struct topology *t,
-			const struct action_target *tg, const struct migrate_job *j,
+static void print_notes(FILE *out, const struct fsroot *r, const struct actjob_item *it,
 			bool rebound)
 {
-	char policy[64] = "", note[256];
-	if (j && j->pv.node_kb) {
-		_Static_assert(sizeof(policy) == sizeof(j->pv.policy), "policy sizes");
-		memcpy(policy, j->pv.policy, sizeof(policy));
-		policy[sizeof(policy) - 1] = '\0';
-	} else {
-		int64_t *kb = calloc(t->nnodes ? t->nnodes : 1, sizeof(int64_t));
-		if (kb && migrate_read_target_placement(r, t, tg, kb, policy, sizeof(policy)) != 0)
-			policy[0] = '\0';
-		free(kb);
-	}
-	if (policy[0]) {
-		migrate_format_policy_note(policy, rebound, note, sizeof(note));
+	char note[256];
+	if (it->policy[0]) {
+		migrate_format_policy_note(it->policy, rebound, note, sizeof(note));
 		fprintf(out, "note: %s\n", note);
 	}
 	int bal = action_numa_balancing(r);
@@ -97,79 +87,61 @@ static void print_notes(FILE *out, const struct fsroot *r, const struct topology
 		fprintf(out, "note: kernel.numa_balancing=%d: the kernel may move pages again\n", bal);
 }
 
-static int do_rebind(FILE *out, FILE *err, const struct fsroot *r,
-		     const struct topology *t, const struct action_target *tg,
-		     const struct topo_node *node)
+static int print_rebind(FILE *out, FILE *err, const struct actjob_item *it,
+			const struct topo_node *node, const char *before, const char *after)
 {
-	char before[256] = "?", after[256] = "?", want[256];
+	char want[256];
 	bitmap_format_list(&node->cpus, want, sizeof(want));
-	cpus_allowed(r, tg->pid, before, sizeof(before));
-	struct rebind_result res;
-	int rc = rebind_threads(r, tg, &node->cpus, &res);
-	cpus_allowed(r, tg->pid, after, sizeof(after));
+	const struct rebind_result *res = &it->rb;
 	fprintf(out, "rebind: %zu thread%s to CPUs %s (node %d): %zu set, %zu failed\n",
-		res.nthreads, res.nthreads == 1 ? "" : "s", want, node->id,
-		res.changed, res.failed);
+		res->nthreads, res->nthreads == 1 ? "" : "s", want, node->id,
+		res->changed, res->failed);
 	fprintf(out, "cpus allowed: before %s, after %s\n", before, after);
-	(void)t;
-	if (rc) {
+	if (it->rb_rc) {
 		char e[256];
-		if (res.first_error_tid)
-			fprintf(err, "numatop-tui: rebind pid %d: thread %d: %s\n", tg->pid,
-				res.first_error_tid, action_strerror(rc, e, sizeof(e)));
+		if (res->first_error_tid)
+			fprintf(err, "numatop-tui: rebind pid %d: thread %d: %s\n", it->tg.pid,
+				res->first_error_tid, action_strerror(it->rb_rc, e, sizeof(e)));
 		else
-			fail(err, tg, "rebind", rc);
+			fail(err, &it->tg, "rebind", it->rb_rc);
 		return 1;
 	}
 	return 0;
 }
 
-static int do_migrate(FILE *out, FILE *err, const struct fsroot *r,
-		      const struct topology *t, const struct action_target *tg,
-		      int to_node, struct migrate_job *j)
+/* The walk with a progress line on a terminal, then before and after. */
+static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node)
 {
-	int rc = migrate_prepare(r, t, tg, to_node, j);
-	if (rc)
-		return fail(err, tg, "migrate", rc);
-	int64_t *before = calloc(t->nnodes ? t->nnodes : 1, sizeof(int64_t));
-	if (!before)
-		return fail(err, tg, "migrate", -ENOMEM);
-	memcpy(before, j->pv.node_kb, t->nnodes * sizeof(int64_t));
+	const struct topology *t = job->topo;
+	struct actjob_item *it = &job->items[0];
+	struct migrate_job *j = &it->job;
 	bool tty = isatty(fileno(err));
-	while ((rc = migrate_step(j, 8192)) == 1)
+	while (actjob_step(job, 8192) == 1)
 		if (tty)
 			fprintf(err, "\rmoving: %3.0f%%  %.1f MB/s ", 100 * migrate_progress(j),
 				migrate_rate(j));
 	if (tty)
 		fprintf(err, "\r%30s\r", "");
 	int status = 0;
-	if (rc < 0) {
-		status = fail_step(err, tg, to_node, rc);
-		if (rc == -ESRCH) {
-			free(before);
+	if (it->mig_rc < 0) {
+		status = fail_step(err, &it->tg, to_node, it->mig_rc);
+		if (it->mig_rc == -ESRCH)
 			return status;
-		}
 	}
-	int64_t *after = j->pv.node_kb;   /* reused: the preview is printed */
 	print_kb_header(out, t);
-	print_kb_row(out, t, "before", before);
-	int arc = migrate_read_target_placement(r, t, tg, after, NULL, 0);
-	int ti = topology_node_index(t, to_node);
-	/* What moved is what numa_maps shows arrived on the target (page
-	 * counts from move_pages see a huge page once per subpage). */
-	double mib = (double)j->moved * (double)j->pagesize / 1048576.0;
-	if (arc == 0) {
-		print_kb_row(out, t, "after", after);
-		int64_t d = after[ti] - before[ti];
-		mib = d > 0 ? (double)d / 1024.0 : 0;
+	print_kb_row(out, t, "before", it->before);
+	struct actjob_summary sm;
+	actjob_summarize(job, &sm);
+	double mib = sm.mib;
+	if (it->after_rc == 0) {
+		print_kb_row(out, t, "after", it->after);
+		mib = sm.arrived_kb >= 0 ? (double)sm.arrived_kb / 1024.0 : 0;
 	} else {
-		fprintf(out, "after    unreadable: %s\n", strerror(-arc));
+		fprintf(out, "after    unreadable: %s\n", strerror(-it->after_rc));
 	}
-	double secs = j->t_end - j->t_start;
 	fprintf(out, "moved %.1f MiB to node %d in %.2f s (%.1f MB/s); %lld kB were there already\n",
-		mib, to_node, secs > 0 ? secs : 0, secs > 0 ? mib * 1.048576 / secs : 0,
+		mib, to_node, sm.secs, sm.secs > 0 ? mib * 1.048576 / sm.secs : 0,
 		(long long)j->pv.on_target_kb);
-	free(before);
 	uint64_t nm = migrate_not_moved(j);
 	if (nm) {
 		char why[512];
@@ -181,6 +153,59 @@ static int do_migrate(FILE *out, FILE *err, const struct fsroot *r,
 	if (j->pv.file_kb || j->pv.huge_kb)
 		fprintf(out, "stay: %lld kB page cache (shared with other users), "
 			"%lld kB hugetlb\n", (long long)j->pv.file_kb, (long long)j->pv.huge_kb);
+	return status;
+}
+
+/* The same engine as the monitor's m / B dialogs (actjob.h), one process,
+ * no preview: lock, rebind, plan, walk, after. */
+static int act(FILE *out, FILE *err, const struct options *o, const struct fsroot *r,
+	       const struct topology *t, int idx)
+{
+	const struct topo_node *node = &t->nodes[idx];
+	int pid = o->migrate_pid ? o->migrate_pid : o->rebind_pid;
+	const char *what = o->migrate_pid ? "migrate" : "rebind";
+	struct action_target id;
+	int rc = action_target_read(r, pid, &id);
+	if (rc)
+		return fail(err, &id, what, rc);
+	struct actjob job;
+	actjob_init(&job, r, t);
+	job.migrate = o->migrate_pid != 0;
+	job.rebind = o->rebind_pid != 0;
+	if ((rc = actjob_add(&job, id.pid, id.starttime, id.comm)) != 0) {
+		actjob_free(&job);
+		return fail(err, &id, what, rc);
+	}
+	struct actjob_item *it = &job.items[0];
+	actjob_lock(&job);
+	if (it->lock_rc) {
+		int st = fail(err, &it->tg, what, it->lock_rc);
+		actjob_free(&job);
+		return st;
+	}
+	char name[256], before[256] = "?", after[256] = "?";
+	sanitize_term(it->tg.comm, name, sizeof(name));
+	fprintf(out, "pid %d (%s): %s%s%s node %d\n", pid, name,
+		o->rebind_pid ? "rebind" : "", o->rebind_pid && o->migrate_pid ? " and " : "",
+		o->migrate_pid ? "migrate memory to" : " to", node->id);
+	if (job.rebind)
+		cpus_allowed(r, pid, before, sizeof(before));
+	actjob_start(&job, idx);
+	int status = 0;
+	if (job.rebind) {
+		cpus_allowed(r, pid, after, sizeof(after));
+		status = print_rebind(out, err, it, node, before, after);
+	}
+	if (job.migrate && status == 0) {
+		if (it->lock_rc)
+			status = fail(err, &it->tg, "migrate", it->lock_rc);
+		else
+			status = run_migrate(out, err, &job, node->id);
+	}
+	if (!job.migrate)
+		fprintf(out, "note: memory was not moved (add --migrate %d to move it)\n", pid);
+	print_notes(out, r, it, job.rebind);
+	actjob_free(&job);
 	return status;
 }
 
@@ -201,43 +226,18 @@ int action_cli_run(const struct options *o, FILE *out, FILE *err)
 		session_close(&se);
 		return 1;
 	}
-	const struct fsroot *r = se.root;
 	const struct topology *t = &se.topo;
 	int status = 1;
 	int idx = topology_node_index(t, o->to_node);
 	const struct topo_node *node = idx >= 0 ? &t->nodes[idx] : NULL;
-	int pid = o->migrate_pid ? o->migrate_pid : o->rebind_pid;
-	struct action_target tg;
-	struct migrate_job j;
-	memset(&j, 0, sizeof(j));
-	j.pagemap_fd = -1;
-	if (!node) {
+	if (!node)
 		fprintf(err, "numatop-tui: --to %d: no such node\n", o->to_node);
-	} else if (o->rebind_pid && bitmap_empty(&node->cpus)) {
+	else if (o->rebind_pid && bitmap_empty(&node->cpus))
 		fprintf(err, "numatop-tui: --rebind: node %d has no CPUs (memory only)\n", node->id);
-	} else if (o->migrate_pid && !node->has_memory) {
+	else if (o->migrate_pid && !node->has_memory)
 		fprintf(err, "numatop-tui: --migrate: node %d has no memory\n", node->id);
-	} else if ((rc = action_target_read(r, pid, &tg)) != 0) {
-		status = fail(err, &tg, o->migrate_pid ? "migrate" : "rebind", rc);
-	} else if ((rc = action_target_lock(r, &tg)) != 0) {
-		status = fail(err, &tg, o->migrate_pid ? "migrate" : "rebind", rc);
-	} else {
-		char name[256];
-		sanitize_term(tg.comm, name, sizeof(name));
-		fprintf(out, "pid %d (%s): %s%s%s node %d\n", pid, name,
-			o->rebind_pid ? "rebind" : "", o->rebind_pid && o->migrate_pid ? " and " : "",
-			o->migrate_pid ? "migrate memory to" : " to", node->id);
-		status = 0;
-		if (o->rebind_pid)
-			status = do_rebind(out, err, r, t, &tg, node);
-		if (o->migrate_pid && status == 0)
-			status = do_migrate(out, err, r, t, &tg, node->id, &j);
-		if (!o->migrate_pid)
-			fprintf(out, "note: memory was not moved (add --migrate %d to move it)\n", pid);
-		print_notes(out, r, t, &tg, o->migrate_pid ? &j : NULL, o->rebind_pid != 0);
-		action_target_unlock(&tg);
-	}
-	migrate_free(&j);
+	else
+		status = act(out, err, o, se.root, t, idx);
 	session_close(&se);
 	return status;
 }

@@ -13,6 +13,7 @@
 #include "migrate.h"
 #include "rebind.h"
 #include "check.h"
+#include "spawn.h"
 
 static char tree[64];
 
@@ -369,14 +370,6 @@ static void batching_fake_kernel(void)
 
 /* ---- live: the PID-reuse guard and rebind ---- */
 
-static void *sleeper(void *arg)
-{
-	(void)arg;
-	for (;;)
-		pause();
-	return NULL;
-}
-
 /* A worker that keeps starting threads that live 200 ms: threads it
  * starts before it is rebound carry the old affinity and appear after the
  * walk has listed the process once. */
@@ -399,50 +392,11 @@ static void *spawner(void *arg)
 	return NULL;
 }
 
-/* A child with n threads running fn; it says it is ready after settle_us
- * (so that its thread population is there when the test looks). */
-static pid_t spawn_threads(int n, void *(*fn)(void *), useconds_t settle_us)
-{
-	int p[2];
-	if (pipe(p) != 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		for (int i = 0; i < n; i++) {
-			pthread_t th;
-			pthread_create(&th, NULL, fn, NULL);
-		}
-		usleep(settle_us);
-		if (write(p[1], "x", 1) != 1)
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	close(p[1]);
-	char c;
-	if (pid < 0 || read(p[0], &c, 1) != 1)
-		pid = -1;
-	close(p[0]);
-	return pid;
-}
-
-static pid_t spawn_child(int threads)
-{
-	return spawn_threads(threads, sleeper, 0);
-}
-
 /* Four workers, each starting a thread every 2 ms: a steady population of
  * short-lived threads. */
 static pid_t spawn_spawners(void)
 {
 	return spawn_threads(4, spawner, 300000);
-}
-
-static void reap(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
 }
 
 static void pid_reuse_guard(void)

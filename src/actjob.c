@@ -1,0 +1,180 @@
+/* actjob.c - the action engine (see actjob.h): lock, plan, confirm,
+ * rebind, migrate in batches, read the result; and its summary. */
+#include "actjob.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void actjob_init(struct actjob *j, const struct fsroot *r, const struct topology *t)
+{
+	memset(j, 0, sizeof(*j));
+	j->root = r;
+	j->topo = t;
+	j->node = -1;
+}
+
+int actjob_add(struct actjob *j, int pid, uint64_t starttime, const char *comm)
+{
+	if (j->n == j->cap) {
+		size_t cap = j->cap ? 2 * j->cap : 4;
+		struct actjob_item *v = realloc(j->items, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		j->items = v;
+		j->cap = cap;
+	}
+	size_t nn = j->topo->nnodes ? j->topo->nnodes : 1;
+	struct actjob_item *it = &j->items[j->n];
+	memset(it, 0, sizeof(*it));
+	it->tg = (struct action_target){ .pid = pid, .starttime = starttime, .pidfd = -1 };
+	snprintf(it->tg.comm, sizeof(it->tg.comm), "%s", comm ? comm : "");
+	it->job.pagemap_fd = -1;
+	it->before = calloc(nn, sizeof(int64_t));
+	it->after = calloc(nn, sizeof(int64_t));
+	if (!it->before || !it->after) {
+		free(it->before);
+		free(it->after);
+		return -ENOMEM;
+	}
+	j->n++;
+	return 0;
+}
+
+void actjob_free(struct actjob *j)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		action_target_unlock(&j->items[i].tg);
+		migrate_free(&j->items[i].job);
+		free(j->items[i].before);
+		free(j->items[i].after);
+	}
+	free(j->items);
+	memset(j, 0, sizeof(*j));
+}
+
+bool actjob_node_ok(const struct actjob *j, int node)
+{
+	if (node < 0 || (size_t)node >= j->topo->nnodes)
+		return false;
+	const struct topo_node *nd = &j->topo->nodes[node];
+	if (j->migrate && !nd->has_memory)
+		return false;
+	if (j->rebind && bitmap_empty(&nd->cpus))
+		return false;
+	return true;
+}
+
+/* One item's plan (migrate) or placement and policy (rebind only), read
+ * while its pidfd is held: the target is locked (start time checked)
+ * first, and still alive after the read, so what is shown and done is
+ * the confirmed process's and no other's. */
+static int plan_item(struct actjob *j, struct actjob_item *it)
+{
+	migrate_free(&it->job);
+	int rc = it->tg.pidfd >= 0 ? action_target_alive(&it->tg)
+				   : action_target_lock(j->root, &it->tg);
+	if (rc)
+		return rc;
+	if (!j->migrate)
+		return migrate_read_target_placement(j->root, j->topo, &it->tg, it->before,
+						     it->policy, sizeof(it->policy));
+	rc = migrate_prepare(j->root, j->topo, &it->tg, j->topo->nodes[j->node].id, &it->job);
+	if (rc)
+		return rc;
+	memcpy(it->before, it->job.pv.node_kb, j->topo->nnodes * sizeof(int64_t));
+	snprintf(it->policy, sizeof(it->policy), "%s", it->job.pv.policy);
+	return action_target_alive(&it->tg);
+}
+
+void actjob_prepare(struct actjob *j, int node)
+{
+	j->node = node;
+	j->total_pages = 0;
+	for (size_t i = 0; i < j->n; i++) {
+		struct actjob_item *it = &j->items[i];
+		it->planned = true;
+		it->prep_rc = plan_item(j, it);
+		if (it->prep_rc == 0 && j->migrate)
+			j->total_pages += it->job.total_pages;
+	}
+}
+
+/* The placement afterwards (a migrate's), read while each target is
+ * still locked; then the targets are let go. */
+static void finish(struct actjob *j)
+{
+	for (size_t i = 0; i < j->n; i++) {
+		struct actjob_item *it = &j->items[i];
+		it->after_rc = it->prep_rc || it->lock_rc ? -ESRCH : !j->migrate ? 0 :
+			       migrate_read_target_placement(j->root, j->topo, &it->tg, it->after, NULL, 0);
+		if (it->after_rc || !j->migrate)
+			for (size_t k = 0; k < j->topo->nnodes; k++)
+				it->after[k] = -1;
+		action_target_unlock(&it->tg);
+	}
+	j->running = false;
+	j->done = true;
+}
+
+void actjob_lock(struct actjob *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (j->items[i].tg.pidfd < 0 && !j->items[i].lock_rc)
+			j->items[i].lock_rc = action_target_lock(j->root, &j->items[i].tg);
+}
+
+void actjob_start(struct actjob *j, int node)
+{
+	j->node = node;
+	j->total_pages = 0;
+	const struct topo_node *nd = &j->topo->nodes[node];
+	for (size_t i = 0; i < j->n; i++) {
+		struct actjob_item *it = &j->items[i];
+		if (it->prep_rc || it->lock_rc)
+			continue;
+		it->lock_rc = it->tg.pidfd >= 0 ? action_target_alive(&it->tg)
+						: action_target_lock(j->root, &it->tg);
+		if (it->lock_rc == 0 && j->rebind)
+			it->rb_rc = rebind_threads(j->root, &it->tg, &nd->cpus, &it->rb);
+		/* A failed rebind stops that item's migrate. */
+		if (it->lock_rc == 0 && j->migrate && it->rb_rc == 0) {
+			it->lock_rc = plan_item(j, it);
+			if (it->lock_rc == 0)
+				j->total_pages += it->job.total_pages;
+		} else if (it->lock_rc == 0 && !j->migrate && !it->planned) {
+			plan_item(j, it);   /* the policy, for the note */
+		}
+	}
+	j->cur = 0;
+	j->running = true;
+	if (!j->migrate)
+		finish(j);
+}
+
+int actjob_step(struct actjob *j, size_t max_pages)
+{
+	while (j->running) {
+		if (j->cur >= j->n || j->cancelled) {
+			finish(j);
+			return 0;
+		}
+		struct actjob_item *it = &j->items[j->cur];
+		if (it->prep_rc || it->lock_rc || it->rb_rc) {
+			j->cur++;
+			continue;
+		}
+		int rc = migrate_step(&it->job, max_pages);
+		if (rc > 0)
+			return 1;
+		it->mig_rc = rc;
+		j->cur++;
+	}
+	return 0;
+}
+
+void actjob_cancel(struct actjob *j)
+{
+	j->cancelled = true;
+}
