@@ -41,7 +41,7 @@ bool sorted_by_hdr(const struct ui *u, int i)
 /* Lay the columns out: the N entry becomes one column per node when they
  * fit (with room for 12 characters of command), else one block per node,
  * else (more nodes than the width leaves) nothing: the columns after them
- * (REMOTE) matter more. Fills u->hdr. */
+ * (REMOTE, the command) matter more. Fills u->hdr. */
 static void layout(struct ui *u, const struct col_ctx *c)
 {
 	size_t nn = u->se.topo.nnodes;
@@ -57,7 +57,8 @@ static void layout(struct ui *u, const struct col_ctx *c)
 		nodecols += u->cols.v[i].col == COL_NODE && u->cols.v[i].node < 0;
 	bool expand = fixed + (int)(nodecols * nn) * (NODE_W + 1) <= COLS;
 	int bw = nn < 5 ? 5 : (int)nn;
-	bool blocks_fit = fixed - 12 + (int)nodecols * (bw + 1) <= COLS;   /* REMOTE still seen */
+	/* Blocks: REMOTE and 6 characters of command must still be seen. */
+	bool blocks_fit = fixed - 6 + (int)nodecols * (bw + 1) <= COLS;
 	u->nhdr = 0;
 	int x = 0;
 	for (size_t i = 0; i < u->cols.n; i++) {
