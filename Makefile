@@ -45,7 +45,7 @@ BENCH_BIN := $(BUILD)/bench/bench
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean screenshots fuzz vmtest bench
+.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench
 
 all: $(PROG)
 
@@ -121,7 +121,12 @@ FUZZ_SECONDS ?= 20
 FUZZ_CC = clang -g -O1 -std=c11 -D_GNU_SOURCE -DNUMATOP_VERSION='"$(VERSION)"' -Iinclude \
           $(PKG_CFLAGS) -fno-sanitize-recover=all
 
-fuzz:
+# Each target that builds runs make again after deps: the pkg-config flags
+# are read when make starts, before deps could install the libraries.
+fuzz: deps
+	$(MAKE) fuzz-run
+
+fuzz-run:
 	@for p in clang libclang-rt-14-dev; do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; if [ -n "$$missing" ]; then \
@@ -143,14 +148,17 @@ fuzz:
 	done; exit $$fail
 
 # Real multi-node kernels: Debian's cloud kernel under QEMU with -numa.
-vmtest: $(PROG)
+vmtest: deps
+	$(MAKE) $(PROG)
 	BUILD=$(BUILD) PROG=./$(PROG) tests/vm/vmtest.sh
 
 # The benchmark: load, floor, full scan, budgeted ticks (see README).
-bench: deps $(PROG) $(BENCH_BIN)
+bench: deps
+	$(MAKE) $(PROG) $(BENCH_BIN)
 	$(BENCH_BIN) --prog ./$(PROG) $(BENCH_ARGS)
 
-screenshots: $(PROG)
+screenshots: deps
+	$(MAKE) $(PROG)
 	tests/screenshots.sh
 
 clean:

@@ -105,8 +105,14 @@ void floor_read_all(struct cost *out, struct buf *capture, double *mb)
 void run_numastat(const struct load *l, struct cost *out)
 {
 	out->wall_ms = out->cpu_ms = -1;
-	if (access("/usr/bin/numastat", X_OK) != 0)
+	if (access("/usr/bin/numastat", X_OK) != 0) {
+		/* Said once: a "-1 / -1" column alone reads like a failed run. */
+		static int said;
+		if (!said++)
+			fprintf(stderr, "bench: /usr/bin/numastat missing (apt-get install numactl): "
+				"the numastat -p column is -1\n");
 		return;
+	}
 	char **argv = calloc(l->n + 3, sizeof(char *));
 	char *nums = malloc(l->n * 12 + 1);
 	if (!argv || !nums) {

@@ -17,6 +17,12 @@ run() {
 		echo "FAIL $name (exit status $rc)" | tee -a "$log"
 	fi
 }
+# The unit tests run tar -xjf on the shared fixtures: a missing bzip2 is
+# said with its package, not only as "tar -xjf failed" (tests/sh/*.sh say
+# it themselves: need in tests/sh/lib.sh).
+if [ $# -gt 0 ] && ! command -v bzip2 >/dev/null 2>&1; then
+	echo "FAIL unit_tests: needs bzip2 (apt-get install bzip2)" | tee -a "$log"
+fi
 for t in "$@"; do run "$(basename "$t")" "$t"; done
 for t in tests/sh/test_*.sh; do [ -f "$t" ] && run "$(basename "$t")" sh "$t"; done
 p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")

@@ -6,8 +6,26 @@ set -eu
 cd "$(dirname "$0")/.."
 PROG=$(pwd)/numatop-tui
 FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
-for tool in tmux aha chromium; do
-	command -v $tool >/dev/null || { echo "screenshots: $tool missing (apt-get install tmux aha chromium)"; exit 1; }
+# Its own packages, like make vmtest and make fuzz: installed when root,
+# else the apt-get line is printed. fonts-dejavu-core: the font the HTML
+# asks for; bzip2: tar -xjf of the shared fixtures.
+DEB_PKGS="tmux aha chromium fonts-dejavu-core bzip2"
+missing=""
+for p in $DEB_PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "screenshots: missing packages; run as root:"
+		echo "  apt-get install -y$missing"
+		exit 1
+	fi
+	echo "installing:$missing"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+fi
+for tool in tmux:tmux aha:aha chromium:chromium bzip2:bzip2; do
+	command -v "${tool%%:*}" >/dev/null ||
+		{ echo "screenshots: ${tool%%:*} missing (apt-get install ${tool#*:})"; exit 1; }
 done
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
@@ -62,3 +80,9 @@ if [ -f "$FIX/16amd64-8n2c.tar.bz2" ]; then
 else
 	echo "screenshots: fixtures not at $FIX: 8-node and topology shots skipped"
 fi
+# A many-node machine: the 64-node synthetic tree of the tests (the panels
+# flow into columns, the heatmap points to its screen, the table keeps
+# half the height); and F2 Setup.
+sh tests/trees/gen_many_nodes.sh "$T/m64" >/dev/null
+shot main-64node 120 40 "" --root "$T/m64"
+shot setup 120 30 "F2" --root tests/trees/opteron4

@@ -5,6 +5,32 @@
 ok() { echo "PASS $1"; }
 bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
 
+# --- programs outside Debian's Essential set ---
+# need CMD PACKAGE: stop this test file with a FAIL line that names the
+# Debian package when CMD is not installed ("make deps" installs it). Call
+# it at the top of every test that runs such a program, so that a missing
+# one is never read as "no output" or "nothing found".
+need() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	echo "FAIL $(basename "$0"): needs $1 (apt-get install $2)"
+	exit 1
+}
+# pcount PGREP_ARGS...: how many processes pgrep finds, other than this
+# shell; "0" only when pgrep says none matched (status 1). When pgrep
+# fails (status 2 or more, 127 when it is missing) prints "pgrep failed
+# (status N)", which no numeric check accepts: a broken pgrep never counts
+# as no processes. Compare with = 0, or check the count is a number first.
+pcount() {
+	pc_out=$(pgrep "$@"); pc_rc=$?
+	case $pc_rc in
+	0) printf '%s\n' "$pc_out" | grep -cvx "$$" ;;
+	1) echo 0 ;;
+	*) echo "pgrep failed (status $pc_rc)" ;;
+	esac
+}
+# isnum VALUE: VALUE is a whole number (a count that really was counted).
+isnum() { case $1 in ''|*[!0-9]*) return 1 ;; esac; }
+
 # --- tmux: the monitor on a screen the test can read ---
 # tui_init: a private tmux server under $T (set it first), with a session
 # that lives as long as the test, so that the server never exits between

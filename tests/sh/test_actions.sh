@@ -7,6 +7,8 @@
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
 . tests/sh/lib.sh
+need tmux tmux
+need numactl numactl
 HOG=$BUILD/tests/helpers/memhog
 if [ ! -x "$HOG" ]; then echo "SKIP actions: $HOG not built"; exit 0; fi
 T=$(mktemp -d)
@@ -47,16 +49,12 @@ want=$(cat /sys/devices/system/node/node$node/cpulist 2>/dev/null || echo 0)
 printf '%s\n' "$out" | grep -qF "note: memory policy default stays (another process's policy cannot be changed): new pages go to the node of the CPU that first touches them (now the chosen node's)" &&
 	ok cli_rebind_policy_note || bad cli_rebind_policy_note "$out"
 # A process under numactl --membind keeps its policy: said plainly.
-if command -v numactl >/dev/null; then
-	numactl --membind=$node "$HOG" 8 0 >"$T/b.out" 2>&1 & B=$!; pids="$pids $B"
-	n=50; while [ $n -gt 0 ] && ! grep -q ready "$T/b.out"; do sleep 0.1; n=$((n - 1)); done
-	out=$($PROG --migrate $B --to $node 2>&1); rc=$?
-	[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "^note: memory policy bind:$node stays (another process's policy cannot be changed): its future allocations follow that policy" &&
-		ok cli_migrate_bind_policy_note || bad cli_migrate_bind_policy_note "rc=$rc $out"
-	kill $B 2>/dev/null
-else
-	echo "SKIP cli_migrate_bind_policy_note: numactl not installed"
-fi
+numactl --membind=$node "$HOG" 8 0 >"$T/b.out" 2>&1 & B=$!; pids="$pids $B"
+n=50; while [ $n -gt 0 ] && ! grep -q ready "$T/b.out"; do sleep 0.1; n=$((n - 1)); done
+out=$($PROG --migrate $B --to $node 2>&1); rc=$?
+[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "^note: memory policy bind:$node stays (another process's policy cannot be changed): its future allocations follow that policy" &&
+	ok cli_migrate_bind_policy_note || bad cli_migrate_bind_policy_note "rc=$rc $out"
+kill $B 2>/dev/null
 out=$($PROG --rebind $P --migrate $P --to $node 2>&1); rc=$?
 [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "rebind and migrate memory to node $node" &&
 	printf '%s\n' "$out" | grep -q "^after " && ok cli_rebind_and_migrate || bad cli_rebind_and_migrate "rc=$rc $out"
@@ -96,11 +94,10 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 		[ "$(grep Cpus_allowed_list /proc/$P/status)" = "$before" ] && ok cli_nobody_rebind_eperm ||
 		bad cli_nobody_rebind_eperm "rc=$rc $out"
 else
-	echo "SKIP cli_nobody: needs root and setpriv"
+	echo "SKIP cli_nobody: needs root and setpriv (util-linux)"
 fi
 
 # --- the dialogs ---
-if ! command -v tmux >/dev/null; then echo "SKIP actions_tui: tmux not installed"; exit 0; fi
 start() { tui_start 110 32 "TERM=tmux-256color $prog $*; echo EXIT=\$?; sleep 30"; }
 
 start -p $P -d 1

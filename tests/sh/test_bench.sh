@@ -6,12 +6,15 @@ PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
 BENCH=$BUILD/bench/bench
 . tests/sh/lib.sh
+need pgrep procps
+need numastat numactl   # the numastat -p column of the table
 if [ ! -x "$BENCH" ]; then bad bench_built "$BENCH missing (make $BENCH)"; exit 0; fi
 if [ "$(id -u)" != 0 ]; then echo "SKIP bench_smoke: needs root (move_pages queries of the load)"; exit 0; fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# Processes of the benchmark (its load is forked, so it has its name).
-leftover() { pgrep -f "^$BENCH --smoke" | grep -v "^$$\$" | wc -l; }
+# Processes of the benchmark (its load is forked, so it has its name): a
+# number, or pcount's "pgrep failed" that no check below takes for 0.
+leftover() { pcount -f "^$BENCH --smoke"; }
 
 "$BENCH" --smoke --prog "$PROG" >"$T/out" 2>"$T/err"; rc=$?
 out=$(cat "$T/out")
@@ -29,7 +32,8 @@ echo "$row" | awk -F'|' '{ split($2, a, "/"); split($3, b, "/"); split($7, r, " 
 echo "$out" | grep -Eq '^parser: [0-9]+ MB/s on [0-9.]+ MB' && ok bench_smoke_parser || bad bench_smoke_parser "$out"
 echo "$out" | grep -q '^targets' && echo "$out" | grep -Eq 'parser throughput .*(met|MISS)' \
 	&& ok bench_smoke_targets || bad bench_smoke_targets "$out"
-[ "$(leftover)" -eq 0 ] && ok bench_smoke_load_reaped || bad bench_smoke_load_reaped "$(pgrep -af "$BENCH")"
+left=$(leftover)
+[ "$left" = 0 ] && ok bench_smoke_load_reaped || bad bench_smoke_load_reaped "left: $left; $(pgrep -af "$BENCH")"
 
 # Killed midway: the load goes with it.
 "$BENCH" --smoke --ticks 400 --prog "$PROG" >"$T/out2" 2>&1 &
@@ -37,9 +41,10 @@ b=$!
 n=0
 while [ "$n" -lt 50 ] && ! grep -q '^ *N ' "$T/out2"; do sleep 0.1; n=$((n + 1)); done
 sleep 0.5
-kids=$(pgrep -P $b | wc -l)
+kids=$(pcount -P $b)
 kill -TERM $b
 wait $b; rc=$?
 sleep 0.3
-[ "$kids" -ge 2 ] && [ $rc -eq 143 ] && [ "$(leftover)" -eq 0 ] && ok bench_sigterm_reaps_load \
-	|| bad bench_sigterm_reaps_load "children before: $kids, rc=$rc, left: $(pgrep -af "$BENCH")"
+left=$(leftover)
+isnum "$kids" && [ "$kids" -ge 2 ] && [ $rc -eq 143 ] && [ "$left" = 0 ] && ok bench_sigterm_reaps_load \
+	|| bad bench_sigterm_reaps_load "children before: $kids, rc=$rc, left: $left; $(pgrep -af "$BENCH")"

@@ -3,6 +3,7 @@
 # rest of the output still works, and nothing crashes.
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
+need tmux tmux
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 N=sys/devices/system/node
 fresh() { rm -rf "$T/t"; cp -r tests/trees/opteron4 "$T/t"; }

@@ -5,6 +5,7 @@
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
 . tests/sh/lib.sh
+need python3 python3   # the JSON checks
 T=$(mktemp -d)
 hog=
 trap '[ -n "$hog" ] && kill $hog 2>/dev/null; rm -rf "$T"' EXIT
@@ -21,7 +22,6 @@ echo "$out" | awk '/^ +PID USER/ { t = 1; next } t && NF { n++; if ($0 !~ / 0s  
 	&& ok budget_single_snapshot_age_0 || bad budget_single_snapshot_age_0 "$out"
 
 py() { python3 -c "$1" "$T/j"; }
-if ! command -v python3 >/dev/null; then echo "SKIP budget_json: no python3"; exit 0; fi
 # Three samples on the budget: the first reads, later ones keep most.
 "$PROG" --json -n 3 -d 0.3 >"$T/j" 2>"$T/err"
 py '

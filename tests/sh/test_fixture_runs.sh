@@ -5,6 +5,8 @@ PROG=${PROG:-./numatop-tui}
 FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
 if [ ! -d "$FIX" ]; then echo "SKIP fixture_runs: fixtures not present at $FIX"; exit 0; fi
 . tests/sh/lib.sh
+need tmux tmux
+need bzip2 bzip2   # tar -xjf
 T=$(mktemp -d)
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
 tui_init
@@ -23,15 +25,13 @@ for tb in "$FIX"/*.tar.bz2; do
 	ids=$(printf '%s\n' "$j" | grep -o '"id":[0-9]*' | wc -l)
 	if [ $rc -eq 0 ] && [ "$ids" -eq "$nodes" ]; then echo "PASS json_$name"
 	else echo "FAIL json_$name (rc=$rc ids=$ids nodes=$nodes)"; fi
-	if command -v tmux >/dev/null; then
-		tmux new-session -d -s f -x 80 -y 24 "TERM=tmux-256color $prog --root $root; echo EXIT=\$?; sleep 20"
-		i=0; while [ $i -lt 40 ] && ! tmux capture-pane -p -t f | grep -q F10Quit; do sleep 0.1; i=$((i+1)); done
-		for k in Tab Tab Tab Enter Escape D n; do tmux send-keys -t f "$k"; sleep 0.15; done
-		tmux send-keys -t f q
-		i=0; while [ $i -lt 40 ] && ! tmux capture-pane -p -t f | grep -q 'EXIT='; do sleep 0.1; i=$((i+1)); done
-		if tmux capture-pane -p -t f | grep -q 'EXIT=0'; then echo "PASS tui_$name"
-		else echo "FAIL tui_$name"; tmux capture-pane -p -t f | tail -5; fi
-		tmux kill-session -t f 2>/dev/null
-	fi
+	tmux new-session -d -s f -x 80 -y 24 "TERM=tmux-256color $prog --root $root; echo EXIT=\$?; sleep 20"
+	i=0; while [ $i -lt 40 ] && ! tmux capture-pane -p -t f | grep -q F10Quit; do sleep 0.1; i=$((i+1)); done
+	for k in Tab Tab Tab Enter Escape D n; do tmux send-keys -t f "$k"; sleep 0.15; done
+	tmux send-keys -t f q
+	i=0; while [ $i -lt 40 ] && ! tmux capture-pane -p -t f | grep -q 'EXIT='; do sleep 0.1; i=$((i+1)); done
+	if tmux capture-pane -p -t f | grep -q 'EXIT=0'; then echo "PASS tui_$name"
+	else echo "FAIL tui_$name"; tmux capture-pane -p -t f | tail -5; fi
+	tmux kill-session -t f 2>/dev/null
 	rm -rf "$T/x"
 done

@@ -7,6 +7,7 @@
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
 . tests/sh/lib.sh
+need tmux tmux
 T=$(mktemp -d)
 trap 'tmux kill-server 2>/dev/null; [ -n "$NP" ] && kill $NP 2>/dev/null; rm -rf "$T"' EXIT
 tui_init

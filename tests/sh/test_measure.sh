@@ -6,6 +6,9 @@
 PROG=${PROG:-./numatop-tui}
 FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
 . tests/sh/lib.sh
+need tmux tmux
+need python3 python3   # measure_plausible
+need bzip2 bzip2       # tar -xjf of the shared fixtures
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
@@ -13,8 +16,7 @@ X=$T/xdg
 
 XDG_CACHE_HOME=$X "$PROG" --measure-quick --json >"$T/m.json" 2>"$T/m.err"; rc=$?
 [ $rc -eq 0 ] && ok measure_json_exit || bad measure_json_exit "rc=$rc $(cat "$T/m.err")"
-if command -v python3 >/dev/null; then
-	python3 - "$T/m.json" "$X" >"$T/py" 2>&1 <<'EOF' && ok "measure_plausible ($(cat "$T/py"))" || bad measure_plausible "$(cat "$T/py")"
+python3 - "$T/m.json" "$X" >"$T/py" 2>&1 <<'EOF' && ok "measure_plausible ($(cat "$T/py"))" || bad measure_plausible "$(cat "$T/py")"
 import json, os, sys
 d = json.loads(open(sys.argv[1]).read())
 n = len(d["nodes"])
@@ -37,9 +39,6 @@ assert p and p.startswith(sys.argv[2] + "/numatop-tui/measure-") and os.path.isf
 assert json.load(open(p))["latency_ns"] == lat
 print("%.0f ns, L2 %.1f ns, %.1f / %.1f GB/s" % (lat[0][0], l2, b1[0][0], ba[0][0]))
 EOF
-else
-	echo "SKIP measure_plausible: no python3"
-fi
 XDG_CACHE_HOME=$X "$PROG" --measure-quick >"$T/m.txt" 2>&1; rc=$?
 for s in 'latency, ns' 'NUMA factor' 'read bandwidth, one thread' 'every CPU' 'placement check' 'SLIT distance' 'saved to'; do
 	grep -q "$s" "$T/m.txt" || { bad measure_text "no '$s': $(cat "$T/m.txt")"; rc=99; }
@@ -48,7 +47,6 @@ done
 "$PROG" --measure --root tests/trees/opteron4 >"$T/o" 2>"$T/e"; rc=$?
 [ $rc -eq 1 ] && grep -q 'live machine' "$T/e" && ok measure_refused_on_tree || bad measure_refused_on_tree "rc=$rc $(cat "$T/e")"
 
-if ! command -v tmux >/dev/null; then echo "SKIP measure_tui: no tmux"; exit 0; fi
 tui_init
 KEY_DELAY=0.4
 prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")

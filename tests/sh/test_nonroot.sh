@@ -9,7 +9,8 @@
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 [ "$(id -u)" = 0 ] || { echo "SKIP nonroot: needs root to switch to nobody"; exit 0; }
-command -v setpriv >/dev/null || { echo "SKIP nonroot: setpriv (util-linux) not installed"; exit 0; }
+need setpriv util-linux
+need tmux tmux
 NB=65534
 T=$(mktemp -d)
 chmod 755 "$T"

@@ -11,6 +11,7 @@
 PROG=${PROG:-./numatop-tui}
 TREE=tests/trees/opteron4
 . tests/sh/lib.sh
+need tmux tmux
 T=$(mktemp -d)
 export TMUX_TMPDIR="$T"
 bpids=""

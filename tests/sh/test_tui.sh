@@ -5,7 +5,8 @@ PROG=${PROG:-./numatop-tui}
 TREE=tests/trees/opteron4
 FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
 . tests/sh/lib.sh
-if ! command -v tmux >/dev/null; then echo "SKIP tui: tmux not installed"; exit 0; fi
+need tmux tmux
+need bzip2 bzip2   # tar -xjf of the shared fixtures
 T=$(mktemp -d)
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
 tui_init
@@ -71,14 +72,22 @@ wait_for "PID $third " 20 && ok tui_mouse_select_row || bad tui_mouse_select_row
 keys Escape R
 # Help from the key table.
 keys h; s=$(screen)
-echo "$s" | grep -q 'sort by REMOTE' && echo "$s" | grep -q 'HOME' && ok tui_help || bad tui_help "$s"
+echo "$s" | grep -q 'sort by REMOTE' && echo "$s" | grep -q 'F7 m' && ok tui_help || bad tui_help "$s"
+# It scrolls to the dialogs' own keys and the columns (from the column table).
+keys NPage NPage NPage; s=$(screen)
+echo "$s" | grep -Eq 'HOME +node where most threads last ran' && echo "$s" | grep -q 'REMOTE%' &&
+	ok tui_help_columns || bad tui_help_columns "$s"
 keys x; wait_for "REMOTE%" 20 && ok tui_help_returns || bad tui_help_returns
 # Tab cycles screens.
 keys Tab; screen | grep -q 'TOTAL_kB' && ok tui_tab_nodes || bad tui_tab_nodes "$(screen)"
 keys Tab; s=$(screen); echo "$s" | grep -q 'node 3: CPUs 6-7' && echo "$s" | grep -q 'package 3' \
 	&& ok tui_tab_topology || bad tui_tab_topology "$s"
 keys BTab; screen | grep -q 'TOTAL_kB' && ok tui_shift_tab || bad tui_shift_tab
-keys Tab Tab
+# The fourth screen: the whole distance matrix.
+keys Tab Tab; s=$(screen)
+echo "$s" | grep -q 'Distances (SLIT)' && echo "$s" | grep -Eq '^ +3 +20 +20 +20 +10\*' && ! echo "$s" | grep -q 'PID' &&
+	ok tui_tab_distances || bad tui_tab_distances "$s"
+keys Tab
 # Resize to 80x24 and back: still laid out.
 tmux resize-window -t $S -x 80 -y 24; sleep 0.5
 s=$(screen); echo "$s" | grep -q 'F10Quit' && echo "$s" | grep -Eq 'PID. USER' && ok tui_resize_80x24 || bad tui_resize_80x24 "$s"
@@ -131,7 +140,9 @@ if [ -f "$FIX/128ia64-17n4s2c.tar.bz2" ]; then
 	start 80 24 --root "$r17"
 	s=$(screen)
 	echo "$s" | grep -E '^ +1000 ' | grep -q '█\|▇\|▆\|▅\|▄\|▃\|▂\|▁' && ok tui_node_blocks_utf8 || bad tui_node_blocks_utf8 "$s"
-	[ "$(echo "$s" | grep -c '^N[0-9]')" -ge 8 ] && echo "$s" | grep -q 'more nodes' && echo "$s" | grep -q 'F10Quit' && ok tui_17_nodes_80x24 || bad tui_17_nodes_80x24 "$s"
+	# The 17 node panels flow into columns: every node, the table below.
+	n17=0; for i in $(seq 0 16); do echo "$s" | grep -Eq "(^| )N$i " && n17=$((n17 + 1)); done
+	[ $n17 -eq 17 ] && echo "$s" | grep -q 'F10Quit' && echo "$s" | grep -Eq '^ +1000 ' && ok tui_17_nodes_80x24 || bad tui_17_nodes_80x24 "$n17 nodes: $s"
 	start 80 24 -U --root "$r17"
 	s=$(screen)
 	echo "$s" | grep -E '^ +1000 ' | grep -q '█\|▇\|▆\|▅\|▄\|▃\|▂\|▁' && bad tui_node_blocks_ascii "$s" || ok tui_node_blocks_ascii

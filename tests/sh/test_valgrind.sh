@@ -4,9 +4,10 @@
 # VALGRIND_REFRESHES=N runs N instead (a longer soak).
 PROG=${PROG:-./numatop-tui}
 N=${VALGRIND_REFRESHES:-100}
+. tests/sh/lib.sh
 case "$N" in ''|*[!0-9]*) echo "FAIL valgrind: VALGRIND_REFRESHES must be a number"; exit 1 ;; esac
-if ! command -v valgrind >/dev/null; then echo "SKIP valgrind: not installed"; exit 0; fi
 case "$PROG" in *asan*) echo "SKIP valgrind: sanitizer build"; exit 0 ;; esac
+need valgrind valgrind
 for mode in -b --json; do
 	log=$(mktemp)
 	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \

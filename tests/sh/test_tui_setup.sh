@@ -1,0 +1,95 @@
+#!/bin/sh
+# The monitor's column table and first-look keys in tmux: -o, F2 Setup
+# (add, remove, reorder, reset), the function-key bar from the key table
+# (F7 Migrate, F8 Bind), K for kernel threads, and F7 opening the migrate
+# dialog on the process's HOME node.
+PROG=${PROG:-./numatop-tui}
+TREE=tests/trees/opteron4
+. tests/sh/lib.sh
+need tmux tmux
+T=$(mktemp -d)
+trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
+unset NUMATOP_TUI_ROOT
+tui_init
+prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
+start() { # start WIDTH HEIGHT ARGS...
+	w=$1; h=$2; shift 2
+	tui_start "$w" "$h" "TERM=tmux-256color $prog $*; echo EXIT=\$?; sleep 30"
+}
+# The table's header line, blanks squeezed.
+hdr() { screen | grep -E '^ *(PID|USER|COMMAND)' | head -1 | tr -s ' ' | sed 's/^ //; s/ $//'; }
+
+# --- -o in the monitor -----------------------------------------------------
+start 120 30 --root $TREE -o pid,comm,remote,policy
+[ "$(hdr)" = "PID COMMAND REMOTEv POLICY" ] && screen | grep -Eq '^ +1000 /usr/sbin/dbser\+ +57\.1M mixed: default' &&
+	ok tui_o_columns || bad tui_o_columns "$(hdr) / $(screen | grep 1000)"
+# The function-key bar: generated from the key table, F7/F8 the actions.
+screen | tail -1 | grep -q '^F1Help F2Setup F3Search F4Filter F5Tree F6SortBy F7Migrate F8Bind F9Kill F10Quit' &&
+	ok tui_fkey_bar || bad tui_fkey_bar "$(screen | tail -1)"
+
+# --- F2 Setup ----------------------------------------------------------------
+start 120 30 --root $TREE
+before=$(hdr)
+keys F2
+s=$(screen)
+echo "$s" | grep -q 'Active columns' && echo "$s" | grep -q 'Available columns' &&
+	echo "$s" | grep -Eq 'POLICY +memory policy' && ok tui_setup_opens || bad tui_setup_opens "$s"
+# Remove the first active column (PID), then add POLICY after the cursor.
+keys Delete
+keys Right
+# Available: PID TIME THR AGE POLICY (table order): POLICY is the fifth.
+keys Down Down Down Down
+keys Enter
+keys Escape
+after=$(hdr)
+[ "$after" = "USER POLICY HOME CPU% RSS N0 N1 N2 N3 REMOTEv REMOTE% COMMAND" ] &&
+	ok tui_setup_remove_add || bad tui_setup_remove_add "before: $before / after: $after"
+# Move COMMAND up to the front with ] / [ and reset with r.
+keys F2
+for k in 1 2 3 4 5 6 7 8 9 10 11; do keys Down; done
+for k in 1 2 3 4 5 6 7 8 9 10 11; do keys '['; done
+keys Escape
+hdr | grep -q '^COMMAND USER POLICY' && ok tui_setup_move || bad tui_setup_move "$(hdr)"
+keys F2 r Escape
+[ "$(hdr)" = "$before" ] && ok tui_setup_reset || bad tui_setup_reset "want $before, got $(hdr)"
+# The table keeps one column at least.
+keys F2
+for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do keys Delete; done
+keys Escape
+[ "$(hdr)" = "COMMAND" ] && screen | grep -q '^/usr/sbin/dbserver' && ok tui_setup_one_left || bad tui_setup_one_left "$(hdr)"
+
+# --- K: kernel threads, live ------------------------------------------------
+nk=$($PROG --kernel-threads -b -n 1 | grep -c ' kthreadd$')
+if [ "$nk" -ge 1 ]; then
+	start 160 40 -s pid -o pid,comm
+	s=$(screen)
+	echo "$s" | grep -q 'kernel threads hidden (K)' && ! echo "$s" | grep -q ' kthreadd$' &&
+		ok tui_kthreads_hidden || bad tui_kthreads_hidden "$s"
+	keys K
+	s=$(screen)
+	echo "$s" | grep -Eq '^ +2 kthreadd$' && ! echo "$s" | grep -q 'kernel threads hidden' &&
+		ok tui_kthreads_shown || bad tui_kthreads_shown "$s"
+	keys K
+	wait_for 'kernel threads hidden (K)' 20 && ! screen | grep -q ' kthreadd$' &&
+		ok tui_kthreads_hidden_again || bad tui_kthreads_hidden_again "$(screen)"
+else
+	echo "SKIP tui_kthreads: no kthreadd on this machine (a container?)"
+fi
+
+# --- F7: the migrate dialog, on HOME, with what is on each node -------------
+if [ "$(id -u)" = 0 ]; then
+	sleep 60 & sp=$!
+	start 120 40 -p $sp
+	keys F7
+	s=$(screen)
+	echo "$s" | grep -q "Migrate memory of PID $sp" && echo "$s" | grep -q 'process here' &&
+		echo "$s" | grep -Eq 'N0 +> +[0-9.]+[KMG] +[0-9.]+[KMG] +100%' &&
+		ok tui_f7_migrate_on_home || bad tui_f7_migrate_on_home "$s"
+	keys Escape
+	keys F8
+	screen | grep -q "Rebind threads of PID $sp" && ok tui_f8_bind || bad tui_f8_bind "$(screen)"
+	keys Escape
+	kill $sp 2>/dev/null
+else
+	echo "SKIP tui_f7: not root"
+fi
