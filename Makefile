@@ -13,6 +13,8 @@ PKGS    := libproc2 json-c
 UI_PKGS := ncursesw
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
             libjson-c-dev tmux numactl bzip2 valgrind procps python3
+# make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).
+SHOT_PKGS := aha chromium fonts-dejavu-core
 VERSION := 0.1.0
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -157,7 +159,8 @@ bench: deps
 	$(MAKE) $(PROG) $(BENCH_BIN)
 	$(BENCH_BIN) --prog ./$(PROG) $(BENCH_ARGS)
 
-screenshots: deps
+screenshots:
+	$(MAKE) deps DEB_PKGS="$(DEB_PKGS) $(SHOT_PKGS)"
 	$(MAKE) $(PROG)
 	tests/screenshots.sh
 

@@ -6,23 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 PROG=$(pwd)/numatop-tui
 FIX=${NUMATOP_FIXTURES:-../shared/fixtures/hwloc-linux}
-# Its own packages, like make vmtest and make fuzz: installed when root,
-# else the apt-get line is printed. fonts-dejavu-core: the font the HTML
-# asks for; bzip2: tar -xjf of the shared fixtures.
-DEB_PKGS="tmux aha chromium fonts-dejavu-core bzip2"
-missing=""
-for p in $DEB_PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	if [ "$(id -u)" != 0 ]; then
-		echo "screenshots: missing packages; run as root:"
-		echo "  apt-get install -y$missing"
-		exit 1
-	fi
-	echo "installing:$missing"
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
-fi
+# The packages come from make screenshots (SHOT_PKGS in the Makefile).
 for tool in tmux:tmux aha:aha chromium:chromium bzip2:bzip2; do
 	command -v "${tool%%:*}" >/dev/null ||
 		{ echo "screenshots: ${tool%%:*} missing (apt-get install ${tool#*:})"; exit 1; }
