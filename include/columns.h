@@ -15,6 +15,8 @@
 struct col_ctx {
 	const struct topology *t;
 	bool monitor;
+	int mark_node;           /* monitor: the node cell that says why a
+				  * process's placement is unknown */
 };
 
 struct col_def {

@@ -147,7 +147,7 @@ static void c_node(const struct col_ctx *c, const struct snap_proc *p, int node,
 	if (p->nm == NMS_OK)
 		kb_cell(c, p->node_kb[node], p->nm_sampled, out, n);
 	else
-		snprintf(out, n, "%s", !c->monitor || node == 0 ? snapshot_nm_mark(p) : "");
+		snprintf(out, n, "%s", !c->monitor || node == c->mark_node ? snapshot_nm_mark(p) : "");
 }
 
 static void c_remote(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)

@@ -199,40 +199,44 @@ static void d_help(struct ui *u, int y0, int h)
 
 /* ---- the frame -------------------------------------------------------- */
 
+/* One key of the bar at x ("F7" in the key colour, "Migrate " in the
+ * label colour); returns the next x. */
+static int bar_item(struct ui *u, const struct ui_key *k, int y, int x)
+{
+	char name[16];
+	if (k->key >= KEY_F(1) && k->key <= KEY_F(12))
+		snprintf(name, sizeof(name), "F%d", k->key - KEY_F(0));
+	else
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(k->label, " "), k->label);
+	attron(ui_attr(u, C_FKEY));
+	mvaddnstr(y, x, name, COLS - x);
+	attroff(ui_attr(u, C_FKEY));
+	x += (int)strlen(name);
+	if (x < COLS) {
+		attron(ui_attr(u, C_FKEY_LABEL));
+		mvaddnstr(y, x, k->bar, COLS - x);
+		x += (int)strlen(k->bar);
+		if (x < COLS)
+			mvaddch(y, x++, ' ');
+		attroff(ui_attr(u, C_FKEY_LABEL));
+	}
+	return x;
+}
+
+/* The function-key bar from the key table: F1..F10 in order, then the
+ * other keys with a bar label (Tab). */
 void ui_draw_fkeys(struct ui *u)
 {
-	/* F1..F10 in order, then the other keys with a label (Tab). */
 	int y = LINES - 1, x = 0;
 	move(y, 0);
 	clrtoeol();
-	for (int pass = 0; pass < 2; pass++) {
-		for (int f = 1; f <= (pass ? 1 : 10); f++) {
-			for (size_t i = 0; i < ui_nkeys && x < COLS; i++) {
-				const struct ui_key *k = &ui_keys[i];
-				bool fkey = k->key >= KEY_F(1) && k->key <= KEY_F(10);
-				if (!k->bar || (pass == 0 ? k->key != KEY_F(f) : fkey))
-					continue;
-				char name[8];
-				if (fkey)
-					snprintf(name, sizeof(name), "F%d", k->key - KEY_F(0));
-				else
-					snprintf(name, sizeof(name), "%s", k->label);
-				name[strcspn(name, " ")] = '\0';
-				attron(ui_attr(u, C_FKEY));
-				mvaddnstr(y, x, name, COLS - x);
-				attroff(ui_attr(u, C_FKEY));
-				x += (int)strlen(name);
-				if (x >= COLS)
-					break;
-				attron(ui_attr(u, C_FKEY_LABEL));
-				mvaddnstr(y, x, k->bar, COLS - x);
-				x += (int)strlen(k->bar);
-				if (x < COLS)
-					mvaddch(y, x++, ' ');
-				attroff(ui_attr(u, C_FKEY_LABEL));
-			}
-		}
-	}
+	for (int f = 1; f <= 10; f++)
+		for (size_t i = 0; i < ui_nkeys && x < COLS; i++)
+			if (ui_keys[i].bar && ui_keys[i].key == KEY_F(f))
+				x = bar_item(u, &ui_keys[i], y, x);
+	for (size_t i = 0; i < ui_nkeys && x < COLS; i++)
+		if (ui_keys[i].bar && !(ui_keys[i].key >= KEY_F(1) && ui_keys[i].key <= KEY_F(10)))
+			x = bar_item(u, &ui_keys[i], y, x);
 	attron(ui_attr(u, C_FKEY_LABEL));
 	if (x < COLS)
 		mvhline(y, x, ' ', COLS - x);
