@@ -34,6 +34,7 @@ struct actjob_item {
 	struct rebind_result rb;
 	int64_t *before, *after; /* [nnodes] kB */
 	char policy[64];         /* memory policy summary (numa_maps) */
+	char cpus_before[256], cpus_after[256];  /* rebind: Cpus_allowed_list, "?" */
 };
 
 struct actjob {
@@ -68,6 +69,12 @@ int actjob_step(struct actjob *j, size_t max_pages);
 void actjob_cancel(struct actjob *j);
 /* Whether `node` can take what the job does (memory, threads). */
 bool actjob_node_ok(const struct actjob *j, int node);
+/* Where a dialog for process p starts: a migrate on p's HOME (memory
+ * follows the threads), a rebind on the node holding most of its memory
+ * (threads follow the memory); else the first node that can take it, or
+ * -1 when none can. */
+struct snap_proc;
+int actjob_default_node(const struct actjob *j, const struct snap_proc *p);
 
 /* kB per node summed over the items: the placement the plan saw (NOW),
  * or, when done, before and after over the items whose after was read

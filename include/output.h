@@ -42,7 +42,7 @@ const char *fmt_node_kind(const struct topology *t, size_t idx,
 void fmt_pct(char *out, size_t n, double v);
 /* Age of a sample: "0s", "42s", "7m", "3h"; "-" never (< 0). */
 void fmt_age(char *out, size_t n, double s);
-/* "812K", "65.4M", "1.2G"; "-" unknown. */
+/* "812K", "65.4M", "1.2G"; at most 6 characters; "-" unknown. */
 void fmt_human_kb(char *out, size_t n, int64_t kb);
 /* kB as an integer, or "-" for unknown (< 0). */
 void fmt_kb(char *out, size_t n, int64_t kb);

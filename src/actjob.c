@@ -2,10 +2,29 @@
  * rebind, migrate in batches, read the result; and its summary. */
 #include "actjob.h"
 
+#include "snapshot.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The main thread's Cpus_allowed_list, for before/after of a rebind. */
+static int cpus_allowed(const struct fsroot *r, int pid, char *out, size_t n)
+{
+	char path[64], text[8192];
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	int len = fsroot_read_small(r, path, text, sizeof(text));
+	if (len < 0)
+		return len;
+	const char *p = strstr(text, "Cpus_allowed_list:");
+	if (!p)
+		return -ENOENT;
+	p += strlen("Cpus_allowed_list:");
+	p += strspn(p, " \t");
+	snprintf(out, n, "%.*s", (int)strcspn(p, "\n"), p);
+	return 0;
+}
 
 void actjob_init(struct actjob *j, const struct fsroot *r, const struct topology *t)
 {
@@ -30,6 +49,8 @@ int actjob_add(struct actjob *j, int pid, uint64_t starttime, const char *comm)
 	memset(it, 0, sizeof(*it));
 	it->tg = (struct action_target){ .pid = pid, .starttime = starttime, .pidfd = -1 };
 	snprintf(it->tg.comm, sizeof(it->tg.comm), "%s", comm ? comm : "");
+	snprintf(it->cpus_before, sizeof(it->cpus_before), "?");
+	snprintf(it->cpus_after, sizeof(it->cpus_after), "?");
 	it->job.pagemap_fd = -1;
 	it->before = calloc(nn, sizeof(int64_t));
 	it->after = calloc(nn, sizeof(int64_t));
@@ -64,6 +85,21 @@ bool actjob_node_ok(const struct actjob *j, int node)
 	if (j->rebind && bitmap_empty(&nd->cpus))
 		return false;
 	return true;
+}
+
+int actjob_default_node(const struct actjob *j, const struct snap_proc *p)
+{
+	int start = p->home;
+	if (!j->migrate && p->nm == NMS_OK && p->total_kb > 0)
+		for (int i = 0; i < (int)j->topo->nnodes; i++)
+			if (start < 0 || p->node_kb[i] > p->node_kb[start])
+				start = i;
+	if (actjob_node_ok(j, start))
+		return start;
+	for (int i = 0; i < (int)j->topo->nnodes; i++)
+		if (actjob_node_ok(j, i))
+			return i;
+	return -1;
 }
 
 /* One item's plan (migrate) or placement and policy (rebind only), read
@@ -136,8 +172,11 @@ void actjob_start(struct actjob *j, int node)
 			continue;
 		it->lock_rc = it->tg.pidfd >= 0 ? action_target_alive(&it->tg)
 						: action_target_lock(j->root, &it->tg);
-		if (it->lock_rc == 0 && j->rebind)
+		if (it->lock_rc == 0 && j->rebind) {
+			cpus_allowed(j->root, it->tg.pid, it->cpus_before, sizeof(it->cpus_before));
 			it->rb_rc = rebind_threads(j->root, &it->tg, &nd->cpus, &it->rb);
+			cpus_allowed(j->root, it->tg.pid, it->cpus_after, sizeof(it->cpus_after));
+		}
 		/* A failed rebind stops that item's migrate. */
 		if (it->lock_rc == 0 && j->migrate && it->rb_rc == 0) {
 			it->lock_rc = plan_item(j, it);

@@ -31,9 +31,9 @@ void fmt_human_kb(char *out, size_t n, int64_t kb)
 		snprintf(out, n, "-");
 	else if (kb < 10000)
 		snprintf(out, n, "%lldK", (long long)kb);
-	else if (kb < 1024 * 1024)
+	else if (kb < 1000 * 1024)       /* at most 6 characters: "999.9M" */
 		snprintf(out, n, "%.1fM", (double)kb / 1024);
-	else if (kb < 1024LL * 1024 * 1024)
+	else if (kb < 1000LL * 1024 * 1024)
 		snprintf(out, n, "%.1fG", (double)kb / 1024 / 1024);
 	else
 		snprintf(out, n, "%.1fT", (double)kb / 1024 / 1024 / 1024);

@@ -204,23 +204,29 @@ static void numastat_rates(struct sampler *s, struct snapshot *snap)
 	}
 }
 
-static bool wanted(const struct sampler *s, const struct proc_info *p)
+/* Whether p is shown: true; false; or hidden only for being a kernel
+ * thread (*kthread_hidden, counted in the snapshot). */
+static bool wanted(const struct sampler *s, const struct proc_info *p, bool *kthread_hidden)
 {
 	const struct sampler_filter *f = &s->filter;
+	*kthread_hidden = false;
 	if (f->npids) {
 		bool hit = false;
 		for (size_t i = 0; i < f->npids && !hit; i++)
 			hit = f->pids[i] == p->pid;
 		if (!hit)
 			return false;
-	} else if (p->kthread && !f->kernel_threads) {
-		return false;
 	}
 	if (f->user) {
 		char uid[24];
 		snprintf(uid, sizeof(uid), "%lld", (long long)p->uid);
 		if (strcmp(f->user, p->user) != 0 && strcmp(f->user, uid) != 0)
 			return false;
+	}
+	/* A PID asked for by name is shown, kernel thread or not. */
+	if (p->kthread && !f->kernel_threads && !f->npids) {
+		*kthread_hidden = true;
+		return false;
 	}
 	return true;
 }
@@ -310,10 +316,10 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	size_t keep = 0;
 	snap->kthreads_hidden = 0;
 	for (size_t i = 0; i < pl->n; i++) {
-		if (wanted(s, &pl->v[i]))
+		bool kt;
+		if (wanted(s, &pl->v[i], &kt))
 			pl->v[keep++] = pl->v[i];
-		else if (!s->filter.npids && pl->v[i].kthread && !s->filter.kernel_threads)
-			snap->kthreads_hidden++;
+		snap->kthreads_hidden += kt;
 	}
 	pl->n = keep;
 	pl->nthr = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "sampler_int.h"
 
 _Static_assert(offsetof(struct nm_cache, pid) == 0, "proc_find_pid needs pid first");
@@ -30,13 +31,16 @@ static void take_summary(struct sampler *s, struct snap_proc *sp)
 	sp->nm = NMS_OK;
 }
 
-static bool proc_gone(struct sampler *s, int rc, int pid)
+/* A failed read is the process's exit when it is no longer there as the
+ * same process: no stat, another start time (its PID already reused by a
+ * new process, as under churn), or a zombie. */
+static bool proc_gone(struct sampler *s, int rc, const struct proc_info *p)
 {
-	char path[32];
 	if (rc == -ESRCH)
 		return true;
-	snprintf(path, sizeof(path), "/proc/%d", pid);
-	return rc == -ENOENT && fsroot_exists(s->root, path) != 0;
+	struct pid_stat st;
+	return proc_read_stat(s->root, p->pid, &st) != 0 || st.starttime != p->starttime ||
+	       st.state == 'Z' || st.state == 'X';
 }
 
 static int feed_numa_maps(void *ctx, const char *data, size_t len, size_t *used)
@@ -68,7 +72,7 @@ static enum nm_state read_state(struct sampler *s, struct snap_proc *sp, int rc,
 {
 	if (rc == -EACCES || rc == -EPERM)
 		sp->nm = NMS_NO_PERM;
-	else if (proc_gone(s, rc, sp->info.pid))
+	else if (rc && proc_gone(s, rc, &sp->info))
 		sp->nm = NMS_GONE;
 	else if (rc)
 		sp->nm = NMS_ERROR, sp->nm_errno = -rc;

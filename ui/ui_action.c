@@ -51,21 +51,8 @@ void ui_action_open(struct ui *u, bool migrate)
 	}
 	a->job.migrate = migrate;
 	a->job.rebind = a->rebind_dialog = !migrate;
-	/* Start where the user usually goes: migrate to the process's HOME
-	 * (memory follows the threads); rebind to the node that holds most
-	 * of its memory (threads follow the memory). Else the first usable. */
-	int start = sel->home;
-	if (!migrate && sel->nm == NMS_OK && sel->total_kb > 0) {
-		for (int i = 0; i < (int)u->se.topo.nnodes; i++)
-			if (start < 0 || sel->node_kb[i] > sel->node_kb[start])
-				start = i;
-	}
-	a->sel = -1;
-	if (actjob_node_ok(&a->job, start))
-		a->sel = start;
-	for (int i = 0; i < (int)u->se.topo.nnodes && a->sel < 0; i++)
-		if (actjob_node_ok(&a->job, i))
-			a->sel = i;
+	/* Start where the user usually goes (HOME for a migrate). */
+	a->sel = actjob_default_node(&a->job, sel);
 	if (a->sel < 0) {
 		snprintf(u->msg, sizeof(u->msg), "no node can take %s", migrate ? "memory" : "threads");
 		ui_action_free(u);

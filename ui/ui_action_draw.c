@@ -82,6 +82,7 @@ static void here_kb(const struct ui *u, const struct ui_action *a, int i, char *
 	int64_t sum = 0, total = 0;
 	bool est = false;
 	const char *why = NULL;
+	size_t read = 0;
 	for (size_t k = 0; k < a->job.n; k++) {
 		const struct snap_proc *p = NULL;
 		for (size_t j = 0; j < u->snap.nprocs && !p; j++)
@@ -95,14 +96,17 @@ static void here_kb(const struct ui *u, const struct ui_action *a, int i, char *
 		sum += p->node_kb[i];
 		total += p->total_kb;
 		est |= p->nm_sampled;
+		read++;
 	}
-	if (why && a->job.n == 1) {
-		snprintf(out, n, "%s", why);
+	if (!read) {            /* nothing readable: unknown, not 0 kB */
+		snprintf(out, n, "%s", a->job.n == 1 && why ? why : "-");
 		return;
 	}
 	char kb[16];
 	fmt_human_kb(kb, sizeof(kb), sum);
-	snprintf(out, n, "%s%s %3.0f%%", kb, est ? "~" : "", total > 0 ? 100.0 * (double)sum / (double)total : 0.0);
+	/* Some tagged processes unreadable: the sum is of the others ("+?"). */
+	snprintf(out, n, "%s%s%s %3.0f%%", kb, est ? "~" : "", why ? "+?" : "",
+		 total > 0 ? 100.0 * (double)sum / (double)total : 0.0);
 }
 
 static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h, int w)

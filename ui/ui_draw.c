@@ -46,6 +46,16 @@ int ui_attr(const struct ui *u, enum ui_color c)
 	}
 }
 
+static int status_part(struct ui *u, int y, int x, const char *s, enum ui_color c)
+{
+	if (x >= COLS)
+		return x;
+	attron(ui_attr(u, c));
+	ui_put(y, x, s, COLS - x);
+	attroff(ui_attr(u, c));
+	return x + (int)strlen(s);
+}
+
 void ui_draw_status(struct ui *u, int y)
 {
 	const struct snapshot *s = &u->snap;
@@ -57,36 +67,38 @@ void ui_draw_status(struct ui *u, int y)
 		     (double)(now.tv_nsec - s->wall.tv_nsec) / 1e9;
 	move(y, 0);
 	clrtoeol();
-	attron(ui_attr(u, C_LABEL));
-	char nm[64] = "";
-	if (!s->nm_stats.full && s->seq > 0)
-		snprintf(nm, sizeof(nm), "  numa_maps %zu read %zu sampled %.0fms",
-			 s->nm_stats.read, s->nm_stats.sampled, s->nm_stats.spent_ms);
-	mvprintw(y, 0, "Tasks: %zu shown of %zu  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%s%s%s",
-		 u->nrows, s->nprocs, u->delay, age, self, nm, u->paused ? "  [PAUSED]" : "",
-		 u->filter[0] ? "  filter: " : "", u->filter, u->tree ? "  [tree]" : "",
-		 u->threads ? "  [threads]" : "");
-	attroff(ui_attr(u, C_LABEL));
+	/* What matters most first; every part cut at the edge, never wrapped
+	 * onto the table. */
+	char part[320];
+	int x = 0;
+	snprintf(part, sizeof(part), "Tasks: %zu shown of %zu", u->nrows, s->nprocs);
+	x = status_part(u, y, x, part, C_LABEL);
 	if (s->kthreads_hidden) {
-		attron(ui_attr(u, C_DIM));
-		printw("  %zu kernel threads hidden (K)", s->kthreads_hidden);
-		attroff(ui_attr(u, C_DIM));
+		snprintf(part, sizeof(part), "  %zu kernel threads hidden (K)", s->kthreads_hidden);
+		x = status_part(u, y, x, part, C_DIM);
 	}
 	char pw[128];
 	size_t nw = u->se.topo.nwarnings + (size_t)snapshot_proc_warning(s, pw, sizeof(pw));
 	if (nw && !u->msg[0]) {
 		/* Broken input is said where it is seen; the text is on Nodes. */
-		attron(ui_attr(u, C_WARN));
-		printw("  %zu warning%s (Tab: Nodes)", nw, nw == 1 ? "" : "s");
-		attroff(ui_attr(u, C_WARN));
+		snprintf(part, sizeof(part), "  %zu warning%s (Tab: Nodes)", nw, nw == 1 ? "" : "s");
+		x = status_part(u, y, x, part, C_WARN);
 	}
+	char nm[64] = "";
+	if (!s->nm_stats.full && s->seq > 0)
+		snprintf(nm, sizeof(nm), "  numa_maps %zu read %zu sampled %.0fms",
+			 s->nm_stats.read, s->nm_stats.sampled, s->nm_stats.spent_ms);
+	snprintf(part, sizeof(part), "  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%.64s%s%s",
+		 u->delay, age, self, u->paused ? "  [PAUSED]" : "", u->tree ? "  [tree]" : "",
+		 u->filter[0] ? "  filter: " : "", u->filter, u->threads ? "  [threads]" : "", nm);
+	status_part(u, y, x, part, C_LABEL);
 	if (u->msg[0]) {
 		attron(ui_attr(u, C_WARN));
 		/* Shift a long message left rather than cut it off. */
-		int len = (int)strlen(u->msg), x = COLS / 2 > 70 ? 70 : COLS / 2;
-		if (x + len > COLS - 1)
-			x = COLS - 1 - len > 0 ? COLS - 1 - len : 0;
-		mvaddnstr(y, x, u->msg, COLS - 1 - x);
+		int len = (int)strlen(u->msg), mx = COLS / 2 > 70 ? 70 : COLS / 2;
+		if (mx + len > COLS - 1)
+			mx = COLS - 1 - len > 0 ? COLS - 1 - len : 0;
+		mvaddnstr(y, mx, u->msg, COLS - 1 - mx);
 		attroff(ui_attr(u, C_WARN));
 	}
 }
@@ -118,13 +130,13 @@ void ui_draw_processes(struct ui *u, int y0, int h)
 	enum ui_panel_mode m = PANEL_FLOW;
 	/* The whole heatmap when the panels fit beside it in some style. */
 	bool heat_whole = heat <= top && (!u->show_nodes || panels_fit(u, top - heat, &m));
-	int heat_lines = !u->show_heatmap ? 0 : heat_whole ? heat : 1;
+	int heat_lines = !u->show_heatmap || top < 1 ? 0 : heat_whole ? heat : 1;
 	if (u->show_nodes && !heat_whole && !panels_fit(u, top - heat_lines, &m))
 		m = PANEL_FLOW;      /* the busiest, and "+N more" */
 	int y = y0;
 	if (u->show_nodes)
 		y = ui_draw_panels(u, y, top - heat_lines, m);
-	if (u->show_heatmap)
+	if (heat_lines)
 		y = heat_whole ? ui_draw_heatmap(u, y, y + heat) : ui_draw_heatmap_summary(u, y);
 	ui_draw_status(u, y++);
 	ui_draw_table(u, y, y0 + h - y);

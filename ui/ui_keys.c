@@ -309,7 +309,8 @@ static void k_mouse(struct ui *u, int ch)
 		return;
 	if (ev.y == u->table_y) {
 		int i = ui_proc_table_col_at(u, ev.x);
-		if (i >= 0) {
+		/* The one-block-per-node column has no single value to sort by. */
+		if (i >= 0 && !(u->hdr[i].col == COL_NODE && u->hdr[i].node < 0)) {
 			if (sorted_by_hdr(u, i))
 				k_invert(u, 'I');
 			else

@@ -207,7 +207,7 @@ int ui_draw_panels(struct ui *u, int y, int lines, enum ui_panel_mode m)
 	int cols = ui_panel_cols(), rows = (int)((n + (size_t)cols - 1) / (size_t)cols);
 	size_t shown = n;
 	if (rows > lines) {          /* the busiest nodes, and a line for the rest */
-		rows = lines > 1 ? lines - 1 : 1;
+		rows = lines - 1;
 		shown = (size_t)rows * (size_t)cols;
 		if (shown >= n)
 			shown = n - 1;
@@ -228,8 +228,11 @@ int ui_draw_panels(struct ui *u, int y, int lines, enum ui_panel_mode m)
 	y += rows;
 	if (shown < n) {
 		char more[96];
-		snprintf(more, sizeof(more), "  +%zu more nodes, the busiest shown (Tab: Nodes, n: hide panels)",
-			 n - shown);
+		if (shown)
+			snprintf(more, sizeof(more), "  +%zu more nodes, the busiest shown (Tab: Nodes, "
+				 "n: hide panels)", n - shown);
+		else
+			snprintf(more, sizeof(more), "  %zu nodes (Tab: Nodes, n: hide panels)", n);
 		attron(ui_attr(u, C_DIM));
 		mvaddnstr(y++, 0, more, COLS);
 		attroff(ui_attr(u, C_DIM));

@@ -63,7 +63,8 @@ static const struct ui_help h_sort[] = {
 static const struct ui_help h_action[] = {
 	{ "Up/Down", "choose the target node (n/a: it cannot take this)" },
 	{ "a Space", "rebind dialog: also migrate the memory" },
-	{ "Enter y", "preview, then start" }, { "Esc q n", "back / cancel a running move" },
+	{ "Enter y", "preview, then start; when done: close" },
+	{ "Esc q", "back (the preview: also n); while it runs: cancel after this batch" },
 };
 static const struct ui_help h_measure[] = {
 	{ "Enter y", "start the measurement" }, { "Esc q", "cancel (also while it runs)" },
@@ -74,6 +75,11 @@ static const struct ui_help h_setup[] = {
 	{ "Del d F9", "remove the active column" },
 	{ "[ ] F7 F8", "move the active column up / down" },
 	{ "r", "reset to the default columns" }, { "Esc q F2 F10", "done" },
+};
+/* The one-line prompts of F3 and F4 are not screens: their keys here. */
+static const struct ui_help h_prompt[] = {
+	{ "Enter", "search / set the filter (empty: clear it)" }, { "Esc", "cancel" },
+	{ "Backspace", "delete a character" },
 };
 static const struct ui_help h_help[] = {
 	{ "Up/Down PgUp/PgDn", "scroll" }, { "any other key", "back" },
@@ -134,6 +140,19 @@ static bool help_line(long k, const char **label, const char **text, char *buf, 
 	}
 	if (k-- == 0) {
 		*label = "";
+		*text = "Search and filter prompts (F3 F4)";
+		*c = C_HEADER;
+		return true;
+	}
+	if (k < (long)(sizeof(h_prompt) / sizeof(h_prompt[0]))) {
+		*label = h_prompt[k].label;
+		*text = h_prompt[k].help;
+		*c = C_LABEL;
+		return true;
+	}
+	k -= (long)(sizeof(h_prompt) / sizeof(h_prompt[0]));
+	if (k-- == 0) {
+		*label = "";
 		*text = "Columns (F2 to choose; -o on the command line)";
 		*c = C_HEADER;
 		return true;
@@ -155,21 +174,27 @@ static bool help_line(long k, const char **label, const char **text, char *buf, 
 	return false;
 }
 
-static long help_lines(void)
+/* The number of help lines; the widest label into *labw. */
+static long help_lines(int *labw)
 {
 	long k = 0;
 	const char *l, *t;
 	char b[64];
 	enum ui_color c;
-	while (help_line(k, &l, &t, b, sizeof(b), &c))
+	*labw = 0;
+	while (help_line(k, &l, &t, b, sizeof(b), &c)) {
+		if (c != C_HEADER && (int)strlen(l) > *labw)
+			*labw = (int)strlen(l);
 		k++;
+	}
 	return k;
 }
 
 static long max_help(const struct ui *u)
 {
 	(void)u;
-	long m = help_lines() - (LINES - 3);
+	int w;
+	long m = help_lines(&w) - (LINES - 3);
 	return m > 0 ? m : 0;
 }
 
@@ -179,7 +204,8 @@ static void d_help(struct ui *u, int y0, int h)
 	mvhline(y0, 0, ' ', COLS);
 	mvprintw(y0, 0, "numatop-tui %s help - Up/Down scroll, any other key returns", NUMATOP_VERSION);
 	attroff(ui_attr(u, C_HEADER));
-	int y = y0 + 2;
+	int y = y0 + 2, labw;
+	help_lines(&labw);
 	const char *label, *text;
 	char buf[64];
 	enum ui_color c;
@@ -191,9 +217,10 @@ static void d_help(struct ui *u, int y0, int h)
 			continue;
 		}
 		attron(ui_attr(u, c));
-		mvprintw(y, 1, "%-14s", label);
+		mvaddnstr(y, 1, label, COLS - 2);
 		attroff(ui_attr(u, c));
-		mvaddnstr(y, 16, text, COLS - 17);
+		if (labw + 3 < COLS)
+			ui_put(y, labw + 3, text, COLS - labw - 4);
 	}
 }
 
@@ -271,10 +298,14 @@ void ui_draw(struct ui *u)
 		 fsroot_is_live(u->se.root) ? "" : fsroot_path(u->se.root));
 	if (x < COLS)
 		mvaddnstr(0, x, title, COLS - x);   /* never wrap onto the panels */
+	/* A full screen with keys of its own (Setup) shows those instead of
+	 * the main function-key bar, whose keys mean other things there. */
+	bool bar = !o->key || o->overlay;
 	if (o->overlay)
 		ui_draw_processes(u, 1, LINES - 2);
-	o->draw(u, 1, LINES - 2);
-	ui_draw_fkeys(u);
+	o->draw(u, 1, bar ? LINES - 2 : LINES - 1);
+	if (bar)
+		ui_draw_fkeys(u);
 	refresh();
 }
 

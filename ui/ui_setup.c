@@ -146,8 +146,9 @@ void ui_setup_draw(struct ui *u, int y0, int h)
 			attroff(a);
 		}
 	}
-	attron(ui_attr(u, C_LABEL));
-	mvaddnstr(y0 + h - 1, 0, "Up/Down choose  Tab/Left/Right switch list  Enter add  Del remove  "
-		  "[ ] move  r reset  Esc done", COLS);
-	attroff(ui_attr(u, C_LABEL));
+	attron(ui_attr(u, C_FKEY_LABEL));
+	mvhline(y0 + h - 1, 0, ' ', COLS);
+	mvaddnstr(y0 + h - 1, 0, "Up/Down  Tab:list  Enter:add  Del:remove  [ ]:move  r:reset  Esc:done",
+		  COLS);
+	attroff(ui_attr(u, C_FKEY_LABEL));
 }

@@ -153,9 +153,12 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 	} else {
 		col_cell(c, h->col, h->node, p, raw, sizeof(raw));
 		if (h->col == COL_COMMAND && indent) {
-			char tmp[600];
-			snprintf(tmp, sizeof(tmp), "%*s`-%s", indent, "", raw);
-			snprintf(raw, sizeof(raw), "%s", tmp);
+			char tmp[sizeof(raw) + 64];   /* the tree indent, then cut */
+			int ind = indent < 60 ? indent : 60;   /* deep trees: 30 levels shown */
+			snprintf(tmp, sizeof(tmp), "%*s`-%s", ind, "", raw);
+			size_t len = strnlen(tmp, sizeof(raw) - 1);
+			memcpy(raw, tmp, len);
+			raw[len] = '\0';
 		}
 	}
 	col_pad(c, h->col, last, raw, out, n);

@@ -41,22 +41,6 @@ static void print_kb_header(FILE *out, const struct topology *t)
 	fprintf(out, " %11s\n", "total");
 }
 
-static int cpus_allowed(const struct fsroot *r, int pid, char *out, size_t n)
-{
-	char path[64], text[8192];
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	int len = fsroot_read_small(r, path, text, sizeof(text));
-	if (len < 0)
-		return len;
-	const char *p = strstr(text, "Cpus_allowed_list:");
-	if (!p)
-		return -ENOENT;
-	p += strlen("Cpus_allowed_list:");
-	p += strspn(p, " \t");
-	snprintf(out, n, "%.*s", (int)strcspn(p, "\n"), p);
-	return 0;
-}
-
 static int fail(FILE *err, const struct action_target *t, const char *what, int rc)
 {
 	char e[256];
@@ -88,7 +72,7 @@ static void print_notes(FILE *out, const struct fsroot *r, const struct actjob_i
 }
 
 static int print_rebind(FILE *out, FILE *err, const struct actjob_item *it,
-			const struct topo_node *node, const char *before, const char *after)
+			const struct topo_node *node)
 {
 	char want[256];
 	bitmap_format_list(&node->cpus, want, sizeof(want));
@@ -96,7 +80,7 @@ static int print_rebind(FILE *out, FILE *err, const struct actjob_item *it,
 	fprintf(out, "rebind: %zu thread%s to CPUs %s (node %d): %zu set, %zu failed\n",
 		res->nthreads, res->nthreads == 1 ? "" : "s", want, node->id,
 		res->changed, res->failed);
-	fprintf(out, "cpus allowed: before %s, after %s\n", before, after);
+	fprintf(out, "cpus allowed: before %s, after %s\n", it->cpus_before, it->cpus_after);
 	if (it->rb_rc) {
 		char e[256];
 		if (res->first_error_tid)
@@ -130,18 +114,17 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node)
 	}
 	print_kb_header(out, t);
 	print_kb_row(out, t, "before", it->before);
+	if (it->after_rc == 0)
+		print_kb_row(out, t, "after", it->after);
+	else
+		fprintf(out, "after    unreadable: %s\n", strerror(-it->after_rc));
+	/* The engine's arithmetic: what numa_maps shows arrived, else what
+	 * move_pages moved. */
 	struct actjob_summary sm;
 	actjob_summarize(job, &sm);
-	double mib = sm.mib;
-	if (it->after_rc == 0) {
-		print_kb_row(out, t, "after", it->after);
-		mib = sm.arrived_kb >= 0 ? (double)sm.arrived_kb / 1024.0 : 0;
-	} else {
-		fprintf(out, "after    unreadable: %s\n", strerror(-it->after_rc));
-	}
+	double mib = sm.arrived_kb >= 0 ? (double)sm.arrived_kb / 1024.0 : sm.mib;
 	fprintf(out, "moved %.1f MiB to node %d in %.2f s (%.1f MB/s); %lld kB were there already\n",
-		mib, to_node, sm.secs, sm.secs > 0 ? mib * 1.048576 / sm.secs : 0,
-		(long long)j->pv.on_target_kb);
+		mib, to_node, sm.secs, sm.rate_mbs, (long long)j->pv.on_target_kb);
 	uint64_t nm = migrate_not_moved(j);
 	if (nm) {
 		char why[512];
@@ -183,18 +166,17 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 		actjob_free(&job);
 		return st;
 	}
-	char name[256], before[256] = "?", after[256] = "?";
+	char name[256];
 	sanitize_term(it->tg.comm, name, sizeof(name));
 	fprintf(out, "pid %d (%s): %s%s%s node %d\n", pid, name,
 		o->rebind_pid ? "rebind" : "", o->rebind_pid && o->migrate_pid ? " and " : "",
 		o->migrate_pid ? "migrate memory to" : " to", node->id);
-	if (job.rebind)
-		cpus_allowed(r, pid, before, sizeof(before));
 	actjob_start(&job, idx);
 	int status = 0;
 	if (job.rebind) {
-		cpus_allowed(r, pid, after, sizeof(after));
-		status = print_rebind(out, err, it, node, before, after);
+		/* Exited between the lock and the re-check: nothing was set. */
+		status = it->lock_rc && !it->rb.nthreads ? fail(err, &it->tg, "rebind", it->lock_rc)
+							 : print_rebind(out, err, it, node);
 	}
 	if (job.migrate && status == 0) {
 		if (it->lock_rc)

@@ -63,3 +63,12 @@ wait_for() {
 }
 # keys KEY...: send, then give the monitor time to redraw.
 keys() { tmux send-keys -t "$S" "$@"; sleep "${KEY_DELAY:-0.3}"; }
+
+# add_kthread TREE PID PPID COMM: a kernel thread (PF_KTHREAD in stat's
+# flags field) in a recorded tree.
+add_kthread() {
+	mkdir -p "$1/proc/$2"
+	echo "$2 ($4) S $3 0 0 0 -1 2129984 0 0 0 0 0 5 0 0 20 0 1 0 $(( $2 + 2 )) 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0 0 0 0" >"$1/proc/$2/stat"
+	printf 'Name:\t%s\nUid:\t0\t0\t0\t0\nThreads:\t1\n' "$4" >"$1/proc/$2/status"
+	: >"$1/proc/$2/cmdline"
+}

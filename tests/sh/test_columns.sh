@@ -58,21 +58,23 @@ $PROG --root $R -b -n 1 -s policy -o pid,policy >"$t/o" 2>&1
 [ "$(rows)" = "4242 1000 2000 3000 " ] &&
 	ok cols_sort_policy_unknown_last || bad cols_sort_policy_unknown_last "$(cat "$t/o")"
 $PROG --help >"$t/o" 2>&1
+miss=""
 for c in PID USER HOME CPU% RSS 'N<id>' REMOTE REMOTE% TIME THR AGE POLICY COMMAND; do
-	grep -q "^  $c " "$t/o" || { bad cols_help_lists_all "no $c in --help"; c=x; break; }
+	grep -q "^  $c " "$t/o" || miss="$miss $c"
 done
-[ "$c" != x ] && grep -q -- '-o, --columns LIST' "$t/o" && ok cols_help_lists_all
+grep -q -- '-o, --columns LIST' "$t/o" || miss="$miss -o"
+[ -z "$miss" ] && ok cols_help_lists_all || bad cols_help_lists_all "not in --help:$miss"
+# -s takes every column of the table (and a node), in both batch forms.
+miss=""
+for c in PID USER HOME CPU% RSS N2 REMOTE REMOTE% TIME THR AGE POLICY COMMAND; do
+	$PROG --root $R -b -n 1 -s "$c" -o pid >"$t/o" 2>&1 && [ "$(rows | wc -w)" -eq 4 ] || miss="$miss $c"
+done
+[ -z "$miss" ] && ok cols_sort_every_column || bad cols_sort_every_column "failed:$miss"
 
 # --- kernel threads ----------------------------------------------------
 K=$t/tree; cp -r $R "$K"
-kproc() {   # PID PPID COMM: a kernel thread (PF_KTHREAD in the flags field)
-	mkdir -p "$K/proc/$1"
-	echo "$1 ($3) S $2 0 0 0 -1 2129984 0 0 0 0 0 5 0 0 20 0 1 0 $(( $1 + 2 )) 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0 0 0 0" >"$K/proc/$1/stat"
-	printf 'Name:\t%s\nUid:\t0\t0\t0\t0\nThreads:\t1\n' "$3" >"$K/proc/$1/status"
-	: >"$K/proc/$1/cmdline"
-}
-kproc 2 0 kthreadd
-kproc 77 2 'kworker/0:1'
+add_kthread "$K" 2 0 kthreadd
+add_kthread "$K" 77 2 'kworker/0:1'
 $PROG --root "$K" -b -n 1 >"$t/o" 2>&1
 grep -q 'processes 4 (2 kernel threads hidden)' "$t/o" && ! grep -q kthreadd "$t/o" &&
 	ok kthreads_hidden_text || bad kthreads_hidden_text "$(head -3 "$t/o")"
@@ -85,6 +87,11 @@ grep -q '"kernel_threads_hidden":2,' "$t/o" && grep -q '"pid":1000,[^}]*"kernel_
 $PROG --root "$K" --json -n 1 --kernel-threads >"$t/o" 2>&1
 grep -q '"kernel_threads_hidden":0,' "$t/o" && grep -q '"pid":77,[^}]*"kernel_thread":true' "$t/o" &&
 	ok kthreads_json_marked || bad kthreads_json_marked "$(head -c 400 "$t/o")"
+# Only kernel threads that the other filters would show count as hidden.
+$PROG --root "$K" -b -n 1 -u alice >"$t/o" 2>&1
+grep -q 'processes 1  tool' "$t/o" && ok kthreads_user_filter_count || bad kthreads_user_filter_count "$(head -2 "$t/o")"
+$PROG --root "$K" -b -n 1 -u root >"$t/o" 2>&1
+grep -q 'processes 2 (2 kernel threads hidden)' "$t/o" && ok kthreads_user_root_count || bad kthreads_user_root_count "$(head -2 "$t/o")"
 # A PID asked for by name is shown, kernel thread or not.
 $PROG --root "$K" -b -n 1 -p 2 >"$t/o" 2>&1
 grep -Eq '^ +2 .* kthreadd$' "$t/o" && ok kthreads_p_shown || bad kthreads_p_shown "$(cat "$t/o")"

@@ -58,6 +58,17 @@ for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do keys Delete; done
 keys Escape
 [ "$(hdr)" = "COMMAND" ] && screen | grep -q '^/usr/sbin/dbserver' && ok tui_setup_one_left || bad tui_setup_one_left "$(hdr)"
 
+# --- the status line at 80 columns: the hidden kernel threads are said
+# before the rest, and nothing wraps onto the table ------------------------
+K=$T/tree; cp -r $TREE "$K"
+add_kthread "$K" 2 0 kthreadd
+add_kthread "$K" 77 2 'kworker/0:1'
+start 80 24 --root "$K"
+st=$(screen | grep '^Tasks:')
+echo "$st" | grep -q '^Tasks: 4 shown of 4  2 kernel threads hidden (K)' && [ "$(echo "$st" | wc -l)" -eq 1 ] &&
+	screen | grep -A1 '^Tasks:' | tail -1 | grep -Eq '^ +PID +USER' &&
+	ok tui_status_80_kthreads || bad tui_status_80_kthreads "$(screen)"
+
 # --- K: kernel threads, live ------------------------------------------------
 nk=$($PROG --kernel-threads -b -n 1 | grep -c ' kthreadd$')
 if [ "$nk" -ge 1 ]; then

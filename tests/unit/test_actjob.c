@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "actjob.h"
@@ -196,6 +197,38 @@ static void signal_through_pidfd(void)
 	CHECK_EQ_INT(t.pidfd, -1);
 }
 
+/* Where the m and B dialogs start, on the 4-node tree: a migrate on HOME,
+ * a rebind on the node with most of the memory, else HOME, else the
+ * first node that can take it. */
+static void default_node(void)
+{
+	struct session t4;
+	struct session_config c = { .root = "tests/trees/opteron4" };
+	char err[256];
+	CHECK_EQ_INT(session_open(&t4, &c, err, sizeof(err)), 0);
+	CHECK_EQ_INT(t4.topo.nnodes, 4);
+	struct actjob j;
+	actjob_init(&j, t4.root, &t4.topo);
+	int64_t kb[4] = { 100, 50, 900, 10 };
+	struct snap_proc p;
+	memset(&p, 0, sizeof(p));
+	p.home = 1;
+	p.nm = NMS_OK;
+	p.total_kb = 1060;
+	p.node_kb = kb;
+	j.migrate = true;
+	CHECK_EQ_INT(actjob_default_node(&j, &p), 1);
+	j.migrate = false;
+	j.rebind = true;
+	CHECK_EQ_INT(actjob_default_node(&j, &p), 2);
+	p.nm = NMS_NO_PERM;                     /* placement unknown: HOME */
+	CHECK_EQ_INT(actjob_default_node(&j, &p), 1);
+	p.home = -1;                            /* nothing known: the first */
+	CHECK_EQ_INT(actjob_default_node(&j, &p), 0);
+	actjob_free(&j);
+	session_close(&t4);
+}
+
 int main(void)
 {
 	if (open_live() != 0) {
@@ -207,6 +240,7 @@ int main(void)
 	RUN_TEST(engine_exit_after_preview);
 	RUN_TEST(engine_cancel);
 	RUN_TEST(signal_through_pidfd);
+	RUN_TEST(default_node);
 	session_close(&se);
 	return CHECK_DONE();
 }
