@@ -2,6 +2,7 @@
  * rebind, migrate in batches, read the result; and its summary. */
 #include "actjob.h"
 
+#include "buf.h"
 #include "snapshot.h"
 
 #include <errno.h>
@@ -36,14 +37,10 @@ void actjob_init(struct actjob *j, const struct fsroot *r, const struct topology
 
 int actjob_add(struct actjob *j, int pid, uint64_t starttime, const char *comm)
 {
-	if (j->n == j->cap) {
-		size_t cap = j->cap ? 2 * j->cap : 4;
-		struct actjob_item *v = realloc(j->items, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		j->items = v;
-		j->cap = cap;
-	}
+	struct actjob_item *v = buf_grow_array(j->items, &j->cap, j->n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	j->items = v;
 	size_t nn = j->topo->nnodes ? j->topo->nnodes : 1;
 	struct actjob_item *it = &j->items[j->n];
 	memset(it, 0, sizeof(*it));

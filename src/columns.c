@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
 #include "output.h"
 #include "sanitize.h"
 
@@ -302,14 +303,10 @@ void col_valid_names(char *out, size_t n)
 
 int col_list_insert(struct col_list *l, size_t pos, struct col_ref r)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct col_ref *v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	struct col_ref *v = buf_grow_array(l->v, &l->cap, l->n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
 	if (pos > l->n)
 		pos = l->n;
 	memmove(l->v + pos + 1, l->v + pos, (l->n - pos) * sizeof(*l->v));

@@ -104,7 +104,8 @@ struct ui {
 	struct ui_measure *mjob; /* the L dialog / a running measurement */
 	struct col_list cols;    /* the table's columns (-o, F2, A) */
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } *hdr;
-	int nhdr, hdrcap;        /* header cells as drawn, for the mouse */
+	int nhdr;                /* header cells as drawn, for the mouse */
+	size_t hdrcap;
 };
 
 /* ui_screen.c: the screen table, drawing and key dispatch through it */

@@ -11,30 +11,17 @@
 
 /* ---- adapters: each screen drawn in rows y0 .. y0+h-1 ----------------- */
 
-static void d_nodes(struct ui *u, int y0, int h)
+/* A full screen with the status line at its bottom. */
+static void with_status(struct ui *u, int y0, int h, void (*draw)(struct ui *, int, int))
 {
 	ui_draw_status(u, y0 + h - 1);
-	ui_draw_nodes(u, y0, h - 2);
+	draw(u, y0, h - 2);
 }
 
-static void d_topology(struct ui *u, int y0, int h)
-{
-	ui_draw_status(u, y0 + h - 1);
-	ui_draw_topology(u, y0, h - 2);
-}
-
-static void d_distances(struct ui *u, int y0, int h)
-{
-	ui_draw_status(u, y0 + h - 1);
-	ui_draw_heatmap_full(u, y0, h - 2);
-}
-
-static void d_detail(struct ui *u, int y0, int h)
-{
-	ui_draw_status(u, y0 + h - 1);
-	ui_draw_detail(u, y0, h - 2);
-}
-
+static void d_nodes(struct ui *u, int y0, int h) { with_status(u, y0, h, ui_draw_nodes); }
+static void d_topology(struct ui *u, int y0, int h) { with_status(u, y0, h, ui_draw_topology); }
+static void d_distances(struct ui *u, int y0, int h) { with_status(u, y0, h, ui_draw_heatmap_full); }
+static void d_detail(struct ui *u, int y0, int h) { with_status(u, y0, h, ui_draw_detail); }
 static void d_kill(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_draw_kill(u); }
 static void d_sort(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_draw_sort_menu(u); }
 static void d_action(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_action_draw(u); }

@@ -13,14 +13,10 @@
 
 static void add_hdr(struct ui *u, int x0, int x1, enum snap_col c, int node)
 {
-	if (u->nhdr == u->hdrcap) {
-		int cap = u->hdrcap ? 2 * u->hdrcap : 32;
-		struct ui_hdr *h = realloc(u->hdr, (size_t)cap * sizeof(*h));
-		if (!h)
-			return;
-		u->hdr = h;
-		u->hdrcap = cap;
-	}
+	struct ui_hdr *h = buf_grow_array(u->hdr, &u->hdrcap, (size_t)u->nhdr + 1, sizeof(*h));
+	if (!h)
+		return;
+	u->hdr = h;
 	u->hdr[u->nhdr++] = (struct ui_hdr){ x0, x1, c, node };
 }
 
