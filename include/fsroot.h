@@ -8,6 +8,7 @@
 #ifndef NUMATOP_FSROOT_H
 #define NUMATOP_FSROOT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,6 +25,12 @@ void fsroot_close(struct fsroot *r);
 bool fsroot_is_live(const struct fsroot *r);
 const char *fsroot_path(const struct fsroot *r);
 
+/* Only regular files are read (opened non-blocking): a FIFO, device or
+ * socket is -FSROOT_ENOTREG. fsroot_strerror() says it in words
+ * ("not a regular file"); other values as strerror(). */
+#define FSROOT_ENOTREG EMEDIUMTYPE
+const char *fsroot_strerror(int err);
+
 /* Read a whole file into b (replacing its contents, NUL-terminated).
  * 0 or -errno: -ENOENT, -EACCES, -ESRCH (process gone), -EISDIR, -EFBIG
  * when the file exceeds max_bytes (0 = 64 MiB default). */
@@ -37,6 +44,9 @@ int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
  * 0, -errno of open/read, -EFBIG for a line over FSROOT_MAX_LINE, or fn's
  * non-zero return. */
 #define FSROOT_MAX_LINE (1u << 20)   /* fsroot_read_chunks: -EFBIG past it */
+/* No file is read past this many bytes (-EFBIG): numa_maps of a process
+ * with 65530 mappings (vm.max_map_count) is about 10 MB. */
+#define FSROOT_MAX_FILE ((size_t)64 << 20)
 int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
 		       int (*fn)(void *ctx, const char *data, size_t len, size_t *used),
 		       void *ctx, size_t *total);

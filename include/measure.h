@@ -78,11 +78,15 @@ double measure_placement_pct(const struct placement_ops *ops, void *buf, size_t 
  * (XDG_CACHE_HOME defaults to ~/.cache). */
 int measure_cache_path(const struct measure_result *res, char *out, size_t n);
 void measure_key(const struct topology *t, char *out, size_t n);
-int measure_save(const struct measure_result *res, const char *path);
-/* Load path into res; -ENOENT none, -ESTALE when its nodes or key differ
+/* Save to the absolute path (see safefile.h: no symbolic links, only
+ * directories owned by root or this user). 0 or -errno; why says what
+ * was refused (-EPERM). */
+int measure_save(const struct measure_result *res, const char *path, char *why, size_t whysz);
+/* Load the absolute path into res (as safely as measure_save writes); -ENOENT none, -ESTALE when its nodes or key differ
  * from t's, -EINVAL unreadable or holding impossible values (not finite,
  * negative, latency above 10 ms, bandwidth above 100 TB/s, placement
- * outside 0..100 %), -EFBIG above MEASURE_FILE_MAX. res is only filled
+ * outside 0..100 %), -EFBIG above MEASURE_FILE_MAX, -EMEDIUMTYPE not a regular
+ * file, -ELOOP a symbolic link. res is only filled
  * on success. measure_parse is the same over a buffer (pure). */
 #define MEASURE_FILE_MAX (1 << 20)
 int measure_load(const char *path, const struct topology *t, struct measure_result *res);

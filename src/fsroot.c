@@ -86,9 +86,38 @@ static int root_openat(const struct fsroot *r, const char *path, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+/* Open a file to read: never blocks (a FIFO or a device in a recorded
+ * tree would wait for a writer forever or never end), and only regular
+ * files are read -- /proc and /sys files are regular too. */
+static int open_regular(const struct fsroot *r, const char *path, int flags)
+{
+	int fd = root_openat(r, path, O_RDONLY | O_NOCTTY | O_NONBLOCK | flags);
+	if (fd < 0)
+		return fd == -ENXIO ? -FSROOT_ENOTREG : fd;   /* a socket */
+	struct stat st = { 0 };
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -FSROOT_ENOTREG;
+	}
+	return fd;
+}
+
 int fsroot_open_fd(const struct fsroot *r, const char *path, int flags)
 {
-	return root_openat(r, path, O_RDONLY | O_NOCTTY | flags);
+	if (flags & O_DIRECTORY)
+		return root_openat(r, path, O_RDONLY | O_NOCTTY | flags);
+	return open_regular(r, path, flags);
+}
+
+const char *fsroot_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == FSROOT_ENOTREG)
+		return "not a regular file";
+	if (err == EFBIG)
+		return "file too large";
+	return strerror(err);
 }
 
 /* The one read loop: read fd into b; after each read, fn (when given)
@@ -113,6 +142,10 @@ static int read_loop(int fd, struct buf *b, size_t max_keep,
 			break;
 		*total += (size_t)n;
 		b->len += (size_t)n;
+		if (*total > FSROOT_MAX_FILE) {
+			rc = -EFBIG;
+			break;
+		}
 		if (fn) {
 			size_t used = 0;
 			if ((rc = fn(ctx, b->data, b->len, &used)) != 0)
@@ -135,7 +168,7 @@ int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
 		     size_t max_bytes)
 {
 	buf_clear(b);
-	int fd = root_openat(r, path, O_RDONLY | O_NOCTTY);
+	int fd = open_regular(r, path, 0);
 	if (fd < 0)
 		return fd;
 	size_t total = 0;
@@ -153,7 +186,7 @@ int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
 {
 	*total = 0;
 	buf_clear(b);
-	int fd = root_openat(r, path, O_RDONLY | O_NOCTTY);
+	int fd = open_regular(r, path, 0);
 	if (fd < 0)
 		return fd;
 	/* No kernel line is FSROOT_MAX_LINE long: a broken file, not a
@@ -167,7 +200,7 @@ int fsroot_read_small(const struct fsroot *r, const char *path, char *out,
 	if (outsz == 0)
 		return -EINVAL;
 	out[0] = '\0';
-	int fd = root_openat(r, path, O_RDONLY | O_NOCTTY);
+	int fd = open_regular(r, path, 0);
 	if (fd < 0)
 		return fd;
 	size_t len = 0;

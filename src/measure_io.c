@@ -1,6 +1,7 @@
 /* measure_io.c - the measured matrix on disk, its key, what it says
  * against the SLIT, and whether we run under a hypervisor. */
 #include "measure.h"
+#include "safefile.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -103,28 +104,23 @@ json_object *measure_to_json(const struct measure_result *res)
 	return o;
 }
 
-int measure_save(const struct measure_result *res, const char *path)
+int measure_save(const struct measure_result *res, const char *path, char *why, size_t whysz)
 {
-	/* mkdir -p of the directory part. */
 	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	json_object *o = measure_to_json(res);
-	char tmp[1100];
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	int rc = json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE) == 0 ? 0 : -EIO;
-	json_object_put(o);
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
+	const char *name;
+	int rc = safefile_split(path, dir, sizeof(dir), &name);
 	if (rc)
-		unlink(tmp);
+		return rc;
+	int dfd = safefile_open_dir(dir, 1, why, whysz);
+	if (dfd < 0)
+		return dfd;
+	json_object *o = measure_to_json(res);
+	size_t len = 0;
+	const char *text = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN |
+							   JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	rc = text ? safefile_write(dfd, name, text, len) : -ENOMEM;
+	json_object_put(o);
+	close(dfd);
 	return rc;
 }
 
@@ -198,8 +194,14 @@ static int parse_object(json_object *o, const struct topology *t, struct measure
 		snprintf(res->host, sizeof(res->host), "%s", json_object_get_string(v));
 	if (json_object_object_get_ex(o, "hypervisor", &v) && json_object_is_type(v, json_type_string))
 		snprintf(res->hypervisor, sizeof(res->hypervisor), "%s", json_object_get_string(v));
-	if (json_object_object_get_ex(o, "when", &v))
-		res->when = (time_t)json_object_get_int64(v);
+	/* When it was measured: a whole number of seconds after 2000 and
+	 * not in the future (a day of clock skew allowed), else unknown (0). */
+	res->when = 0;
+	if (json_object_object_get_ex(o, "when", &v) && json_object_is_type(v, json_type_int)) {
+		int64_t w = json_object_get_int64(v);
+		if (w >= 946684800 && w <= (int64_t)time(NULL) + 86400)
+			res->when = (time_t)w;
+	}
 	if (json_object_object_get_ex(o, "seconds", &v) && get_num(v, -1, 1e9, &res->seconds))
 		return -EINVAL;
 	if (json_object_object_get_ex(o, "quick", &v))
@@ -248,14 +250,20 @@ int measure_parse(const char *buf, size_t len, const struct topology *t,
 
 int measure_load(const char *path, const struct topology *t, struct measure_result *res)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -errno;
-	char *buf = malloc(MEASURE_FILE_MAX + 1);
-	size_t n = buf ? fread(buf, 1, MEASURE_FILE_MAX + 1, f) : 0;
-	int rc = !buf ? -ENOMEM : ferror(f) ? -EIO : measure_parse(buf, n, t, res);
-	fclose(f);
-	free(buf);
+	char dir[1024];
+	const char *name;
+	int rc = safefile_split(path, dir, sizeof(dir), &name);
+	if (rc)
+		return rc;
+	int dfd = safefile_open_dir(dir, 0, NULL, 0);
+	if (dfd < 0)
+		return dfd;
+	struct buf b = { 0 };
+	rc = safefile_read(dfd, name, &b, MEASURE_FILE_MAX);
+	close(dfd);
+	if (rc == 0)
+		rc = measure_parse(b.data ? b.data : "", b.len, t, res);
+	buf_free(&b);
 	return rc;
 }
 

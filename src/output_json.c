@@ -141,7 +141,7 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 				       "sampled" : "numa_maps") : NULL);
 	json_object_object_add(o, "sample_age_s", jreal(p->nm_age_s, 1));
 	if (p->nm == NMS_ERROR)
-		json_object_object_add(o, "numa_maps_error", json_object_new_string(strerror(p->nm_errno)));
+		json_object_object_add(o, "numa_maps_error", json_object_new_string(fsroot_strerror(p->nm_errno)));
 	return o;
 }
 
@@ -181,7 +181,7 @@ int output_json_write(FILE *f, const struct snapshot *s,
 		json_object_array_add(w, json_object_new_string(pw));
 	if (s->proc_rc) {
 		char msg[128];
-		snprintf(msg, sizeof(msg), "process list unreadable: %s", strerror(-s->proc_rc));
+		snprintf(msg, sizeof(msg), "process list unreadable: %s", fsroot_strerror(-s->proc_rc));
 		json_object_array_add(w, json_object_new_string(msg));
 	}
 	json_object_object_add(root, "warnings", w);

@@ -47,8 +47,10 @@ void fmt_age(char *out, size_t n, double s)
 		snprintf(out, n, "%.0fs", s);
 	else if (s < 6000)
 		snprintf(out, n, "%.0fm", s / 60);
-	else
+	else if (s < 48 * 3600)
 		snprintf(out, n, "%.0fh", s / 3600);
+	else
+		snprintf(out, n, "%.0fd", s / 86400);
 }
 
 const char *fmt_node_kind(const struct topology *t, size_t idx,
@@ -101,7 +103,7 @@ static void header(FILE *f, const struct snapshot *s, const struct output_opts *
 	if (snapshot_proc_warning(s, pw, sizeof(pw)))
 		fprintf(f, "warning: %s\n", pw);
 	if (s->proc_rc)
-		fprintf(f, "warning: process list unreadable: %s\n", strerror(-s->proc_rc));
+		fprintf(f, "warning: process list unreadable: %s\n", fsroot_strerror(-s->proc_rc));
 }
 
 static void node_table(FILE *f, const struct snapshot *s)

@@ -11,7 +11,7 @@ int session_open(struct session *s, const struct session_config *c, char *err, s
 	memset(s, 0, sizeof(*s));
 	int rc = fsroot_open(c->root, &s->root);
 	if (rc) {
-		snprintf(err, errsz, "cannot open root '%s': %s", c->root, strerror(-rc));
+		snprintf(err, errsz, "cannot open root '%s': %s", c->root, fsroot_strerror(-rc));
 		return rc;
 	}
 	if (c->live_only && !fsroot_is_live(s->root)) {
@@ -21,7 +21,7 @@ int session_open(struct session *s, const struct session_config *c, char *err, s
 	}
 	rc = topology_read(s->root, &s->topo);
 	if (rc) {
-		snprintf(err, errsz, "'%s' has no readable /sys or /proc: %s", c->root, strerror(-rc));
+		snprintf(err, errsz, "'%s' has no readable /sys or /proc: %s", c->root, fsroot_strerror(-rc));
 		fsroot_close(s->root);
 		s->root = NULL;
 		return rc;
@@ -29,7 +29,7 @@ int session_open(struct session *s, const struct session_config *c, char *err, s
 	if (c->sampler) {
 		rc = sampler_new(s->root, &s->topo, c->backend, &s->smp);
 		if (rc) {
-			snprintf(err, errsz, "cannot start sampling: %s", strerror(-rc));
+			snprintf(err, errsz, "cannot start sampling: %s", fsroot_strerror(-rc));
 			session_close(s);
 			return rc;
 		}
@@ -43,7 +43,7 @@ int session_open(struct session *s, const struct session_config *c, char *err, s
 		/* Processes named with -p are what the user watches: every tick. */
 		if (c->filter.npids &&
 		    (rc = sampler_set_priority(s->smp, c->filter.pids, c->filter.npids)) != 0) {
-			snprintf(err, errsz, "cannot start sampling: %s", strerror(-rc));
+			snprintf(err, errsz, "cannot start sampling: %s", fsroot_strerror(-rc));
 			session_close(s);
 			return rc;
 		}

@@ -121,7 +121,7 @@ static void read_distances(const struct fsroot *r, struct topology *t)
 		}
 		if (rc) {
 			topo_warn(t, "node%d/distance: %s", t->nodes[i].id,
-				  rc == -E2BIG ? "more columns than nodes" : strerror(-rc));
+				  rc == -E2BIG ? "more columns than nodes" : fsroot_strerror(-rc));
 			continue;
 		}
 		size_t ncols = 0;
@@ -197,7 +197,7 @@ static int read_nodes(const struct fsroot *r, struct topology *t)
 		int e = topo_read_bitmap(r, dir, "cpulist", "cpumap", &nd->cpus);
 		if (e)
 			topo_warn(t, "node%d: no readable cpulist or cpumap (%s)",
-				  nd->id, strerror(-e));
+				  nd->id, fsroot_strerror(-e));
 		if (read_node_mem(r, nd, &b))
 			topo_warn(t, "node%d/meminfo unreadable: memory unknown", nd->id);
 	}

@@ -72,8 +72,12 @@ static double value(const struct ui *u, size_t i, size_t j)
 
 static void title(const struct ui *u, char *out, size_t n)
 {
-	char age[16];
-	fmt_age(age, sizeof(age), u->se.have_meas ? difftime(time(NULL), u->se.meas.when) : -1);
+	char age[24];
+	double secs = u->se.have_meas && u->se.meas.when > 0 ? difftime(time(NULL), u->se.meas.when) : -1;
+	if (secs < 0)
+		snprintf(age, sizeof(age), "an unknown time");
+	else
+		fmt_age(age, sizeof(age), secs);
 	const char *vm = u->se.have_meas && u->se.meas.hypervisor[0] ? ", in a VM: the host's placement" : "";
 	switch (u->layer) {
 	case HL_LATENCY:

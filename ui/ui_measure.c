@@ -26,6 +26,7 @@ struct ui_measure {
 	const struct topology *topo;
 	bool quick;
 	char saved[1024];
+	char save_why[512];           /* an untrusted cache directory */
 	int save_rc;
 };
 
@@ -113,7 +114,7 @@ void ui_measure_poll(struct ui *u)
 	if (m->rc == 0) {
 		m->save_rc = measure_cache_path(&m->res, m->saved, sizeof(m->saved));
 		if (m->save_rc == 0)
-			m->save_rc = measure_save(&m->res, m->saved);
+			m->save_rc = measure_save(&m->res, m->saved, m->save_why, sizeof(m->save_why));
 		if (u->se.have_meas)
 			measure_free(&u->se.meas);
 		u->se.meas = m->res;      /* the result moves to the UI */
@@ -138,7 +139,7 @@ void ui_measure_key(struct ui *u, int ch)
 			int e = pthread_create(&m->th, NULL, worker, m);
 			if (e != 0) {
 				snprintf(u->msg, sizeof(u->msg), "cannot start the measurement: %s",
-					 strerror(e));
+					 fsroot_strerror(e));
 				close_dialog(u);
 				return;
 			}
@@ -155,7 +156,7 @@ void ui_measure_key(struct ui *u, int ch)
 		if (m->rc == -ECANCELED)
 			snprintf(u->msg, sizeof(u->msg), "measurement cancelled");
 		else if (m->rc)
-			snprintf(u->msg, sizeof(u->msg), "measurement failed: %s", strerror(-m->rc));
+			snprintf(u->msg, sizeof(u->msg), "measurement failed: %s", fsroot_strerror(-m->rc));
 		else
 			snprintf(u->msg, sizeof(u->msg), "measured in %.0f s; v cycles the heatmap layers",
 				 u->se.meas.seconds);
@@ -217,9 +218,10 @@ void ui_measure_draw(struct ui *u)
 			if (m->save_rc == 0)
 				mvprintw(y++, x, "Saved: %.*s", w - 12, m->saved);
 			else
-				mvprintw(y++, x, "Not saved: %s", strerror(-m->save_rc));
+				mvprintw(y++, x, "Not saved: %s", m->save_why[0] ? m->save_why :
+					 fsroot_strerror(-m->save_rc));
 		} else {
-			mvprintw(y++, x, "%s", m->rc == -ECANCELED ? "Cancelled." : strerror(-m->rc));
+			mvprintw(y++, x, "%s", m->rc == -ECANCELED ? "Cancelled." : fsroot_strerror(-m->rc));
 		}
 		y++;
 		mvprintw(y++, x, "Any key: close");

@@ -217,7 +217,7 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	attroff(ui_attr(u, C_HEADER));
 	y++;
 	if (d->nm_rc) {
-		mvprintw(y, 0, "numa_maps: %s", strerror(-d->nm_rc));
+		mvprintw(y, 0, "numa_maps: %s", fsroot_strerror(-d->nm_rc));
 		return;
 	}
 	for (long i = u->scroll; i < (long)d->nmaps && y < ymax; i++, y++) {

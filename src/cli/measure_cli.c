@@ -155,13 +155,13 @@ int measure_cli_run(const struct options *o, FILE *out, FILE *err)
 		fprintf(err, "numatop-tui: measurement cancelled\n");
 		status = 130;
 	} else if (rc) {
-		fprintf(err, "numatop-tui: measurement failed: %s\n", strerror(-rc));
+		fprintf(err, "numatop-tui: measurement failed: %s\n", fsroot_strerror(-rc));
 		status = 1;
 	} else {
-		char path[1024];
+		char path[1024], why[512] = "";
 		int sv = measure_cache_path(&res, path, sizeof(path));
 		if (sv == 0)
-			sv = measure_save(&res, path);
+			sv = measure_save(&res, path, why, sizeof(why));
 		if (o->json) {
 			json_object *j = measure_to_json(&res);
 			json_object_object_add(j, "saved", sv == 0 ? json_object_new_string(path) : NULL);
@@ -173,7 +173,8 @@ int measure_cli_run(const struct options *o, FILE *out, FILE *err)
 				fprintf(out, "\nsaved to %s (the monitor shows it: key v)\n", path);
 		}
 		if (sv != 0)
-			fprintf(err, "numatop-tui: could not save the measurement: %s\n", strerror(-sv));
+			fprintf(err, "numatop-tui: could not save the measurement: %s\n",
+				why[0] ? why : fsroot_strerror(-sv));
 		measure_free(&res);
 	}
 	session_close(&se);

@@ -183,7 +183,8 @@ static void round_trip(void)
 	char path[1024];
 	CHECK_EQ_INT(measure_cache_path(&r, path, sizeof(path)), 0);
 	CHECK(strstr(path, dir) == path && strstr(path, "/numatop-tui/measure-box_with_spaces-3n-"));
-	CHECK_EQ_INT(measure_save(&r, path), 0);
+	char why[256];
+	CHECK_EQ_INT(measure_save(&r, path, why, sizeof(why)), 0);
 	struct measure_result b;
 	CHECK_EQ_INT(measure_load(path, &t, &b), 0);
 	CHECK_EQ_STR(b.host, "box/with spaces");
