@@ -4,6 +4,7 @@
 #ifndef NUMATOP_ACTION_H
 #define NUMATOP_ACTION_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,22 +20,41 @@ struct action_target {
 	uint64_t starttime;     /* clock ticks since boot */
 	char comm[64];          /* raw: sanitize before printing */
 	int pidfd;              /* -1 until action_target_lock() */
+	/* The program, recorded by the first lock: an exec since then (same
+	 * PID, same start time, another program) is caught by the checks. */
+	bool exe_known;
+	uint64_t exe_dev, exe_ino;
+	bool kthread;           /* PF_KTHREAD: no user memory, kernel's CPUs */
 };
 
+/* Errors of the identity checks, for action_strerror: the process ran
+ * another program since it was chosen; a kernel thread was chosen for
+ * a migrate or rebind. */
+#define ACTION_EEXEC ENOEXEC
+#define ACTION_EKTHREAD EOPNOTSUPP
+/* The PID exists but /proc does not show it (hidepid). */
+#define ACTION_EHIDDEN ENOENT
+
 /* Read pid's identity from /proc/PID/stat. 0, -ESRCH (no such process),
- * other -errno. */
+ * -ACTION_EHIDDEN (it exists, /proc hides it), other -errno. */
 int action_target_read(const struct fsroot *r, int pid, struct action_target *t);
 /* Right before acting: open a pidfd and check (after opening it) that the
- * PID still belongs to the process that started at t->starttime. 0, or
- * -ESRCH when it exited or the PID was reused. */
+ * PID still belongs to the process that started at t->starttime and runs
+ * the same program (comm when t->comm is set, and the executable once
+ * recorded). 0, -ESRCH when it exited or the PID was reused, or
+ * -ACTION_EEXEC. */
 int action_target_lock(const struct fsroot *r, struct action_target *t);
+/* While locked, right before acting again (a confirm after a preview):
+ * still alive and still the same program. 0, -ESRCH, -ACTION_EEXEC. */
+int action_target_check(const struct fsroot *r, struct action_target *t);
 /* While locked: 0 as long as the process has not exited, else -ESRCH (a
  * zombie has exited). */
 int action_target_alive(const struct action_target *t);
 void action_target_unlock(struct action_target *t);
 
 /* Send sig to the process t names, through a pidfd opened after its
- * start time was checked: that process or none. 0 or -errno. */
+ * start time was checked (or held since: then checked again): that
+ * process or none. 0 or -errno. */
 int action_target_signal(const struct fsroot *r, struct action_target *t, int sig);
 
 /* NULL when actions are allowed; else why not (--readonly, a recorded

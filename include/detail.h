@@ -20,20 +20,32 @@ struct detail_mapping {
 	int64_t total_kb;
 };
 
+/* The detail keeps at most this many mappings: the largest, in address
+ * order (a process can have 65530 or more). */
+#define DETAIL_MAX_MAPS 2000
+
 struct proc_detail {
 	int pid;
+	uint64_t starttime;     /* the process shown (0: whoever has the PID) */
+	char comm[64];          /* raw: sanitize before printing */
 	int nm_rc;              /* 0, or -errno reading numa_maps */
 	struct detail_mapping *maps;
 	size_t nmaps;
+	size_t nmaps_total;     /* mappings in numa_maps */
+	int64_t rest_kb;        /* kB in the mappings not kept */
+	size_t nbad;            /* numa_maps lines that did not parse */
 	int64_t *kb_pool;
 	struct proc_thread *threads;
 	size_t nthreads;
 	char cpus_allowed[256], mems_allowed[256];
 };
 
-/* Read pid's details (replaces d's contents). 0 or -errno (gone). */
+/* Read the details of pid, the process that started at starttime (0:
+ * any), streaming numa_maps. On success d's contents are replaced; on
+ * error d is left as it was: -ESRCH when that process exited (or its PID
+ * now names another one), other -errno. */
 int detail_read(const struct fsroot *r, const struct topology *t, int pid,
-		struct proc_detail *d);
+		uint64_t starttime, struct proc_detail *d);
 void detail_free(struct proc_detail *d);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,13 +24,50 @@ int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 		return -ESRCH;
 	struct pid_stat st;
 	int rc = proc_read_stat(r, pid, &st);
+	if (rc == -ENOENT || rc == -ESRCH) {
+		/* Not in /proc, yet the kernel knows the PID: /proc hides
+		 * other users' processes (hidepid). */
+		bool exists = fsroot_is_live(r) && (kill(pid, 0) == 0 || errno == EPERM);
+		return exists ? -ACTION_EHIDDEN : -ESRCH;
+	}
 	if (rc)
 		return rc;
 	/* A zombie has exited: no memory, no threads to act on. */
 	if (st.state == 'Z' || st.state == 'X')
 		return -ESRCH;
 	t->starttime = st.starttime;
+	t->kthread = (st.flags & PID_STAT_PF_KTHREAD) != 0;
 	snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
+	/* The executable (live only: a recorded tree has no programs). */
+	char path[64];
+	struct stat es;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	if (fsroot_is_live(r) && stat(path, &es) == 0) {
+		t->exe_known = true;
+		t->exe_dev = (uint64_t)es.st_dev;
+		t->exe_ino = (uint64_t)es.st_ino;
+	}
+	return 0;
+}
+
+/* now (read while t's pidfd is held) against what t recorded. */
+static int same_program(struct action_target *t, const struct action_target *now)
+{
+	if (now->starttime != t->starttime)
+		return -ESRCH;
+	if (t->comm[0] && strcmp(now->comm, t->comm) != 0)
+		return -ACTION_EEXEC;
+	if (t->exe_known && now->exe_known &&
+	    (now->exe_dev != t->exe_dev || now->exe_ino != t->exe_ino))
+		return -ACTION_EEXEC;
+	if (!t->exe_known && now->exe_known) {
+		t->exe_known = true;
+		t->exe_dev = now->exe_dev;
+		t->exe_ino = now->exe_ino;
+	}
+	if (!t->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", now->comm);
+	t->kthread = now->kthread;
 	return 0;
 }
 
@@ -44,14 +82,28 @@ int action_target_lock(const struct fsroot *r, struct action_target *t)
 	 * (a PID is not reused while its process exists). */
 	struct action_target now;
 	int rc = action_target_read(r, t->pid, &now);
-	if (rc == 0 && now.starttime != t->starttime)
-		rc = -ESRCH;
+	if (rc == 0)
+		rc = same_program(t, &now);
 	if (rc) {
 		close(fd);
 		return rc;
 	}
 	t->pidfd = fd;
 	return 0;
+}
+
+int action_target_check(const struct fsroot *r, struct action_target *t)
+{
+	int rc = action_target_alive(t);
+	if (rc)
+		return rc;
+	struct action_target now;
+	rc = action_target_read(r, t->pid, &now);
+	if (rc == 0)
+		rc = same_program(t, &now);
+	/* Read while the pidfd was held: if it is still alive now, what was
+	 * read was this process's. */
+	return rc ? rc : action_target_alive(t);
 }
 
 int action_target_alive(const struct action_target *t)
@@ -110,7 +162,20 @@ const char *action_strerror(int err, char *buf, size_t n)
 		break;
 	case EINVAL:
 		snprintf(buf, n, "invalid argument (EINVAL): the CPUs or node are "
-			 "outside what the process's cpuset allows");
+			 "outside what the process's cpuset allows, or a thread may "
+			 "not move (per-CPU)");
+		break;
+	case ACTION_EHIDDEN:
+		snprintf(buf, n, "the process is not visible to you (/proc is mounted with "
+			 "hidepid): run as root or as its user");
+		break;
+	case ACTION_EEXEC:
+		snprintf(buf, n, "the process ran another program (exec) since it was "
+			 "chosen: not touched; choose it again");
+		break;
+	case ACTION_EKTHREAD:
+		snprintf(buf, n, "a kernel thread: its memory and CPUs are the kernel's "
+			 "(not moved, not rebound)");
 		break;
 	default:
 		snprintf(buf, n, "%s (%s)", strerror(err), name ? name : "?");
@@ -137,9 +202,11 @@ int action_numa_balancing(const struct fsroot *r)
 
 int action_target_signal(const struct fsroot *r, struct action_target *t, int sig)
 {
-	int e = action_target_lock(r, t);
+	bool held = t->pidfd >= 0;
+	int e = held ? action_target_check(r, t) : action_target_lock(r, t);
 	if (e == 0 && syscall(SYS_pidfd_send_signal, t->pidfd, sig, NULL, 0) != 0)
 		e = -errno;
-	action_target_unlock(t);
+	if (!held)
+		action_target_unlock(t);
 	return e;
 }

@@ -108,6 +108,8 @@ static int plan_item(struct actjob *j, struct actjob_item *it)
 	migrate_free(&it->job);
 	int rc = it->tg.pidfd >= 0 ? action_target_alive(&it->tg)
 				   : action_target_lock(j->root, &it->tg);
+	if (rc == 0 && it->tg.kthread)
+		rc = -ACTION_EKTHREAD;
 	if (rc)
 		return rc;
 	if (!j->migrate)
@@ -154,8 +156,11 @@ static void finish(struct actjob *j)
 void actjob_lock(struct actjob *j)
 {
 	for (size_t i = 0; i < j->n; i++)
-		if (j->items[i].tg.pidfd < 0 && !j->items[i].lock_rc)
-			j->items[i].lock_rc = action_target_lock(j->root, &j->items[i].tg);
+		if (j->items[i].tg.pidfd < 0 && !j->items[i].lock_rc) {
+			struct action_target *tg = &j->items[i].tg;
+			int rc = action_target_lock(j->root, tg);
+			j->items[i].lock_rc = rc == 0 && tg->kthread ? -ACTION_EKTHREAD : rc;
+		}
 }
 
 void actjob_start(struct actjob *j, int node)
@@ -167,8 +172,12 @@ void actjob_start(struct actjob *j, int node)
 		struct actjob_item *it = &j->items[i];
 		if (it->prep_rc || it->lock_rc)
 			continue;
-		it->lock_rc = it->tg.pidfd >= 0 ? action_target_alive(&it->tg)
+		/* The preview was of this process, running this program: an
+		 * exec since then is refused, as a PID reuse is. */
+		it->lock_rc = it->tg.pidfd >= 0 ? action_target_check(j->root, &it->tg)
 						: action_target_lock(j->root, &it->tg);
+		if (it->lock_rc == 0 && it->tg.kthread)
+			it->lock_rc = -ACTION_EKTHREAD;
 		if (it->lock_rc == 0 && j->rebind) {
 			cpus_allowed(j->root, it->tg.pid, it->cpus_before, sizeof(it->cpus_before));
 			it->rb_rc = rebind_threads(j->root, &it->tg, &nd->cpus, &it->rb);

@@ -39,16 +39,32 @@ void ui_action_open(struct ui *u, bool migrate)
 	}
 	u->act = a;
 	actjob_init(&a->job, u->se.root, &u->se.topo);
+	size_t kthreads = 0;
 	for (size_t i = 0; i < u->snap.nprocs; i++) {
 		const struct snap_proc *p = &u->snap.procs[i];
 		if (u->ntagged ? !ui_is_tagged(u, p) : p != sel)
 			continue;
+		/* A kernel thread's memory and CPUs are the kernel's. */
+		if (p->info.kthread) {
+			kthreads++;
+			continue;
+		}
 		if (actjob_add(&a->job, p->info.pid, p->info.starttime, p->info.comm) != 0) {
 			snprintf(u->msg, sizeof(u->msg), "out of memory");
 			ui_action_free(u);
 			return;
 		}
 	}
+	if (a->job.n == 0) {
+		char text[160];
+		snprintf(u->msg, sizeof(u->msg), "%s: %s", migrate ? "migrate" : "rebind",
+			 action_strerror(ACTION_EKTHREAD, text, sizeof(text)));
+		ui_action_free(u);
+		return;
+	}
+	if (kthreads)
+		snprintf(u->msg, sizeof(u->msg), "%zu kernel thread%s left out", kthreads,
+			 kthreads == 1 ? "" : "s");
 	a->job.migrate = migrate;
 	a->job.rebind = a->rebind_dialog = !migrate;
 	/* Start where the user usually goes (HOME for a migrate). */

@@ -261,11 +261,16 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 	free(kb);
 	struct actjob_summary sm;
 	actjob_summarize(&a->job, &sm);
-	if (a->job.rebind) {
+	size_t acted = 0;
+	for (size_t i = 0; i < a->job.n; i++)
+		acted += !a->job.items[i].prep_rc && !a->job.items[i].lock_rc;
+	if (acted == 0)
+		line(u, y++, x0, w, "nothing done:");
+	if (acted && a->job.rebind) {
 		snprintf(s, sizeof(s), "rebind: %zu of %zu threads set", sm.set, sm.threads);
 		line(u, y++, x0, w, s);
 	}
-	if (a->job.migrate) {
+	if (acted && a->job.migrate) {
 		char m[16];
 		fmt_human_kb(m, sizeof(m), sm.arrived_kb);
 		snprintf(s, sizeof(s), "moved %s to N%d (%llu pages by move_pages)%s", m,

@@ -85,6 +85,9 @@ struct ui {
 	long sel, top;           /* selected row and first row shown */
 	int sel_pid;
 	bool show_nodes, show_heatmap, paused, tree, threads, quit;
+	bool detail_exited;
+	struct action_target *kill_tg;   /* the signal dialog's processes */
+	size_t kill_n;      /* the detail's process exited: last numbers shown */
 	bool kernel_threads;     /* K: shown (hidden by default) */
 	int setup_sel, setup_pane, setup_avail;   /* F2: cursor, pane, available row */
 	bool color, c256, ascii, mouse;
@@ -113,6 +116,9 @@ bool ui_handle_key(struct ui *u, int ch);
 void ui_draw(struct ui *u);
 /* ui_keys.c: the dialogs' keys */
 void ui_kill_key(struct ui *u, int ch);
+/* The signal dialog on the selected or tagged processes, pinned now. */
+void ui_kill_open(struct ui *u);
+void ui_kill_close(struct ui *u);
 void ui_sort_menu_key(struct ui *u, int ch);
 void ui_help_key(struct ui *u, int ch);
 /* ui_main.c: sample now (the K key) */

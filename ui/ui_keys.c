@@ -142,19 +142,22 @@ static void k_enter(struct ui *u, int ch)
 	const struct snap_proc *p = ui_selected(u);
 	if (u->screen != SCR_PROCESSES || !p)
 		return;
-	int rc = detail_read(u->se.root, &u->se.topo, p->info.pid, &u->detail);
+	int rc = detail_read(u->se.root, &u->se.topo, p->info.pid, p->info.starttime, &u->detail);
 	if (rc) {
 		snprintf(u->msg, sizeof(u->msg), "process %d: %s", p->info.pid,
 			 rc == -ESRCH ? "exited" : strerror(-rc));
 		return;
 	}
 	u->scroll = 0;
+	u->detail_exited = false;
 	u->screen = SCR_DETAIL;
 }
 
 static void k_back(struct ui *u, int ch)
 {
 	(void)ch;
+	if (u->screen == SCR_KILL)
+		ui_kill_close(u);
 	if (u->screen == SCR_DETAIL || u->screen == SCR_KILL)
 		u->screen = SCR_PROCESSES;
 	u->msg[0] = '\0';
@@ -260,45 +263,7 @@ static void k_kill(struct ui *u, int ch)
 		snprintf(u->msg, sizeof(u->msg), "kill: %s", why);
 		return;
 	}
-	if (ui_selected(u)) {
-		u->kill_sel = 0;
-		u->screen = SCR_KILL;
-	}
-}
-
-static void send_signal(struct ui *u, int sig)
-{
-	/* Re-check identity right before acting: same PID and start time. */
-	int count = 0, failed = 0, err = 0;
-	const struct snap_proc *sel = ui_selected(u);
-	for (size_t i = 0; i < u->snap.nprocs; i++) {
-		const struct snap_proc *p = &u->snap.procs[i];
-		bool target = u->ntagged ? ui_is_tagged(u, p) : p == sel;
-		if (!target)
-			continue;
-		/* Through a pidfd opened after checking the start time: the
-		 * signal reaches that process or none (no PID-reuse window). */
-		struct action_target tg = { .pid = p->info.pid, .starttime = p->info.starttime,
-					    .pidfd = -1 };
-		int e = action_target_signal(u->se.root, &tg, sig);
-		if (e) {
-			failed++;
-			err = -e;
-		} else {
-			count++;
-		}
-	}
-	char why[128];
-	if (err == EPERM)   /* signals need CAP_KILL, not CAP_SYS_NICE */
-		snprintf(why, sizeof(why), "operation not permitted (EPERM): not your "
-			 "process; needs root or CAP_KILL");
-	else
-		action_strerror(err, why, sizeof(why));
-	if (failed)
-		snprintf(u->msg, sizeof(u->msg), "signal sent to %d, failed for %d: %.100s", count,
-			 failed, why);
-	else
-		snprintf(u->msg, sizeof(u->msg), "signal sent to %d process%s", count, count == 1 ? "" : "es");
+	ui_kill_open(u);
 }
 
 static void k_mouse(struct ui *u, int ch)
@@ -400,16 +365,3 @@ void ui_help_key(struct ui *u, int ch)
 	u->scroll = 0;
 }
 
-void ui_kill_key(struct ui *u, int ch)
-{
-	if (ch == KEY_UP && u->kill_sel > 0)
-		u->kill_sel--;
-	else if (ch == KEY_DOWN && u->kill_sel + 1 < (int)ui_nsignals)
-		u->kill_sel++;
-	else if (ch == '\n' || ch == KEY_ENTER) {
-		send_signal(u, ui_signals[u->kill_sel].sig);
-		u->screen = SCR_PROCESSES;
-	} else if (ch == KEY_ESC || ch == 'q') {
-		u->screen = SCR_PROCESSES;
-	}
-}

@@ -91,6 +91,7 @@ static int ui_open(struct ui *u, const struct options *o)
 static void ui_close(struct ui *u)
 {
 	ui_action_free(u);
+	ui_kill_close(u);
 	ui_measure_free(u);
 	free(u->meas_marks);
 	detail_free(&u->detail);
@@ -133,10 +134,12 @@ void ui_sample(struct ui *u)
 		ui_prune_tags(u);   /* not after a failed scan: it lists nobody */
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
-	if (u->screen == SCR_DETAIL) {
-		int e = detail_read(u->se.root, &u->se.topo, u->detail.pid, &u->detail);
+	if (u->screen == SCR_DETAIL && !u->detail_exited) {
+		int e = detail_read(u->se.root, &u->se.topo, u->detail.pid, u->detail.starttime,
+				    &u->detail);
+		/* Never the details of whoever got the PID next. */
 		if (e == -ESRCH)
-			snprintf(u->msg, sizeof(u->msg), "process %d exited", u->detail.pid);
+			u->detail_exited = true;
 	}
 	u->last_sample = mono();
 }

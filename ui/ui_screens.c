@@ -10,12 +10,6 @@
 #include "sanitize.h"
 #include "ui_int.h"
 
-const struct ui_signal ui_signals[] = {
-	{ SIGTERM, "15 SIGTERM" }, { SIGINT, " 2 SIGINT" }, { SIGHUP, " 1 SIGHUP" },
-	{ SIGKILL, " 9 SIGKILL" }, { SIGSTOP, "19 SIGSTOP" }, { SIGCONT, "18 SIGCONT" },
-	{ SIGUSR1, "10 SIGUSR1" }, { SIGUSR2, "12 SIGUSR2" },
-};
-const size_t ui_nsignals = sizeof(ui_signals) / sizeof(ui_signals[0]);
 
 void ui_draw_nodes(struct ui *u, int y0, int h)
 {
@@ -156,15 +150,21 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	const struct topology *t = &u->se.topo;
 	const struct proc_detail *d = &u->detail;
 	const struct snap_proc *p = NULL;
-	for (size_t i = 0; i < u->snap.nprocs; i++)
-		if (u->snap.procs[i].info.pid == d->pid)
+	for (size_t i = 0; i < u->snap.nprocs && !u->detail_exited; i++)
+		if (u->snap.procs[i].info.pid == d->pid &&
+		    u->snap.procs[i].info.starttime == d->starttime)
 			p = &u->snap.procs[i];
 	int y = y0, ymax = y0 + h;
 	char comm[300];
-	sanitize_term(p ? p->info.comm : "?", comm, sizeof(comm));
+	sanitize_term(d->comm, comm, sizeof(comm));
 	attron(ui_attr(u, C_LABEL) | A_BOLD);
 	mvprintw(y++, 0, "PID %d  %s", d->pid, comm);
 	attroff(ui_attr(u, C_LABEL) | A_BOLD);
+	if (u->detail_exited) {
+		attron(ui_attr(u, C_WARN) | A_BOLD);
+		mvaddnstr(y++, 0, "This process exited: its last numbers are shown (Esc: back).", COLS);
+		attroff(ui_attr(u, C_WARN) | A_BOLD);
+	}
 	mvprintw(y++, 0, "Cpus_allowed %s   Mems_allowed %s", d->cpus_allowed, d->mems_allowed);
 	if (p && p->nm == NMS_OK) {
 		char age[16];
@@ -219,6 +219,19 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	if (d->nm_rc) {
 		mvprintw(y, 0, "numa_maps: %s", fsroot_strerror(-d->nm_rc));
 		return;
+	}
+	if ((d->nmaps < d->nmaps_total || d->nbad) && y < ymax) {
+		char note[200];
+		int k = 0;
+		if (d->nmaps < d->nmaps_total)
+			k = snprintf(note, sizeof(note), "the %zu largest of %zu mappings (the rest: %lld kB) ",
+				     d->nmaps, d->nmaps_total, (long long)d->rest_kb);
+		if (d->nbad)
+			snprintf(note + k, sizeof(note) - (size_t)k, "%zu numa_maps line%s not understood: "
+				 "numbers are partial", d->nbad, d->nbad == 1 ? "" : "s");
+		attron(ui_attr(u, C_WARN));
+		mvaddnstr(y++, 0, note, COLS);
+		attroff(ui_attr(u, C_WARN));
 	}
 	for (long i = u->scroll; i < (long)d->nmaps && y < ymax; i++, y++) {
 		const struct detail_mapping *m = &d->maps[i];
@@ -293,26 +306,3 @@ void ui_draw_sort_menu(struct ui *u)
 	}
 }
 
-void ui_draw_kill(struct ui *u)
-{
-	int h = (int)ui_nsignals + 4, w = 36;
-	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
-	const struct snap_proc *p = ui_selected(u);
-	attron(ui_attr(u, C_FKEY_LABEL));
-	for (int y = 0; y < h; y++)
-		mvhline(y0 + y, x0, ' ', w);
-	if (u->ntagged)
-		mvprintw(y0, x0 + 1, "Send signal to %zu tagged", u->ntagged);
-	else
-		mvprintw(y0, x0 + 1, "Send signal to PID %d", p ? p->info.pid : -1);
-	attroff(ui_attr(u, C_FKEY_LABEL));
-	for (size_t i = 0; i < ui_nsignals; i++) {
-		int a = (int)i == u->kill_sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_FKEY_LABEL);
-		attron(a);
-		mvprintw(y0 + 2 + (int)i, x0 + 2, "%-30s", ui_signals[i].name);
-		attroff(a);
-	}
-	attron(ui_attr(u, C_FKEY_LABEL));
-	mvprintw(y0 + h - 1, x0 + 1, "Enter: send  Esc: cancel");
-	attroff(ui_attr(u, C_FKEY_LABEL));
-}
