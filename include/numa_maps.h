@@ -72,8 +72,9 @@ struct nm_params {
 struct nm_summary {
 	size_t nnodes;
 	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;
-	int64_t total_kb;
-	int64_t other_kb;          /* pages on nodes not in the topology */
+	int64_t total_kb;          /* on the topology's nodes */
+	int64_t other_kb;          /* on nodes not in the topology (not in total) */
+	int other_id;              /* the first such node id, -1 none */
 	int64_t unknown_size_pages;/* huge pages of unknown size (not counted) */
 	size_t nmappings, nbad;    /* lines parsed, lines rejected */
 	size_t npolicies;          /* distinct policy texts seen */

@@ -68,6 +68,10 @@ struct pid_stat {
 	uint64_t flags;        /* PF_* (field 9); PF_KTHREAD marks a kernel thread */
 };
 #define PID_STAT_PF_KTHREAD 0x00200000u
+/* Sanity caps: RSS beyond 2^40 pages (or kB) is unknown; CPU times are
+ * saturated at 2^50 ticks (centuries), so utime + stime cannot wrap. */
+#define PID_STAT_MAX_PAGES (INT64_C(1) << 40)
+#define PID_STAT_MAX_TICKS (UINT64_C(1) << 50)
 int parse_pid_stat(const char *buf, size_t len, struct pid_stat *out);
 
 /* /proc/PID/status: the fields this tool uses. */

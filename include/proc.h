@@ -45,6 +45,10 @@ struct proc_list {
 	 * tree's broken file): skipped, and said (snapshot_proc_warning). */
 	size_t nbad;
 	int first_bad;
+	/* Entries whose stat could not be read for another reason than the
+	 * process's exit (EACCES, a broken tree): left out, and said. */
+	size_t nunread;
+	int first_unread, unread_errno;
 };
 
 enum proc_backend { PROC_BACKEND_AUTO, PROC_BACKEND_LIBPROC2, PROC_BACKEND_FILES };
@@ -71,6 +75,9 @@ const void *proc_find_pid(const void *base, size_t n, size_t size, int pid);
 struct pid_stat;
 /* /proc/PID/stat of pid, parsed. 0, -ESRCH when it is gone (or the file
  * is not a process's), other -errno. */
+/* Whether -u USER names a user: a uid, or a name in the passwd database
+ * (live) or the tree's etc/passwd. 1 or 0. */
+int proc_user_known(const struct fsroot *r, const char *user);
 int proc_read_stat(const struct fsroot *r, int pid, struct pid_stat *st);
 
 /* Read proc/PID/task/TID/stat for every thread of p (only when it has

@@ -5,6 +5,7 @@
 #ifndef NUMATOP_SESSION_H
 #define NUMATOP_SESSION_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -44,7 +45,10 @@ struct session {
 };
 
 /* Open everything c asks for. 0, or -errno with the reason in err (for
- * "numatop-tui: %s"); nothing stays open on failure. */
+ * "numatop-tui: %s"); nothing stays open on failure. SESSION_EUSAGE: the
+ * options ask for something that does not exist (-u nosuchuser): exit
+ * status 2, as for a bad option. */
+#define SESSION_EUSAGE (-EDOM)
 int session_open(struct session *s, const struct session_config *c, char *err, size_t errsz);
 void session_close(struct session *s);
 

@@ -23,6 +23,10 @@ struct snap_proc {
 	int nm_errno;                 /* for NMS_ERROR */
 	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;  /* [nnodes] */
 	int64_t total_kb;             /* resident in numa_maps; -1 unknown */
+	int64_t unknown_node_kb;      /* on nodes the topology lacks (not in total) */
+	int unknown_node_id;          /* the first such node id, -1 none */
+	size_t nm_warnings;           /* numa_maps lines not understood */
+	bool huge_unknown;            /* hugetlb pages of unknown size, not counted */
 	int64_t remote_kb;            /* -1 unknown */
 	double remote_pct;            /* -1 unknown */
 	size_t nmappings;
@@ -54,6 +58,7 @@ struct snapshot {
 	size_t kb_cap;
 	struct proc_list plist;       /* owns infos and threads */
 	int proc_rc;                  /* error of the process scan, or 0 */
+	int stat_rc, vmstat_rc;       /* reading /proc/stat, /proc/vmstat */
 	size_t kthreads_hidden;       /* kernel threads left out (see sampler_filter) */
 	double self_cpu_pct;          /* this tool's CPU use since last sample */
 	struct snap_nm_stats nm_stats;
@@ -79,8 +84,12 @@ struct sort_key {
  * ties by resident memory, largest first, then PID). */
 void snapshot_sort(struct snapshot *s, const struct sort_key *key);
 
-/* "1 process skipped: /proc/4242/stat unparsable" into out when the scan
- * skipped broken entries: 1 written, 0 none. */
-int snapshot_proc_warning(const struct snapshot *s, char *out, size_t n);
+/* The sample's warnings, one line each, to fn: processes left out
+ * ("1 process skipped: /proc/4242/stat unparsable"), files that could
+ * not be read, pages on unknown nodes, numa_maps lines not understood,
+ * hugetlb pages of unknown size. Returns how many (fn may be NULL). The
+ * topology's own warnings are in topology.warnings. */
+size_t snapshot_warnings(const struct snapshot *s,
+			 void (*fn)(void *ctx, const char *line), void *ctx);
 
 #endif

@@ -36,6 +36,9 @@ struct topo_node {
 	int64_t mem_total_kb;   /* at read time; samples re-read it */
 };
 
+/* Node ids above this are refused (with a warning). */
+#define TOPO_MAX_NODE_ID ((1 << 16) - 1)
+
 struct topology {
 	struct topo_node *nodes;   /* sorted by id */
 	size_t nnodes;

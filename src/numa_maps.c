@@ -272,6 +272,8 @@ int numa_maps_parse_line(const char *s, size_t len, struct nm_mapping *m)
 				return -EINVAL;
 			if (dst == &m->pagesize_kb && v > NM_MAX_PAGE_KB)
 				return -ERANGE;
+			if (dst == &m->pagesize_kb && v == 0)
+				return -EINVAL;   /* no page is 0 kB: not 4 kB either */
 			*dst = (int64_t)v;
 			p = q;
 			continue;
@@ -408,12 +410,16 @@ static int add_mapping(const struct nm_params *p, const struct nm_mapping *m,
 		 * overflow here; the running total is checked so a hostile file
 		 * can never wrap it. */
 		int64_t kb = (int64_t)np->pages * pkb, sum;
-		if (__builtin_add_overflow(s->total_kb, kb, &sum))
-			return -ERANGE;
 		int idx = (size_t)np->node < p->nids ? p->index_of_id[np->node] : -1;
-		s->total_kb = sum;
-		if (idx < 0 || (size_t)idx >= s->nnodes) {
-			s->other_kb += kb;
+		bool known = idx >= 0 && (size_t)idx < s->nnodes;
+		int64_t *to = known ? &s->total_kb : &s->other_kb;
+		if (__builtin_add_overflow(*to, kb, &sum))
+			return -ERANGE;
+		*to = sum;
+		if (!known) {
+			/* Not this topology's node: neither local nor remote. */
+			if (s->other_id < 0)
+				s->other_id = np->node;
 			continue;
 		}
 		s->node_kb[idx] += kb;
@@ -432,6 +438,7 @@ void numa_maps_begin(struct nm_summary *s)
 	size_t n = s->nnodes ? s->nnodes : 1;
 	memset(s->node_kb, 0, n * 4 * sizeof(int64_t));
 	s->total_kb = s->other_kb = s->unknown_size_pages = 0;
+	s->other_id = -1;
 	s->nmappings = s->nbad = s->npolicies = 0;
 	s->policy[0] = '\0';
 	s->first[0] = '\0';

@@ -96,6 +96,11 @@ static json_object *distances_obj(const struct topology *t)
 	return o;
 }
 
+static void add_warning(void *ctx, const char *line)
+{
+	json_object_array_add(ctx, json_object_new_string(line));
+}
+
 static json_object *per_node(const struct topology *t, const int64_t *kb)
 {
 	json_object *o = json_object_new_object();
@@ -128,9 +133,11 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "node_kb", ok ? per_node(t, p->node_kb) : NULL);
 	json_object_object_add(o, "anon_kb", ok ? per_node(t, p->anon_kb) : NULL);
 	json_object_object_add(o, "file_kb", ok ? per_node(t, p->file_kb) : NULL);
-	json_object_object_add(o, "huge_kb", ok ? per_node(t, p->huge_kb) : NULL);
+	json_object_object_add(o, "huge_kb", ok && !p->huge_unknown ? per_node(t, p->huge_kb) : NULL);
 	json_object_object_add(o, "total_kb", ok ? jnum(p->total_kb) : NULL);
 	json_object_object_add(o, "remote_kb", ok ? jnum(p->remote_kb) : NULL);
+	json_object_object_add(o, "unknown_node_kb", ok ? jnum(p->unknown_node_kb) : NULL);
+	json_object_object_add(o, "numa_maps_warnings", ok ? json_object_new_int64((int64_t)p->nm_warnings) : NULL);
 	json_object_object_add(o, "remote_pct", ok ? jreal(p->remote_pct, 1) : NULL);
 	json_object_object_add(o, "rss_kb", jnum(p->info.rss_kb));
 	json_object_object_add(o, "cpu_pct", jreal(p->cpu_pct, 1));
@@ -176,14 +183,7 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	json_object *w = json_object_new_array();
 	for (size_t i = 0; i < t->nwarnings; i++)
 		json_object_array_add(w, json_object_new_string(t->warnings[i]));
-	char pw[128];
-	if (snapshot_proc_warning(s, pw, sizeof(pw)))
-		json_object_array_add(w, json_object_new_string(pw));
-	if (s->proc_rc) {
-		char msg[128];
-		snprintf(msg, sizeof(msg), "process list unreadable: %s", fsroot_strerror(-s->proc_rc));
-		json_object_array_add(w, json_object_new_string(msg));
-	}
+	snapshot_warnings(s, add_warning, w);
 	json_object_object_add(root, "warnings", w);
 	json_object *nodes = json_object_new_array();
 	for (size_t i = 0; i < t->nnodes; i++)

@@ -70,6 +70,11 @@ const char *fmt_node_kind(const struct topology *t, size_t idx,
 	return "";
 }
 
+static void print_warning(void *ctx, const char *line)
+{
+	fprintf(ctx, "warning: %s\n", line);
+}
+
 static void header(FILE *f, const struct snapshot *s, const struct output_opts *o)
 {
 	const struct topology *t = s->topo;
@@ -99,11 +104,7 @@ static void header(FILE *f, const struct snapshot *s, const struct output_opts *
 			ns->budget_ms, ns->read, ns->sampled, ns->kept, ns->skipped, ns->spent_ms);
 	for (size_t i = 0; i < t->nwarnings; i++)
 		fprintf(f, "warning: %s\n", t->warnings[i]);
-	char pw[128];
-	if (snapshot_proc_warning(s, pw, sizeof(pw)))
-		fprintf(f, "warning: %s\n", pw);
-	if (s->proc_rc)
-		fprintf(f, "warning: process list unreadable: %s\n", fsroot_strerror(-s->proc_rc));
+	snapshot_warnings(s, print_warning, f);
 }
 
 static void node_table(FILE *f, const struct snapshot *s)

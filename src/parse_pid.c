@@ -62,8 +62,8 @@ int parse_pid_stat(const char *buf, size_t len, struct pid_stat *out)
 				out->ppid = (int)v;
 			else if (field == 20)
 				out->nthreads = v;
-			else if (field == 24)
-				out->rss_pages = v;
+			else if (field == 24)   /* beyond any machine: unknown */
+				out->rss_pages = v >= 0 && v <= PID_STAT_MAX_PAGES ? v : NT_UNKNOWN;
 			else
 				out->processor = (v >= 0 && v < 0x7fffffff) ? (int)v : NT_UNKNOWN;
 		} else if (field == 9 || field == 10 || field == 12 || field == 14 ||
@@ -76,10 +76,10 @@ int parse_pid_stat(const char *buf, size_t len, struct pid_stat *out)
 				out->minflt = u;
 			else if (field == 12)
 				out->majflt = u;
-			else if (field == 14)
-				out->utime = u;
+			else if (field == 14)   /* saturated: sums cannot wrap */
+				out->utime = u < PID_STAT_MAX_TICKS ? u : PID_STAT_MAX_TICKS;
 			else if (field == 15)
-				out->stime = u;
+				out->stime = u < PID_STAT_MAX_TICKS ? u : PID_STAT_MAX_TICKS;
 			else
 				out->starttime = u;
 		}
@@ -136,7 +136,7 @@ int parse_pid_status(const char *buf, size_t len, struct pid_status *out)
 				out->threads = x;
 		} else if (key_is(p, e, "VmRSS")) {
 			v = value_start(p, e, "VmRSS");
-			if (parse_i64(&v, e, &x) == 0)
+			if (parse_i64(&v, e, &x) == 0 && x >= 0 && x <= PID_STAT_MAX_PAGES)
 				out->vm_rss_kb = x;
 		} else if (key_is(p, e, "Cpus_allowed_list")) {
 			v = value_start(p, e, "Cpus_allowed_list");

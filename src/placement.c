@@ -96,7 +96,6 @@ void placement_scale_rss(struct nm_summary *s, int64_t rss_kb)
 		s->total_kb += s->node_kb[k];
 	}
 	s->other_kb = (int64_t)((double)s->other_kb * f + 0.5);
-	s->total_kb += s->other_kb;
 }
 
 uint64_t placement_samples_for(uint64_t npages, uint64_t min_samples, uint64_t per)
@@ -145,6 +144,8 @@ static int flush(int pid, const struct placement_ops *ops, struct placement_scra
 		int idx = (size_t)id < np->nids ? np->index_of_id[id] : -1;
 		if (idx < 0) {
 			out->other_kb += (int64_t)(kb + 0.5);
+			if (out->other_id < 0)
+				out->other_id = id;
 			continue;
 		}
 		acc[(size_t)kind[i] * nn + (size_t)idx] += kb;
@@ -250,8 +251,7 @@ int placement_sample(const struct fsroot *r, int pid, long pagesize,
 			out->total_kb += out->node_kb[k];
 		}
 		/* As in numa_maps: pages on nodes outside the topology
-		 * count in the total, so REMOTE agrees between the two. */
-		out->total_kb += out->other_kb;
+		 * are counted apart (other_kb), not in the total. */
 		out->nmappings = w.nvma;
 	}
 	if (acc != acc_small)

@@ -58,6 +58,7 @@ int proc_source_scan(struct proc_source *s, struct proc_list *l)
 	l->n = 0;
 	l->nthr = 0;
 	l->nbad = 0;
+	l->nunread = 0;
 	if (s->be == PROC_BACKEND_LIBPROC2)
 		return proc_scan_libproc2(s, l);
 	return proc_scan_files(s->root, l);
@@ -178,6 +179,28 @@ int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 	return rc;
 }
 
+int proc_user_known(const struct fsroot *r, const char *user)
+{
+	const char *q = user, *end = user + strlen(user);
+	int64_t v;
+	if (*user && parse_i64(&q, end, &v) == 0 && q == end)
+		return v >= 0;                 /* a uid: any number is a user */
+	if (fsroot_is_live(r))
+		return getpwnam(user) != NULL;
+	struct buf pw = { 0 };
+	int found = 0;
+	size_t n = strlen(user);
+	if (n && fsroot_read_file(r, "/etc/passwd", &pw, 1 << 20) == 0 && pw.data) {
+		for (const char *p = pw.data; p && *p && !found;) {
+			found = strncmp(p, user, n) == 0 && p[n] == ':';
+			p = strchr(p, '\n');
+			p = p ? p + 1 : NULL;
+		}
+	}
+	buf_free(&pw);
+	return found;
+}
+
 /* User names for a recorded tree come from its own etc/passwd when it has
  * one; otherwise the uid is shown as digits. */
 static void tree_user(const struct fsroot *r, int64_t uid, char *out, size_t outsz,
@@ -229,8 +252,14 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		struct pid_stat st;
 		struct pid_status ss;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
-		if (fsroot_read_file(r, path, &b, 1 << 16) != 0)
+		int e = fsroot_read_file(r, path, &b, 1 << 16);
+		if (e == -ENOENT || e == -ESRCH)
 			continue;   /* gone, or not a process directory */
+		if (e) {
+			if (l->nunread++ == 0)
+				l->first_unread = pids[i], l->unread_errno = -e;
+			continue;
+		}
 		if (parse_pid_stat(b.data, b.len, &st) != 0 || st.pid != pids[i]) {
 			if (l->nbad++ == 0)
 				l->first_bad = pids[i];

@@ -329,7 +329,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	struct cache_gen *ng = &s->gen[!s->g];
 	if ((rc = grow_sched(s, pl->n)) != 0 || (rc = sampler_grow_cache(ng, pl->n, n)) != 0)
 		return rc;
-	if (vmstat_read(s->root, &s->vm, &s->scratch) != 0)
+	if ((snap->vmstat_rc = vmstat_read(s->root, &s->vm, &s->scratch)) != 0)
 		s->vm = (struct vmstat_migrate){ -1, -1 };
 	for (size_t i = 0; i < pl->n; i++) {
 		struct snap_proc *sp = &snap->procs[snap->nprocs++];
@@ -343,6 +343,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		sp->file_kb = base + 2 * n;
 		sp->huge_kb = base + 3 * n;
 		sp->total_kb = sp->remote_kb = -1;
+		sp->unknown_node_id = -1;
 		sp->remote_pct = -1;
 		sp->cpu_pct = -1;
 		sp->nm_age_s = -1;
@@ -381,8 +382,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap)
 	snap->interval_s = s->seq > 1 ? now - s->prev_mono : -1;
 	nodestat_read(s->root, s->topo, snap->nodes, &s->scratch);
 	s->cur = !s->cur;
-	cpustat_read(s->root, s->ticks[s->cur], s->topo->ncpu_ids,
-		     &s->total[s->cur], &s->scratch);
+	snap->stat_rc = cpustat_read(s->root, s->ticks[s->cur], s->topo->ncpu_ids,
+				     &s->total[s->cur], &s->scratch);
 	node_loads(s, snap);
 	numastat_rates(s, snap);
 	rc = scan_procs(s, snap);

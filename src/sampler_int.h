@@ -21,6 +21,10 @@ struct nm_result {
 	uint64_t faults_at;
 	struct vmstat_migrate vm_at;
 	int64_t total_kb;
+	int64_t other_kb;             /* snap_proc's unknown_node_kb, ... */
+	int other_id;
+	size_t nbad;
+	bool huge_unknown;
 	size_t nmappings;
 	char policy[64];
 };

@@ -26,6 +26,10 @@ static void take_summary(struct sampler *s, struct snap_proc *sp)
 	memcpy(sp->file_kb, s->sum.file_kb, n * sizeof(int64_t));
 	memcpy(sp->huge_kb, s->sum.huge_kb, n * sizeof(int64_t));
 	sp->total_kb = s->sum.total_kb;
+	sp->unknown_node_kb = s->sum.other_kb;
+	sp->unknown_node_id = s->sum.other_id;
+	sp->nm_warnings = s->sum.nbad;
+	sp->huge_unknown = s->sum.unknown_size_pages > 0;
 	sp->nmappings = s->sum.nmappings;
 	snprintf(sp->policy, sizeof(sp->policy), "%s", s->sum.policy);
 	sp->nm = NMS_OK;
@@ -202,6 +206,10 @@ void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
 		r->nm_errno = sp->nm_errno;
 		r->sampled = sp->nm_sampled;
 		r->total_kb = sp->total_kb;
+		r->other_kb = sp->unknown_node_kb;
+		r->other_id = sp->unknown_node_id;
+		r->nbad = sp->nm_warnings;
+		r->huge_unknown = sp->huge_unknown;
 		r->nmappings = sp->nmappings;
 		snprintf(r->policy, sizeof(r->policy), "%s", sp->policy);
 		memcpy(kb, sp->node_kb, 4 * n * sizeof(int64_t));
@@ -215,6 +223,10 @@ void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
 		sp->nm_errno = e->r.nm_errno;
 		sp->nm_sampled = e->r.sampled;
 		sp->total_kb = e->r.nm == NMS_OK ? e->r.total_kb : -1;
+		sp->unknown_node_kb = e->r.other_kb;
+		sp->unknown_node_id = e->r.other_id;
+		sp->nm_warnings = e->r.nbad;
+		sp->huge_unknown = e->r.huge_unknown;
 		sp->nmappings = e->r.nmappings;
 		snprintf(sp->policy, sizeof(sp->policy), "%s", e->r.policy);
 		double age = s->tick_now - e->r.read_at;

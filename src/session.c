@@ -26,6 +26,11 @@ int session_open(struct session *s, const struct session_config *c, char *err, s
 		s->root = NULL;
 		return rc;
 	}
+	if (c->filter.user && !proc_user_known(s->root, c->filter.user)) {
+		snprintf(err, errsz, "-u %s: no such user", c->filter.user);
+		session_close(s);
+		return SESSION_EUSAGE;
+	}
 	if (c->sampler) {
 		rc = sampler_new(s->root, &s->topo, c->backend, &s->smp);
 		if (rc) {

@@ -1,12 +1,14 @@
-/* snapshot.c - the snapshot model's lifetime and sorting. */
+/* snapshot.c - the snapshot model's lifetime, sorting and warnings. */
 #include "snapshot.h"
 
-#include "columns.h"
-
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "columns.h"
+#include "fsroot.h"
 
 const char *const nm_state_names[] = {
 	"not_read", "ok", "no_perm", "gone", "error",
@@ -50,12 +52,75 @@ void snapshot_sort(struct snapshot *s, const struct sort_key *key)
 	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, (void *)key);
 }
 
-int snapshot_proc_warning(const struct snapshot *s, char *out, size_t n)
+static size_t say(void (*fn)(void *, const char *), void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static size_t say(void (*fn)(void *, const char *), void *ctx, const char *fmt, ...)
 {
-	if (!s->plist.nbad)
-		return 0;
-	snprintf(out, n, "%zu process%s skipped: /proc/%d/stat unparsable%s", s->plist.nbad,
-		 s->plist.nbad == 1 ? "" : "es", s->plist.first_bad,
-		 s->plist.nbad > 1 ? " (and others)" : "");
+	if (fn) {
+		char line[256];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(line, sizeof(line), fmt, ap);
+		va_end(ap);
+		fn(ctx, line);
+	}
 	return 1;
+}
+
+/* A file that exists but could not be read (its absence is normal in
+ * recorded trees). */
+static bool broken(int rc)
+{
+	return rc && rc != -ENOENT;
+}
+
+size_t snapshot_warnings(const struct snapshot *s,
+			 void (*fn)(void *ctx, const char *line), void *ctx)
+{
+	size_t n = 0;
+	const struct proc_list *pl = &s->plist;
+	if (s->proc_rc)
+		n += say(fn, ctx, "process list unreadable: %s", fsroot_strerror(-s->proc_rc));
+	if (pl->nbad)
+		n += say(fn, ctx, "%zu process%s skipped: /proc/%d/stat unparsable%s", pl->nbad,
+			 pl->nbad == 1 ? "" : "es", pl->first_bad, pl->nbad > 1 ? " (and others)" : "");
+	if (pl->nunread)
+		n += say(fn, ctx, "%zu process%s left out: /proc/%d/stat: %s%s", pl->nunread,
+			 pl->nunread == 1 ? "" : "es", pl->first_unread,
+			 fsroot_strerror(pl->unread_errno), pl->nunread > 1 ? " (and others)" : "");
+	if (broken(s->stat_rc))
+		n += say(fn, ctx, "/proc/stat: %s: CPU load unknown", fsroot_strerror(s->stat_rc));
+	if (broken(s->vmstat_rc))
+		n += say(fn, ctx, "/proc/vmstat: %s: migration counters unknown",
+			 fsroot_strerror(s->vmstat_rc));
+	const struct topology *t = s->topo;
+	for (size_t i = 0; t && s->nodes && i < t->nnodes; i++)
+		if (broken(s->nodes[i].numastat_rc) && s->nodes[i].numastat_rc != -EINVAL)
+			n += say(fn, ctx, "node%d/numastat: %s: NUMA counters unknown", t->nodes[i].id,
+				 fsroot_strerror(s->nodes[i].numastat_rc));
+	size_t other = 0, bad = 0, huge = 0;
+	int other_id = -1, other_pid = 0, bad_pid = 0, huge_pid = 0;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct snap_proc *p = &s->procs[i];
+		if (p->nm != NMS_OK)
+			continue;
+		if (p->unknown_node_kb > 0 && other++ == 0)
+			other_id = p->unknown_node_id, other_pid = p->info.pid;
+		if (p->nm_warnings && bad++ == 0)
+			bad_pid = p->info.pid;
+		if (p->huge_unknown && huge++ == 0)
+			huge_pid = p->info.pid;
+	}
+	if (other)
+		n += say(fn, ctx, "pages on node %d, which the topology does not have (PID %d%s): "
+			 "counted as unknown node, not as remote", other_id, other_pid,
+			 other > 1 ? " and others" : "");
+	if (bad)
+		n += say(fn, ctx, "%zu process%s with numa_maps lines not understood (PID %d): "
+			 "their numbers are partial", bad, bad == 1 ? "" : "es", bad_pid);
+	if (huge)
+		n += say(fn, ctx, "%zu process%s with hugetlb pages of unknown size (PID %d; no "
+			 "Hugepagesize in /proc/meminfo): not counted", huge, huge == 1 ? "" : "es",
+			 huge_pid);
+	return n;
 }

@@ -138,8 +138,11 @@ int topo_read_cpus(const struct fsroot *r, struct topology *t)
 	struct bitmap online_list;
 	bitmap_init(&online_list);
 	struct buf b = { 0 };
-	bool have_list = fsroot_read_file(r, CPU_DIR "/online", &b, 1 << 16) == 0 &&
+	int orc = fsroot_read_file(r, CPU_DIR "/online", &b, 1 << 16);
+	bool have_list = orc == 0 &&
 			 bitmap_parse_list(&online_list, b.data ? b.data : "", b.len) == 0;
+	if (orc && orc != -ENOENT)
+		topo_warn(t, "cpu/online: %s: each CPU's online file used", fsroot_strerror(-orc));
 	buf_free(&b);
 	size_t count = bitmap_count(&all);
 	t->cpus = calloc(count ? count : 1, sizeof(*t->cpus));

@@ -178,6 +178,19 @@ static int read_nodes(const struct fsroot *r, struct topology *t)
 	} else if (rc) {
 		return rc;
 	}
+	/* No kernel has node ids this large (MAX_NUMNODES is 1 << 10 on
+	 * x86): a broken tree, not a reason to size tables by the id. */
+	size_t keep = 0;
+	for (size_t i = 0; i < nids; i++) {
+		if (ids[i] >= 0 && ids[i] <= TOPO_MAX_NODE_ID)
+			ids[keep++] = ids[i];
+		else
+			topo_warn(t, "node id %d ignored: beyond the largest possible (%d)",
+				  ids[i], TOPO_MAX_NODE_ID);
+	}
+	if (nids && keep == 0)
+		t->synthetic = true;
+	nids = keep;
 	size_t n = t->synthetic ? 1 : nids;
 	t->nodes = calloc(n, sizeof(*t->nodes));
 	if (!t->nodes) {
@@ -194,10 +207,17 @@ static int read_nodes(const struct fsroot *r, struct topology *t)
 			continue;
 		char dir[256];
 		snprintf(dir, sizeof(dir), NODE_DIR "/node%d", nd->id);
+		/* A cpulist that exists but cannot be read is said, even
+		 * when cpumap stands in for it. */
+		char path[300];
+		snprintf(path, sizeof(path), "%s/cpulist", dir);
+		int le = fsroot_read_file(r, path, &b, 1 << 20);
 		int e = topo_read_bitmap(r, dir, "cpulist", "cpumap", &nd->cpus);
 		if (e)
 			topo_warn(t, "node%d: no readable cpulist or cpumap (%s)",
 				  nd->id, fsroot_strerror(-e));
+		else if (le && le != -ENOENT)
+			topo_warn(t, "node%d/cpulist: %s: cpumap used", nd->id, fsroot_strerror(-le));
 		if (read_node_mem(r, nd, &b))
 			topo_warn(t, "node%d/meminfo unreadable: memory unknown", nd->id);
 	}
@@ -223,9 +243,11 @@ static void read_huge_size(const struct fsroot *r, struct topology *t)
 	struct buf b = { 0 };
 	struct mem_info mi;
 	t->default_huge_kb = -1;
-	if (fsroot_read_file(r, "/proc/meminfo", &b, 1 << 20) == 0 &&
-	    parse_meminfo(b.data, b.len, &mi) == 0)
+	int rc = fsroot_read_file(r, "/proc/meminfo", &b, 1 << 20);
+	if (rc == 0 && parse_meminfo(b.data, b.len, &mi) == 0)
 		t->default_huge_kb = mi.hugepagesize_kb;
+	else if (rc && rc != -ENOENT)
+		topo_warn(t, "/proc/meminfo: %s: huge page size unknown", fsroot_strerror(-rc));
 	buf_free(&b);
 }
 

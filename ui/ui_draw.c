@@ -77,8 +77,7 @@ void ui_draw_status(struct ui *u, int y)
 		snprintf(part, sizeof(part), "  %zu kernel threads hidden (K)", s->kthreads_hidden);
 		x = status_part(u, y, x, part, C_DIM);
 	}
-	char pw[128];
-	size_t nw = u->se.topo.nwarnings + (size_t)snapshot_proc_warning(s, pw, sizeof(pw));
+	size_t nw = u->se.topo.nwarnings + snapshot_warnings(s, NULL, NULL);
 	if (nw && !u->msg[0]) {
 		/* Broken input is said where it is seen; the text is on Nodes. */
 		snprintf(part, sizeof(part), "  %zu warning%s (Tab: Nodes)", nw, nw == 1 ? "" : "s");

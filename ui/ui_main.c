@@ -65,9 +65,10 @@ static int ui_open(struct ui *u, const struct options *o)
 	options_session(o, true, &sc);
 	sc.hmat = true;          /* the firmware's HMAT (any root) */
 	sc.measurement = true;   /* the last measurement (live) */
-	if (session_open(&u->se, &sc, msg, sizeof(msg)) != 0) {
+	int orc = session_open(&u->se, &sc, msg, sizeof(msg));
+	if (orc != 0) {
 		fprintf(stderr, "numatop-tui: %s\n", msg);
-		return 1;
+		return orc == SESSION_EUSAGE ? 2 : 1;
 	}
 	if (options_columns(o, &u->se.topo, &u->sort, &u->cols, msg, sizeof(msg)) != 0) {
 		fprintf(stderr, "numatop-tui: %s\n", msg);

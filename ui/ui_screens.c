@@ -11,6 +11,17 @@
 #include "ui_int.h"
 
 
+struct warn_lines {
+	int y, ymax;
+};
+
+static void warn_line(void *ctx, const char *line)
+{
+	struct warn_lines *w = ctx;
+	if (w->y < w->ymax)
+		mvaddnstr(w->y++, 0, line, COLS);
+}
+
 void ui_draw_nodes(struct ui *u, int y0, int h)
 {
 	const struct topology *t = &u->se.topo;
@@ -54,13 +65,12 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 		if (kind[0] && y < ymax)
 			mvaddnstr(y++, 6, kind, COLS - 6);
 	}
-	char pw[128];
-	bool procw = snapshot_proc_warning(&u->snap, pw, sizeof(pw));
-	for (size_t i = 0; i < t->nwarnings + procw && y < ymax; i++) {
-		attron(ui_attr(u, C_WARN));
-		mvaddnstr(y++, 0, i < t->nwarnings ? t->warnings[i] : pw, COLS);
-		attroff(ui_attr(u, C_WARN));
-	}
+	attron(ui_attr(u, C_WARN));
+	for (size_t i = 0; i < t->nwarnings && y < ymax; i++)
+		mvaddnstr(y++, 0, t->warnings[i], COLS);
+	struct warn_lines wl = { y, ymax };
+	snapshot_warnings(&u->snap, warn_line, &wl);
+	attroff(ui_attr(u, C_WARN));
 }
 
 static void cache_text(const struct topo_cpu *c, char *out, size_t n)

@@ -200,7 +200,7 @@ int action_cli_run(const struct options *o, FILE *out, FILE *err)
 	int rc = session_open(&se, &sc, msg, sizeof(msg));
 	if (rc) {
 		fprintf(err, "numatop-tui: %s\n", msg);
-		return 1;
+		return rc == SESSION_EUSAGE ? 2 : 1;
 	}
 	const char *why = action_refusal(o->readonly, se.root);
 	if (why) {

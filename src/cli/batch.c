@@ -34,9 +34,10 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	struct session se;
 	char msg[512];
 	options_session(o, true, &sc);
-	if (session_open(&se, &sc, msg, sizeof(msg)) != 0) {
+	int orc = session_open(&se, &sc, msg, sizeof(msg));
+	if (orc != 0) {
 		fprintf(err, "numatop-tui: %s\n", msg);
-		return 1;
+		return orc == SESSION_EUSAGE ? 2 : 1;
 	}
 	struct sort_key key;
 	struct col_list cols = { 0 };

@@ -1,12 +1,33 @@
 /* main.c - numatop-tui entry point: options, then batch or interactive. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "action_cli.h"
 #include "batch.h"
 #include "measure_cli.h"
 #include "options.h"
 #include "ui.h"
+
+/* Output that did not arrive is a failure: a full disk, /dev/full, a
+ * closed stdout. (The batch loop checks its own writes: a reader that
+ * goes away is a clean end there.) */
+static int finish_output(int status)
+{
+	errno = 0;
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad)
+		return status;
+	fprintf(stderr, "numatop-tui: writing to standard output failed%s%s\n",
+		e ? ": " : "", e ? strerror(e) : "");
+	return status ? status : 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -20,14 +41,14 @@ int main(int argc, char **argv)
 	int status;
 	if (o.help) {
 		options_usage(stdout);
-		status = 0;
+		status = finish_output(0);
 	} else if (o.version) {
 		printf("numatop-tui %s\n", NUMATOP_VERSION);
-		status = 0;
+		status = finish_output(0);
 	} else if (o.measure) {
-		status = measure_cli_run(&o, stdout, stderr);
+		status = finish_output(measure_cli_run(&o, stdout, stderr));
 	} else if (o.migrate_pid || o.rebind_pid) {
-		status = action_cli_run(&o, stdout, stderr);
+		status = finish_output(action_cli_run(&o, stdout, stderr));
 	} else if (o.batch) {
 		status = batch_run(&o, stdout, stderr);
 	} else {

@@ -141,7 +141,7 @@ int measure_cli_run(const struct options *o, FILE *out, FILE *err)
 	int rc = session_open(&se, &sc, msg, sizeof(msg));
 	if (rc) {
 		fprintf(err, "numatop-tui: %s\n", msg);
-		return 1;
+		return rc == SESSION_EUSAGE ? 2 : 1;
 	}
 	struct fsroot *root = se.root;
 	const struct topology *t = &se.topo;

@@ -44,11 +44,15 @@ grep -q "\"pid\":$$," "$t/j" && [ "$(grep -o '"pid":' "$t/j" | wc -l)" -eq 1 ] \
 # -u by name and by uid.
 $PROG --json -n 1 -u root | grep -q '"user":"root"' && ok live_user_filter || bad live_user_filter
 # None: a whole sample with an empty process list (a program that failed
-# and printed nothing must not count as "no processes").
-$PROG --json -n 1 -u nosuchuser >"$t/j" 2>&1; rc=$?
+# and printed nothing must not count as "no processes"). A uid nobody
+# runs as; a name that is no user is a usage error (as with ps -u).
+$PROG --json -n 1 -u 54321 >"$t/j" 2>&1; rc=$?
 n=$(grep -o '"pid":' "$t/j" | wc -l)
 [ $rc -eq 0 ] && grep -q '"processes":\[\]}$' "$t/j" && [ "$n" -eq 0 ] && ok live_user_filter_none \
 	|| bad live_user_filter_none "rc=$rc, $n processes: $(head -c 300 "$t/j")"
+$PROG --json -n 1 -u nosuchuser >"$t/j" 2>"$t/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$t/j" ] && grep -q "no such user" "$t/e" && ok live_user_unknown \
+	|| bad live_user_unknown "rc=$rc: $(cat "$t/e")"
 # Text batch: header, node table, distances, process table.
 $PROG -b -n 1 >"$t/o" 2>&1
 grep -q '^numatop-tui ' "$t/o" && grep -q 'MEM_TOTAL_KB' "$t/o" && grep -q '^DISTANCE' "$t/o" \

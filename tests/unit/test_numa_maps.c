@@ -194,8 +194,17 @@ static void truncated_and_mixed(void)
 	CHECK_EQ_INT(numa_maps_summarize(t2, strlen(t2), &sp, &m, &s2), 0);
 	CHECK_EQ_INT(s2.node_kb[0], 4);
 	CHECK_EQ_INT(s2.node_kb[1], 8);
+	/* Pages on nodes the topology lacks are neither local nor remote:
+	 * apart from the total, with the first such id remembered. */
 	CHECK_EQ_INT(s2.other_kb, 24);
-	CHECK_EQ_INT(s2.total_kb, 36);
+	CHECK_EQ_INT(s2.total_kb, 12);
+	CHECK_EQ_INT(s2.other_id, 2);
+	/* kernelpagesize_kB=0 is no page size (not 4 kB): a bad line. */
+	const char *t3 = "1000 default N0=2 kernelpagesize_kB=0\n2000 default N0=1 kernelpagesize_kB=4\n";
+	CHECK_EQ_INT(numa_maps_summarize(t3, strlen(t3), &sp, &m, &s2), 0);
+	CHECK_EQ_INT(s2.nbad, 1);
+	CHECK_EQ_INT(s2.total_kb, 4);
+	CHECK_EQ_INT(s2.other_id, -1);
 	nm_summary_free(&s2);
 	nm_summary_free(&s);
 	nm_mapping_free(&m);
