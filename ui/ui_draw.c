@@ -35,6 +35,26 @@ void ui_put(int y, int x, const char *s, int maxcols)
 	mvaddnstr(y, x, s, (int)off);
 }
 
+int ui_text_width(const char *s)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	size_t off = 0, len = strlen(s);
+	int cols = 0;
+	while (off < len) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s + off, len - off, &st);
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			k = 1, wc = L'?';
+			memset(&st, 0, sizeof(st));
+		}
+		int w = wcwidth(wc);
+		cols += w > 0 ? w : 0;
+		off += k;
+	}
+	return cols;
+}
+
 int ui_attr(const struct ui *u, enum ui_color c)
 {
 	if (u->color && has_colors())

@@ -85,9 +85,16 @@ struct ui {
 	long sel, top;           /* selected row and first row shown */
 	int sel_pid;
 	bool show_nodes, show_heatmap, paused, tree, threads, quit;
-	bool detail_exited;
+	bool detail_exited;      /* the detail's process exited: last numbers shown */
 	struct action_target *kill_tg;   /* the signal dialog's processes */
-	size_t kill_n;      /* the detail's process exited: last numbers shown */
+	size_t kill_n;
+	/* The one-line prompt of / and \ (F3, F4), part of the main loop:
+	 * sampling, signals and resizes go on while it is open. */
+	struct ui_prompt {
+		int kind;                /* 0 closed, else UI_PROMPT_* */
+		char buf[64];            /* UTF-8, as long as filter[] */
+		size_t len;
+	} prompt;
 	bool kernel_threads;     /* K: shown (hidden by default) */
 	int setup_sel, setup_pane, setup_avail;   /* F2: cursor, pane, available row */
 	bool color, c256, ascii, mouse;
@@ -120,6 +127,14 @@ void ui_kill_key(struct ui *u, int ch);
 void ui_kill_open(struct ui *u);
 void ui_kill_close(struct ui *u);
 void ui_sort_menu_key(struct ui *u, int ch);
+void ui_select_row(struct ui *u, long row);
+/* ui_prompt.c: the search and filter prompts */
+enum { UI_PROMPT_SEARCH = 1, UI_PROMPT_FILTER };
+void ui_prompt_open(struct ui *u, int kind);
+/* A key for the open prompt: a character (is_key false, wc) or a
+ * curses key code. */
+void ui_prompt_key(struct ui *u, bool is_key, unsigned wc);
+void ui_prompt_draw(struct ui *u);
 void ui_help_key(struct ui *u, int ch);
 /* ui_main.c: sample now (the K key) */
 void ui_sample(struct ui *u);
@@ -140,6 +155,8 @@ void ui_draw_fkeys(struct ui *u);
 void ui_rebuild_rows(struct ui *u);
 int ui_attr(const struct ui *u, enum ui_color c);
 void ui_put(int y, int x, const char *s, int maxcols);
+/* Display columns of a UTF-8 string. */
+int ui_text_width(const char *s);
 /* ui_table.c: the process table from the column list */
 void ui_draw_table(struct ui *u, int y, int h);
 int ui_proc_table_col_at(const struct ui *u, int x);

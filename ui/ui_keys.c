@@ -12,7 +12,7 @@
 #include "ui_int.h"
 
 
-static void select_row(struct ui *u, long row)
+void ui_select_row(struct ui *u, long row)
 {
 	if (row >= (long)u->nrows)
 		row = (long)u->nrows - 1;
@@ -39,12 +39,12 @@ static void set_sort(struct ui *u, enum snap_col c, int node)
 	resort(u);
 }
 
-static void k_up(struct ui *u, int ch) { (void)ch; select_row(u, u->sel - 1); }
-static void k_down(struct ui *u, int ch) { (void)ch; select_row(u, u->sel + 1); }
-static void k_pgup(struct ui *u, int ch) { (void)ch; select_row(u, u->sel - (u->table_h > 2 ? u->table_h - 2 : 1)); }
-static void k_pgdn(struct ui *u, int ch) { (void)ch; select_row(u, u->sel + (u->table_h > 2 ? u->table_h - 2 : 1)); }
-static void k_home(struct ui *u, int ch) { (void)ch; select_row(u, 0); }
-static void k_end(struct ui *u, int ch) { (void)ch; select_row(u, (long)u->nrows - 1); }
+static void k_up(struct ui *u, int ch) { (void)ch; ui_select_row(u, u->sel - 1); }
+static void k_down(struct ui *u, int ch) { (void)ch; ui_select_row(u, u->sel + 1); }
+static void k_pgup(struct ui *u, int ch) { (void)ch; ui_select_row(u, u->sel - (u->table_h > 2 ? u->table_h - 2 : 1)); }
+static void k_pgdn(struct ui *u, int ch) { (void)ch; ui_select_row(u, u->sel + (u->table_h > 2 ? u->table_h - 2 : 1)); }
+static void k_home(struct ui *u, int ch) { (void)ch; ui_select_row(u, 0); }
+static void k_end(struct ui *u, int ch) { (void)ch; ui_select_row(u, (long)u->nrows - 1); }
 static void k_quit(struct ui *u, int ch) { (void)ch; u->quit = true; }
 static void k_redraw(struct ui *u, int ch) { (void)u; (void)ch; clearok(curscr, TRUE); }
 static void k_pause(struct ui *u, int ch) { (void)ch; u->paused = !u->paused; }
@@ -55,7 +55,23 @@ static void k_layer(struct ui *u, int ch) { (void)ch; ui_next_layer(u); }
 static void k_measure(struct ui *u, int ch) { (void)ch; ui_measure_open(u); }
 static void k_invert(struct ui *u, int ch) { (void)ch; u->sort.descending = !u->sort.descending; resort(u); }
 static void k_tree(struct ui *u, int ch) { (void)ch; u->tree = !u->tree; ui_rebuild_rows(u); }
-static void k_threads(struct ui *u, int ch) { (void)ch; u->threads = !u->threads; ui_rebuild_rows(u); }
+/* H: thread rows in or out; the selection stays on its process and the
+ * table scrolls to show it (rows before it may have gone). */
+static void k_threads(struct ui *u, int ch)
+{
+	(void)ch;
+	int pid = u->sel_pid;
+	u->threads = !u->threads;
+	ui_rebuild_rows(u);
+	u->top = 0;
+	long row = 0;
+	for (size_t i = 0; i < u->nrows; i++)
+		if (u->snap.procs[u->rows[i]].info.pid == pid && (!u->thr || u->thr[i] < 0)) {
+			row = (long)i;
+			break;
+		}
+	ui_select_row(u, row);
+}
 static void k_help(struct ui *u, int ch) { (void)ch; u->back = u->screen; u->screen = SCR_HELP; u->scroll = 0; }
 static void k_setup(struct ui *u, int ch) { (void)ch; ui_setup_open(u); }
 
@@ -181,7 +197,7 @@ static void k_tag(struct ui *u, int ch)
 	if (!p)
 		return;
 	ui_toggle_tag(u, p);
-	select_row(u, u->sel + 1);
+	ui_select_row(u, u->sel + 1);
 }
 
 static void k_tag_children(struct ui *u, int ch)
@@ -194,66 +210,8 @@ static void k_tag_children(struct ui *u, int ch)
 
 static void k_untag(struct ui *u, int ch) { (void)ch; ui_clear_tags(u); }
 
-/* A one-line prompt at the bottom; returns false on Esc. */
-static bool prompt(struct ui *u, const char *label, char *buf, size_t n)
-{
-	size_t len = strlen(buf);
-	timeout(-1);
-	for (;;) {
-		move(LINES - 1, 0);
-		clrtoeol();
-		attron(ui_attr(u, C_FKEY_LABEL));
-		mvprintw(LINES - 1, 0, "%s", label);
-		attroff(ui_attr(u, C_FKEY_LABEL));
-		printw(" %s", buf);
-		curs_set(1);
-		refresh();
-		int ch = getch();
-		if (ch == KEY_ESC) {
-			curs_set(0);
-			return false;
-		}
-		if (ch == '\n' || ch == KEY_ENTER || ch == '\r')
-			break;
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
-			buf[--len] = '\0';
-		else if (ch >= 32 && ch < 127 && len + 1 < n) {
-			buf[len++] = (char)ch;
-			buf[len] = '\0';
-		}
-	}
-	curs_set(0);
-	return true;
-}
-
-static void k_search(struct ui *u, int ch)
-{
-	(void)ch;
-	char s[64] = "";
-	if (!prompt(u, "Search:", s, sizeof(s)) || !s[0])
-		return;
-	snprintf(u->search, sizeof(u->search), "%s", s);
-	for (size_t k = 1; k <= u->nrows; k++) {
-		size_t r = ((size_t)u->sel + k) % u->nrows;
-		const struct snap_proc *p = &u->snap.procs[u->rows[r]];
-		if (strstr(p->info.comm, s) || strstr(p->info.cmdline, s)) {
-			select_row(u, (long)r);
-			return;
-		}
-	}
-	snprintf(u->msg, sizeof(u->msg), "not found: %s", s);
-}
-
-static void k_filter(struct ui *u, int ch)
-{
-	(void)ch;
-	char s[64];
-	snprintf(s, sizeof(s), "%s", u->filter);
-	if (!prompt(u, "Filter (name | node N | remote>=X):", s, sizeof(s)))
-		return;
-	snprintf(u->filter, sizeof(u->filter), "%s", s);
-	ui_rebuild_rows(u);
-}
+static void k_search(struct ui *u, int ch) { (void)ch; ui_prompt_open(u, UI_PROMPT_SEARCH); }
+static void k_filter(struct ui *u, int ch) { (void)ch; ui_prompt_open(u, UI_PROMPT_FILTER); }
 
 static void k_kill(struct ui *u, int ch)
 {
@@ -282,7 +240,7 @@ static void k_mouse(struct ui *u, int ch)
 				set_sort(u, u->hdr[i].col, u->hdr[i].node);
 		}
 	} else if (ev.y > u->table_y && ev.y < u->table_y + u->table_h) {
-		select_row(u, u->top + (ev.y - u->table_y - 1));
+		ui_select_row(u, u->top + (ev.y - u->table_y - 1));
 	}
 }
 

@@ -1,11 +1,15 @@
 /* ui_main.c - the interactive monitor: set up curses, sample, draw, read
  * keys. All curses calls happen on this one thread. */
 #include <errno.h>
+#include <langinfo.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <curses.h>
 
@@ -17,8 +21,7 @@ static volatile sig_atomic_t ui_stop;
 
 static void on_term(int sig)
 {
-	(void)sig;
-	ui_stop = 1;
+	ui_stop = sig;
 }
 
 static double mono(void)
@@ -145,21 +148,132 @@ void ui_sample(struct ui *u)
 	u->last_sample = mono();
 }
 
+/* The terminal as it was, for the crash handlers (async-signal-safe:
+ * tcsetattr and write only). */
+static struct termios ui_saved_tty;
+static volatile sig_atomic_t ui_have_tty;
+
+static void on_fatal(int sig)
+{
+	if (ui_have_tty) {
+		/* Leave the alternate screen, show the cursor, mouse off. */
+		static const char reset[] = "\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
+		ssize_t w = write(STDOUT_FILENO, reset, sizeof(reset) - 1);
+		(void)w;
+		tcsetattr(STDIN_FILENO, TCSANOW, &ui_saved_tty);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_fatal(void)
+{
+	/* Sanitizers report crashes through their own handlers. */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+#endif
+}
+
+/* The monitor needs a terminal it can draw on: said before anything is
+ * drawn, never a loop on a missing one. 0 or an exit status. */
+static int check_terminal(void)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "numatop-tui: standard %s is not a terminal: the monitor needs one "
+			"(for output to a file or pipe: -b, --json)\n",
+			isatty(STDIN_FILENO) ? "output" : "input");
+		return 1;
+	}
+	return 0;
+}
+
+/* getch() said nothing came: a timeout, or a terminal that is gone (hung
+ * up, closed). The latter ends the program instead of spinning. */
+static bool input_lost(void)
+{
+	struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+	int n = poll(&p, 1, 0);
+	if (n < 0)
+		return errno != EINTR;
+	if (n == 0)
+		return false;
+	return (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+/* One key: *ch a curses key code or a character (wide when *wide). ERR
+ * when none came in time. */
+static int read_key(int *ch, bool *is_key)
+{
+	wint_t wc;
+	int r = get_wch(&wc);
+	if (r == ERR)
+		return ERR;
+	*is_key = r == KEY_CODE_YES;
+	*ch = (int)wc;
+	return OK;
+}
+
+static void handle(struct ui *u, int ch, bool is_key)
+{
+	if (u->prompt.kind && !(is_key && ch == KEY_RESIZE)) {
+		ui_prompt_key(u, is_key, (unsigned)ch);
+		return;
+	}
+	/* Outside the prompts, characters beyond ASCII are no keys. */
+	if (!is_key && ch > 255)
+		return;
+	ui_handle_key(u, ch);
+}
+
 int ui_run(const struct options *o)
 {
+	int rc = check_terminal();
+	if (rc)
+		return rc;
 	struct ui u;
-	int rc = ui_open(&u, o);
+	rc = ui_open(&u, o);
 	if (rc) {
 		ui_close(&u);
 		return rc;
 	}
 	sigstop_install(on_term);
+	struct sigaction sq;
+	memset(&sq, 0, sizeof(sq));
+	sq.sa_handler = on_term;
+	sigemptyset(&sq.sa_mask);
+	sigaction(SIGQUIT, &sq, NULL);
 	setlocale(LC_ALL, "");
-	if (!initscr()) {
-		fprintf(stderr, "numatop-tui: cannot initialise the terminal\n");
+	/* Block characters need UTF-8: ASCII in any other locale. */
+	const char *cs = nl_langinfo(CODESET);
+	if (!cs || strcmp(cs, "UTF-8") != 0)
+		u.ascii = true;
+	if (tcgetattr(STDIN_FILENO, &ui_saved_tty) == 0)
+		ui_have_tty = 1;
+	const char *term = getenv("TERM");
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		fprintf(stderr, "numatop-tui: terminal type '%s' is unknown (set TERM)\n",
+			term ? term : "");
 		ui_close(&u);
 		return 1;
 	}
+	char *cup = tigetstr("cup");
+	if (!cup || cup == (char *)-1) {
+		endwin();
+		delscreen(scr);
+		fprintf(stderr, "numatop-tui: terminal '%s' cannot move the cursor: the monitor "
+			"needs a full-screen terminal (or use -b, --json)\n", term ? term : "");
+		ui_close(&u);
+		return 1;
+	}
+	install_fatal();
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
@@ -169,32 +283,36 @@ int ui_run(const struct options *o)
 	if (u.mouse)
 		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	ui_sample(&u);
+	bool lost = false;
 	while (!u.quit && !ui_stop) {
 		ui_draw(&u);
 		/* While a migration runs: batches for ~50 ms between redraws,
-		 * keys (Esc) in between; no sampling. */
-		bool busy = ui_action_running(&u);
-		/* While a measurement runs: no sampling (it would disturb the
-		 * numbers), a redraw of the progress every 100 ms. */
-		if (ui_measure_running(&u)) {
-			timeout(100);
-			int mc = getch();
-			if (ui_stop)
-				break;
-			if (mc != ERR)
-				ui_handle_key(&u, mc);
+		 * keys (Esc) in between; no sampling. While a measurement runs:
+		 * no sampling (it would disturb the numbers), a redraw of the
+		 * progress every 100 ms. Paused: keys only (a second at a time,
+		 * not a spin). */
+		bool busy = ui_action_running(&u), measuring = ui_measure_running(&u);
+		double left = u.delay - (mono() - u.last_sample);
+		int wait_ms = busy ? 0 : measuring ? 100 : u.paused ? 1000 :
+			      left > 0 ? (int)(left * 1000) + 1 : 0;
+		timeout(wait_ms);
+		int ch;
+		bool is_key;
+		int got = read_key(&ch, &is_key);
+		if (ui_stop)
+			break;
+		if (got == ERR && input_lost()) {
+			lost = true;
+			break;
+		}
+		if (got != ERR)
+			handle(&u, ch, is_key);
+		if (measuring) {
 			ui_measure_poll(&u);
 			continue;
 		}
-		double left = u.delay - (mono() - u.last_sample);
-		timeout(busy ? 0 : left > 0 ? (int)(left * 1000) + 1 : 0);
-		int ch = getch();
-		if (ui_stop)
-			break;
-		if (ch != ERR) {
-			ui_handle_key(&u, ch);
+		if (got != ERR)
 			continue;
-		}
 		if (busy) {
 			ui_action_work(&u, 0.05);
 			continue;
@@ -203,6 +321,11 @@ int ui_run(const struct options *o)
 			ui_sample(&u);
 	}
 	endwin();
+	delscreen(scr);
 	ui_close(&u);
-	return 0;
+	if (lost) {
+		fprintf(stderr, "numatop-tui: the terminal is gone\n");
+		return 1;
+	}
+	return ui_stop == SIGQUIT ? 128 + SIGQUIT : 0;
 }

@@ -261,7 +261,10 @@ void ui_draw(struct ui *u)
 {
 	erase();
 	if (COLS < 40 || LINES < 10) {
-		mvaddstr(0, 0, "window too small");
+		/* Said in the words that fit on one line, never wrapped. */
+		const char *say = COLS >= 30 ? "window too small (40x10 at least)" :
+				  COLS >= 16 ? "window too small" : "too small";
+		mvaddnstr(0, 0, say, COLS);
 		refresh();
 		return;
 	}
@@ -293,6 +296,7 @@ void ui_draw(struct ui *u)
 	o->draw(u, 1, bar ? LINES - 2 : LINES - 1);
 	if (bar)
 		ui_draw_fkeys(u);
+	ui_prompt_draw(u);
 	refresh();
 }
 
