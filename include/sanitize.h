@@ -15,4 +15,10 @@ size_t sanitize_term(const char *in, char *out, size_t outsz);
  * characters); each invalid byte becomes U+FFFD. */
 size_t sanitize_utf8(const char *in, char *out, size_t outsz);
 
+/* Display columns of UTF-8 text (wide East Asian characters count 2,
+ * combining marks 0; no locale needed), and how many bytes of s fit in
+ * cols columns without splitting a character (*used: their columns). */
+int utf8_width(const char *s);
+size_t utf8_fit(const char *s, int cols, int *used);
+
 #endif

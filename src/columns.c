@@ -430,11 +430,14 @@ void col_pad(const struct col_ctx *c, enum snap_col col, bool last,
 	} else if (last) {
 		snprintf(out, n, "%s", s);
 	} else {
-		size_t len = strlen(s), aw = (size_t)-w;
-		if (len > aw && aw >= 1)
-			snprintf(out, n, "%.*s+", (int)aw - 1, s);   /* the JSON has it whole */
-		else
-			snprintf(out, n, "%-*s", -w, s);
+		/* Cut and padded by display columns, never inside a
+		 * character (the JSON has it whole). */
+		int aw = -w, used;
+		size_t fit = utf8_fit(s, aw, &used);
+		if (s[fit] && aw >= 1)
+			fit = utf8_fit(s, aw - 1, &used);
+		snprintf(out, n, "%.*s%s%*s", (int)fit, s, s[fit] ? "+" : "",
+			 aw - used - (s[fit] ? 1 : 0), "");
 	}
 }
 

@@ -103,3 +103,50 @@ size_t sanitize_utf8(const char *in, char *out, size_t outsz)
 	out[o] = '\0';
 	return o;
 }
+
+/* Columns a code point takes on a terminal: 0 for combining marks, 2 for
+ * East Asian wide and fullwidth characters and emoji, else 1 (the
+ * common ranges of Unicode's EastAsianWidth W/F; no locale needed). */
+static int cp_width(uint32_t c)
+{
+	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200f) ||
+	    (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0x20d0 && c <= 0x20ff))
+		return 0;
+	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0x303e) ||
+	    (c >= 0x3041 && c <= 0x33ff) || (c >= 0x3400 && c <= 0x4dbf) ||
+	    (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xa000 && c <= 0xa4cf) ||
+	    (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+	    (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+	    (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1f64f) ||
+	    (c >= 0x1f900 && c <= 0x1f9ff) || (c >= 0x20000 && c <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+size_t utf8_fit(const char *s, int cols, int *used)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t off = 0;
+	int w = 0;
+	while (p[off]) {
+		uint32_t cp;
+		size_t k = utf8_decode(p + off, &cp);
+		int cw = k ? cp_width(cp) : 1;
+		if (!k)
+			k = 1;                 /* an invalid byte: one column */
+		if (w + cw > cols)
+			break;
+		w += cw;
+		off += k;
+	}
+	if (used)
+		*used = w;
+	return off;
+}
+
+int utf8_width(const char *s)
+{
+	int w;
+	utf8_fit(s, 1 << 30, &w);
+	return w;
+}

@@ -3,6 +3,7 @@
 #include "parse.h"
 #include "sanitize.h"
 #include "check.h"
+#include "columns.h"
 
 static void meminfo_node(void)
 {
@@ -178,6 +179,32 @@ static void vmstat(void)
 	CHECK_EQ_INT(v.pgmigrate_success, -1);
 }
 
+/* Display widths: CJK counts 2, a cut never splits a character. */
+static void widths(void)
+{
+	CHECK_EQ_INT(utf8_width("abc"), 3);
+	CHECK_EQ_INT(utf8_width("\xe5\xb1\xb1\xe7\x94\xb0"), 4);     /* two CJK */
+	CHECK_EQ_INT(utf8_width("e\xcc\x81"), 1);                        /* e + combining acute */
+	int used;
+	/* 3 columns of two wide characters: only the first fits, whole. */
+	CHECK_EQ_INT(utf8_fit("\xe5\xb1\xb1\xe7\x94\xb0", 3, &used), 3);
+	CHECK_EQ_INT(used, 2);
+	CHECK_EQ_INT(utf8_fit("ab\xff", 10, &used), 3);                   /* invalid byte: 1 */
+	CHECK_EQ_INT(used, 3);
+	struct col_ctx c = { 0 };
+	char out[64];
+	/* USER is 10 columns wide in batch text: a name of six CJK
+	 * characters is cut to four (8 columns) + "+" and one space. */
+	const char *cjk6 = "\xe5\xb1\xb1\xe7\x94\xb0\xe5\xb1\xb1\xe7\x94\xb0\xe5\xb1\xb1\xe7\x94\xb0";
+	col_pad(&c, COL_USER, false, cjk6, out, sizeof(out));
+	CHECK_EQ_INT(-col_get(COL_USER)->text_w, 10);
+	CHECK_EQ_INT(utf8_width(out), 10);
+	CHECK_EQ_INT(strlen(out), 4 * 3 + 2);
+	CHECK(strstr(out, "+ ") != NULL);
+	col_pad(&c, COL_USER, false, "bob", out, sizeof(out));
+	CHECK_EQ_STR(out, "bob       ");
+}
+
 static void sanitize(void)
 {
 	char out[128];
@@ -211,5 +238,6 @@ int main(void)
 	RUN_TEST(pid_status);
 	RUN_TEST(vmstat);
 	RUN_TEST(sanitize);
+	RUN_TEST(widths);
 	return CHECK_DONE();
 }
