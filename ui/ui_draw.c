@@ -73,7 +73,7 @@ static int status_part(struct ui *u, int y, int x, const char *s, enum ui_color 
 	attron(ui_attr(u, c));
 	ui_put(y, x, s, COLS - x);
 	attroff(ui_attr(u, c));
-	return x + (int)strlen(s);
+	return x + ui_text_width(s);
 }
 
 void ui_draw_status(struct ui *u, int y)
@@ -112,12 +112,16 @@ void ui_draw_status(struct ui *u, int y)
 		 u->filter[0] ? "  filter: " : "", u->filter, u->threads ? "  [threads]" : "", nm);
 	status_part(u, y, x, part, C_LABEL);
 	if (u->msg[0]) {
-		attron(ui_attr(u, C_WARN));
-		/* Shift a long message left rather than cut it off. */
-		int len = (int)strlen(u->msg), mx = COLS / 2 > 70 ? 70 : COLS / 2;
+		/* The message replaces what the line holds from its start on
+		 * (no half-covered words beside it); a long one shifts left
+		 * rather than being cut off. */
+		int len = ui_text_width(u->msg), mx = COLS / 2 > 70 ? 70 : COLS / 2;
 		if (mx + len > COLS - 1)
 			mx = COLS - 1 - len > 0 ? COLS - 1 - len : 0;
-		mvaddnstr(y, mx, u->msg, COLS - 1 - mx);
+		move(y, mx);
+		clrtoeol();
+		attron(ui_attr(u, C_WARN));
+		ui_put(y, mx + (mx > 0), u->msg, COLS - 1 - mx - (mx > 0));
 		attroff(ui_attr(u, C_WARN));
 	}
 }

@@ -2,6 +2,7 @@
  * progress bar (Esc cancels), then show the result as heatmap layers. */
 #include <curses.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -165,19 +166,37 @@ void ui_measure_key(struct ui *u, int ch)
 	}
 }
 
+/* One line of the dialog, cut at its edge; nothing below its last row. */
+static void say(int *y, int ymax, int x, int w, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void say(int *y, int ymax, int x, int w, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (*y < ymax && w > 0)
+		mvaddnstr(*y, x, line, w);
+	(*y)++;
+}
+
 void ui_measure_draw(struct ui *u)
 {
 	struct ui_measure *m = u->mjob;
 	if (!m)
 		return;
 	int w = COLS - 4 < 76 ? COLS - 4 : 76, h = 11;
+	if (h > LINES - 1)
+		h = LINES - 1;
 	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
 	if (y0 < 1)
 		y0 = 1;
+	int ymax = y0 + h;
 	attron(ui_attr(u, C_HEADER));
 	for (int r = 0; r < h; r++)
 		mvhline(y0 + r, x0, ' ', w);
-	mvprintw(y0, x0 + 1, "Measure latency and bandwidth between nodes");
+	mvaddnstr(y0, x0 + 1, "Measure latency and bandwidth between nodes", w - 2);
 	attroff(ui_attr(u, C_HEADER));
 	int y = y0 + 2, x = x0 + 2;
 	size_t ncpu = 0, nmem = 0;
@@ -186,44 +205,47 @@ void ui_measure_draw(struct ui *u)
 		nmem += u->se.topo.nodes[i].has_memory;
 	}
 	if (m->phase == MP_CONFIRM) {
-		mvprintw(y++, x, "%zu CPU node(s) x %zu memory node(s): %zu pairs, %s run.", ncpu, nmem,
+		say(&y, ymax, x, w - 4, "%zu CPU node(s) x %zu memory node(s): %zu pairs, %s run.", ncpu, nmem,
 			 ncpu * nmem, m->quick ? "a quick" : "a full");
-		mvprintw(y++, x, "Each memory node gets a buffer of up to 1 GiB for a few seconds;");
-		mvprintw(y++, x, "the CPUs of each node are kept busy meanwhile (about %s).",
+		say(&y, ymax, x, w - 4, "Each memory node gets a buffer of up to 1 GiB for a few seconds;");
+		say(&y, ymax, x, w - 4, "the CPUs of each node are kept busy meanwhile (about %s).",
 			 ncpu * nmem <= 4 ? "20 s" : "20-60 s");
 		y++;
-		mvprintw(y++, x, "Enter: start    Esc: cancel");
+		say(&y, ymax, x, w - 4, "Enter: start    Esc: cancel");
 	} else if (m->phase == MP_RUNNING) {
 		pthread_mutex_lock(&m->mu);
 		unsigned done = m->done, total = m->total ? m->total : 1;
 		char what[96];
 		snprintf(what, sizeof(what), "%s", m->what);
 		pthread_mutex_unlock(&m->mu);
-		mvprintw(y++, x, "%-*.*s", w - 4, w - 4, what[0] ? what : "allocating buffers");
-		int bar = w - 12, fill = (int)((double)bar * done / total);
-		mvaddch(y, x, '[');
-		attron(ui_attr(u, C_BAR_USER));
-		for (int k = 0; k < fill; k++)
-			mvaddch(y, x + 1 + k, u->ascii ? '#' : ' ' | A_REVERSE);
-		attroff(ui_attr(u, C_BAR_USER));
-		mvprintw(y++, x + 1 + bar, "] %u/%u", done, total);
-		y++;
-		mvprintw(y++, x, atomic_load(&m->cancel) ? "cancelling..." : "Esc: cancel");
-	} else {
-		if (m->rc == 0) {
-			mvprintw(y++, x, "Done in %.1f s. The heatmap shows the latency layer (v: next).",
-				 u->se.meas.seconds);
-			if (u->se.meas.hypervisor[0])
-				mvprintw(y++, x, "In a VM (%.40s): the host's placement.", u->se.meas.hypervisor);
-			if (m->save_rc == 0)
-				mvprintw(y++, x, "Saved: %.*s", w - 12, m->saved);
-			else
-				mvprintw(y++, x, "Not saved: %s", m->save_why[0] ? m->save_why :
-					 fsroot_strerror(-m->save_rc));
-		} else {
-			mvprintw(y++, x, "%s", m->rc == -ECANCELED ? "Cancelled." : fsroot_strerror(-m->rc));
+		say(&y, ymax, x, w - 4, "%-*.*s", w - 4, w - 4, what[0] ? what : "allocating buffers");
+		int bar = w - 12 > 1 ? w - 12 : 1, fill = (int)((double)bar * done / total);
+		if (y < ymax) {
+			mvaddch(y, x, '[');
+			attron(ui_attr(u, C_BAR_USER));
+			for (int k = 0; k < fill; k++)
+				mvaddch(y, x + 1 + k, u->ascii ? '#' : ' ' | A_REVERSE);
+			attroff(ui_attr(u, C_BAR_USER));
+			mvprintw(y, x + 1 + bar, "] %u/%u", done, total);
 		}
 		y++;
-		mvprintw(y++, x, "Any key: close");
+		y++;
+		say(&y, ymax, x, w - 4, atomic_load(&m->cancel) ? "cancelling..." : "Esc: cancel");
+	} else {
+		if (m->rc == 0) {
+			say(&y, ymax, x, w - 4, "Done in %.1f s. The heatmap shows the latency layer (v: next).",
+				 u->se.meas.seconds);
+			if (u->se.meas.hypervisor[0])
+				say(&y, ymax, x, w - 4, "In a VM (%.40s): the host's placement.", u->se.meas.hypervisor);
+			if (m->save_rc == 0)
+				say(&y, ymax, x, w - 4, "Saved: %.*s", w - 12, m->saved);
+			else
+				say(&y, ymax, x, w - 4, "Not saved: %s", m->save_why[0] ? m->save_why :
+					 fsroot_strerror(-m->save_rc));
+		} else {
+			say(&y, ymax, x, w - 4, "%s", m->rc == -ECANCELED ? "Cancelled." : fsroot_strerror(-m->rc));
+		}
+		y++;
+		say(&y, ymax, x, w - 4, "Any key: close");
 	}
 }
