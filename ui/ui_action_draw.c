@@ -139,7 +139,8 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 		snprintf(s, sizeof(s), "[%c] also migrate memory (a)", a->job.migrate ? 'x' : ' ');
 		line(u, y0 + h - 2, x0, w, s);
 	}
-	line(u, y0 + h - 1, x0, w, "Up/Down: node  Enter: preview  Esc: cancel");
+	line(u, y0 + h - 1, x0, w, w - 4 >= 42 ? "Up/Down: node  Enter: preview  Esc: cancel" :
+				   "Enter: preview  Esc: cancel");
 }
 
 /* label, then "N<id> kB" per node, as many lines as the nodes need. */

@@ -117,14 +117,17 @@ void ui_kill_key(struct ui *u, int ch)
 void ui_draw_kill(struct ui *u)
 {
 	/* As much of the list as fits, scrolled to keep the choice shown. */
+	/* Above the function-key bar, below the tabs. */
 	int h = (int)ui_nsignals + 4, w = 36;
-	if (h > LINES)
-		h = LINES;
+	if (h > LINES - 2)
+		h = LINES - 2;
 	if (w > COLS)
 		w = COLS;
 	int rows = h - 4 > 0 ? h - 4 : h - 2 > 0 ? 1 : 0;
 	int first = u->kill_sel >= rows ? u->kill_sel - rows + 1 : 0;
 	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
+	if (y0 < 1)
+		y0 = 1;
 	attron(ui_attr(u, C_FKEY_LABEL));
 	for (int y = 0; y < h; y++)
 		mvhline(y0 + y, x0, ' ', w);

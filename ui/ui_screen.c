@@ -189,7 +189,13 @@ static void d_help(struct ui *u, int y0, int h)
 {
 	attron(ui_attr(u, C_HEADER));
 	mvhline(y0, 0, ' ', COLS);
-	mvprintw(y0, 0, "numatop-tui %s help - Up/Down scroll, any other key returns", NUMATOP_VERSION);
+	char title[96];
+	if (COLS >= 62)
+		snprintf(title, sizeof(title), "numatop-tui %s help - Up/Down scroll, any other key returns",
+			 NUMATOP_VERSION);
+	else
+		snprintf(title, sizeof(title), "numatop-tui help: Up/Down, other: back");
+	mvaddnstr(y0, 0, title, COLS);
 	attroff(ui_attr(u, C_HEADER));
 	int y = y0 + 2, labw;
 	help_lines(&labw);
