@@ -7,15 +7,21 @@
 #   make vmtest     boot 2- and 4-node QEMU guests (TCG) and test the program there
 #   make bench      measure the sampler against the kernel's floor (< 10 min)
 #   make deps       install missing Debian packages (root) or print the line
+#   make install    install (PREFIX=/usr/local, DESTDIR=); make uninstall
+#   make man        the man page, build/numatop-tui.1
+#   make deb        the Debian package, build/numatop-tui_VERSION_*.deb
 
 CC      ?= cc
 PKGS    := libproc2 json-c
 UI_PKGS := ncursesw
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
-            libjson-c-dev tmux numactl bzip2 valgrind procps python3
+            libjson-c-dev tmux numactl bzip2 valgrind procps python3 \
+            man-db bash-completion debhelper lintian
 # make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).
 SHOT_PKGS := aha chromium fonts-dejavu-core
 VERSION := 0.1.0
+# The date the man page carries (the release's, not the build's).
+VERSION_DATE := 2026-12-04
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -23,7 +29,7 @@ UI_CFLAGS  := $(shell pkg-config --cflags $(UI_PKGS) 2>/dev/null)
 UI_LIBS    := $(shell pkg-config --libs $(UI_PKGS) 2>/dev/null)
 
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS = $(CFLAGS) -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+ALL_CFLAGS = $(CPPFLAGS) $(CFLAGS) -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 \
            -D_GNU_SOURCE -DNUMATOP_VERSION='"$(VERSION)"' -Iinclude $(PKG_CFLAGS)
 LDLIBS  := $(PKG_LIBS) -lnuma -lm
 
@@ -47,9 +53,9 @@ BENCH_BIN := $(BUILD)/bench/bench
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench
+.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench man install uninstall deb
 
-all: $(PROG)
+all: $(PROG) $(BUILD)/numatop-tui.1
 
 $(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h)
 	@mkdir -p $(dir $@)
@@ -69,6 +75,53 @@ $(LIB): $(CORE_OBJ)
 
 $(PROG): $(CLI_OBJ) $(UI_OBJ) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
+
+# The man page, from its template and the program's own tables
+# (options, formats, keys, columns): tools/genman.c.
+GENMAN := $(BUILD)/tools/genman
+$(GENMAN): tools/genman.c $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(UI_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Isrc/cli -Iui $(UI_CFLAGS) $(LDFLAGS) -o $@ $< \
+	  $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
+
+$(BUILD)/numatop-tui.1: doc/numatop-tui.1.in $(GENMAN)
+	$(GENMAN) $< $(VERSION) $(VERSION_DATE) > $@.tmp && mv $@.tmp $@
+
+man: $(BUILD)/numatop-tui.1
+
+# make install [PREFIX=/usr/local] [DESTDIR=]; make uninstall removes
+# exactly these files.
+PREFIX ?= /usr/local
+BINDIR  = $(PREFIX)/bin
+MANDIR  = $(PREFIX)/share/man/man1
+COMPDIR = $(PREFIX)/share/bash-completion/completions
+DOCDIR  = $(PREFIX)/share/doc/numatop-tui
+INSTALLED = $(BINDIR)/numatop-tui $(MANDIR)/numatop-tui.1 $(COMPDIR)/numatop-tui \
+            $(DOCDIR)/README.md
+
+install: $(PROG) $(BUILD)/numatop-tui.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/numatop-tui
+	install -m 0644 $(BUILD)/numatop-tui.1 $(DESTDIR)$(MANDIR)/numatop-tui.1
+	install -m 0644 completion/numatop-tui.bash $(DESTDIR)$(COMPDIR)/numatop-tui
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# The Debian package, built from a copy of the tree into build/deb/:
+# build/numatop-tui_$(VERSION)_*.deb.
+deb:
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/numatop-tui-$(VERSION)
+	if git rev-parse --git-dir >/dev/null 2>&1; then \
+	  git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(BUILD)/deb/numatop-tui-$(VERSION)/; \
+	else \
+	  tar --exclude=./build --exclude=./build-asan --exclude=./build-fuzz --exclude=./.git -cf - . \
+	    | tar -xf - -C $(BUILD)/deb/numatop-tui-$(VERSION); \
+	fi
+	cd $(BUILD)/deb/numatop-tui-$(VERSION) && dpkg-buildpackage -us -uc -b
+	cp $(BUILD)/deb/numatop-tui_$(VERSION)*.deb $(BUILD)/
 
 $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(dir $@)

@@ -5,7 +5,10 @@
 cd "$(dirname "$0")/.." || exit 1
 export PROG="${PROG:-./numatop-tui}" BUILD="${BUILD:-build}"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# Where the tests' settings files go (tests/sh/lib.sh), removed at the end.
+NUMATOP_TEST_CFG=$(mktemp -d)
+export NUMATOP_TEST_CFG
+trap 'rm -f "$log"; rm -rf "$NUMATOP_TEST_CFG"' EXIT
 run() {
 	name=$1; shift
 	echo "== $name"

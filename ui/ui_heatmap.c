@@ -17,7 +17,7 @@ static bool any_known(const int64_t *v, size_t n)
 	return false;
 }
 
-static bool layer_available(const struct ui *u, enum ui_layer l)
+bool ui_layer_available(const struct ui *u, enum ui_layer l)
 {
 	size_t nn = u->se.hmat.n * u->se.hmat.n;
 	switch (l) {
@@ -35,7 +35,7 @@ void ui_next_layer(struct ui *u)
 	enum ui_layer l = u->layer;
 	for (int k = 0; k < HL_N; k++) {
 		l = (enum ui_layer)((l + 1) % HL_N);
-		if (layer_available(u, l))
+		if (ui_layer_available(u, l))
 			break;
 	}
 	u->layer = l;
@@ -159,7 +159,7 @@ static bool has_note(const struct ui *u)
 
 int ui_heatmap_lines(struct ui *u)
 {
-	if (!layer_available(u, u->layer))
+	if (!ui_layer_available(u, u->layer))
 		u->layer = HL_SLIT;
 	return 1 + (cell_width(u) >= 4) + (int)u->se.topo.nnodes + has_note(u);
 }
@@ -168,7 +168,7 @@ int ui_draw_heatmap_summary(struct ui *u, int y)
 {
 	char head[160];
 	double lo, hi;
-	if (!layer_available(u, u->layer))
+	if (!ui_layer_available(u, u->layer))
 		u->layer = HL_SLIT;
 	title(u, head, sizeof(head));
 	range(u, &lo, &hi);
@@ -186,7 +186,7 @@ static int draw_from(struct ui *u, int y, int maxy, size_t first)
 {
 	const struct topology *t = &u->se.topo;
 	size_t n = t->nnodes;
-	if (!layer_available(u, u->layer))
+	if (!ui_layer_available(u, u->layer))
 		u->layer = HL_SLIT;
 	bool bw = u->layer == HL_BANDWIDTH || u->layer == HL_HMAT_BANDWIDTH;
 	double lo, hi;

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "sampler.h"
 #include "session.h"
+#include "settings.h"
 #include "snapshot.h"
 
 #define KEY_CTRL(c) ((c) & 0x1f)
@@ -114,12 +115,17 @@ struct ui {
 	struct ui_measure *mjob; /* the L dialog / a running measurement */
 	struct col_list cols;    /* the table's columns (-o, F2, A) */
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } *hdr;
+	char settings_path[1024];     /* the settings file, "" none */
+	bool settings_bad;            /* it could not be read: never written */
+	struct settings settings_at_start;   /* to tell whether to write */
 	int nhdr;                /* header cells as drawn, for the mouse */
 	size_t hdrcap;
 };
 
 /* ui_screen.c: the screen table, drawing and key dispatch through it */
 bool ui_handle_key(struct ui *u, int ch);
+bool ui_help_line(long k, const char **label, const char **text, char *buf, size_t n,
+		  enum ui_color *c);
 void ui_draw(struct ui *u);
 /* ui_keys.c: the dialogs' keys */
 void ui_kill_key(struct ui *u, int ch);
@@ -138,6 +144,11 @@ void ui_prompt_draw(struct ui *u);
 void ui_help_key(struct ui *u, int ch);
 /* ui_main.c: sample now (the K key) */
 void ui_sample(struct ui *u);
+/* ui_settings.c: the settings file: read (after the options), and on
+ * quit written when something changed: 0, or -errno with why. */
+void ui_settings_load(struct ui *u);
+bool ui_layer_available(const struct ui *u, enum ui_layer l);
+int ui_settings_save(struct ui *u, char *why, size_t whysz);
 /* ui_setup.c: F2, the columns */
 void ui_setup_open(struct ui *u);
 void ui_setup_draw(struct ui *u, int y0, int h);

@@ -89,6 +89,7 @@ static int ui_open(struct ui *u, const struct options *o)
 	u->kernel_threads = o->kernel_threads;
 	if (u->se.have_meas)
 		ui_measure_adopt(u);
+	ui_settings_load(u);
 	return 0;
 }
 
@@ -153,6 +154,7 @@ void ui_sample(struct ui *u)
 static struct termios ui_saved_tty;
 static volatile sig_atomic_t ui_have_tty;
 
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
 static void on_fatal(int sig)
 {
 	if (ui_have_tty) {
@@ -165,6 +167,8 @@ static void on_fatal(int sig)
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
+
+#endif
 
 static void install_fatal(void)
 {
@@ -322,6 +326,9 @@ int ui_run(const struct options *o)
 	}
 	endwin();
 	delscreen(scr);
+	char why[512];
+	if (ui_settings_save(&u, why, sizeof(why)) != 0)
+		fprintf(stderr, "numatop-tui: settings not saved to %s: %s\n", u.settings_path, why);
 	ui_close(&u);
 	if (lost) {
 		fprintf(stderr, "numatop-tui: the terminal is gone\n");

@@ -91,8 +91,10 @@ const struct ui_screen_ops ui_screen_ops[SCR_N] = {
 
 /* ---- the help screen: generated from the key and screen tables -------- */
 
-/* Line k of the help text into label/text; its colour; false past the end. */
-static bool help_line(long k, const char **label, const char **text, char *buf, size_t n,
+/* Line k of the help text into label/text; its colour (C_HEADER for a
+ * heading); false past the end. The help screen and the man page's KEYS
+ * section (tools/genman.c) are both this text. */
+bool ui_help_line(long k, const char **label, const char **text, char *buf, size_t n,
 		      enum ui_color *c)
 {
 	*c = C_DEFAULT;
@@ -169,7 +171,7 @@ static long help_lines(int *labw)
 	char b[64];
 	enum ui_color c;
 	*labw = 0;
-	while (help_line(k, &l, &t, b, sizeof(b), &c)) {
+	while (ui_help_line(k, &l, &t, b, sizeof(b), &c)) {
 		if (c != C_HEADER && (int)strlen(l) > *labw)
 			*labw = (int)strlen(l);
 		k++;
@@ -202,7 +204,7 @@ static void d_help(struct ui *u, int y0, int h)
 	const char *label, *text;
 	char buf[64];
 	enum ui_color c;
-	for (long k = u->scroll; y < y0 + h && help_line(k, &label, &text, buf, sizeof(buf), &c); k++, y++) {
+	for (long k = u->scroll; y < y0 + h && ui_help_line(k, &label, &text, buf, sizeof(buf), &c); k++, y++) {
 		if (c == C_HEADER) {
 			attron(ui_attr(u, C_LABEL) | A_BOLD);
 			mvaddnstr(y, 1, text, COLS - 2);

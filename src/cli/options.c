@@ -181,6 +181,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 		case 'd':
 			errno = 0;
 			o->delay = strtod(optarg, &end);
+			o->delay_set = true;
 			if (*end || errno || !(o->delay >= SESSION_DELAY_MIN && o->delay <= SESSION_DELAY_MAX)) {
 				snprintf(err, errsz, "-d: need seconds between %g and %g, not '%s'",
 					 SESSION_DELAY_MIN, SESSION_DELAY_MAX, optarg);

@@ -12,6 +12,7 @@ struct options {
 	const char *format;      /* --format NAME (-b: text, --json: json) */
 	long iterations;         /* -n; 0 = until interrupted */
 	double delay;            /* -d seconds */
+	bool delay_set;          /* -d given (it wins over the settings file) */
 	int *pids;               /* -p list (malloc'ed) */
 	size_t npids;
 	const char *user;        /* -u */

@@ -1,6 +1,15 @@
 # lib.sh - what the shell tests share. Sourced (". tests/sh/lib.sh"), not
 # run: tests/run.sh runs only tests/sh/test_*.sh, from the source tree.
 
+# The monitor's settings file (numatop-tuirc) is never the user's own: a
+# test that presses P would change how the next monitor starts. Each test
+# file gets a fresh XDG_CONFIG_HOME (under one directory that tests/run.sh
+# removes), and tui_start a fresh one per session.
+NUMATOP_TEST_CFG=${NUMATOP_TEST_CFG:-${TMPDIR:-/tmp}/numatop-tui-test-cfg}
+mkdir -p "$NUMATOP_TEST_CFG"
+XDG_CONFIG_HOME=$(mktemp -d "$NUMATOP_TEST_CFG/cfg.XXXXXX")
+export XDG_CONFIG_HOME NUMATOP_TEST_CFG
+
 # ok NAME / bad NAME [DETAILS]: one result line; details indented below.
 ok() { echo "PASS $1"; }
 bad() { echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/    /'; }
@@ -47,7 +56,8 @@ tui_init() {
 tui_start() {
 	w=$1; h=$2; shift 2
 	old=$S; tui_n=$((tui_n + 1)); S=tui-$tui_n
-	tmux new-session -d -s "$S" -x "$w" -y "$h" "$*"
+	tmux new-session -d -s "$S" -x "$w" -y "$h" \
+		-e XDG_CONFIG_HOME="$(mktemp -d "$NUMATOP_TEST_CFG/cfg.XXXXXX")" "$*"
 	tmux kill-session -t "$old" 2>/dev/null
 	wait_for F10Quit 50
 }

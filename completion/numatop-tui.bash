@@ -1,0 +1,104 @@
+# bash completion for numatop-tui                          -*- shell-script -*-
+#
+# Options, formats and column names come from the program's own --help, so
+# they follow the program; node ids from /sys (or NUMATOP_TUI_ROOT / --root
+# on the line); PIDs from /proc.
+
+_numatop_tui_help()
+{
+	"${1:-numatop-tui}" --help 2>/dev/null
+}
+
+# The node directory of the machine the command line reads.
+_numatop_tui_nodes()
+{
+	local root=${NUMATOP_TUI_ROOT:-/} i
+	for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
+		case ${COMP_WORDS[i]} in
+		-r | --root) root=${COMP_WORDS[i + 1]} ;;
+		--root=*) root=${COMP_WORDS[i]#--root=} ;;
+		esac
+	done
+	local d
+	for d in "${root%/}"/sys/devices/system/node/node[0-9]*; do
+		[[ -d $d ]] && printf '%s\n' "${d##*/node}"
+	done
+}
+
+_numatop_tui_columns()
+{
+	local cols n
+	cols=$(_numatop_tui_help "$1" | sed -n '/^Columns/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+	for n in $cols; do
+		if [[ $n == "N<id>" ]]; then
+			printf 'N\n'
+			_numatop_tui_nodes | sed 's/^/N/'
+		else
+			printf '%s\n' "$n"
+		fi
+	done
+}
+
+_numatop_tui_pids()
+{
+	local p
+	for p in /proc/[0-9]*; do printf '%s\n' "${p#/proc/}"; done
+}
+
+# Complete the last element of a comma-separated list.
+_numatop_tui_list()
+{
+	local cur=$1 words=$2 prefix=""
+	[[ $cur == *,* ]] && prefix=${cur%,*},
+	local IFS=$'\n'
+	COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${cur##*,}"))
+	type compopt &>/dev/null && compopt -o nospace 2>/dev/null
+}
+
+_numatop_tui()
+{
+	local cur prev words cword
+	if declare -F _init_completion >/dev/null; then
+		_init_completion -n =,:% || return
+	else
+		cur=${COMP_WORDS[COMP_CWORD]}
+		prev=${COMP_WORDS[COMP_CWORD - 1]}
+	fi
+	local prog=${COMP_WORDS[0]}
+	case $prev in
+	-s | --sort)
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -W "$(_numatop_tui_columns "$prog")" -- "$cur"))
+		return ;;
+	-o | --columns)
+		_numatop_tui_list "$cur" "$(_numatop_tui_columns "$prog")"
+		return ;;
+	--to)
+		COMPREPLY=($(compgen -W "$(_numatop_tui_nodes)" -- "$cur"))
+		return ;;
+	-p | --pid)
+		_numatop_tui_list "$cur" "$(_numatop_tui_pids)"
+		return ;;
+	--migrate | --rebind)
+		COMPREPLY=($(compgen -W "$(_numatop_tui_pids)" -- "$cur"))
+		return ;;
+	-r | --root)
+		if declare -F _filedir >/dev/null; then _filedir -d; else COMPREPLY=($(compgen -d -- "$cur")); fi
+		return ;;
+	-u | --user)
+		COMPREPLY=($(compgen -u -- "$cur"))
+		return ;;
+	--format)
+		COMPREPLY=($(compgen -W "$(_numatop_tui_help "$prog" | sed -n '/^Formats/,/^$/p' |
+			awk 'NR > 1 && NF { print $1 }')" -- "$cur"))
+		return ;;
+	-d | --delay | -n | --iterations | --budget)
+		return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_numatop_tui_help "$prog" |
+			grep -oE '^ +(-[A-Za-z], )?--[a-z-]+|^ +-[A-Za-z]' | tr -d ' ,' |
+			sed -E 's/^(-[A-Za-z])(--)/\1 \2/')" -- "$cur"))
+	fi
+} &&
+	complete -F _numatop_tui numatop-tui

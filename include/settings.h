@@ -1,0 +1,49 @@
+/* settings.h - the monitor's settings file, like htoprc:
+ * $XDG_CONFIG_HOME/numatop-tui/numatop-tuirc (~/.config/... by default),
+ * plain "key=value" lines and "# comments".
+ *
+ *   sort=REMOTE  sort_descending=1  columns=PID,USER,HOME,...
+ *   show_nodes=1  show_heatmap=1  heatmap_layer=slit  delay=2
+ *   kernel_threads=0  tree=0
+ *
+ * The parser is pure (a buffer in, values or "line N: why" out); keys it
+ * does not know are skipped (a newer version's file still loads). The
+ * file is read and written through safefile.h: never through a symbolic
+ * link, only in directories of the user or root. */
+#ifndef NUMATOP_SETTINGS_H
+#define NUMATOP_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Each value: -1 / "" / < 0 when the file does not set it. */
+struct settings {
+	char sort[32];
+	int sort_descending;
+	char columns[512];
+	int show_nodes, show_heatmap, kernel_threads, tree;
+	char heatmap_layer[24];
+	double delay;
+};
+
+/* The heatmap layers by name, in the order of the v key. */
+extern const char *const settings_layer_names[];
+extern const size_t settings_nlayers;
+
+void settings_init(struct settings *s);
+/* 0, or -EINVAL with "line N: ..." in err (s keeps what came before). */
+int settings_parse(const char *buf, size_t len, struct settings *s, char *err, size_t errsz);
+/* The file's text: every value that is set. */
+void settings_write(FILE *f, const struct settings *s);
+
+/* The file's path; -ENOENT when neither XDG_CONFIG_HOME nor HOME is set. */
+int settings_path(char *out, size_t n);
+/* Load path: 0, -ENOENT (no file: nothing set), or another -errno / -EINVAL
+ * with the reason in err. */
+int settings_load(const char *path, struct settings *s, char *err, size_t errsz);
+/* Save (atomic; the directory made 0700 if missing): 0 or -errno, why
+ * says what was refused. */
+int settings_save(const char *path, const struct settings *s, char *why, size_t whysz);
+
+#endif

@@ -1,0 +1,211 @@
+/* settings.c - the monitor's settings file: parse, write, load, save. */
+#include "settings.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "safefile.h"
+#include "session.h"
+
+const char *const settings_layer_names[] = {
+	"slit", "latency", "bandwidth", "hmat_latency", "hmat_bandwidth",
+};
+const size_t settings_nlayers = sizeof(settings_layer_names) / sizeof(settings_layer_names[0]);
+
+#define SETTINGS_MAX_FILE (64u << 10)
+
+void settings_init(struct settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->sort_descending = s->show_nodes = s->show_heatmap = -1;
+	s->kernel_threads = s->tree = -1;
+	s->delay = -1;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+	if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0 || strcmp(v, "yes") == 0)
+		*out = 1;
+	else if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0 || strcmp(v, "no") == 0)
+		*out = 0;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* A name or list: printable ASCII without blanks, and it fits. */
+static int parse_word(const char *v, char *out, size_t n)
+{
+	size_t len = strlen(v);
+	if (len == 0 || len >= n)
+		return -EINVAL;
+	for (const char *p = v; *p; p++)
+		if (*p <= ' ' || *p > '~')
+			return -EINVAL;
+	memcpy(out, v, len + 1);
+	return 0;
+}
+
+static int set_value(struct settings *s, const char *key, const char *v)
+{
+	if (strcmp(key, "sort") == 0)
+		return parse_word(v, s->sort, sizeof(s->sort));
+	if (strcmp(key, "columns") == 0)
+		return parse_word(v, s->columns, sizeof(s->columns));
+	if (strcmp(key, "sort_descending") == 0)
+		return parse_bool(v, &s->sort_descending);
+	if (strcmp(key, "show_nodes") == 0)
+		return parse_bool(v, &s->show_nodes);
+	if (strcmp(key, "show_heatmap") == 0)
+		return parse_bool(v, &s->show_heatmap);
+	if (strcmp(key, "kernel_threads") == 0)
+		return parse_bool(v, &s->kernel_threads);
+	if (strcmp(key, "tree") == 0)
+		return parse_bool(v, &s->tree);
+	if (strcmp(key, "heatmap_layer") == 0) {
+		for (size_t i = 0; i < settings_nlayers; i++)
+			if (strcmp(v, settings_layer_names[i]) == 0) {
+				snprintf(s->heatmap_layer, sizeof(s->heatmap_layer), "%s", v);
+				return 0;
+			}
+		return -EINVAL;
+	}
+	if (strcmp(key, "delay") == 0) {
+		char *end;
+		double d = strtod(v, &end);
+		if (*end || !isfinite(d) || d < SESSION_DELAY_MIN || d > SESSION_DELAY_MAX)
+			return -EINVAL;
+		s->delay = d;
+		return 0;
+	}
+	return 1;     /* not a key of this version: skipped */
+}
+
+int settings_parse(const char *buf, size_t len, struct settings *s, char *err, size_t errsz)
+{
+	const char *p = buf, *end = buf + len;
+	for (int lineno = 1; p < end; lineno++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		char line[1024];
+		size_t n = (size_t)(le - p);
+		if (memchr(p, '\0', n) || n >= sizeof(line)) {
+			snprintf(err, errsz, "line %d: not text", lineno);
+			return -EINVAL;
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p = nl ? nl + 1 : end;
+		/* Blanks around key and value are allowed. */
+		char *a = line;
+		while (*a == ' ' || *a == '\t')
+			a++;
+		char *z = a + strlen(a);
+		while (z > a && (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '\r'))
+			*--z = '\0';
+		if (!*a || *a == '#')
+			continue;
+		char *eq = strchr(a, '=');
+		if (!eq || eq == a) {
+			snprintf(err, errsz, "line %d: not key=value", lineno);
+			return -EINVAL;
+		}
+		char *k = eq;
+		while (k > a && (k[-1] == ' ' || k[-1] == '\t'))
+			k--;
+		*k = '\0';
+		char *v = eq + 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (set_value(s, a, v) < 0) {
+			snprintf(err, errsz, "line %d: bad value for %.40s", lineno, a);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void settings_write(FILE *f, const struct settings *s)
+{
+	fputs("# numatop-tui settings: written when the monitor quits after a change.\n"
+	      "# Options on the command line win over these.\n", f);
+	if (s->sort[0])
+		fprintf(f, "sort=%s\n", s->sort);
+	if (s->sort_descending >= 0)
+		fprintf(f, "sort_descending=%d\n", s->sort_descending);
+	if (s->columns[0])
+		fprintf(f, "columns=%s\n", s->columns);
+	if (s->show_nodes >= 0)
+		fprintf(f, "show_nodes=%d\n", s->show_nodes);
+	if (s->show_heatmap >= 0)
+		fprintf(f, "show_heatmap=%d\n", s->show_heatmap);
+	if (s->heatmap_layer[0])
+		fprintf(f, "heatmap_layer=%s\n", s->heatmap_layer);
+	if (s->delay >= 0)
+		fprintf(f, "delay=%g\n", s->delay);
+	if (s->kernel_threads >= 0)
+		fprintf(f, "kernel_threads=%d\n", s->kernel_threads);
+	if (s->tree >= 0)
+		fprintf(f, "tree=%d\n", s->tree);
+}
+
+int settings_path(char *out, size_t n)
+{
+	const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	int l;
+	if (x && *x == '/')
+		l = snprintf(out, n, "%s/numatop-tui/numatop-tuirc", x);
+	else if (home && *home == '/')
+		l = snprintf(out, n, "%s/.config/numatop-tui/numatop-tuirc", home);
+	else
+		return -ENOENT;
+	return l > 0 && (size_t)l < n ? 0 : -ENAMETOOLONG;
+}
+
+int settings_load(const char *path, struct settings *s, char *err, size_t errsz)
+{
+	char dir[1024];
+	const char *name;
+	err[0] = '\0';
+	int rc = safefile_split(path, dir, sizeof(dir), &name);
+	if (rc)
+		return rc;
+	int dfd = safefile_open_dir(dir, 0, err, errsz);
+	if (dfd < 0)
+		return dfd;
+	struct buf b = { 0 };
+	rc = safefile_read(dfd, name, &b, SETTINGS_MAX_FILE);
+	close(dfd);
+	if (rc == 0)
+		rc = settings_parse(b.data ? b.data : "", b.len, s, err, errsz);
+	buf_free(&b);
+	return rc;
+}
+
+int settings_save(const char *path, const struct settings *s, char *why, size_t whysz)
+{
+	char dir[1024];
+	const char *name;
+	int rc = safefile_split(path, dir, sizeof(dir), &name);
+	if (rc)
+		return rc;
+	int dfd = safefile_open_dir(dir, 1, why, whysz);
+	if (dfd < 0)
+		return dfd;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m) {
+		close(dfd);
+		return -ENOMEM;
+	}
+	settings_write(m, s);
+	rc = fclose(m) == 0 ? safefile_write(dfd, name, text, len) : -ENOMEM;
+	free(text);
+	close(dfd);
+	return rc;
+}

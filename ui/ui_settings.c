@@ -1,0 +1,127 @@
+/* ui_settings.c - the monitor's state to and from the settings file
+ * (settings.h): read at start (options on the command line win), written
+ * on quit when something changed since, never over a file that could not
+ * be read. */
+#include <stdio.h>
+#include <string.h>
+
+#include "settings.h"
+#include "ui_int.h"
+
+static void ref_name(const struct topology *t, enum snap_col col, int node, char *out, size_t n)
+{
+	if (col == COL_NODE && node >= 0 && (size_t)node < t->nnodes)
+		snprintf(out, n, "N%d", t->nodes[node].id);
+	else
+		snprintf(out, n, "%s", col_get(col)->name);
+}
+
+/* The settings the monitor is showing now. */
+static void collect(const struct ui *u, struct settings *s)
+{
+	settings_init(s);
+	const struct topology *t = &u->se.topo;
+	ref_name(t, u->sort.col, u->sort.node, s->sort, sizeof(s->sort));
+	s->sort_descending = u->sort.descending;
+	size_t off = 0;
+	for (size_t i = 0; i < u->cols.n && off < sizeof(s->columns); i++) {
+		char name[32];
+		ref_name(t, u->cols.v[i].col, u->cols.v[i].node, name, sizeof(name));
+		int k = snprintf(s->columns + off, sizeof(s->columns) - off, "%s%s", i ? "," : "", name);
+		off += k > 0 ? (size_t)k : 0;
+	}
+	s->show_nodes = u->show_nodes;
+	s->show_heatmap = u->show_heatmap;
+	snprintf(s->heatmap_layer, sizeof(s->heatmap_layer), "%s",
+		 (size_t)u->layer < settings_nlayers ? settings_layer_names[u->layer] : "slit");
+	s->delay = u->delay;
+	s->kernel_threads = u->kernel_threads;
+	s->tree = u->tree;
+}
+
+static void bad(struct ui *u, const char *what)
+{
+	u->settings_bad = true;
+	char line[400];
+	snprintf(line, sizeof(line), "settings: %.60s: %.80s (not used, kept as it is)",
+		 u->settings_path, what);
+	snprintf(u->msg, sizeof(u->msg), "%.159s", line);
+}
+
+void ui_settings_load(struct ui *u)
+{
+	const struct options *o = u->opt;
+	if (settings_path(u->settings_path, sizeof(u->settings_path)) != 0) {
+		u->settings_path[0] = '\0';
+		return;
+	}
+	struct settings s;
+	settings_init(&s);
+	char err[256];
+	int rc = settings_load(u->settings_path, &s, err, sizeof(err));
+	if (rc == -ENOENT && !err[0]) {
+		collect(u, &u->settings_at_start);
+		return;
+	}
+	if (rc) {
+		bad(u, err[0] ? err : strerror(-rc));
+		return;
+	}
+	const struct topology *t = &u->se.topo;
+	struct sort_key key;
+	if (!o->sort && s.sort[0]) {
+		if (col_parse_sort(t, s.sort, &key) != 0) {
+			bad(u, "sort: no such column on this machine");
+			return;
+		}
+		u->sort = key;
+	}
+	if (!o->sort && s.sort_descending >= 0)
+		u->sort.descending = s.sort_descending;
+	if (!o->columns && s.columns[0]) {
+		struct col_list l = { 0 };
+		char e[256];
+		if (col_list_parse(t, s.columns, &l, e, sizeof(e)) != 0) {
+			col_list_free(&l);
+			bad(u, "columns: not a column list for this machine");
+			return;
+		}
+		if (o->show_age)
+			col_list_set_age(&l, true);
+		col_list_free(&u->cols);
+		u->cols = l;
+	}
+	if (s.show_nodes >= 0)
+		u->show_nodes = s.show_nodes;
+	if (s.show_heatmap >= 0)
+		u->show_heatmap = s.show_heatmap;
+	if (s.tree >= 0)
+		u->tree = s.tree;
+	for (size_t i = 0; s.heatmap_layer[0] && i < settings_nlayers; i++)
+		if (strcmp(s.heatmap_layer, settings_layer_names[i]) == 0 &&
+		    ui_layer_available(u, (enum ui_layer)i))
+			u->layer = (enum ui_layer)i;
+	if (!o->delay_set && s.delay > 0)
+		u->delay = s.delay;
+	if (!o->kernel_threads && s.kernel_threads == 1) {
+		u->kernel_threads = true;
+		struct sampler_filter f = { o->pids, o->npids, o->user, true };
+		sampler_set_filter(u->se.smp, &f);
+	}
+	collect(u, &u->settings_at_start);
+}
+
+int ui_settings_save(struct ui *u, char *why, size_t whysz)
+{
+	why[0] = '\0';
+	if (!u->settings_path[0] || u->settings_bad)
+		return 0;
+	struct settings now;
+	collect(u, &now);
+	if (memcmp(&now, &u->settings_at_start, sizeof(now)) == 0)
+		return 0;
+	int rc = settings_save(u->settings_path, &now, why, whysz);
+	if (rc && !why[0])
+		snprintf(why, whysz, "%s", strerror(-rc));
+	return rc;
+}
