@@ -37,7 +37,8 @@ static int check_dir(int fd, const char *path, char *why, size_t whysz)
 /* Open component name below dirfd (itself trusted). */
 static int open_step(int dirfd, const char *name, int create)
 {
-	int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	/* O_PATH: a directory the user may only pass through (0711) works. */
+	int flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	int fd = openat(dirfd, name, flags);
 	if (fd >= 0)
 		return fd;
@@ -58,7 +59,7 @@ static int open_step(int dirfd, const char *name, int create)
 		return -e;
 	if (!trusted_owner(st.st_uid))
 		return -ELOOP;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(dirfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	return fd >= 0 ? fd : -errno;
 }
 
@@ -77,7 +78,7 @@ int safefile_open_dir(const char *dir, int create, char *why, size_t whysz)
 	char *path = malloc(len + 1);
 	if (!path)
 		return -ENOMEM;
-	int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	int rc = fd < 0 ? -errno : check_dir(fd, "/", why, whysz);
 	size_t at = 0;
 	while (rc == 0) {

@@ -1,0 +1,218 @@
+#!/bin/sh
+# Installing: make install / make uninstall (PREFIX, DESTDIR) into
+# directories under $T; the man page make man generates
+# (build/numatop-tui.1) with every option, column and key that the program
+# has and no groff warnings; the bash completion
+# (completion/numatop-tui.bash) in a real bash with bash-completion loaded.
+# This test calls make for its install, uninstall and man targets only
+# (they may build the program first); never a plain make.
+PROG=${PROG:-./numatop-tui}
+. tests/sh/lib.sh
+T=$(mktemp -d)
+sp=""
+cleanup() {
+	[ -n "$sp" ] && kill "$sp" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+need make make
+ver=$(sed -n 's/^VERSION *:= *//p' Makefile)
+MANPAGE=build/numatop-tui.1
+# mk TARGET VAR=VALUE...: make as a user would call it. The environment of
+# make test (PROG, BUILD: build-asan under make asan) and a parent make's
+# flags are not passed on: the paths checked here are build/...
+mk() {
+	env -u PROG -u BUILD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "$@" >"$T/make.log" 2>&1
+}
+# files DIR: every non-directory below DIR, relative, sorted.
+files() { (cd "$1" && find . ! -type d | sed 's|^\./||' | LC_ALL=C sort); }
+
+# --- make install PREFIX=/usr DESTDIR=... -----------------------------------
+R=$T/root
+mkdir -p "$R/usr/bin"
+echo "not ours" >"$R/usr/bin/other"
+want="usr/bin/numatop-tui 755
+usr/share/bash-completion/completions/numatop-tui 644
+usr/share/doc/numatop-tui/README.md 644
+usr/share/man/man1/numatop-tui.1 644"
+mk install PREFIX=/usr DESTDIR="$R"; rc=$?
+[ $rc -eq 0 ] && ok install_runs || bad install_runs "make -s install PREFIX=/usr DESTDIR=$R: status $rc
+$(tail -15 "$T/make.log")"
+# Exactly these files (the systemd unit of a later issue is let through).
+got=$(files "$R" | grep -vx 'usr/bin/other' | grep -v '^usr/lib/systemd/system/')
+[ "$got" = "$(echo "$want" | cut -d' ' -f1)" ] && ok install_files ||
+	bad install_files "want:
+$(echo "$want" | cut -d' ' -f1)
+got:
+$got"
+modes=$(echo "$want" | while read -r f m; do
+	[ -e "$R/$f" ] || continue
+	[ -f "$R/$f" ] && [ ! -L "$R/$f" ] || { echo "$f: not a regular file"; continue; }
+	a=$(stat -c %a "$R/$f"); [ "$a" = "$m" ] || echo "$f: mode $a, want $m"
+done)
+[ -n "$got" ] && [ -z "$modes" ] && ok install_modes || bad install_modes "${modes:-nothing installed}"
+v=$("$R/usr/bin/numatop-tui" -V 2>&1)
+[ "$v" = "numatop-tui $ver" ] && ok install_binary_version || bad install_binary_version "-V: $v"
+# The installed files are the repository's (the man page: the generated one).
+diffs=""
+for p in "completion/numatop-tui.bash usr/share/bash-completion/completions/numatop-tui" \
+	"README.md usr/share/doc/numatop-tui/README.md" "$MANPAGE usr/share/man/man1/numatop-tui.1"; do
+	set -- $p
+	cmp -s "$1" "$R/$2" || diffs="$diffs$R/$2 is not $1; "
+done
+[ -z "$diffs" ] && ok install_same_files || bad install_same_files "$diffs"
+
+# --- make uninstall: those files, the emptied doc directory; not other -----
+mk uninstall PREFIX=/usr DESTDIR="$R"; rc=$?
+left=$(files "$R" | grep -vx 'usr/bin/other')
+[ $rc -eq 0 ] && [ -z "$left" ] && [ ! -e "$R/usr/share/doc/numatop-tui" ] && ok uninstall_removes ||
+	bad uninstall_removes "status $rc; left: $left $([ -e "$R/usr/share/doc/numatop-tui" ] && echo "usr/share/doc/numatop-tui/")
+$(tail -15 "$T/make.log")"
+[ "$(cat "$R/usr/bin/other" 2>/dev/null)" = "not ours" ] && ok uninstall_keeps_other ||
+	bad uninstall_keeps_other "usr/bin/other is gone or changed"
+
+# --- PREFIX defaults to /usr/local; PREFIX alone without DESTDIR -----------
+mk install DESTDIR="$T/r2"; rc=$?
+out=$(files "$T/r2" | grep -v '^usr/local/')
+[ $rc -eq 0 ] && [ -x "$T/r2/usr/local/bin/numatop-tui" ] && [ -f "$T/r2/usr/local/share/man/man1/numatop-tui.1" ] &&
+	[ -z "$out" ] && ok install_default_prefix ||
+	bad install_default_prefix "status $rc; files: $(files "$T/r2" | tr '\n' ' ')
+$(tail -15 "$T/make.log")"
+mk uninstall DESTDIR="$T/r2"; rc=$?
+[ $rc -eq 0 ] && [ -z "$(files "$T/r2")" ] && ok uninstall_default_prefix ||
+	bad uninstall_default_prefix "status $rc; left: $(files "$T/r2" | tr '\n' ' ')"
+mk install PREFIX="$T/p"; rc=$?
+[ $rc -eq 0 ] && [ -x "$T/p/bin/numatop-tui" ] && [ -f "$T/p/share/man/man1/numatop-tui.1" ] &&
+	ok install_prefix_only || bad install_prefix_only "make -s install PREFIX=$T/p: status $rc; files: $(files "$T/p" 2>/dev/null | tr '\n' ' ')
+$(tail -15 "$T/make.log")"
+
+# --- the man page -------------------------------------------------------------
+mk man; rc=$?
+[ $rc -eq 0 ] && [ -s "$MANPAGE" ] && ok man_generated || bad man_generated "make -s man: status $rc, $MANPAGE $([ -s "$MANPAGE" ] && echo exists || echo missing)
+$(tail -15 "$T/make.log")"
+need man man-db
+need col bsdextrautils
+if [ -s "$MANPAGE" ]; then
+	LC_ALL=C.UTF-8 man --warnings -l "$MANPAGE" >/dev/null 2>"$T/warn"
+	[ ! -s "$T/warn" ] && ok man_no_warnings || bad man_no_warnings "$(head -20 "$T/warn")"
+	# Wide, without hyphenation (no word broken across lines), hyphens and
+	# minus signs as "-" (Debian renders both so; other groffs may not).
+	LC_ALL=C.UTF-8 MANWIDTH=200 MANROFFOPT=-rHY=0 man -l "$MANPAGE" 2>/dev/null | col -bx |
+		sed 's/‐/-/g; s/−/-/g' >"$T/man.txt"
+	# section NAME: the text of one section of the rendered page.
+	section() { awk -v s="$1" '/^[A-Z][A-Z0-9 ]*$/ { cur = $0; next } cur == s' "$T/man.txt"; }
+	# has_word WORD [FILE]: WORD (a fixed string) with no letter, digit or
+	# dash right before or after it.
+	has_word() {
+		re=$(printf '%s\n' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g; s/</<?/g; s/>/>?/g')
+		grep -Eq -- "(^|[^A-Za-z0-9-])$re([^A-Za-z0-9-]|\$)" "${2:-$T/man.txt}"
+	}
+	miss=""
+	for s in NAME SYNOPSIS DESCRIPTION OPTIONS KEYS COLUMNS FILES ENVIRONMENT "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+		grep -qx "$s" "$T/man.txt" || miss="$miss [$s]"
+	done
+	[ -z "$miss" ] && ok man_sections || bad man_sections "missing:$miss"
+	# Every option --help prints (the lines that start with blanks).
+	$PROG --help >"$T/help" 2>&1
+	longs=$(grep '^ ' "$T/help" | grep -oE -- '--[a-z-]+' | LC_ALL=C sort -u)
+	shorts=$(grep -oE '^ +-[A-Za-z],' "$T/help" | tr -d ' ,' | LC_ALL=C sort -u)
+	miss=""
+	for o in $longs $shorts; do has_word "$o" || miss="$miss $o"; done
+	[ -n "$longs" ] && [ -z "$miss" ] && ok man_options || bad man_options "missing:${miss:- (no options in --help?)}"
+	# Every column of --help's Columns section (N<id> may read Nid).
+	cols=$(awk '/^Columns/ { f = 1; next } f && /^$/ { f = 0 } f && /^  [^ ]/ { print $1 }' "$T/help")
+	miss=""
+	for c in $cols; do has_word "$c" || miss="$miss $c"; done
+	[ -n "$cols" ] && [ -z "$miss" ] && ok man_columns || bad man_columns "missing:${miss:- (no columns in --help?)}"
+	# Every key label of ui_keys[] (third field, where a string), each of
+	# its tokens a word of KEYS (words split at blanks, commas, semicolons
+	# and parentheses; a/b also counts as a and b).
+	sed -n '/ui_keys\[\] *=/,/^};/p' ui/ui_keys.c |
+		sed -n 's/^[[:space:]]*{[^,]*,[^,]*, *"\(\([^"\\]\|\\.\)*\)".*/\1/p' |
+		sed 's/\\\\/\\/g; s/\\"/"/g' >"$T/labels"
+	section KEYS | tr ' \t,;()' '\n\n\n\n\n\n' | sed 's/\([^.:]\)[.:]$/\1/' | grep -v '^$' >"$T/kw"
+	tr '/' '\n' <"$T/kw" >>"$T/kw"
+	miss=""
+	set -f   # labels hold ? and the like: words, not patterns
+	for k in $(cat "$T/labels"); do grep -qxF -- "$k" "$T/kw" || miss="$miss $k"; done
+	set +f
+	[ -s "$T/labels" ] && [ -s "$T/kw" ] && [ -z "$miss" ] && ok man_keys ||
+		bad man_keys "$(wc -l <"$T/labels") labels in ui_keys[]; not in KEYS:${miss:- (no KEYS section)}"
+	miss=""
+	for w in numatop-tuirc XDG_CONFIG_HOME XDG_CACHE_HOME NUMATOP_TUI_ROOT NO_COLOR; do
+		has_word "$w" || miss="$miss $w"
+	done
+	[ -z "$miss" ] && ok man_files_environment || bad man_files_environment "missing:$miss"
+	section "SEE ALSO" >"$T/see"
+	miss=""
+	for w in 'htop(1)' 'numastat(8)' 'numactl(8)' 'migratepages(8)' 'lstopo(1)'; do
+		grep -qF "$w" "$T/see" || miss="$miss $w"
+	done
+	[ -z "$miss" ] && ok man_see_also || bad man_see_also "missing in SEE ALSO:$miss"
+else
+	echo "SKIP man_content: no $MANPAGE"
+fi
+
+# --- the bash completion ----------------------------------------------------
+need bash bash
+# BASH_COMPLETION_SCRIPT: another bash_completion, to try this without the
+# package.
+BC=${BASH_COMPLETION_SCRIPT:-/usr/share/bash-completion/bash_completion}
+COMP=$(pwd)/completion/numatop-tui.bash
+if [ ! -f "$BC" ]; then
+	bad completion "needs $BC (apt-get install bash-completion)"
+elif [ ! -f "$COMP" ]; then
+	bad completion "no completion/numatop-tui.bash"
+else
+	# comp LINE: what the function registered for numatop-tui offers at
+	# the end of LINE, one candidate a line (trailing blanks cut).
+	cat >"$T/comp.bash" <<'EOF'
+. "$1" >/dev/null 2>&1
+. "$2" || { echo "SOURCE-FAILED"; exit 1; }
+PATH=$3:$PATH
+line=$4
+spec=$(complete -p numatop-tui 2>/dev/null) || { echo "NO-COMPLETE-SPEC"; exit 1; }
+fn=$(printf '%s\n' "$spec" | sed -n 's/.* -F \([^ ]*\) .*/\1/p')
+[ -n "$fn" ] || { echo "NO-FUNCTION: $spec"; exit 1; }
+read -r -a COMP_WORDS <<<"$line"
+[[ $line == *' ' ]] && COMP_WORDS+=("")
+COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+COMP_LINE=$line COMP_POINT=${#line} COMP_TYPE=9 COMP_KEY=9
+COMPREPLY=()
+"$fn" numatop-tui "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}" 2>/dev/null
+[ ${#COMPREPLY[@]} -gt 0 ] && printf '%s\n' "${COMPREPLY[@]}"
+exit 0
+EOF
+	bindir=$(cd "$(dirname "$PROG")" && pwd)
+	comp() { HOME=$T bash "$T/comp.bash" "$BC" "$COMP" "$bindir" "$1" 2>&1 | sed 's/ *$//'; }
+	has() { printf '%s\n' "$1" | grep -qxF -- "$2"; }
+	show() { printf '%s\n' "$1" | head -30 | tr '\n' ' '; }
+	c=$(comp 'numatop-tui --ba')
+	[ "$c" = "--batch" ] && ok comp_long_option || bad comp_long_option "numatop-tui --ba<TAB>: $(show "$c")"
+	c=$(comp 'numatop-tui -s ')
+	has "$c" REMOTE && has "$c" 'CPU%' && has "$c" PID && ok comp_sort_column ||
+		bad comp_sort_column "numatop-tui -s <TAB>: $(show "$c")"
+	c=$(comp 'numatop-tui -o PID,US')
+	printf '%s\n' "$c" | grep -qix 'PID,USER' && ok comp_column_list ||
+		bad comp_column_list "numatop-tui -o PID,US<TAB>: $(show "$c")"
+	if ls /sys/devices/system/node 2>/dev/null | grep -q '^node[0-9]'; then
+		want=$(ls /sys/devices/system/node | sed -n 's/^node\([0-9][0-9]*\)$/\1/p' | sort -n)
+		c=$(comp 'numatop-tui --to ')
+		[ "$(printf '%s\n' "$c" | sort -n)" = "$want" ] && ok comp_to_nodes ||
+			bad comp_to_nodes "numatop-tui --to <TAB>: $(show "$c"), want $(show "$want")"
+	else
+		echo "SKIP comp_to_nodes: no /sys/devices/system/node here"
+	fi
+	sleep 100 & sp=$!
+	c=$(comp 'numatop-tui --migrate ')
+	has "$c" "$sp" && ok comp_migrate_pid || bad comp_migrate_pid "numatop-tui --migrate <TAB> (sleep is $sp): $(show "$c")"
+	c=$(comp 'numatop-tui -p ')
+	has "$c" "$sp" && ok comp_pid || bad comp_pid "numatop-tui -p <TAB> (sleep is $sp): $(show "$c")"
+	kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null; sp=""
+	mkdir -p "$T/cwd/adir"; : >"$T/cwd/afile"
+	c=$(cd "$T/cwd" && comp 'numatop-tui --root ')
+	{ has "$c" adir || has "$c" adir/; } && ! has "$c" afile && ok comp_root_dirs ||
+		bad comp_root_dirs "numatop-tui --root <TAB> in a directory with adir/ and afile: $(show "$c")"
+fi
