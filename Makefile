@@ -14,9 +14,12 @@
 CC      ?= cc
 PKGS    := libproc2 json-c
 UI_PKGS := ncursesw
+# The --serve front end's HTTP server.
+CLI_PKGS := libmicrohttpd
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
             libjson-c-dev tmux numactl bzip2 valgrind procps python3 \
-            man-db bash-completion debhelper lintian
+            libmicrohttpd-dev man-db bsdextrautils bash-completion debhelper lintian \
+            prometheus curl
 # make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).
 SHOT_PKGS := aha chromium fonts-dejavu-core
 VERSION := 0.1.0
@@ -27,6 +30,8 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 UI_CFLAGS  := $(shell pkg-config --cflags $(UI_PKGS) 2>/dev/null)
 UI_LIBS    := $(shell pkg-config --libs $(UI_PKGS) 2>/dev/null)
+CLI_CFLAGS := $(shell pkg-config --cflags $(CLI_PKGS) 2>/dev/null)
+CLI_LIBS   := $(shell pkg-config --libs $(CLI_PKGS) 2>/dev/null) -lpthread
 
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CPPFLAGS) $(CFLAGS) -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 \
@@ -63,7 +68,7 @@ $(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h)
 
 $(BUILD)/src/cli/%.o: src/cli/%.c $(wildcard include/*.h src/cli/*.h ui/ui.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc/cli -Iui -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -Isrc/cli -Iui $(CLI_CFLAGS) -c -o $@ $<
 
 $(BUILD)/ui/%.o: ui/%.c $(wildcard include/*.h ui/*.h src/cli/*.h)
 	@mkdir -p $(dir $@)
@@ -74,7 +79,7 @@ $(LIB): $(CORE_OBJ)
 	$(AR) rcs $@ $^
 
 $(PROG): $(CLI_OBJ) $(UI_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIB) $(UI_LIBS) $(CLI_LIBS) $(LDLIBS)
 
 # The man page, from its template and the program's own tables
 # (options, formats, keys, columns): tools/genman.c.
@@ -82,7 +87,7 @@ GENMAN := $(BUILD)/tools/genman
 $(GENMAN): tools/genman.c $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(UI_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc/cli -Iui $(UI_CFLAGS) $(LDFLAGS) -o $@ $< \
-	  $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(UI_OBJ) $(LIB) $(UI_LIBS) $(LDLIBS)
+	  $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(UI_OBJ) $(LIB) $(UI_LIBS) $(CLI_LIBS) $(LDLIBS)
 
 $(BUILD)/numatop-tui.1: doc/numatop-tui.1.in $(GENMAN)
 	$(GENMAN) $< $(VERSION) $(VERSION_DATE) > $@.tmp && mv $@.tmp $@

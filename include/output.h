@@ -2,17 +2,37 @@
 #ifndef NUMATOP_OUTPUT_H
 #define NUMATOP_OUTPUT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "snapshot.h"
 
 struct col_list;
 
+/* What an exporter says of its own cost, summed over its samples. */
+struct output_stats {
+	uint64_t samples, nm_exact, nm_sampled;
+	double cpu_seconds;         /* CPU time spent sampling */
+	double last_duration_s;     /* the last sample: collect + render */
+};
+void output_stats_add(struct output_stats *st, const struct snapshot *s, double duration_s,
+		      double cpu_s);
+
+/* Processes in the Prometheus exposition: the top N by remote bytes. */
+#define OUTPUT_METRICS_TOP 50
+
+struct measure_result;
+
 struct output_opts {
 	const char *root_label;     /* shown in the header */
 	size_t max_rows;            /* 0 = every process */
 	bool show_age;              /* text: the AGE column */
 	const struct col_list *cols;  /* text: these columns (NULL: default) */
+	/* prometheus, openmetrics: */
+	const struct measure_result *meas;   /* the saved measurement, or NULL */
+	size_t metrics_top;         /* --metrics-top N ... */
+	bool metrics_top_set;       /* ... given (else OUTPUT_METRICS_TOP) */
+	const struct output_stats *stats;    /* NULL: not said */
 };
 
 /* Both return 0, or -errno when the stream failed (e.g. -EPIPE). The
@@ -21,6 +41,9 @@ int output_text_write(FILE *f, const struct snapshot *s,
 		      const struct output_opts *o);
 int output_json_write(FILE *f, const struct snapshot *s,
 		      const struct output_opts *o);
+/* The Prometheus text exposition (version 0.0.4) and OpenMetrics 1.0.0. */
+int output_prom_write(FILE *f, const struct snapshot *s, const struct output_opts *o);
+int output_openmetrics_write(FILE *f, const struct snapshot *s, const struct output_opts *o);
 
 /* The formats, one row each (src/output.c): --format NAME. */
 struct output_format {

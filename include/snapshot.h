@@ -51,6 +51,8 @@ struct snapshot {
 	unsigned seq;                 /* 1 for the first sample */
 	struct node_sample *nodes;    /* [nnodes] */
 	struct cpu_load *node_load;   /* [nnodes], -1 on the first sample */
+	struct cpu_ticks *node_ticks; /* [nnodes]: summed over the node's CPUs,
+				       * since boot (nfields 0: unknown) */
 	double (*ns_rate)[NUMASTAT_NKEYS];   /* per second, -1 unknown */
 	struct snap_proc *procs;
 	size_t nprocs, proccap;

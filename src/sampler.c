@@ -184,6 +184,19 @@ static void node_loads(struct sampler *s, struct snapshot *snap)
 			used++;
 		}
 		sa.nfields = sb.nfields = used ? nf : 0;
+		/* Since boot, from this sample alone: counters for exporters. */
+		struct cpu_ticks now = { .nfields = 0 };
+		int nnow = TICK_NFIELDS;
+		for (int c = bitmap_next(cpus, 0); c >= 0; c = bitmap_next(cpus, c + 1)) {
+			if ((size_t)c >= t->ncpu_ids || b[c].nfields < 4)
+				continue;
+			if (b[c].nfields < nnow)
+				nnow = b[c].nfields;
+			for (int k = 0; k < TICK_NFIELDS; k++)
+				now.t[k] += b[c].t[k];
+			now.nfields = nnow;
+		}
+		snap->node_ticks[i] = now;
 		if (s->seq <= 1)
 			sa.nfields = 0;
 		cpustat_delta(&sa, &sb, &snap->node_load[i]);
@@ -238,7 +251,8 @@ static int ensure_snapshot(struct sampler *s, struct snapshot *snap)
 		snap->nodes = calloc(n ? n : 1, sizeof(*snap->nodes));
 		snap->node_load = calloc(n ? n : 1, sizeof(*snap->node_load));
 		snap->ns_rate = calloc(n ? n : 1, sizeof(*snap->ns_rate));
-		if (!snap->nodes || !snap->node_load || !snap->ns_rate)
+		snap->node_ticks = calloc(n ? n : 1, sizeof(*snap->node_ticks));
+		if (!snap->nodes || !snap->node_load || !snap->ns_rate || !snap->node_ticks)
 			return -ENOMEM;
 	}
 	snap->topo = s->topo;

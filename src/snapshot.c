@@ -21,6 +21,7 @@ void snapshot_free(struct snapshot *s)
 	else
 		free(s->nodes);
 	free(s->node_load);
+	free(s->node_ticks);
 	free(s->ns_rate);
 	free(s->procs);
 	free(s->kb_pool);

@@ -21,6 +21,22 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+double batch_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU time of the calling thread (the sampling one). */
+double batch_cpu(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void sleep_for(double secs)
 {
 	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
@@ -34,6 +50,9 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	struct session se;
 	char msg[512];
 	options_session(o, true, &sc);
+	/* The metrics formats carry the saved measurement. */
+	sc.measurement = o->format && (strcmp(o->format, "prometheus") == 0 ||
+				       strcmp(o->format, "openmetrics") == 0);
 	int orc = session_open(&se, &sc, msg, sizeof(msg));
 	if (orc != 0) {
 		fprintf(err, "numatop-tui: %s\n", msg);
@@ -50,8 +69,12 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	const struct output_format *fmt = output_format_find(o->format ? o->format : "text");
 	sigstop_install(on_signal);
 	signal(SIGPIPE, SIG_IGN);   /* a closed pipe shows up as EPIPE */
+	struct output_stats stats = { 0 };
 	struct output_opts oo = { .root_label = o->root, .show_age = o->show_age,
-				  .cols = o->columns ? &cols : NULL };
+				  .cols = o->columns ? &cols : NULL,
+				  .meas = se.have_meas ? &se.meas : NULL,
+				  .metrics_top = (size_t)o->metrics_top, .metrics_top_set = o->metrics_top_set,
+				  .stats = &stats };
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	int status = 0;
@@ -60,6 +83,7 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 			sleep_for(o->delay);
 		if (stop_requested)
 			break;
+		double t0 = batch_now(), c0 = batch_cpu();
 		int rc = sampler_tick(se.smp, &snap);
 		if (rc) {
 			fprintf(err, "numatop-tui: sampling failed: %s\n", strerror(-rc));
@@ -67,6 +91,7 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 			break;
 		}
 		snapshot_sort(&snap, &key);
+		output_stats_add(&stats, &snap, batch_now() - t0, batch_cpu() - c0);
 		rc = fmt->write(out, &snap, &oo);
 		if (rc == -EPIPE)
 			break;      /* reader went away (| head): a clean end */

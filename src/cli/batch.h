@@ -9,4 +9,8 @@
 /* Run the batch loop; returns the process exit status. Errors go to err. */
 int batch_run(const struct options *o, FILE *out, FILE *err);
 
+/* Monotonic seconds, and the calling thread's CPU seconds. */
+double batch_now(void);
+double batch_cpu(void);
+
 #endif

@@ -8,6 +8,7 @@
 #include "batch.h"
 #include "measure_cli.h"
 #include "options.h"
+#include "serve.h"
 #include "ui.h"
 
 /* Output that did not arrive is a failure: a full disk, /dev/full, a
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
 		status = finish_output(measure_cli_run(&o, stdout, stderr));
 	} else if (o.migrate_pid || o.rebind_pid) {
 		status = finish_output(action_cli_run(&o, stdout, stderr));
+	} else if (o.serve) {
+		status = serve_run(&o, stdout, stderr);
 	} else if (o.batch) {
 		status = batch_run(&o, stdout, stderr);
 	} else {

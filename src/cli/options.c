@@ -46,6 +46,13 @@ void options_usage(FILE *f)
 "                       CPUs of --to NODE (both options: rebind, then migrate)\n"
 "      --to NODE        target node of --migrate / --rebind\n"
 "      --readonly       disable every action (keys m, B, k; --migrate ...)\n"
+"      --openmetrics    print OpenMetrics text per sample (--format openmetrics;\n"
+"                       --format prometheus for the Prometheus text format)\n"
+"      --serve [ADDR:]PORT  serve GET /metrics (Prometheus / OpenMetrics) over\n"
+"                       HTTP, sampling every -d in the background; ADDR\n"
+"                       127.0.0.1 unless given ([::1], 0.0.0.0 ...)\n"
+"      --metrics-top N  processes in the metrics: the top N by remote\n"
+"                       bytes (50; 0: none)\n"
 "  -M, --no-mouse       interactive: do not use the mouse\n"
 "  -C, --no-color       interactive: monochrome (also NO_COLOR)\n"
 "  -U, --no-unicode     interactive: ASCII instead of block characters\n"
@@ -53,7 +60,7 @@ void options_usage(FILE *f)
 "  -V, --version        print the version\n"
 "\nFormats (--format):\n", f);
 	for (size_t i = 0; i < output_nformats; i++)
-		fprintf(f, "  %-9s %s\n", output_formats[i].name, output_formats[i].desc);
+		fprintf(f, "  %-12s %s\n", output_formats[i].name, output_formats[i].desc);
 	fputs("\nColumns (-s, -o; case-insensitive):\n", f);
 	for (int c = 0; c < COL_NCOLS; c++) {
 		const struct col_def *d = col_get((enum snap_col)c);
@@ -111,6 +118,29 @@ static int parse_pids(struct options *o, const char *arg, char *err, size_t errs
 	return 0;
 }
 
+int options_parse_listen(const char *spec, char *addr, size_t addrsz, int *port)
+{
+	const char *colon = strrchr(spec, ':');
+	const char *ps = colon ? colon + 1 : spec;
+	char *end;
+	errno = 0;
+	long v = strtol(ps, &end, 10);
+	if (*end || errno || end == ps || v < 1 || v > 65535)
+		return -EINVAL;
+	*port = (int)v;
+	/* Localhost unless an address is given: [::1]:9000, 0.0.0.0:9000. */
+	size_t n = colon ? (size_t)(colon - spec) : 0;
+	if (n >= 2 && spec[0] == '[' && spec[n - 1] == ']')
+		spec++, n -= 2;
+	if (!colon)
+		spec = "127.0.0.1", n = strlen(spec);
+	if (n == 0 || n >= addrsz)
+		return -EINVAL;
+	memcpy(addr, spec, n);
+	addr[n] = '\0';
+	return 0;
+}
+
 int options_parse(int argc, char **argv, const char *env_root,
 		  struct options *o, char *err, size_t errsz)
 {
@@ -141,6 +171,9 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "no-unicode", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "openmetrics", no_argument, NULL, 'E' },
+		{ "serve", required_argument, NULL, 'S' },
+		{ "metrics-top", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -243,6 +276,27 @@ int options_parse(int argc, char **argv, const char *env_root,
 				o->to_node = (int)v;
 			break;
 		}
+		case 'E':
+			o->format = "openmetrics";
+			o->batch = true;
+			break;
+		case 'S':
+			o->serve = optarg;
+			if (options_parse_listen(optarg, o->listen_addr, sizeof(o->listen_addr),
+						 &o->listen_port) != 0) {
+				snprintf(err, errsz, "--serve: need [ADDR:]PORT (PORT 1-65535), not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'T':
+			errno = 0;
+			o->metrics_top = strtol(optarg, &end, 10);
+			if (*end || errno || end == optarg || o->metrics_top < 0 || o->metrics_top > 100000) {
+				snprintf(err, errsz, "--metrics-top: need a count from 0 to 100000, not '%s'", optarg);
+				return -EINVAL;
+			}
+			o->metrics_top_set = true;
+			break;
 		case 'M': o->no_mouse = true; break;
 		case 'C': o->no_color = true; break;
 		case 'U': o->ascii = true; break;
@@ -258,6 +312,11 @@ int options_parse(int argc, char **argv, const char *env_root,
 	}
 	if (optind < argc) {
 		snprintf(err, errsz, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->serve && (o->batch || o->migrate_pid || o->rebind_pid || o->measure)) {
+		snprintf(err, errsz, "--serve runs alone: not with -b, --json, --format, --migrate, "
+			 "--rebind or --measure");
 		return -EINVAL;
 	}
 	bool act = o->migrate_pid || o->rebind_pid;

@@ -29,7 +29,15 @@ struct options {
 	bool show_age;           /* --age: show the AGE column */
 	bool kernel_threads;     /* --kernel-threads: show kernel threads */
 	bool measure, measure_quick;   /* --measure, --measure-quick */
+	const char *serve;       /* --serve [ADDR:]PORT */
+	char listen_addr[64];    /* ... its address (127.0.0.1 by default) */
+	int listen_port;
+	long metrics_top;        /* --metrics-top N */
+	bool metrics_top_set;
 };
+
+/* "[ADDR:]PORT" (ADDR may be [v6]): 0, or -EINVAL. */
+int options_parse_listen(const char *spec, char *addr, size_t addrsz, int *port);
 
 /* --full, or -b / --json with -n 1 (one complete snapshot). */
 bool options_full_scan(const struct options *o);

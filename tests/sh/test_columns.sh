@@ -111,5 +111,5 @@ $PROG --root $R --format TEXT -n 1 >"$t/a" 2>&1 && $PROG --root $R -b -n 1 >"$t/
 	[ "$(grep -v '^numatop-tui' "$t/a")" = "$(grep -v '^numatop-tui' "$t/b")" ] &&
 	ok format_text_is_batch || bad format_text_is_batch "$(head -5 "$t/a")"
 $PROG --format yaml -n 1 >"$t/o" 2>&1; rc=$?
-[ $rc -eq 2 ] && grep -q "unknown format 'yaml' (formats: text json)" "$t/o" && ok format_unknown || bad format_unknown "rc=$rc $(cat "$t/o")"
+[ $rc -eq 2 ] && grep -q "unknown format 'yaml' (formats: text json prometheus openmetrics)" "$t/o" && ok format_unknown || bad format_unknown "rc=$rc $(cat "$t/o")"
 $PROG --help | grep -Eq '^  json +one JSON object per sample' && ok format_help || bad format_help

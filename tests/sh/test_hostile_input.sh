@@ -60,6 +60,9 @@ waitprog
 pr() { waitprog; timeout "${TO:-10}" "$prog" "$@"; }
 # An ASAN build reserves terabytes of address space: no ulimit -v then.
 ASAN=""; grep -q __asan_init "$prog" 2>/dev/null && ASAN=1
+# Sanitized runs start slowly, and 48 of them at once take about 20 s: the
+# hang guard (only a guard) is longer there.
+[ -n "$ASAN" ] && TO=${TO:-60}
 
 # fresh DIR: DIR/t is a new copy of the tree.
 fresh() { rm -rf "$1"; mkdir -p "$1"; cp -r "$BASE" "$1/t"; }

@@ -193,8 +193,16 @@ else
 fi
 
 # Nothing written: the home/cwd stays empty, no new file of nobody's in
-# the usual temp directories (our own directory aside).
-left=$(find "$W" -mindepth 1 2>/dev/null)
+# the usual temp directories (our own directory aside). The one exception
+# is the monitor's settings file, written on purpose because keys changed
+# the sort (README: Settings file): it must be nobody's own, 0700 dirs.
+rc_file=$W/.config/numatop-tui/numatop-tuirc
+left=$(find "$W" -mindepth 1 2>/dev/null | grep -vxF -e "$W/.config" \
+	-e "$W/.config/numatop-tui" -e "$rc_file")
 [ -z "$left" ] && ok nonroot_nothing_in_home_or_cwd || bad nonroot_nothing_in_home_or_cwd "$left"
+if [ -e "$rc_file" ]; then
+	[ "$(stat -c %U "$rc_file")" = nobody ] && [ "$(stat -c %a "$W/.config/numatop-tui")" = 700 ] &&
+		ok nonroot_settings_file_own || bad nonroot_settings_file_own "$(ls -la "$rc_file" "$W/.config")"
+fi
 new=$(find /tmp /var/tmp /dev/shm -xdev -path "$T" -prune -o -user $NB -newer "$marker" -print 2>/dev/null | head -10)
 [ -z "$new" ] && ok nonroot_nothing_in_tmp || bad nonroot_nothing_in_tmp "$new"

@@ -1,0 +1,248 @@
+/* serve.c - --serve [ADDR:]PORT: a Prometheus / OpenMetrics endpoint.
+ * The main thread samples every -d and renders both expositions; the
+ * HTTP server (libmicrohttpd, one internal thread, bounded connections,
+ * memory and time per connection) answers GET /metrics from the latest
+ * rendering: a scrape never walks page tables. */
+#include "serve.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "batch.h"
+#include "columns.h"
+#include "output.h"
+#include "sampler.h"
+#include "session.h"
+#include "sigstop.h"
+
+#define CT_PROM "text/plain; version=0.0.4; charset=utf-8"
+#define CT_OM "application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+static volatile sig_atomic_t serve_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	serve_stop = 1;
+}
+
+struct latest {
+	pthread_mutex_t mu;
+	char *text[2];          /* Prometheus, OpenMetrics; NULL before the first */
+	size_t len[2];
+};
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
+			     const char *body, size_t len, bool head)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(head ? 0 : len, (void *)body,
+								 MHD_RESPMEM_MUST_COPY);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	enum MHD_Result ok = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_size, void **state)
+{
+	(void)version;
+	(void)upload;
+	struct latest *l = cls;
+	/* A body is never wanted: refused once its headers are in. */
+	if (*upload_size) {
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (!*state) {          /* the headers: answer on the next call */
+		*state = c;
+		return MHD_YES;
+	}
+	bool head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+	if (!head && strcmp(method, MHD_HTTP_METHOD_GET) != 0) {
+		static const char m[] = "method not allowed: GET /metrics\n";
+		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", m, sizeof(m) - 1, false);
+	}
+	if (strcmp(url, "/") == 0) {
+		static const char m[] = "numatop-tui exporter: GET /metrics\n";
+		return reply(c, MHD_HTTP_OK, "text/plain", m, sizeof(m) - 1, head);
+	}
+	if (strcmp(url, "/metrics") != 0) {
+		static const char m[] = "not found: GET /metrics\n";
+		return reply(c, MHD_HTTP_NOT_FOUND, "text/plain", m, sizeof(m) - 1, head);
+	}
+	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	int om = accept && strstr(accept, "application/openmetrics-text") != NULL;
+	pthread_mutex_lock(&l->mu);
+	enum MHD_Result ok;
+	if (!l->text[om]) {
+		static const char m[] = "the first sample is not taken yet\n";
+		ok = reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", m, sizeof(m) - 1, head);
+	} else {
+		ok = reply(c, MHD_HTTP_OK, om ? CT_OM : CT_PROM, l->text[om], l->len[om], head);
+	}
+	pthread_mutex_unlock(&l->mu);
+	return ok;
+}
+
+/* The listening socket, made here so that a bind failure has its errno. */
+static int listen_on(const char *addr, int port, char *err, size_t errsz)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	memset(&ss, 0, sizeof(ss));
+	struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
+	if (inet_pton(AF_INET, addr, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)port);
+		sl = sizeof(*v4);
+	} else if (inet_pton(AF_INET6, addr, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)port);
+		sl = sizeof(*v6);
+	} else {
+		snprintf(err, errsz, "--serve: '%s' is not an IPv4 or IPv6 address", addr);
+		return -1;
+	}
+	int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1;
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
+	    bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, 64) != 0) {
+		int e = errno;
+		snprintf(err, errsz, "cannot listen on %s port %d: %s%s", addr, port, strerror(e),
+			 e == EACCES ? " (ports below 1024 need root or CAP_NET_BIND_SERVICE)" :
+			 e == EADDRINUSE ? " (another program listens there)" : "");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void sleep_for(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
+	while (!serve_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* Render one exposition into a fresh buffer. */
+static int render(int (*write)(FILE *, const struct snapshot *, const struct output_opts *),
+		  const struct snapshot *s, const struct output_opts *oo, char **text, size_t *len)
+{
+	*text = NULL;
+	*len = 0;
+	FILE *m = open_memstream(text, len);
+	if (!m)
+		return -ENOMEM;
+	int rc = write(m, s, oo);
+	if (fclose(m) != 0 && rc == 0)
+		rc = -ENOMEM;
+	if (rc) {
+		free(*text);
+		*text = NULL;
+	}
+	return rc;
+}
+
+int serve_run(const struct options *o, FILE *out, FILE *err)
+{
+	struct session_config sc;
+	struct session se;
+	char msg[512];
+	options_session(o, true, &sc);
+	sc.measurement = true;
+	int orc = session_open(&se, &sc, msg, sizeof(msg));
+	if (orc != 0) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		return orc == SESSION_EUSAGE ? 2 : 1;
+	}
+	int fd = listen_on(o->listen_addr, o->listen_port, msg, sizeof(msg));
+	if (fd < 0) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		session_close(&se);
+		return 1;
+	}
+	struct latest l = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	/* Bounded: one internal thread, at most 64 connections (8 from one
+	 * address), 32 KiB of memory and 10 s each (a slow client is cut). */
+	struct MHD_Daemon *d = MHD_start_daemon(
+		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL,
+		0, NULL, NULL, on_request, &l,
+		MHD_OPTION_LISTEN_SOCKET, fd,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)8,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
+		MHD_OPTION_END);
+	if (!d) {
+		fprintf(err, "numatop-tui: cannot start the HTTP server on %s port %d\n",
+			o->listen_addr, o->listen_port);
+		close(fd);
+		session_close(&se);
+		return 1;
+	}
+	sigstop_install(on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	fprintf(out, "numatop-tui: serving http://%s%s%s:%d/metrics every %.1f s\n",
+		strchr(o->listen_addr, ':') ? "[" : "", o->listen_addr,
+		strchr(o->listen_addr, ':') ? "]" : "", o->listen_port, o->delay);
+	fflush(out);
+	struct sort_key key = { COL_REMOTE, -1, true };
+	struct output_stats stats = { 0 };
+	struct output_opts oo = { .root_label = o->root, .meas = se.have_meas ? &se.meas : NULL,
+				  .metrics_top = (size_t)o->metrics_top,
+				  .metrics_top_set = o->metrics_top_set, .stats = &stats };
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	int status = 0;
+	while (!serve_stop) {
+		double t0 = batch_now(), c0 = batch_cpu();
+		int rc = sampler_tick(se.smp, &snap);
+		if (rc) {
+			fprintf(err, "numatop-tui: sampling failed: %s\n", strerror(-rc));
+			status = 1;
+			break;
+		}
+		snapshot_sort(&snap, &key);
+		output_stats_add(&stats, &snap, batch_now() - t0, batch_cpu() - c0);
+		char *text[2];
+		size_t len[2];
+		if (render(output_prom_write, &snap, &oo, &text[0], &len[0]) == 0 &&
+		    render(output_openmetrics_write, &snap, &oo, &text[1], &len[1]) == 0) {
+			pthread_mutex_lock(&l.mu);
+			for (int k = 0; k < 2; k++) {
+				free(l.text[k]);
+				l.text[k] = text[k];
+				l.len[k] = len[k];
+			}
+			pthread_mutex_unlock(&l.mu);
+		} else {
+			free(text[0]);
+		}
+		sleep_for(o->delay - (batch_now() - t0));
+	}
+	MHD_stop_daemon(d);
+	close(fd);
+	for (int k = 0; k < 2; k++)
+		free(l.text[k]);
+	snapshot_free(&snap);
+	session_close(&se);
+	return status;
+}
