@@ -7,7 +7,8 @@
  *   tick      our steady tick with the default budget, CPU median/p95;
  *   numastat  `numastat -p` on the load's PIDs, one call;
  *   rss       the program's peak RSS (-b -n 2 --full);
- *   stall     the worst mmap+touch+munmap in the big process meanwhile.
+ *   stall     the worst mmap+touch+munmap in the big process meanwhile;
+ *   exporter  at N=1000: --serve's scrape latency and CPU per sample.
  * Timing is printed, never asserted. */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exporter.h"
 #include "load.h"
 #include "bench_util.h"
 #include "numa_maps.h"
@@ -158,6 +160,18 @@ static void measure(const struct config *c, struct row *r, pid_t big,
 	run_numastat(&g_load, &r->numastat);
 	r->peak_rss_kb = run_peak_rss(sp, false);
 	r->peak_rss_json_kb = run_peak_rss(sp, true);
+	/* The exporter, once per N=1000 row (or the --smoke row). */
+	if (r->n == 1000 || c->nn == 1) {
+		struct exporter_cost e;
+		int erc = exporter_measure(c->prog, c->tick_delay < 0.5 ? 0.5 : c->tick_delay, 20, &e);
+		if (erc)
+			fprintf(stderr, "bench: exporter: %s\n", strerror(-erc));
+		else
+			printf("  exporter at N=%zu K=%zu: scrape p50 %.2f ms p95 %.2f ms (%ld bytes), "
+			       "CPU %.2f ms per sample (%.0f samples, %d scrapes)\n", r->n, r->k,
+			       e.scrape_p50_ms, e.scrape_p95_ms, e.bytes, e.cpu_per_sample_ms,
+			       e.samples, e.scrapes);
+	}
 }
 
 static void print_header(void)
