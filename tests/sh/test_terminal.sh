@@ -660,6 +660,28 @@ fi
 killall_of "$D_small"; tmux kill-session -t small 2>/dev/null
 
 # =========================================================================
+# 13b. A status message replaces the status line from where it starts: no
+# fragment of the counts or of an earlier message beside it.
+# =========================================================================
+dval 30.0; D_msg=$D
+tmux new-session -d -s msg -x 120 -y 30 "env TERM=tmux-256color $prog --root $TREE -d $D"
+up msg; sleep 0.2
+press msg / zzzz-no-such-process-name Enter; sleep "$KD"
+sl=$(scr msg | grep '^Tasks:' | head -1)
+case $sl in
+*"not found: zzzz-no-such-process-name") ok status_message_whole ;;
+*) bad status_message_whole "status line: '$sl' (want it to end with the message)" ;;
+esac
+press msg +; sleep "$KD"
+sl=$(scr msg | grep '^Tasks:' | head -1)
+case $sl in
+*"interval "*s) printf '%s\n' "$sl" | grep -q 'not found' &&
+	bad status_message_replaced "'$sl'" || ok status_message_replaced ;;
+*) bad status_message_replaced "status line: '$sl'" ;;
+esac
+killall_of "$D_msg"; tmux kill-session -t msg 2>/dev/null
+
+# =========================================================================
 # 14. Leaving the thread view leaves no scroll offset that hides rows: the
 # table is full (the selection stays on its process, as in htop, so the
 # table may start further down). Live machine, no new sample: -d 60.

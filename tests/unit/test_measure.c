@@ -148,6 +148,21 @@ static void impossible_values(const struct measure_result *r, const struct topol
 	CHECK_EQ_INT(parse_mutated(good, "\"on_node_pct\":[[", "100.5", t), -EINVAL);
 	CHECK_EQ_INT(parse_mutated(good, "\"on_node_pct\":[[", "0", t), 0);
 	CHECK_EQ_INT(parse_mutated(good, "\"nodes\":[", "\"0\"", t), -EINVAL);
+	/* A "when" that is no plausible time is unknown (0): no nonsense age. */
+	static const char *const whens[] = { "-5", "\"yesterday\"", "1e18", "99999999999", "0.5" };
+	for (size_t k = 0; k < sizeof(whens) / sizeof(whens[0]); k++) {
+		char text[8192];
+		const char *at = strstr(good, "\"when\":");
+		CHECK(at != NULL);
+		if (!at)
+			break;
+		at += 7;
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - good), good, whens[k],
+			 at + strcspn(at, ",}"));
+		CHECK_EQ_INT(measure_parse(text, strlen(text), t, &b), 0);
+		CHECK_EQ_INT(b.when, 0);
+		measure_free(&b);
+	}
 	size_t n = strlen(good);
 	CHECK_EQ_INT(measure_parse(good, n - 3, t, &b), -EINVAL);
 	char more[8192];
