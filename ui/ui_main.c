@@ -305,7 +305,9 @@ int ui_run(const struct options *o)
 		int got = read_key(&ch, &is_key);
 		if (ui_stop)
 			break;
-		if (got == ERR && input_lost()) {
+		/* Checked whatever getch said: a terminal that is gone may
+		 * also come back with endless "keys". */
+		if (input_lost()) {
 			lost = true;
 			break;
 		}
