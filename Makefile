@@ -18,7 +18,7 @@ UI_PKGS := ncursesw
 CLI_PKGS := libmicrohttpd
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
             libjson-c-dev tmux numactl bzip2 valgrind procps python3 \
-            libmicrohttpd-dev man-db bsdextrautils bash-completion debhelper lintian \
+            libmicrohttpd-dev man-db bsdextrautils bash-completion dpkg-dev debhelper lintian \
             prometheus curl
 # make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).
 SHOT_PKGS := aha chromium fonts-dejavu-core
