@@ -31,6 +31,11 @@ int safefile_write(int dirfd, const char *name, const char *data, size_t len);
  * file (a FIFO never blocks), -EFBIG above max bytes. */
 int safefile_read(int dirfd, const char *name, struct buf *b, size_t max);
 
+/* The same by absolute path: the directory walked (made when saving),
+ * then the file written or read. 0 or -errno; why says what was refused. */
+int safefile_save_path(const char *path, const char *data, size_t len, char *why, size_t whysz);
+int safefile_load_path(const char *path, struct buf *b, size_t max, char *why, size_t whysz);
+
 /* Split an absolute PATH into its directory and last part: dir gets
  * everything before the last '/'. 0 or -ENAMETOOLONG / -EINVAL. */
 int safefile_split(const char *path, char *dir, size_t dirsz, const char **name);

@@ -106,21 +106,12 @@ json_object *measure_to_json(const struct measure_result *res)
 
 int measure_save(const struct measure_result *res, const char *path, char *why, size_t whysz)
 {
-	char dir[1024];
-	const char *name;
-	int rc = safefile_split(path, dir, sizeof(dir), &name);
-	if (rc)
-		return rc;
-	int dfd = safefile_open_dir(dir, 1, why, whysz);
-	if (dfd < 0)
-		return dfd;
 	json_object *o = measure_to_json(res);
 	size_t len = 0;
 	const char *text = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN |
 							   JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-	rc = text ? safefile_write(dfd, name, text, len) : -ENOMEM;
+	int rc = text ? safefile_save_path(path, text, len, why, whysz) : -ENOMEM;
 	json_object_put(o);
-	close(dfd);
 	return rc;
 }
 
@@ -250,17 +241,8 @@ int measure_parse(const char *buf, size_t len, const struct topology *t,
 
 int measure_load(const char *path, const struct topology *t, struct measure_result *res)
 {
-	char dir[1024];
-	const char *name;
-	int rc = safefile_split(path, dir, sizeof(dir), &name);
-	if (rc)
-		return rc;
-	int dfd = safefile_open_dir(dir, 0, NULL, 0);
-	if (dfd < 0)
-		return dfd;
 	struct buf b = { 0 };
-	rc = safefile_read(dfd, name, &b, MEASURE_FILE_MAX);
-	close(dfd);
+	int rc = safefile_load_path(path, &b, MEASURE_FILE_MAX, NULL, 0);
 	if (rc == 0)
 		rc = measure_parse(b.data ? b.data : "", b.len, t, res);
 	buf_free(&b);

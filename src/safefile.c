@@ -206,3 +206,32 @@ int safefile_split(const char *path, char *dir, size_t dirsz, const char **name)
 	*name = slash + 1;
 	return 0;
 }
+
+static int at_path(const char *path, int create, char *why, size_t whysz, const char **name)
+{
+	char dir[1024];
+	int rc = safefile_split(path, dir, sizeof(dir), name);
+	return rc ? rc : safefile_open_dir(dir, create, why, whysz);
+}
+
+int safefile_save_path(const char *path, const char *data, size_t len, char *why, size_t whysz)
+{
+	const char *name;
+	int dfd = at_path(path, 1, why, whysz, &name);
+	if (dfd < 0)
+		return dfd;
+	int rc = safefile_write(dfd, name, data, len);
+	close(dfd);
+	return rc;
+}
+
+int safefile_load_path(const char *path, struct buf *b, size_t max, char *why, size_t whysz)
+{
+	const char *name;
+	int dfd = at_path(path, 0, why, whysz, &name);
+	if (dfd < 0)
+		return dfd;
+	int rc = safefile_read(dfd, name, b, max);
+	close(dfd);
+	return rc;
+}

@@ -168,18 +168,9 @@ int settings_path(char *out, size_t n)
 
 int settings_load(const char *path, struct settings *s, char *err, size_t errsz)
 {
-	char dir[1024];
-	const char *name;
 	err[0] = '\0';
-	int rc = safefile_split(path, dir, sizeof(dir), &name);
-	if (rc)
-		return rc;
-	int dfd = safefile_open_dir(dir, 0, err, errsz);
-	if (dfd < 0)
-		return dfd;
 	struct buf b = { 0 };
-	rc = safefile_read(dfd, name, &b, SETTINGS_MAX_FILE);
-	close(dfd);
+	int rc = safefile_load_path(path, &b, SETTINGS_MAX_FILE, err, errsz);
 	if (rc == 0)
 		rc = settings_parse(b.data ? b.data : "", b.len, s, err, errsz);
 	buf_free(&b);
@@ -188,24 +179,13 @@ int settings_load(const char *path, struct settings *s, char *err, size_t errsz)
 
 int settings_save(const char *path, const struct settings *s, char *why, size_t whysz)
 {
-	char dir[1024];
-	const char *name;
-	int rc = safefile_split(path, dir, sizeof(dir), &name);
-	if (rc)
-		return rc;
-	int dfd = safefile_open_dir(dir, 1, why, whysz);
-	if (dfd < 0)
-		return dfd;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
-	if (!m) {
-		close(dfd);
+	if (!m)
 		return -ENOMEM;
-	}
 	settings_write(m, s);
-	rc = fclose(m) == 0 ? safefile_write(dfd, name, text, len) : -ENOMEM;
+	int rc = fclose(m) == 0 ? safefile_save_path(path, text, len, why, whysz) : -ENOMEM;
 	free(text);
-	close(dfd);
 	return rc;
 }

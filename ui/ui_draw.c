@@ -13,29 +13,9 @@
 
 /* s from (y, x), cut at maxcols display columns (not bytes: a block
  * character is 3 bytes and one column), never past the edge. */
-void ui_put(int y, int x, const char *s, int maxcols)
-{
-	if (maxcols > COLS - x)
-		maxcols = COLS - x;
-	mbstate_t st;
-	memset(&st, 0, sizeof(st));
-	size_t off = 0, len = strlen(s);
-	int cols = 0;
-	while (off < len) {
-		wchar_t wc;
-		size_t k = mbrtowc(&wc, s + off, len - off, &st);
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0)
-			k = 1, wc = L'?';
-		int w = wcwidth(wc);
-		if (cols + (w > 0 ? w : 0) > maxcols)
-			break;
-		cols += w > 0 ? w : 0;
-		off += k;
-	}
-	mvaddnstr(y, x, s, (int)off);
-}
-
-int ui_text_width(const char *s)
+/* Bytes of s that fit in maxcols display columns (whole characters;
+ * an invalid byte counts one column); *used: their columns. */
+static size_t fit_cols(const char *s, int maxcols, int *used)
 {
 	mbstate_t st;
 	memset(&st, 0, sizeof(st));
@@ -49,10 +29,28 @@ int ui_text_width(const char *s)
 			memset(&st, 0, sizeof(st));
 		}
 		int w = wcwidth(wc);
+		if (cols + (w > 0 ? w : 0) > maxcols)
+			break;
 		cols += w > 0 ? w : 0;
 		off += k;
 	}
-	return cols;
+	if (used)
+		*used = cols;
+	return off;
+}
+
+void ui_put(int y, int x, const char *s, int maxcols)
+{
+	if (maxcols > COLS - x)
+		maxcols = COLS - x;
+	mvaddnstr(y, x, s, (int)fit_cols(s, maxcols, NULL));
+}
+
+int ui_text_width(const char *s)
+{
+	int w;
+	fit_cols(s, 1 << 30, &w);
+	return w;
 }
 
 int ui_attr(const struct ui *u, enum ui_color c)
