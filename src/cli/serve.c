@@ -42,6 +42,91 @@ struct latest {
 	size_t len[2];
 };
 
+/* Every connection has REQUEST_SECONDS from its accept, and then from the
+ * end of each request it completed, to complete its next one. MHD's own
+ * timeout only counts idle time: a client trickling a byte every few
+ * seconds would hold its slot (and one of the 8 of its address) forever. */
+#define REQUEST_SECONDS 10.0
+
+struct conn {
+	struct conn *prev, *next;
+	int fd;
+	double since;           /* accept, or the end of the last request */
+};
+
+struct conns {
+	pthread_mutex_t mu;
+	struct conn *head;
+};
+
+/* Runs in the server's thread: a connection starts or ends. MHD closes
+ * the socket only after CLOSED returned, so an fd on the list (read
+ * under the lock) is still this connection's. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct conns *cs = cls;
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *i =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		struct conn *k = i ? calloc(1, sizeof(*k)) : NULL;
+		if (!k)
+			return;  /* untracked: MHD's idle timeout still applies */
+		k->fd = i->connect_fd;
+		k->since = batch_now();
+		pthread_mutex_lock(&cs->mu);
+		k->next = cs->head;
+		if (cs->head)
+			cs->head->prev = k;
+		cs->head = k;
+		pthread_mutex_unlock(&cs->mu);
+		*ctx = k;
+	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED && *ctx) {
+		struct conn *k = *ctx;
+		pthread_mutex_lock(&cs->mu);
+		if (k->prev)
+			k->prev->next = k->next;
+		else
+			cs->head = k->next;
+		if (k->next)
+			k->next->prev = k->prev;
+		pthread_mutex_unlock(&cs->mu);
+		free(k);
+		*ctx = NULL;
+	}
+}
+
+/* A request ended (answered, or cut): the next one has its own time. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **req,
+			 enum MHD_RequestTerminationCode toe)
+{
+	(void)req;
+	(void)toe;
+	struct conns *cs = cls;
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	if (!i || !i->socket_context)
+		return;
+	pthread_mutex_lock(&cs->mu);
+	((struct conn *)i->socket_context)->since = batch_now();
+	pthread_mutex_unlock(&cs->mu);
+}
+
+/* Shut down the sockets past their deadline; the server sees the end of
+ * the stream and closes them. */
+static void reap(struct conns *cs)
+{
+	double now = batch_now();
+	pthread_mutex_lock(&cs->mu);
+	for (struct conn *k = cs->head; k; k = k->next) {
+		if (k->fd >= 0 && now - k->since > REQUEST_SECONDS) {
+			shutdown(k->fd, SHUT_RDWR);
+			k->fd = -1;
+		}
+	}
+	pthread_mutex_unlock(&cs->mu);
+}
+
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
 			     const char *body, size_t len, bool head)
 {
@@ -135,11 +220,21 @@ static int listen_on(const char *addr, int port, char *err, size_t errsz)
 	return fd;
 }
 
-static void sleep_for(double secs)
+/* Sleep SECS, cutting late connections every half second meanwhile. */
+static void sleep_for(double secs, struct conns *cs)
 {
-	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
-	while (!serve_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+	double end = batch_now() + secs;
+	for (;;) {
+		reap(cs);
+		double left = end - batch_now();
+		if (serve_stop || left <= 0)
+			return;
+		if (left > 0.5)
+			left = 0.5;
+		struct timespec ts = { 0, (long)(left * 1e9) };
+		while (!serve_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+	}
 }
 
 /* Render one exposition into a fresh buffer. */
@@ -180,8 +275,10 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		return 1;
 	}
 	struct latest l = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	struct conns cs = { .mu = PTHREAD_MUTEX_INITIALIZER };
 	/* Bounded: one internal thread, at most 64 connections (8 from one
-	 * address), 32 KiB of memory and 10 s each (a slow client is cut). */
+	 * address), 32 KiB of memory each, 10 s idle and 10 s a request (a
+	 * slow client is cut). */
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL,
 		0, NULL, NULL, on_request, &l,
@@ -190,6 +287,8 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)8,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, &cs,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, &cs,
 		MHD_OPTION_END);
 	if (!d) {
 		fprintf(err, "numatop-tui: cannot start the HTTP server on %s port %d\n",
@@ -236,7 +335,7 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		} else {
 			free(text[0]);
 		}
-		sleep_for(o->delay - (batch_now() - t0));
+		sleep_for(o->delay - (batch_now() - t0), &cs);
 	}
 	MHD_stop_daemon(d);
 	close(fd);
