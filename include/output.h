@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sampler.h"
 #include "snapshot.h"
 
 struct col_list;
@@ -33,6 +34,7 @@ struct output_opts {
 	size_t metrics_top;         /* --metrics-top N ... */
 	bool metrics_top_set;       /* ... given (else OUTPUT_METRICS_TOP) */
 	const struct output_stats *stats;    /* NULL: not said */
+	bool cgroups;               /* text: the cgroup table (--cgroups) */
 };
 
 /* Both return 0, or -errno when the stream failed (e.g. -EPIPE). The
@@ -50,6 +52,7 @@ struct output_format {
 	const char *name;
 	const char *desc;
 	int (*write)(FILE *f, const struct snapshot *s, const struct output_opts *o);
+	enum sampler_cgroups cgroups;   /* what it shows of cgroups */
 };
 extern const struct output_format output_formats[];
 extern const size_t output_nformats;

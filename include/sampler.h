@@ -39,6 +39,11 @@ int sampler_set_priority(struct sampler *s, const int *pids, size_t n);
 void sampler_set_clock(struct sampler *s, double (*now)(void *ctx), void *ctx);
 void sampler_set_placement_ops(struct sampler *s, const struct placement_ops *ops);
 
+/* Cgroups: off (default), each process's cgroup path (cached, re-read
+ * every 10 s), or that and every cgroup's numa_stat and cpuset. */
+enum sampler_cgroups { SAMPLER_CG_OFF, SAMPLER_CG_PROCS, SAMPLER_CG_ALL };
+void sampler_set_cgroups(struct sampler *s, enum sampler_cgroups mode);
+
 /* Take one sample into snap (its buffers are reused). 0 or -errno; a
  * failing process scan is reported in snap->proc_rc, not as an error. */
 int sampler_tick(struct sampler *s, struct snapshot *snap);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "cgroup.h"
 #include "nodestat.h"
 #include "proc.h"
 #include "topology.h"
@@ -35,6 +36,9 @@ struct snap_proc {
 	bool nm_sampled;              /* estimated from maps + move_pages queries */
 	bool nm_fresh;                /* read in this sample */
 	const struct proc_thread *threads;   /* thr_n entries */
+	const char *cgroup;           /* path in the memory hierarchy, NULL
+				       * unknown or not read (sampler_set_cgroups) */
+	long cgroup_idx;              /* into snapshot.cgroups, -1 none */
 };
 
 /* What the numa_maps budget did in one sample. */
@@ -64,6 +68,10 @@ struct snapshot {
 	size_t kthreads_hidden;       /* kernel threads left out (see sampler_filter) */
 	double self_cpu_pct;          /* this tool's CPU use since last sample */
 	struct snap_nm_stats nm_stats;
+	enum cgroup_layout cg_layout; /* when process cgroups were read */
+	bool have_cgroups;            /* cgroups below was read this sample */
+	struct cgroup_set cgroups;
+	double cgroups_ms;            /* what reading them cost */
 };
 
 void snapshot_free(struct snapshot *s);
@@ -75,7 +83,8 @@ const char *snapshot_nm_mark(const struct snap_proc *p);
 /* The process-table columns; their table is in columns.h. */
 enum snap_col {
 	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
-	COL_REMOTE_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_POLICY, COL_COMMAND, COL_NCOLS
+	COL_REMOTE_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
+	COL_NCOLS
 };
 struct sort_key {
 	enum snap_col col;

@@ -199,6 +199,23 @@ static void c_policy(const struct col_ctx *c, const struct snap_proc *p, int nod
 	sanitize_term(s ? s : "-", out, n);
 }
 
+static const char *s_cgroup(const struct snap_proc *p)
+{
+	return p->cgroup;
+}
+
+static void c_cgroup(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	char s[256];
+	if (!p->cgroup) {
+		snprintf(out, n, "-");
+		return;
+	}
+	cgroup_short_name(p->cgroup, s, sizeof(s));
+	sanitize_term(s, out, n);
+}
+
 static void c_command(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
@@ -231,6 +248,9 @@ static const struct col_def cols[COL_NCOLS] = {
 			  5, 4, 1, true, false, v_threads, NULL, c_threads },
 	[COL_AGE] = { "AGE", "AGE", "AGE", "seconds since the placement numbers were read",
 		      6, 5, 1, true, false, v_age, NULL, c_age },
+	[COL_CGROUP] = { "CGROUP", "CGROUP", "CGROUP",
+			 "cgroup: systemd unit, container id (12), pod; the path in JSON",
+			 -20, -16, 1, false, false, NULL, s_cgroup, c_cgroup },
 	[COL_POLICY] = { "POLICY", "POLICY", "POLICY", "memory policy of the mappings (numa_maps)",
 			 -24, -16, 2, false, false, NULL, s_policy, c_policy },
 	[COL_COMMAND] = { "COMMAND", "COMMAND", "COMMAND", "command name (monitor: the command line)",

@@ -7,11 +7,13 @@
 #include <strings.h>
 
 const struct output_format output_formats[] = {
-	{ "text", "text snapshots, like top -b (-b)", output_text_write },
-	{ "json", "one JSON object per sample, NDJSON (--json)", output_json_write },
+	{ "text", "text snapshots, like top -b (-b)", output_text_write, SAMPLER_CG_OFF },
+	{ "json", "one JSON object per sample, NDJSON (--json)", output_json_write,
+	  SAMPLER_CG_ALL },
 	{ "prometheus", "Prometheus text exposition per sample (node_exporter's textfile collector)",
-	  output_prom_write },
-	{ "openmetrics", "OpenMetrics text per sample (--openmetrics)", output_openmetrics_write },
+	  output_prom_write, SAMPLER_CG_OFF },
+	{ "openmetrics", "OpenMetrics text per sample (--openmetrics)", output_openmetrics_write,
+	  SAMPLER_CG_OFF },
 };
 const size_t output_nformats = sizeof(output_formats) / sizeof(output_formats[0]);
 

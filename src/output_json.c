@@ -112,6 +112,46 @@ static json_object *per_node(const struct topology *t, const int64_t *kb)
 	return o;
 }
 
+/* By node id, nodes the cgroup's file left unknown as null. */
+static json_object *per_node_known(const struct topology *t, const int64_t *kb)
+{
+	json_object *o = json_object_new_object();
+	for (size_t j = 0; j < t->nnodes; j++) {
+		char id[16];
+		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
+		json_object_object_add(o, id, jnum(kb[j]));
+	}
+	return o;
+}
+
+static json_object *cgroup_obj(const struct snapshot *s, const struct cgroup_info *c)
+{
+	const struct topology *t = s->topo;
+	json_object *o = json_object_new_object();
+	bool v2 = s->cgroups.layout == CGROUP_V2;
+	json_object_object_add(o, "path", jstr(c->path));
+	json_object_object_add(o, "version", json_object_new_int(v2 ? 2 : 1));
+	json_object_object_add(o, "state", json_object_new_string(cgroup_state_names[c->state]));
+	json_object_object_add(o, "processes", jnum(c->procs_tree));
+	json_object_object_add(o, "processes_own", jnum(c->procs));
+	bool n = c->have_numa;
+	json_object_object_add(o, "node_kb", n ? per_node_known(t, c->node_kb) : NULL);
+	json_object_object_add(o, "total_kb", n ? jnum(c->total_kb) : NULL);
+	json_object_object_add(o, "anon_kb", n ? jnum(c->anon_total_kb) : NULL);
+	json_object_object_add(o, "file_kb", n ? jnum(c->file_total_kb) : NULL);
+	json_object_object_add(o, "anon_node_kb", n ? per_node_known(t, c->anon_kb) : NULL);
+	json_object_object_add(o, "file_node_kb", n ? per_node_known(t, c->file_kb) : NULL);
+	json_object_object_add(o, "unknown_node_kb", n ? jnum(c->unknown_node_kb) : NULL);
+	json_object_object_add(o, "memory_current_kb", jnum(c->current_kb));
+	json_object_object_add(o, "cpus_effective", c->have_cpus ? cpu_list(&c->cpus) : NULL);
+	json_object_object_add(o, "mems_effective", c->have_mems ? cpu_list(&c->mems) : NULL);
+	json_object_object_add(o, "run_nodes", cpu_list(&c->run_nodes));
+	json_object_object_add(o, "remote_kb", jnum(c->remote_kb));
+	json_object_object_add(o, "remote_against", c->remote_kb < 0 ? NULL :
+			       json_object_new_string(c->remote_by_mems ? "mems_effective" : "run_nodes"));
+	return o;
+}
+
 static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p)
 {
 	const struct topology *t = s->topo;
@@ -149,6 +189,8 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "sample_age_s", jreal(p->nm_age_s, 1));
 	if (p->nm == NMS_ERROR)
 		json_object_object_add(o, "numa_maps_error", json_object_new_string(fsroot_strerror(p->nm_errno)));
+	if (s->cg_layout != CGROUP_NONE || s->have_cgroups)
+		json_object_object_add(o, "cgroup", p->cgroup ? jstr(p->cgroup) : NULL);
 	return o;
 }
 
@@ -190,6 +232,15 @@ int output_json_write(FILE *f, const struct snapshot *s,
 		json_object_array_add(nodes, node_obj(s, i));
 	json_object_object_add(root, "nodes", nodes);
 	json_object_object_add(root, "distances", distances_obj(t));
+	if (s->have_cgroups) {
+		json_object_object_add(root, "cgroup_layout",
+				       json_object_new_string(cgroup_layout_names[s->cgroups.layout]));
+		json_object *cg = json_object_new_array();
+		for (size_t i = 0; i < s->cgroups.n; i++)
+			json_object_array_add(cg, cgroup_obj(s, &s->cgroups.v[i]));
+		json_object_object_add(root, "cgroups", cg);
+		json_object_object_add(root, "cgroups_read_ms", jreal(s->cgroups_ms, 2));
+	}
 	/* "processes" is the last member: the rest of the object is written
 	 * first (without its closing brace), then one process at a time, so
 	 * memory does not grow with the number of processes. */

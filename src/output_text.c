@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -137,6 +138,67 @@ static void node_table(FILE *f, const struct snapshot *s)
 	}
 }
 
+#define TEXT_CGROUPS 20
+
+static int by_memory(const void *a, const void *b, void *ctx)
+{
+	const struct cgroup_set *cs = ctx;
+	int64_t x = cs->v[*(const size_t *)a].total_kb, y = cs->v[*(const size_t *)b].total_kb;
+	if (x != y)
+		return x > y ? -1 : 1;   /* largest first, unknown (-1) last */
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* --cgroups: the top cgroups by memory, per node, REMOTE against their
+ * cpuset.mems (or the nodes their threads run on). */
+static void cgroup_table(FILE *f, const struct snapshot *s)
+{
+	const struct topology *t = s->topo;
+	const struct cgroup_set *cs = &s->cgroups;
+	if (!s->have_cgroups || cs->layout == CGROUP_NONE) {
+		fprintf(f, "\ncgroups: none mounted under /sys/fs/cgroup\n");
+		return;
+	}
+	size_t *ix = malloc((cs->n ? cs->n : 1) * sizeof(*ix));
+	if (!ix)
+		return;
+	for (size_t i = 0; i < cs->n; i++)
+		ix[i] = i;
+	qsort_r(ix, cs->n, sizeof(*ix), by_memory, (void *)cs);
+	size_t show = cs->n < TEXT_CGROUPS ? cs->n : TEXT_CGROUPS;
+	fprintf(f, "\ncgroups (%s): %zu, the top %zu by memory\n", cgroup_layout_names[cs->layout],
+		cs->n, show);
+	fprintf(f, "%6s %12s", "PROCS", "MEM_KB");
+	for (size_t j = 0; j < t->nnodes; j++) {
+		char h[24];
+		snprintf(h, sizeof(h), "N%d", t->nodes[j].id);
+		fprintf(f, " %10s", h);
+	}
+	fprintf(f, " %10s %-8s %-12s %s\n", "REMOTE", "MEMS", "CPUS", "CGROUP");
+	for (size_t k = 0; k < show; k++) {
+		const struct cgroup_info *c = &cs->v[ix[k]];
+		char a[24], b[24], path[1024], mems[64], cpus[64];
+		fmt_kb(a, sizeof(a), c->procs_tree);
+		fmt_kb(b, sizeof(b), c->have_numa ? c->total_kb : -1);
+		fprintf(f, "%6s %12s", a, c->state == CGS_OK ? b : cgroup_state_names[c->state]);
+		for (size_t j = 0; j < t->nnodes; j++) {
+			fmt_kb(a, sizeof(a), c->have_numa ? c->node_kb[j] : -1);
+			fprintf(f, " %10s", a);
+		}
+		fmt_kb(a, sizeof(a), c->remote_kb);
+		if (!c->have_mems || bitmap_format_list(&c->mems, mems, sizeof(mems)) == 0)
+			snprintf(mems, sizeof(mems), "-");
+		if (!c->have_cpus || bitmap_format_list(&c->cpus, cpus, sizeof(cpus)) == 0)
+			snprintf(cpus, sizeof(cpus), "-");
+		sanitize_term(c->path, path, sizeof(path));
+		fprintf(f, " %10s %-8s %-12s %s\n", a, mems, cpus, path);
+	}
+	if (cs->truncated)
+		fprintf(f, "cgroups: %zu more not read (over %d, or nested deeper than %d)\n",
+			cs->truncated, CGROUP_MAX, CGROUP_MAX_DEPTH);
+	free(ix);
+}
+
 static void distance_table(FILE *f, const struct snapshot *s)
 {
 	const struct topology *t = s->topo;
@@ -216,6 +278,8 @@ int output_text_write(FILE *f, const struct snapshot *s,
 {
 	header(f, s, o);
 	node_table(f, s);
+	if (o->cgroups)
+		cgroup_table(f, s);
 	distance_table(f, s);
 	proc_table(f, s, o);
 	fputc('\n', f);

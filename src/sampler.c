@@ -92,6 +92,9 @@ void sampler_free(struct sampler *s)
 	free(s->link);
 	free(s->prio);
 	placement_scratch_free(&s->psc);
+	cgroup_pidmap_free(s->cgmap);
+	free(s->cg_paths);
+	free(s->cg_order);
 	free(s);
 }
 
@@ -361,6 +364,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		sp->remote_pct = -1;
 		sp->cpu_pct = -1;
 		sp->nm_age_s = -1;
+		sp->cgroup_idx = -1;
 		sampler_prepare_proc(s, snap, i);
 	}
 	/* numa_maps on the budget. */
@@ -383,6 +387,107 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	return 0;
 }
 
+void sampler_set_cgroups(struct sampler *s, enum sampler_cgroups mode)
+{
+	s->cg_mode = mode;
+}
+
+#define CG_REFRESH_S 10.0
+
+static int by_pid(const void *a, const void *b, void *ctx)
+{
+	const struct snapshot *snap = ctx;
+	int x = snap->procs[*(const size_t *)a].info.pid, y = snap->procs[*(const size_t *)b].info.pid;
+	return (x > y) - (x < y);
+}
+
+static const struct snap_proc *find_pid(const struct snapshot *snap, const size_t *byp, int pid)
+{
+	size_t lo = 0, hi = snap->nprocs;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int p = snap->procs[byp[mid]].info.pid;
+		if (p == pid)
+			return &snap->procs[byp[mid]];
+		if (p < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Each process's cgroup, then (SAMPLER_CG_ALL) every cgroup with the
+ * nodes its processes' threads run on. */
+static int read_cgroups(struct sampler *s, struct snapshot *snap)
+{
+	snap->have_cgroups = false;
+	snap->cg_layout = CGROUP_NONE;
+	if (s->cg_mode == SAMPLER_CG_OFF)
+		return 0;
+	double t0 = mono_now(NULL);
+	if (!s->cgmap) {
+		int rc = cgroup_pidmap_new(&s->cgmap);
+		if (rc)
+			return rc;
+	}
+	if (s->cg_pathcap < snap->nprocs) {
+		const char **p = realloc(s->cg_paths, snap->nprocs * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		s->cg_paths = p;
+		size_t *o = realloc(s->cg_order, snap->nprocs * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		s->cg_order = o;
+		s->cg_pathcap = snap->nprocs;
+	}
+	snap->cg_layout = cgroup_detect(s->root);
+	long rc = cgroup_pidmap_update(s->cgmap, s->root, snap->cg_layout, snap->plist.v,
+				       snap->nprocs, s->tick_now, CG_REFRESH_S, s->cg_paths);
+	if (rc < 0)
+		return (int)rc;
+	for (size_t i = 0; i < snap->nprocs; i++)
+		snap->procs[i].cgroup = s->cg_paths[i];
+	if (s->cg_mode == SAMPLER_CG_ALL) {
+		int r = cgroup_read_all(s->root, s->topo, &snap->cgroups);
+		if (r)
+			return r;
+		for (size_t i = 0; i < snap->nprocs; i++) {
+			struct snap_proc *sp = &snap->procs[i];
+			sp->cgroup_idx = sp->cgroup ? cgroup_find(&snap->cgroups, sp->cgroup) : -1;
+		}
+		/* Where each cgroup's members run, from cgroup.procs. */
+		size_t *byp = s->cg_order;
+		for (size_t i = 0; i < snap->nprocs; i++)
+			byp[i] = i;
+		qsort_r(byp, snap->nprocs, sizeof(*byp), by_pid, snap);
+		for (size_t c = 0; c < snap->cgroups.n; c++) {
+			struct cgroup_info *cg = &snap->cgroups.v[c];
+			for (size_t m = 0; m < cg->npids; m++) {
+				const struct snap_proc *sp = find_pid(snap, byp, cg->pids[m]);
+				if (!sp) {
+					cg->unseen += cg->parent >= 0;
+					continue;
+				}
+				size_t nt = sp->info.thr_n ? sp->info.thr_n : 1;
+				for (size_t k = 0; k < nt; k++) {
+					int ni = topology_cpu_node(s->topo, sp->info.thr_n ?
+								   sp->threads[k].last_cpu :
+								   sp->info.last_cpu);
+					if (ni >= 0)
+						cgroup_add_run_node(&snap->cgroups, (long)c,
+								    s->topo->nodes[ni].id);
+				}
+			}
+		}
+		cgroup_finish(&snap->cgroups, s->topo);
+		snap->have_cgroups = true;
+	}
+	snap->cgroups_ms = (mono_now(NULL) - t0) * 1000.0;
+	return 0;
+}
+
 int sampler_tick(struct sampler *s, struct snapshot *snap)
 {
 	int rc = ensure_snapshot(s, snap);
@@ -401,6 +506,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap)
 	node_loads(s, snap);
 	numastat_rates(s, snap);
 	rc = scan_procs(s, snap);
+	if (rc == 0 && snap->proc_rc == 0)
+		rc = read_cgroups(s, snap);
 	snap->self_cpu_pct = (s->seq > 1 && snap->interval_s > 0 && self >= 0) ?
 			     100.0 * (self - s->prev_self) / snap->interval_s : -1;
 	s->prev_mono = now;

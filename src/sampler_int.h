@@ -79,6 +79,11 @@ struct sampler {
 	double prev_mono, prev_self;
 	unsigned seq;
 	long hz;
+	enum sampler_cgroups cg_mode;
+	struct cgroup_pidmap *cgmap;
+	const char **cg_paths;        /* [cg_pathcap] scratch */
+	size_t *cg_order;             /* [cg_pathcap] processes by PID */
+	size_t cg_pathcap;
 };
 
 /* sampler_nm.c */

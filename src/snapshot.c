@@ -26,6 +26,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->procs);
 	free(s->kb_pool);
 	proc_list_free(&s->plist);
+	cgroup_set_free(&s->cgroups);
 	memset(s, 0, sizeof(*s));
 }
 

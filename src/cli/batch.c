@@ -67,6 +67,14 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 		return 2;
 	}
 	const struct output_format *fmt = output_format_find(o->format ? o->format : "text");
+	/* Cgroups as the format shows them; the text's table with --cgroups,
+	 * the CGROUP column needs each process's. */
+	enum sampler_cgroups cgm = fmt->cgroups;
+	if (o->cgroups && fmt->write == output_text_write)
+		cgm = SAMPLER_CG_ALL;
+	else if (cgm == SAMPLER_CG_OFF && col_list_find(&cols, COL_CGROUP) >= 0)
+		cgm = SAMPLER_CG_PROCS;
+	sampler_set_cgroups(se.smp, cgm);
 	sigstop_install(on_signal);
 	signal(SIGPIPE, SIG_IGN);   /* a closed pipe shows up as EPIPE */
 	struct output_stats stats = { 0 };
@@ -74,7 +82,7 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 				  .cols = o->columns ? &cols : NULL,
 				  .meas = se.have_meas ? &se.meas : NULL,
 				  .metrics_top = (size_t)o->metrics_top, .metrics_top_set = o->metrics_top_set,
-				  .stats = &stats };
+				  .stats = &stats, .cgroups = o->cgroups };
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	int status = 0;

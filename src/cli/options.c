@@ -35,6 +35,8 @@ void options_usage(FILE *f)
 "      --full           read every process's numa_maps every sample (the\n"
 "                       default for -b or --json with -n 1)\n"
 "      --age            show the AGE column (age of each placement sample)\n"
+"      --cgroups        batch text: a cgroup table after the nodes (the top\n"
+"                       20 by memory; JSON always has \"cgroups\")\n"
 "      --kernel-threads show kernel threads (hidden by default, as in htop;\n"
 "                       a PID given with -p is always shown)\n"
 "      --measure        measure latency and bandwidth between every CPU node\n"
@@ -163,6 +165,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "budget", required_argument, NULL, 'G' },
 		{ "full", no_argument, NULL, 'f' },
 		{ "age", no_argument, NULL, 'A' },
+		{ "cgroups", no_argument, NULL, 'g' },
 		{ "kernel-threads", no_argument, NULL, 'K' },
 		{ "measure", no_argument, NULL, 'L' },
 		{ "measure-quick", no_argument, NULL, 'Q' },
@@ -243,6 +246,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 		case 'R': o->readonly = true; break;
 		case 'f': o->full = true; break;
 		case 'A': o->show_age = true; break;
+		case 'g': o->cgroups = true; break;
 		case 'K': o->kernel_threads = true; break;
 		case 'L': o->measure = true; break;
 		case 'Q': o->measure = o->measure_quick = true; break;

@@ -27,6 +27,7 @@ struct options {
 	double budget_ms;        /* --budget MS of numa_maps reading per sample */
 	bool full;               /* --full: read every process every sample */
 	bool show_age;           /* --age: show the AGE column */
+	bool cgroups;            /* --cgroups: the batch text's cgroup table */
 	bool kernel_threads;     /* --kernel-threads: show kernel threads */
 	bool measure, measure_quick;   /* --measure, --measure-quick */
 	const char *serve;       /* --serve [ADDR:]PORT */
