@@ -23,7 +23,7 @@
 
 /* Screens: the first SCR_NSCREENS are the tabs (Tab cycles them); the
  * rest are opened by a key. Each has a row in ui_screen_ops (ui_screen.c). */
-enum ui_screen { SCR_PROCESSES, SCR_NODES, SCR_TOPOLOGY, SCR_DISTANCES, SCR_NSCREENS,
+enum ui_screen { SCR_PROCESSES, SCR_NODES, SCR_CGROUPS, SCR_TOPOLOGY, SCR_DISTANCES, SCR_NSCREENS,
 		 SCR_DETAIL, SCR_HELP, SCR_KILL, SCR_SORT, SCR_ACTION, SCR_MEASURE,
 		 SCR_SETUP, SCR_N };
 
@@ -93,14 +93,14 @@ struct ui {
 	 * sampling, signals and resizes go on while it is open. */
 	struct ui_prompt {
 		int kind;                /* 0 closed, else UI_PROMPT_* */
-		char buf[64];            /* UTF-8, as long as filter[] */
+		char buf[520];           /* UTF-8, as long as filter[] */
 		size_t len;
 	} prompt;
 	bool kernel_threads;     /* K: shown (hidden by default) */
 	int setup_sel, setup_pane, setup_avail;   /* F2: cursor, pane, available row */
 	bool color, c256, ascii, mouse;
 	double delay, last_sample;
-	char filter[64], search[64];
+	char filter[520], search[520];   /* filter: "cgroup <path>" fits */
 	struct ui_tag *tagged;   /* tagged processes: PID + start time */
 	size_t ntagged;
 	struct proc_detail detail;
@@ -120,10 +120,21 @@ struct ui {
 	struct settings settings_at_start;   /* to tell whether to write */
 	int nhdr;                /* header cells as drawn, for the mouse */
 	size_t hdrcap;
+	/* The Cgroups screen: rows (cgroup indexes), selection kept by path,
+	 * the sort column, collapsed cgroups by path. */
+	size_t *cg_rows, cg_nrows;
+	long cg_sel, cg_top;
+	char cg_sel_path[512];
+	int cg_sort;
+	bool cg_desc;
+	char **cg_collapsed;
+	size_t cg_ncollapsed;
 };
 
 /* ui_screen.c: the screen table, drawing and key dispatch through it */
 bool ui_handle_key(struct ui *u, int ch);
+/* The main key table alone (for a screen's keys to fall back to). */
+bool ui_main_key(struct ui *u, int ch);
 bool ui_help_line(long k, const char **label, const char **text, char *buf, size_t n,
 		  enum ui_color *c);
 void ui_draw(struct ui *u);
@@ -195,6 +206,15 @@ void ui_measure_draw(struct ui *u);
 bool ui_measure_running(const struct ui *u);
 void ui_measure_poll(struct ui *u);
 void ui_measure_free(struct ui *u);
+/* ui_cgroups.c: the Cgroups screen */
+void ui_draw_cgroups(struct ui *u, int y0, int h);
+void ui_cgroups_key(struct ui *u, int ch);
+void ui_cg_rebuild(struct ui *u);
+bool ui_cg_collapsed(const struct ui *u, const char *path);
+void ui_cgroups_free(struct ui *u);
+/* What the monitor needs of cgroups now: the screen, the CGROUP column,
+ * a cgroup filter. */
+enum sampler_cgroups ui_cg_need(const struct ui *u);
 /* ui_screens.c */
 void ui_draw_nodes(struct ui *u, int y0, int h);
 void ui_draw_topology(struct ui *u, int y0, int h);

@@ -150,6 +150,8 @@ static void k_screen(struct ui *u, int ch)
 	s = (s + (ch == KEY_BTAB ? SCR_NSCREENS - 1 : 1)) % SCR_NSCREENS;
 	u->screen = (enum ui_screen)s;
 	u->scroll = 0;
+	if (u->screen == SCR_CGROUPS && !u->snap.have_cgroups && !u->paused)
+		ui_sample(u);     /* read them now, not at the next refresh */
 }
 
 static void k_enter(struct ui *u, int ch)
@@ -294,7 +296,7 @@ const struct ui_key ui_keys[] = {
 	{ 'A', k_age, "A", "show / hide AGE: seconds since each process's placement was read", NULL },
 	{ 'v', k_layer, "v", "heatmap layer: SLIT, measured latency, bandwidth, HMAT", NULL },
 	{ 'L', k_measure, "L", "measure latency and bandwidth between nodes (confirm first)", NULL },
-	{ KEY_TAB, k_screen, "Tab S-Tab", "next / previous screen: Processes, Nodes, Topology, Distances", "Screen" },
+	{ KEY_TAB, k_screen, "Tab S-Tab", "next / previous screen: Processes, Nodes, Cgroups, Topology, Distances", "Screen" },
 	{ KEY_BTAB, k_screen, NULL, NULL, NULL },
 	{ '\n', k_enter, "Enter", "process detail: placement per mapping, threads", NULL },
 	{ KEY_ENTER, k_enter, NULL, NULL, NULL },

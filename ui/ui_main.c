@@ -98,6 +98,7 @@ static void ui_close(struct ui *u)
 	ui_action_free(u);
 	ui_kill_close(u);
 	ui_measure_free(u);
+	ui_cgroups_free(u);
 	free(u->meas_marks);
 	detail_free(&u->detail);
 	snapshot_free(&u->snap);
@@ -132,6 +133,7 @@ static void set_priority(struct ui *u)
 void ui_sample(struct ui *u)
 {
 	set_priority(u);
+	sampler_set_cgroups(u->se.smp, ui_cg_need(u));
 	int rc = sampler_tick(u->se.smp, &u->snap);
 	if (rc)
 		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));
@@ -139,6 +141,7 @@ void ui_sample(struct ui *u)
 		ui_prune_tags(u);   /* not after a failed scan: it lists nobody */
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
+	ui_cg_rebuild(u);
 	if (u->screen == SCR_DETAIL && !u->detail_exited) {
 		int e = detail_read(u->se.root, &u->se.topo, u->detail.pid, u->detail.starttime,
 				    &u->detail);

@@ -23,6 +23,17 @@ static bool row_wanted(const struct ui *u, const struct snap_proc *p)
 	double pct;
 	if (sscanf(f, "on node %d", &node) == 1 || sscanf(f, "node %d", &node) == 1)
 		return p->home >= 0 && u->se.topo.nodes[p->home].id == node;
+	if (strncmp(f, "cgroup ", 7) == 0) {
+		/* A path: that cgroup and the ones below it; else a part of one. */
+		const char *want = f + 7, *cg = p->cgroup;
+		size_t wl = strlen(want);
+		if (!cg)
+			return false;
+		if (want[0] == '/')
+			return strcmp(want, "/") == 0 || (strncmp(cg, want, wl) == 0 &&
+							  (cg[wl] == '\0' || cg[wl] == '/'));
+		return strstr(cg, want) != NULL;
+	}
 	if (sscanf(f, "remote%%>=%lf", &pct) == 1 || sscanf(f, "remote>=%lf", &pct) == 1 ||
 	    sscanf(f, "remote%% >= %lf", &pct) == 1 || sscanf(f, "remote >= %lf", &pct) == 1)
 		return p->remote_pct >= pct;
@@ -79,6 +90,16 @@ static void add_thread_rows(struct ui *u)
 	u->depth = depth;
 	u->thr = thr;
 	u->nrows = o;
+}
+
+enum sampler_cgroups ui_cg_need(const struct ui *u)
+{
+	if (u->screen == SCR_CGROUPS)
+		return SAMPLER_CG_ALL;
+	if (u->screen == SCR_DETAIL || col_list_find(&u->cols, COL_CGROUP) >= 0 ||
+	    strncmp(u->filter, "cgroup ", 7) == 0)
+		return SAMPLER_CG_PROCS;
+	return SAMPLER_CG_OFF;
 }
 
 void ui_rebuild_rows(struct ui *u)

@@ -19,6 +19,7 @@ static void with_status(struct ui *u, int y0, int h, void (*draw)(struct ui *, i
 }
 
 static void d_nodes(struct ui *u, int y0, int h) { with_status(u, y0, h, ui_draw_nodes); }
+static void d_cgroups(struct ui *u, int y0, int h) { with_status(u, y0, h, ui_draw_cgroups); }
 static void d_topology(struct ui *u, int y0, int h) { with_status(u, y0, h, ui_draw_topology); }
 static void d_distances(struct ui *u, int y0, int h) { with_status(u, y0, h, ui_draw_heatmap_full); }
 static void d_detail(struct ui *u, int y0, int h) { with_status(u, y0, h, ui_draw_detail); }
@@ -39,6 +40,11 @@ static long max_help(const struct ui *u);
 static const struct ui_help h_scroll[] = {
 	{ "Up/Down", "scroll" }, { "PgUp/PgDn", "scroll a page" }, { "Home", "top" },
 	{ "Esc", "back (detail)" },
+};
+static const struct ui_help h_cgroups[] = {
+	{ "Up/Down PgUp/PgDn", "choose a cgroup" }, { "Enter", "its processes in the process table" },
+	{ "- + Space", "fold / unfold its subtree" }, { "< >", "sort siblings by CGROUP PROCS MEM REMOTE" },
+	{ "I", "invert the order" },
 };
 static const struct ui_help h_kill[] = {
 	{ "Up/Down", "choose a signal" }, { "Enter", "send it (identity re-checked first)" },
@@ -75,6 +81,7 @@ static const struct ui_help h_help[] = {
 const struct ui_screen_ops ui_screen_ops[SCR_N] = {
 	[SCR_PROCESSES] = { "Processes", ui_draw_processes, NULL, false, false, NULL, NULL, 0 },
 	[SCR_NODES] = { "Nodes", d_nodes, NULL, false, false, NULL, NULL, 0 },
+	[SCR_CGROUPS] = { "Cgroups", d_cgroups, ui_cgroups_key, false, false, NULL, HELP(h_cgroups) },
 	[SCR_TOPOLOGY] = { "Topology", d_topology, NULL, false, false, max_topology, HELP(h_scroll) },
 	[SCR_DISTANCES] = { "Distances", d_distances, NULL, false, false, max_distances, HELP(h_scroll) },
 	[SCR_NSCREENS] = { NULL, NULL, NULL, false, false, NULL, NULL, 0 },
@@ -330,6 +337,11 @@ bool ui_handle_key(struct ui *u, int ch)
 		u->scroll = u->scroll < 0 ? 0 : u->scroll > max ? max : u->scroll;
 		return true;
 	}
+	return ui_main_key(u, ch);
+}
+
+bool ui_main_key(struct ui *u, int ch)
+{
 	if (ch == '\r')
 		ch = '\n';
 	for (size_t i = 0; i < ui_nkeys; i++) {

@@ -176,6 +176,11 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		attroff(ui_attr(u, C_WARN) | A_BOLD);
 	}
 	mvprintw(y++, 0, "Cpus_allowed %s   Mems_allowed %s", d->cpus_allowed, d->mems_allowed);
+	if (p && p->cgroup) {
+		char cg[600];
+		sanitize_term(p->cgroup, cg, sizeof(cg));
+		mvprintw(y++, 0, "cgroup %s", cg);
+	}
 	if (p && p->nm == NMS_OK) {
 		char age[16];
 		fmt_age(age, sizeof(age), p->nm_age_s);
