@@ -163,9 +163,10 @@ static void read_numa(struct walk *w, struct cgroup_info *c, int64_t *kb)
 	}
 	c->unknown_node_kb += w->ns.other_kb;
 	for (size_t i = 0; i < nn; i++) {
-		/* A node the file does not name holds nothing of it. */
+		/* A node the file does not name (the kernel lists only nodes
+		 * with memory) holds nothing of it. */
 		if (c->node_kb[i] < 0)
-			c->node_kb[i] = 0;
+			c->node_kb[i] = c->anon_kb[i] = c->file_kb[i] = 0;
 		c->total_kb += c->node_kb[i];
 		if (c->anon_kb[i] >= 0 && c->anon_total_kb >= 0)
 			c->anon_total_kb += c->anon_kb[i];

@@ -244,8 +244,12 @@ void cgroup_short_name(const char *path, char *out, size_t n)
 		snprintf(out, n, "%.12s", c);
 		return;
 	}
-	/* k8s: .../kubepods-besteffort-pod<uid>.slice or .../pod<uid> */
-	const char *pod = strstr(c, "pod");
+	/* k8s: .../kubepods-besteffort-pod<uid>.slice or .../pod<uid>: "pod"
+	 * opening the component or after a '-' (not the one of "kubepods") */
+	const char *pod = NULL;
+	for (const char *q = c; (q = strstr(q, "pod")) != NULL; q += 3)
+		if (q == c || q[-1] == '-')
+			pod = q;
 	if (pod && strlen(pod) > 15) {
 		size_t pl = strlen(pod);
 		if (pl > 6 && strcmp(pod + pl - 6, ".slice") == 0)
