@@ -80,11 +80,14 @@ echo "$s" | grep -Eq 'HOME +node where most threads last ran' && echo "$s" | gre
 keys x; wait_for "REMOTE%" 20 && ok tui_help_returns || bad tui_help_returns
 # Tab cycles screens.
 keys Tab; screen | grep -q 'TOTAL_kB' && ok tui_tab_nodes || bad tui_tab_nodes "$(screen)"
+keys Tab; wait_for 'db.service' 10; s=$(screen)
+echo "$s" | grep -q 'cgroups (v2, memory hierarchy): 8' && echo "$s" | grep -Eq '^ +1 +116.0M +20.0M +64.0M +16.0M +16.0M +96.0M 0 ' \
+	&& ok tui_tab_cgroups || bad tui_tab_cgroups "$s"
 keys Tab; s=$(screen); echo "$s" | grep -q 'node 3: CPUs 6-7' && echo "$s" | grep -q 'package 3' \
 	&& ok tui_tab_topology || bad tui_tab_topology "$s"
-keys BTab; screen | grep -q 'TOTAL_kB' && ok tui_shift_tab || bad tui_shift_tab
-# The fourth screen: the whole distance matrix.
-keys Tab Tab; s=$(screen)
+keys BTab BTab; screen | grep -q 'TOTAL_kB' && ok tui_shift_tab || bad tui_shift_tab
+# The fifth screen: the whole distance matrix.
+keys Tab Tab Tab; s=$(screen)
 echo "$s" | grep -q 'Distances (SLIT)' && echo "$s" | grep -Eq '^ +3 +20 +20 +20 +10\*' && ! echo "$s" | grep -q 'PID' &&
 	ok tui_tab_distances || bad tui_tab_distances "$s"
 keys Tab
