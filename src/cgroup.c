@@ -334,6 +334,12 @@ int cgroup_read_all(const struct fsroot *r, const struct topology *t, struct cgr
 		struct cgroup_info *c = &set->v[i];
 		read_procs(&w, c);
 		read_numa(&w, c, set->kb + i * 3 * nn);
+		if (c->state != CGS_OK) {      /* gone meanwhile: nothing of it */
+			c->have_numa = false;
+			c->procs = -1;
+			c->npids = 0;
+			continue;
+		}
 		read_small_num(&w, c);
 		read_cpuset(&w, c);
 	}

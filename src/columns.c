@@ -250,7 +250,7 @@ static const struct col_def cols[COL_NCOLS] = {
 		      6, 5, 1, true, false, v_age, NULL, c_age },
 	[COL_CGROUP] = { "CGROUP", "CGROUP", "CGROUP",
 			 "cgroup: systemd unit, container id (12), pod; the path in JSON",
-			 -20, -16, 1, false, false, NULL, s_cgroup, c_cgroup },
+			 -20, -19, 1, false, false, NULL, s_cgroup, c_cgroup },
 	[COL_POLICY] = { "POLICY", "POLICY", "POLICY", "memory policy of the mappings (numa_maps)",
 			 -24, -16, 2, false, false, NULL, s_policy, c_policy },
 	[COL_COMMAND] = { "COMMAND", "COMMAND", "COMMAND", "command name (monitor: the command line)",

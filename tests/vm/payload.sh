@@ -8,7 +8,10 @@
 # The layout file (/vmtest/layouts/LAYOUT.layout) says what QEMU was asked
 # for; the kernel's /sys/devices/system/node says what the guest got; the
 # program must print the latter. The memory tests use nodes 0 and 1 and a
-# memhog of 64 MiB placed with numactl. No check depends on timing.
+# memhog of 64 MiB placed with numactl; the cgroup tests (cgroup v2, mounted
+# here if /init did not) the first and last nodes and a memhog in a cgroup
+# whose cpuset.mems is changed. No check depends on timing (the waits for
+# the kernel are bounded polls).
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -105,6 +108,10 @@ start_hog() {
 	nhog=$((nhog + 1))
 	/usr/bin/numactl --membind="$1" --cpunodebind="$2" /usr/bin/memhog $MB "$3" >"$T/hog$nhog" 2>&1 &
 	HOG=$!
+	wait_hog
+}
+# wait_hog: wait for the memhog started as $HOG (output in $T/hog$nhog).
+wait_hog() {
 	hogs="$hogs $HOG"
 	i=0
 	until grep -q '^ready' "$T/hog$nhog" 2>/dev/null; do
@@ -198,7 +205,7 @@ else
 fi
 
 if [ -z "$(sys_cpus 0)" ] || [ -z "$(sys_cpus 1)" ]; then
-	for t in hog migrate rebind both tui nonroot exited readonly; do
+	for t in hog migrate rebind both tui nonroot exited readonly cgroup; do
 		skip "$t" "the memory tests need CPUs on nodes 0 and 1"
 	done
 	exit $((nfail > 125 ? 125 : nfail))
