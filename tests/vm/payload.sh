@@ -486,4 +486,147 @@ saved=$(jget "$T/meas.flat" saved)
 [ -n "$saved" ] && [ -f "$saved" ] && case "$saved" in "$T/xdg/numatop-tui/measure-"*) true ;; *) false ;; esac &&
 	pass measure_file_written || fail measure_file_written "saved '$saved'"
 
+# --- 12. cgroup v2: a cgroup's memory per node (memory.numa_stat), REMOTE
+# against its cpuset.mems, each process's cgroup; then cpuset.mems changed
+# to another node: on v2 the kernel moves the pages itself. ----------------
+CGR=/sys/fs/cgroup
+CG=$CGR/numatop-vm
+cfirst=${sys_nodes%% *}
+clast=${sys_nodes##* }
+# The CPUs of the last node, or every CPU when it has none (memory-only).
+ccpus=$(cat $SYS/node$clast/cpulist)
+[ -n "$ccpus" ] || ccpus=$(cat /sys/devices/system/cpu/online)
+# cg_json NAME: "--json -n 1" flattened in $T/NAME.flat with json-c's "\/"
+# as "/"; sets $C (index of /numatop-vm in "cgroups", "" if absent).
+cg_json() {
+	run "$1" $P --json -n 1
+	/usr/bin/jsonflat <"$T/$1.out" 2>/dev/null | sed 's|\\/|/|g' >"$T/$1.flat"
+	C=$(grep '^cgroups\.[0-9]*\.path=/numatop-vm$' "$T/$1.flat" | head -1 | cut -d. -f2)
+}
+# cg_facts: what the kernel says, for the details of a failure.
+cg_facts() {
+	echo "cgroup.procs '$(words "$(cat $CG/cgroup.procs 2>/dev/null)")'" \
+		"mems.effective '$(cat $CG/cpuset.mems.effective 2>/dev/null)'" \
+		"cpus.effective '$(cat $CG/cpuset.cpus.effective 2>/dev/null)'"
+	echo "numa_stat: $(grep -E '^(anon|file) ' $CG/memory.numa_stat 2>/dev/null | tr '\n' ';')"
+	[ -n "$HOG" ] && echo "memhog $HOG numa_maps $(numa_all "$HOG"); $(thp "$HOG")"
+}
+# cg_get FLAT FIELD: the /numatop-vm cgroup's FIELD in FLAT.
+cg_get() { jget "$1" "cgroups.$C.$2"; }
+# cg_node_check FLAT NODE: "" when /numatop-vm has >= 60000 kB and the
+# majority of its memory on NODE, its mems_effective is [NODE] and its
+# remote_kb is a number under 10 % of its total; else what is wrong.
+cg_node_check() {
+	onn=$(cg_get "$1" "node_kb.$2")
+	tot=$(cg_get "$1" total_kb)
+	rem=$(cg_get "$1" remote_kb)
+	nk="node_kb {$(grep "^cgroups\.$C\.node_kb\." "$1" | sed 's/^cgroups\.[0-9]*\.node_kb\.//' | tr '\n' ' ')}"
+	[ "$onn" -ge 60000 ] 2>/dev/null && [ $((onn * 2)) -gt "$tot" ] 2>/dev/null ||
+		echo "node_kb.$2 '$onn' (want >= 60000 and over half of total_kb '$tot'); $nk"
+	[ "$(jlist "$1" "cgroups.$C.mems_effective")" = "$2" ] ||
+		echo "mems_effective '$(jlist "$1" "cgroups.$C.mems_effective")' (want $2)"
+	case "$rem" in
+	'' | null | *[!0-9]*) echo "remote_kb '$rem' (want a number)" ;;
+	*) [ $((rem * 10)) -lt "$tot" ] 2>/dev/null ||
+		echo "remote_kb $rem (want < 10 % of total_kb '$tot'); $nk" ;;
+	esac
+	ra=$(cg_get "$1" remote_against)
+	[ "$ra" = mems_effective ] || echo "remote_against '$ra' (want mems_effective: [$2] leaves nodes with memory out)"
+}
+
+# cg_step WHAT CMD...: run CMD (stderr kept) unless a step failed before;
+# a failure is said in $bad.
+bad=""
+cg_step() {
+	[ -z "$bad" ] || return 1
+	w=$1; shift
+	"$@" 2>"$T/cg.err" || bad="$w: $(cat "$T/cg.err")"
+}
+cg_write() { echo "$1" >"$2"; }
+grep -q "^[^ ]* $CGR cgroup2 " /proc/mounts || cg_step "mount -t cgroup2" mount -t cgroup2 cgroup2 $CGR
+cg_step "+cpuset +memory (controllers '$(cat $CGR/cgroup.controllers 2>/dev/null)')" \
+	cg_write "+cpuset +memory" $CGR/cgroup.subtree_control
+cg_step "mkdir $CG" mkdir $CG
+cg_step "cpuset.mems $clast" cg_write "$clast" $CG/cpuset.mems
+cg_step "cpuset.cpus $ccpus" cg_write "$ccpus" $CG/cpuset.cpus
+[ -z "$bad" ] && pass cgroup_setup || fail cgroup_setup "$bad"
+HOG=""
+if [ -z "$bad" ]; then
+	# The shell moves itself into the cgroup, then becomes the memhog: every
+	# page is allocated there (cpuset.mems: the last node).
+	nhog=$((nhog + 1))
+	/bin/sh -c "echo \$\$ >$CG/cgroup.procs && exec /usr/bin/memhog $MB 0" >"$T/hog$nhog" 2>&1 &
+	HOG=$!
+	wait_hog
+fi
+if [ -n "$HOG" ]; then
+	[ "$(cat /proc/$HOG/cgroup)" = "0::/numatop-vm" ] && [ "$(numa_kb "$HOG" "$clast")" -ge $MIN95 ] &&
+		pass cgroup_hog_start ||
+		fail cgroup_hog_start "/proc/$HOG/cgroup '$(cat /proc/$HOG/cgroup)'; want >= $MIN95 kB on N$clast" "$(cg_facts)"
+
+	# --- 12a. Memory on the last node, as cpuset.mems says. -----------------
+	cg_json cgj
+	F=$T/cgj.flat
+	[ $RC -eq 0 ] && [ "$(jget "$F" cgroup_layout)" = v2 ] && pass cgroup_json_layout ||
+		fail cgroup_json_layout "cgroup_layout '$(jget "$F" cgroup_layout)'; $(why cgj)"
+	[ -n "$C" ] && [ "$(cg_get "$F" state)" = ok ] && [ "$(cg_get "$F" version)" = 2 ] &&
+		[ "$(cg_get "$F" processes)" = 1 ] && [ "$(cg_get "$F" processes_own)" = 1 ] &&
+		pass cgroup_json_found ||
+		fail cgroup_json_found "index '$C' state '$(cg_get "$F" state)' version '$(cg_get "$F" version)'" \
+			"processes '$(cg_get "$F" processes)' processes_own '$(cg_get "$F" processes_own)' (want 1, 1)" \
+			"$(cg_facts)"
+	[ "$(jlist "$F" "cgroups.$C.cpus_effective")" = "$(words "$(expand "$ccpus")")" ] &&
+		pass cgroup_json_cpus || fail cgroup_json_cpus \
+		"cpus_effective '$(jlist "$F" "cgroups.$C.cpus_effective")' (want $(expand "$ccpus"))"
+	bad=$(cg_node_check "$F" "$clast")
+	[ -n "$C" ] && [ -z "$bad" ] && pass cgroup_json_last_node || fail cgroup_json_last_node "$bad" "$(cg_facts)"
+	J=$(jproc "$F" "$HOG")
+	pc=$(jget "$F" "processes.$J.cgroup")
+	[ -n "$J" ] && [ "$pc" = /numatop-vm ] && pass cgroup_json_proc_cgroup ||
+		fail cgroup_json_proc_cgroup "PID $HOG at index '$J': cgroup '$pc' (want /numatop-vm)"
+
+	# --- 12b. The text table names it (the path is the last column). ---------
+	run cgb $P -b --cgroups -n 1
+	[ $RC -eq 0 ] && grep -q '/numatop-vm$' "$T/cgb.out" && pass cgroup_batch_line ||
+		fail cgroup_batch_line "$(why cgb)" "$(sed -n '/^cgroups/,$p' "$T/cgb.out" | head -12)"
+
+	# --- 12c. cpuset.mems to the first node: the kernel moves the pages
+	# (v2 cpusets always migrate on a mems change); polled for up to 20 s. --
+	if echo "$cfirst" >$CG/cpuset.mems 2>"$T/cg.err"; then
+		i=0
+		until [ "$(numa_kb "$HOG" "$cfirst")" -ge $MIN95 ] &&
+			[ "$(awk -v n="N$cfirst" '$1 == "anon" { for (i = 2; i <= NF; i++) { split($i, a, "=")
+				if (a[1] == n) print int(a[2] / 1024) } }' $CG/memory.numa_stat)" -ge 60000 ] 2>/dev/null; do
+			i=$((i + 1))
+			[ $i -gt 200 ] && break
+			sleep 0.1
+		done
+		[ "$(numa_kb "$HOG" "$cfirst")" -ge $MIN95 ] && pass cgroup_mems_pages_moved ||
+			fail cgroup_mems_pages_moved "the kernel did not move the pages to N$cfirst in 20 s" "$(cg_facts)"
+	else
+		fail cgroup_mems_pages_moved "echo $cfirst >cpuset.mems: $(cat "$T/cg.err")"
+	fi
+	cg_json cgm
+	bad=$(cg_node_check "$T/cgm.flat" "$cfirst")
+	[ $RC -eq 0 ] && [ -n "$C" ] && [ -z "$bad" ] && pass cgroup_json_first_node ||
+		fail cgroup_json_first_node "$bad" "$(why cgm)" "$(cg_facts)"
+
+	# --- 12d. Clean up: the memhog ends, the cgroup goes. ------------------
+	stop_hog "$HOG"
+	i=0
+	until rmdir $CG 2>"$T/cg.err"; do
+		i=$((i + 1))
+		[ $i -gt 50 ] && break
+		sleep 0.1
+	done
+	[ ! -d $CG ] && pass cgroup_cleanup || fail cgroup_cleanup "rmdir $CG: $(cat "$T/cg.err"); $(cg_facts)"
+else
+	for t in cgroup_hog_start cgroup_json_layout cgroup_json_found cgroup_json_cpus \
+		cgroup_json_last_node cgroup_json_proc_cgroup cgroup_batch_line \
+		cgroup_mems_pages_moved cgroup_json_first_node; do
+		fail $t "no memhog in $CG"
+	done
+	rmdir $CG 2>/dev/null
+fi
+
 exit $((nfail > 125 ? 125 : nfail))
