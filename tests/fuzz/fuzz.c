@@ -9,6 +9,7 @@
  *    crashed), so a fixed crash stays fixed under any compiler, ASan too.
  * A broken invariant calls abort(). */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "bitmap.h"
+#include "cgroup.h"
 #include "fsroot.h"
 #include "measure.h"
 #include "migrate.h"
@@ -157,6 +159,41 @@ static void t_distance(const char *s, size_t size)
 		abort();
 }
 
+/* memory.numa_stat: values are kB >= 0 or -1; ids past max_id only in
+ * other_kb; the version says which format. */
+static void t_cgroup_numa_stat(const char *s, size_t size)
+{
+	int64_t node[4], anon[4], file[4];
+	struct cgroup_numa_stat ns = { .node_kb = node, .anon_kb = anon, .file_kb = file, .max_id = 3 };
+	if (cgroup_parse_numa_stat(s, size, 4, &ns) != 0)
+		return;
+	if (ns.version != 1 && ns.version != 2)
+		abort();
+	for (int i = 0; i < 4; i++)
+		if (node[i] < -1 || anon[i] < -1 || file[i] < -1)
+			abort();
+	if (ns.other_kb < 0 || (ns.other_kb > 0 && ns.other_id <= 3))
+		abort();
+}
+
+/* /proc/PID/cgroup: paths NUL-terminated inside their arrays, absolute. */
+static void t_cgroup_proc(const char *s, size_t size)
+{
+	struct cgroup_proc_paths p;
+	int rc = cgroup_parse_proc(s, size, &p);
+	if (rc != 0 && rc != -ENAMETOOLONG)
+		return;
+	if (strnlen(p.v2, sizeof(p.v2)) >= sizeof(p.v2) ||
+	    strnlen(p.memory, sizeof(p.memory)) >= sizeof(p.memory))
+		abort();
+	if ((p.have_v2 && p.v2[0] != '/') || (p.have_memory && p.memory[0] != '/'))
+		abort();
+	char shortn[64];
+	cgroup_short_name(p.have_v2 ? p.v2 : p.memory, shortn, sizeof(shortn));
+	if (strnlen(shortn, sizeof(shortn)) >= sizeof(shortn))
+		abort();
+}
+
 static void t_meminfo(const char *s, size_t size)
 {
 	struct mem_info mi;
@@ -292,6 +329,7 @@ static const struct fuzz_target targets[] = {
 	{ "numastat", t_numastat }, { "proc_stat", t_proc_stat }, { "pid_stat", t_pid_stat },
 	{ "pid_status", t_pid_status }, { "vmstat", t_vmstat }, { "maps", t_maps },
 	{ "measure_file", t_measure_file }, { "sanitize", t_sanitize },
+	{ "cgroup_numa_stat", t_cgroup_numa_stat }, { "cgroup_proc", t_cgroup_proc },
 };
 
 static char current[512];

@@ -502,6 +502,8 @@ cg_json() {
 	run "$1" $P --json -n 1
 	/usr/bin/jsonflat <"$T/$1.out" 2>/dev/null | sed 's|\\/|/|g' >"$T/$1.flat"
 	C=$(grep '^cgroups\.[0-9]*\.path=/numatop-vm$' "$T/$1.flat" | head -1 | cut -d. -f2)
+	# For the log (VMTEST_VERBOSE=1).
+	[ -n "$C" ] && grep "^cgroups\.$C\." "$T/$1.flat" | tr '\n' ' ' | sed 's/^/# /; s/$/\n/'
 }
 # cg_facts: what the kernel says, for the details of a failure.
 cg_facts() {
@@ -587,6 +589,7 @@ if [ -n "$HOG" ]; then
 
 	# --- 12b. The text table names it (the path is the last column). ---------
 	run cgb $P -b --cgroups -n 1
+	sed -n '/^cgroups/,$s/^/# /p' "$T/cgb.out"
 	[ $RC -eq 0 ] && grep -q '/numatop-vm$' "$T/cgb.out" && pass cgroup_batch_line ||
 		fail cgroup_batch_line "$(why cgb)" "$(sed -n '/^cgroups/,$p' "$T/cgb.out" | head -12)"
 
@@ -601,6 +604,7 @@ if [ -n "$HOG" ]; then
 			[ $i -gt 200 ] && break
 			sleep 0.1
 		done
+		echo "# cpuset.mems $clast -> $cfirst: $i polls of 0.1 s; $(cg_facts | tr '\n' ' ')"
 		[ "$(numa_kb "$HOG" "$cfirst")" -ge $MIN95 ] && pass cgroup_mems_pages_moved ||
 			fail cgroup_mems_pages_moved "the kernel did not move the pages to N$cfirst in 20 s" "$(cg_facts)"
 	else
