@@ -27,6 +27,7 @@
 #include "load.h"
 #include "bench_util.h"
 #include "numa_maps.h"
+#include "cgroups.h"
 #include "sampler.h"
 #include "sigstop.h"
 
@@ -34,7 +35,8 @@ static struct load g_load;          /* for the signal handler */
 
 static void on_signal(int sig)
 {
-	/* kill(2) and waitpid(2) are async-signal-safe; free is not used. */
+	/* kill(2), waitpid(2), rmdir(2) are async-signal-safe; free is not used. */
+	cgroup_bench_cleanup();
 	for (size_t i = 0; i < g_load.n; i++)
 		kill(g_load.pids[i], SIGKILL);
 	for (size_t i = 0; i < g_load.n; i++)
@@ -160,8 +162,17 @@ static void measure(const struct config *c, struct row *r, pid_t big,
 	run_numastat(&g_load, &r->numastat);
 	r->peak_rss_kb = run_peak_rss(sp, false);
 	r->peak_rss_json_kb = run_peak_rss(sp, true);
-	/* The exporter, once per N=1000 row (or the --smoke row). */
+	/* The exporter and the cgroups, once per N=1000 row (or the --smoke row). */
 	if (r->n == 1000 || c->nn == 1) {
+		struct cgroup_cost cc;
+		if (cgroup_bench(c->nn == 1 ? 20 : 200, 11, &cc) == 0) {
+			printf("  cgroups (%s): the machine's %zu read in %.2f ms", cc.layout, cc.machine,
+			       cc.machine_ms);
+			if (cc.with_extra)
+				printf("; with the bench's empty ones %zu in %.2f ms (%.0f us a cgroup)",
+				       cc.with_extra, cc.with_extra_ms, cc.us_per_cgroup);
+			printf(" -- the budgeted tick's CPU here: %.2f ms median\n", r->tick_med);
+		}
 		struct exporter_cost e;
 		int erc = exporter_measure(c->prog, c->tick_delay < 0.5 ? 0.5 : c->tick_delay, 20, &e);
 		if (erc)

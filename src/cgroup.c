@@ -224,30 +224,30 @@ static void read_small_num(struct walk *w, struct cgroup_info *c)
 	}
 }
 
-/* The effective cpuset: v1's cpuset hierarchy need not mirror the memory
- * one: the nearest existing ancestor holds (a child inherits it). */
+/* The effective cpuset. Where the cgroup has none (v2 without the
+ * cpuset controller there; v1's cpuset hierarchy need not mirror the
+ * memory one) its parent's holds: a child inherits it. Parents are read
+ * first (preorder). */
 static void read_cpuset(struct walk *w, struct cgroup_info *c)
 {
 	if (!w->cpuset)
 		return;
-	char path[4096];
-	snprintf(path, sizeof(path), "%s", c->path);
 	char v[8192];
-	for (;;) {
-		int rc = fsroot_read_small(w->r, file_of(w, w->cpuset, path, w->cpus_file), v, sizeof(v));
-		if (rc >= 0 && bitmap_parse_list(&c->cpus, v, (size_t)rc) == 0)
-			c->have_cpus = true;
-		rc = fsroot_read_small(w->r, file_of(w, w->cpuset, path, w->mems_file), v, sizeof(v));
+	int rc = fsroot_read_small(w->r, file_of(w, w->cpuset, c->path, w->cpus_file), v, sizeof(v));
+	if (rc >= 0 && bitmap_parse_list(&c->cpus, v, (size_t)rc) == 0)
+		c->have_cpus = true;
+	if (rc != -ENOENT || c->parent < 0) {
+		rc = fsroot_read_small(w->r, file_of(w, w->cpuset, c->path, w->mems_file), v, sizeof(v));
 		if (rc >= 0 && bitmap_parse_list(&c->mems, v, (size_t)rc) == 0)
 			c->have_mems = true;
-		if (c->have_cpus || c->have_mems || strcmp(path, "/") == 0)
-			return;
-		char *sl = strrchr(path, '/');
-		if (sl == path)
-			sl[1] = '\0';
-		else
-			*sl = '\0';
 	}
+	if ((c->have_cpus || c->have_mems) || c->parent < 0)
+		return;
+	const struct cgroup_info *p = &w->set->v[c->parent];
+	if (p->have_cpus && bitmap_copy(&c->cpus, &p->cpus) == 0)
+		c->have_cpus = true;
+	if (p->have_mems && bitmap_copy(&c->mems, &p->mems) == 0)
+		c->have_mems = true;
 }
 
 static int walk(struct walk *w, const char *path, int parent, int depth)
@@ -334,7 +334,7 @@ int cgroup_read_all(const struct fsroot *r, const struct topology *t, struct cgr
 		struct cgroup_info *c = &set->v[i];
 		read_procs(&w, c);
 		read_numa(&w, c, set->kb + i * 3 * nn);
-		if (c->state != CGS_OK) {      /* gone meanwhile: nothing of it */
+		if (c->state == CGS_GONE) {    /* removed meanwhile: nothing of it */
 			c->have_numa = false;
 			c->procs = -1;
 			c->npids = 0;
