@@ -34,6 +34,11 @@ echo "$out" | grep -q '^targets' && echo "$out" | grep -Eq 'parser throughput .*
 	&& ok bench_smoke_targets || bad bench_smoke_targets "$out"
 left=$(leftover)
 [ "$left" = 0 ] && ok bench_smoke_load_reaped || bad bench_smoke_load_reaped "left: $left; $(pgrep -af "$BENCH")"
+# The cgroups it made to measure reading them are gone again.
+cgleft() { ls -d /sys/fs/cgroup/memory/numatop-bench-* /sys/fs/cgroup/numatop-bench-* 2>/dev/null; }
+echo "$out" | grep -Eq '^  cgroups \((v1|v2|hybrid|none)\): the machine.s [0-9]+ read in [0-9.]+ ms' \
+	&& ok bench_smoke_cgroups || bad bench_smoke_cgroups "$out"
+[ -z "$(cgleft)" ] && ok bench_smoke_cgroups_removed || bad bench_smoke_cgroups_removed "$(cgleft)"
 
 # Killed midway: the load goes with it.
 "$BENCH" --smoke --ticks 400 --prog "$PROG" >"$T/out2" 2>&1 &
@@ -46,5 +51,6 @@ kill -TERM $b
 wait $b; rc=$?
 sleep 0.3
 left=$(leftover)
+[ -z "$(cgleft)" ] && ok bench_sigterm_cgroups_removed || bad bench_sigterm_cgroups_removed "$(cgleft)"
 isnum "$kids" && [ "$kids" -ge 2 ] && [ $rc -eq 143 ] && [ "$left" = 0 ] && ok bench_sigterm_reaps_load \
 	|| bad bench_sigterm_reaps_load "children before: $kids, rc=$rc, left: $left; $(pgrep -af "$BENCH")"
