@@ -177,9 +177,17 @@ static bool has_children(const struct cgroup_set *cs, size_t i)
 
 void ui_cgroups_key(struct ui *u, int ch)
 {
+	if (ui_cgmove_open_p(u)) {
+		ui_cgmove_key(u, ch);
+		return;
+	}
 	const struct cgroup_info *c = selected(u);
 	int page = u->table_h > 2 ? u->table_h - 1 : 10;
 	switch (ch) {
+	case 'm': case KEY_F(7):
+		if (c)
+			ui_cgmove_open(u, c->path);
+		return;
 	case KEY_UP: select_row(u, u->cg_sel - 1); return;
 	case KEY_DOWN: select_row(u, u->cg_sel + 1); return;
 	case KEY_PPAGE: select_row(u, u->cg_sel - page); return;
@@ -249,7 +257,7 @@ void ui_draw_cgroups(struct ui *u, int y0, int h)
 	}
 	char line[1024];
 	snprintf(line, sizeof(line), "cgroups (%s, memory hierarchy): %zu   sorted by %s %s   "
-		 "Enter: its processes  -/+ Space: fold  < >: sort  I: invert",
+		 "Enter: its processes  m: move to a node  -/+ Space: fold  < >: sort  I: invert",
 		 cgroup_layout_names[cs->layout], cs->n, sort_names[u->cg_sort],
 		 u->cg_desc ? "desc" : "asc");
 	attron(ui_attr(u, C_DIM));
@@ -314,6 +322,8 @@ void ui_draw_cgroups(struct ui *u, int y0, int h)
 			 cs->truncated, CGROUP_MAX, CGROUP_MAX_DEPTH);
 		mvaddnstr(y, 0, line, COLS);
 	}
+	if (ui_cgmove_open_p(u))
+		ui_cgmove_draw(u);
 }
 
 void ui_cgroups_free(struct ui *u)

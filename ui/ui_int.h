@@ -129,6 +129,7 @@ struct ui {
 	bool cg_desc;
 	char **cg_collapsed;
 	size_t cg_ncollapsed;
+	struct ui_cgmove *cgmove;     /* m on a cgroup, NULL when closed */
 };
 
 /* ui_screen.c: the screen table, drawing and key dispatch through it */
@@ -212,6 +213,14 @@ void ui_cgroups_key(struct ui *u, int ch);
 void ui_cg_rebuild(struct ui *u);
 bool ui_cg_collapsed(const struct ui *u, const char *path);
 void ui_cgroups_free(struct ui *u);
+/* ui_cgmove.c: m on a cgroup (v2): its cpuset.mems to one node */
+void ui_cgmove_open(struct ui *u, const char *path);
+bool ui_cgmove_open_p(const struct ui *u);
+void ui_cgmove_key(struct ui *u, int ch);
+void ui_cgmove_draw(struct ui *u);
+bool ui_cgmove_running(const struct ui *u);
+void ui_cgmove_poll(struct ui *u);
+void ui_cgmove_free(struct ui *u);
 /* What the monitor needs of cgroups now: the screen, the CGROUP column,
  * a cgroup filter. */
 enum sampler_cgroups ui_cg_need(const struct ui *u);

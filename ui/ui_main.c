@@ -98,6 +98,7 @@ static void ui_close(struct ui *u)
 	ui_action_free(u);
 	ui_kill_close(u);
 	ui_measure_free(u);
+	ui_cgmove_free(u);
 	ui_cgroups_free(u);
 	free(u->meas_marks);
 	detail_free(&u->detail);
@@ -298,7 +299,8 @@ int ui_run(const struct options *o)
 		 * no sampling (it would disturb the numbers), a redraw of the
 		 * progress every 100 ms. Paused: keys only (a second at a time,
 		 * not a spin). */
-		bool busy = ui_action_running(&u), measuring = ui_measure_running(&u);
+		bool busy = ui_action_running(&u), measuring = ui_measure_running(&u) ||
+			   ui_cgmove_running(&u);
 		double left = u.delay - (mono() - u.last_sample);
 		int wait_ms = busy ? 0 : measuring ? 100 : u.paused ? 1000 :
 			      left > 0 ? (int)(left * 1000) + 1 : 0;
@@ -318,6 +320,7 @@ int ui_run(const struct options *o)
 			handle(&u, ch, is_key);
 		if (measuring) {
 			ui_measure_poll(&u);
+			ui_cgmove_poll(&u);
 			continue;
 		}
 		if (got != ERR)

@@ -45,6 +45,7 @@ static const struct ui_help h_cgroups[] = {
 	{ "Up/Down PgUp/PgDn", "choose a cgroup" }, { "Enter", "its processes in the process table" },
 	{ "- + Space", "fold / unfold its subtree" }, { "< >", "sort siblings by CGROUP PROCS MEM REMOTE" },
 	{ "I", "invert the order" },
+	{ "m F7", "move the cgroup to a node: its cpuset.mems (v2; the kernel migrates its pages)" },
 };
 static const struct ui_help h_kill[] = {
 	{ "Up/Down", "choose a signal" }, { "Enter", "send it (identity re-checked first)" },

@@ -11,6 +11,7 @@
 
 #include "action.h"
 #include "actjob.h"
+#include "cgaction.h"
 #include "migrate.h"
 #include "options.h"
 #include "rebind.h"
@@ -220,6 +221,60 @@ int action_cli_run(const struct options *o, FILE *out, FILE *err)
 		fprintf(err, "numatop-tui: --migrate: node %d has no memory\n", node->id);
 	else
 		status = act(out, err, o, se.root, t, idx);
+	session_close(&se);
+	return status;
+}
+
+int action_cli_cgroup(const struct options *o, FILE *out, FILE *err)
+{
+	struct session_config sc;
+	struct session se;
+	char msg[512];
+	options_session(o, false, &sc);
+	int rc = session_open(&se, &sc, msg, sizeof(msg));
+	if (rc) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		return rc == SESSION_EUSAGE ? 2 : 1;
+	}
+	const char *why = action_refusal(o->readonly, se.root);
+	if (why) {
+		fprintf(err, "numatop-tui: actions are %s\n", why);
+		session_close(&se);
+		return 1;
+	}
+	const struct topology *t = &se.topo;
+	struct cgaction a;
+	char path[600];
+	sanitize_term(o->migrate_cgroup, path, sizeof(path));
+	int status = 1;
+	if (cgaction_prepare(se.root, t, o->migrate_cgroup, o->to_node, &a, msg, sizeof(msg)) != 0) {
+		sanitize_term(msg, path, sizeof(path));
+		fprintf(err, "numatop-tui: %s\n", path);
+		session_close(&se);
+		return 1;
+	}
+	fprintf(out, "cgroup %s: cpuset.mems %s -> %d (the kernel migrates its pages)\n", path,
+		a.mems_before[0] ? a.mems_before : "(inherited)", o->to_node);
+	print_kb_header(out, t);
+	print_kb_row(out, t, "before", a.before_kb);
+	if (cgaction_apply(t, &a, msg, sizeof(msg)) != 0) {
+		sanitize_term(msg, path, sizeof(path));
+		fprintf(err, "numatop-tui: %s\n", path);
+	} else {
+		print_kb_row(out, t, "after", a.after_kb);
+		int64_t left = cgaction_left_kb(&a);
+		fprintf(out, "cpuset.mems.effective %s; on node %d: %lld of %lld kB\n", a.mems_effective,
+			o->to_node, (long long)a.after_kb[a.node_idx], (long long)a.after_total);
+		/* A little page cache shared with other cgroups may stay. */
+		if (left > 1024 && left * 100 > a.after_total) {
+			fprintf(out, "note: %lld kB stayed on other nodes (page cache shared with other "
+				"cgroups, or pages the kernel could not move)\n", (long long)left);
+			status = 3;
+		} else {
+			status = 0;
+		}
+	}
+	cgaction_free(&a);
 	session_close(&se);
 	return status;
 }

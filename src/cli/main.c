@@ -48,6 +48,8 @@ int main(int argc, char **argv)
 		status = finish_output(0);
 	} else if (o.measure) {
 		status = finish_output(measure_cli_run(&o, stdout, stderr));
+	} else if (o.migrate_cgroup) {
+		status = finish_output(action_cli_cgroup(&o, stdout, stderr));
 	} else if (o.migrate_pid || o.rebind_pid) {
 		status = finish_output(action_cli_run(&o, stdout, stderr));
 	} else if (o.serve) {

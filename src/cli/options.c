@@ -46,7 +46,9 @@ void options_usage(FILE *f)
 "      --migrate PID    move PID's memory to --to NODE (batched move_pages)\n"
 "      --rebind PID     set the CPU affinity of every thread of PID to the\n"
 "                       CPUs of --to NODE (both options: rebind, then migrate)\n"
-"      --to NODE        target node of --migrate / --rebind\n"
+"      --migrate-cgroup PATH  move a cgroup (v2) to --to NODE: set its\n"
+"                       cpuset.mems, the kernel migrates its pages\n"
+"      --to NODE        target node of --migrate / --rebind / --migrate-cgroup\n"
 "      --readonly       disable every action (keys m, B, k; --migrate ...)\n"
 "      --openmetrics    print OpenMetrics text per sample (--format openmetrics;\n"
 "                       --format prometheus for the Prometheus text format)\n"
@@ -162,6 +164,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "rebind", required_argument, NULL, 'B' },
 		{ "to", required_argument, NULL, 't' },
 		{ "readonly", no_argument, NULL, 'R' },
+		{ "migrate-cgroup", required_argument, NULL, 'c' },
 		{ "budget", required_argument, NULL, 'G' },
 		{ "full", no_argument, NULL, 'f' },
 		{ "age", no_argument, NULL, 'A' },
@@ -244,6 +247,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 		case 'r': o->root = optarg; break;
 		case 'F': o->proc_files = true; break;
 		case 'R': o->readonly = true; break;
+		case 'c': o->migrate_cgroup = optarg; break;
 		case 'f': o->full = true; break;
 		case 'A': o->show_age = true; break;
 		case 'g': o->cgroups = true; break;
@@ -318,18 +322,23 @@ int options_parse(int argc, char **argv, const char *env_root,
 		snprintf(err, errsz, "unexpected argument '%s'", argv[optind]);
 		return -EINVAL;
 	}
-	if (o->serve && (o->batch || o->migrate_pid || o->rebind_pid || o->measure)) {
+	if (o->migrate_cgroup && (o->migrate_pid || o->rebind_pid)) {
+		snprintf(err, errsz, "--migrate-cgroup runs alone: not with --migrate or --rebind");
+		return -EINVAL;
+	}
+	if (o->serve && (o->batch || o->migrate_pid || o->rebind_pid || o->measure ||
+			 o->migrate_cgroup)) {
 		snprintf(err, errsz, "--serve runs alone: not with -b, --json, --format, --migrate, "
 			 "--rebind or --measure");
 		return -EINVAL;
 	}
-	bool act = o->migrate_pid || o->rebind_pid;
+	bool act = o->migrate_pid || o->rebind_pid || o->migrate_cgroup;
 	if (act && o->to_node < 0) {
-		snprintf(err, errsz, "--migrate and --rebind need --to NODE");
+		snprintf(err, errsz, "--migrate, --rebind and --migrate-cgroup need --to NODE");
 		return -EINVAL;
 	}
 	if (!act && o->to_node >= 0) {
-		snprintf(err, errsz, "--to needs --migrate PID or --rebind PID");
+		snprintf(err, errsz, "--to needs --migrate PID, --rebind PID or --migrate-cgroup PATH");
 		return -EINVAL;
 	}
 	if (o->migrate_pid && o->rebind_pid && o->migrate_pid != o->rebind_pid) {

@@ -28,6 +28,7 @@ struct options {
 	bool full;               /* --full: read every process every sample */
 	bool show_age;           /* --age: show the AGE column */
 	bool cgroups;            /* --cgroups: the batch text's cgroup table */
+	const char *migrate_cgroup;   /* --migrate-cgroup PATH */
 	bool kernel_threads;     /* --kernel-threads: show kernel threads */
 	bool measure, measure_quick;   /* --measure, --measure-quick */
 	const char *serve;       /* --serve [ADDR:]PORT */

@@ -47,7 +47,7 @@ $PROG --root $R -b -n 1 -o '' >"$t/o" 2>&1; rc=$?
 [ $rc -eq 2 ] && ok cols_o_empty || bad cols_o_empty "rc=$rc $(cat "$t/o")"
 # -o does not change the JSON schema.
 $PROG --root $R --json -n 1 -o pid >"$t/a" 2>&1 && $PROG --root $R --json -n 1 >"$t/b" 2>&1 &&
-	[ "$(sed 's/"spent_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/a")" = "$(sed 's/"spent_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/b")" ] &&
+	[ "$(sed 's/"spent_ms":[0-9.]*//; s/"cgroups_read_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/a")" = "$(sed 's/"spent_ms":[0-9.]*//; s/"cgroups_read_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/b")" ] &&
 	ok cols_o_json_unchanged || bad cols_o_json_unchanged "$(head -c 300 "$t/a")"
 
 # --- -s over the table, --help from it ---------------------------------
@@ -105,7 +105,7 @@ $PROG --root "$K" -b -n 1 -s cpu -o pid,rss >"$t/o" 2>&1
 
 # --- output formats: one table, --format NAME ----------------------------
 $PROG --root $R --format json -n 1 >"$t/a" 2>&1 && $PROG --root $R --json -n 1 >"$t/b" 2>&1 &&
-	[ "$(sed 's/"spent_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/a")" = "$(sed 's/"spent_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/b")" ] &&
+	[ "$(sed 's/"spent_ms":[0-9.]*//; s/"cgroups_read_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/a")" = "$(sed 's/"spent_ms":[0-9.]*//; s/"cgroups_read_ms":[0-9.]*//; s/"timestamp":"[^"]*"//' "$t/b")" ] &&
 	ok format_json_is_json || bad format_json_is_json "$(head -c 300 "$t/a")"
 $PROG --root $R --format TEXT -n 1 >"$t/a" 2>&1 && $PROG --root $R -b -n 1 >"$t/b" 2>&1 &&
 	[ "$(grep -v '^numatop-tui' "$t/a")" = "$(grep -v '^numatop-tui' "$t/b")" ] &&

@@ -593,9 +593,17 @@ if [ -n "$HOG" ]; then
 	[ $RC -eq 0 ] && grep -q '/numatop-vm$' "$T/cgb.out" && pass cgroup_batch_line ||
 		fail cgroup_batch_line "$(why cgb)" "$(sed -n '/^cgroups/,$p' "$T/cgb.out" | head -12)"
 
-	# --- 12c. cpuset.mems to the first node: the kernel moves the pages
-	# (v2 cpusets always migrate on a mems change); polled for up to 20 s. --
-	if echo "$cfirst" >$CG/cpuset.mems 2>"$T/cg.err"; then
+	# --- 12c. The cgroup action: --migrate-cgroup sets cpuset.mems to the
+	# first node, the kernel moves the pages (v2 cpusets migrate on a mems
+	# change); its after numbers say so, and numa_maps agrees (polled for
+	# up to 20 s). --------------------------------------------------------
+	run cgmv $P --migrate-cgroup /numatop-vm --to "$cfirst"
+	sed 's/^/# /' "$T/cgmv.out"
+	set -- $(sed -n "s/^cpuset.mems.effective \([^;]*\); on node $cfirst: \([0-9]*\) of \([0-9]*\) kB$/\1 \2 \3/p" "$T/cgmv.out")
+	[ $RC -eq 0 ] && [ "$1" = "$cfirst" ] && [ -n "$2" ] && [ "$2" -ge $MIN95 ] && [ $(($2 * 100)) -ge $(($3 * 95)) ] &&
+		grep -q '^before ' "$T/cgmv.out" && grep -q '^after ' "$T/cgmv.out" && pass cgroup_action_after ||
+		fail cgroup_action_after "$(why cgmv)" "$(cat "$T/cgmv.out")"
+	if [ $RC -eq 0 ]; then
 		i=0
 		until [ "$(numa_kb "$HOG" "$cfirst")" -ge $MIN95 ] &&
 			[ "$(awk -v n="N$cfirst" '$1 == "anon" { for (i = 2; i <= NF; i++) { split($i, a, "=")
@@ -608,7 +616,7 @@ if [ -n "$HOG" ]; then
 		[ "$(numa_kb "$HOG" "$cfirst")" -ge $MIN95 ] && pass cgroup_mems_pages_moved ||
 			fail cgroup_mems_pages_moved "the kernel did not move the pages to N$cfirst in 20 s" "$(cg_facts)"
 	else
-		fail cgroup_mems_pages_moved "echo $cfirst >cpuset.mems: $(cat "$T/cg.err")"
+		fail cgroup_mems_pages_moved "--migrate-cgroup failed: $(why cgmv)"
 	fi
 	cg_json cgm
 	bad=$(cg_node_check "$T/cgm.flat" "$cfirst")
@@ -627,7 +635,7 @@ if [ -n "$HOG" ]; then
 else
 	for t in cgroup_hog_start cgroup_json_layout cgroup_json_found cgroup_json_cpus \
 		cgroup_json_last_node cgroup_json_proc_cgroup cgroup_batch_line \
-		cgroup_mems_pages_moved cgroup_json_first_node; do
+		cgroup_action_after cgroup_mems_pages_moved cgroup_json_first_node; do
 		fail $t "no memhog in $CG"
 	done
 	rmdir $CG 2>/dev/null
