@@ -89,16 +89,16 @@ int cgaction_prepare(const struct fsroot *r, const struct topology *t, const cha
 		snprintf(err, errsz, "'%s' is not a cgroup path (/a/b)", path);
 		return -EINVAL;
 	}
-	if (strcmp(path, "/") == 0) {
-		snprintf(err, errsz, "the root cgroup has no cpuset.mems: choose a cgroup below it");
-		return -EINVAL;
-	}
 	enum cgroup_layout l = cgroup_detect(r);
 	if (l != CGROUP_V2) {
 		snprintf(err, errsz, "cgroup %s: moving a cgroup needs cgroup v2 (this machine: %s); "
 			 "move its processes with m in the process table", path,
 			 cgroup_layout_names[l]);
 		return -EOPNOTSUPP;
+	}
+	if (strcmp(path, "/") == 0) {
+		snprintf(err, errsz, "the root cgroup has no cpuset.mems: choose a cgroup below it");
+		return -EINVAL;
 	}
 	char full[600];
 	snprintf(full, sizeof(full), CG_BASE "%s", path);

@@ -95,6 +95,47 @@ s=$(screen)
 echo "$s" | grep -Eq '^ +2000 +bob +docker-3f9c2d7e1b0a ' && echo "$s" | grep -Eq '^ +1000 +alice +db.service ' &&
 	ok cg_column || bad cg_column "$s"
 
+# --- the cgroup action: refusals that say why (the move itself is proved
+# in the VM guests, cgroup v2: make vmtest) --------------------------------
+out=$("$PROG" --root $TREE --migrate-cgroup /system.slice/db.service --to 1 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q 'disabled on a recorded tree' && ok cg_move_tree_refused \
+	|| bad cg_move_tree_refused "rc=$rc $out"
+out=$("$PROG" --readonly --migrate-cgroup /x --to 0 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q 'disabled by --readonly' && ok cg_move_readonly || bad cg_move_readonly "rc=$rc $out"
+out=$("$PROG" --migrate-cgroup /x 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q 'need --to NODE' && ok cg_move_needs_to || bad cg_move_needs_to "rc=$rc $out"
+out=$("$PROG" --migrate-cgroup /x --migrate 1 --to 0 2>&1); rc=$?
+[ $rc -eq 2 ] && ok cg_move_alone || bad cg_move_alone "rc=$rc $out"
+live=$("$PROG" --json -n 1 -p 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["cgroup_layout"])')
+out=$("$PROG" --migrate-cgroup / --to 0 2>&1); rc=$?
+case $live in
+v2) want='the root cgroup has no cpuset.mems' ;;
+*) want="needs cgroup v2 (this machine: $live)" ;;
+esac
+[ $rc -eq 1 ] && echo "$out" | grep -qF "$want" && ok cg_move_live_refusal || bad cg_move_live_refusal "rc=$rc $out (want: $want)"
+out=$("$PROG" --migrate-cgroup '/../etc' --to 0 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -qE "not a cgroup path|needs cgroup v2" && ok cg_move_bad_path || bad cg_move_bad_path "rc=$rc $out"
+# m on the Cgroups screen: on a tree, refused in the status line; live,
+# the dialog chooses a node and says why it cannot (or moves, on v2).
+tui_start 150 30 "$prog --root $TREE -d 1"
+keys Tab Tab
+wait_for 'session-1.scope' 30
+keys Down m
+screen | grep -q 'cgroup move: actions are disabled on a recorded tree' && ok cg_move_key_tree || bad cg_move_key_tree "$(screen)"
+if [ "$live" != v2 ]; then
+	tui_start 150 30 "$prog -d 1"
+	keys Tab Tab
+	wait_for 'cgroups (' 30
+	keys Down m
+	s=$(screen)
+	echo "$s" | grep -q 'Which node?' && echo "$s" | grep -q '> node 0' && ok cg_move_dialog || bad cg_move_dialog "$s"
+	keys Enter
+	s=$(screen)
+	echo "$s" | grep -q "needs cgroup v2 (this machine: $live)" && ok cg_move_dialog_refusal || bad cg_move_dialog_refusal "$s"
+	keys Escape
+	screen | grep -q 'Which node?' && bad cg_move_dialog_closes "$(screen)" || ok cg_move_dialog_closes
+fi
+
 # --- broken hierarchies ---------------------------------------------------
 # copy TREE DIR: a writable copy of the recorded tree.
 copy() { rm -rf "$1"; cp -r "$TREE" "$1"; }
