@@ -137,8 +137,8 @@ void cgroup_pidmap_free(struct cgroup_pidmap *m);
 /* paths[i]: the cgroup of v[i] in the memory hierarchy of layout l (v2:
  * the "0::" line; v1 and hybrid: the memory controller's line), or NULL
  * when unknown (exited, unreadable). Read from /proc/PID/cgroup when a
- * process (PID + start time) is new and then every refresh_s seconds of
- * now (a process can be moved). The strings stay valid until the next
+ * process (PID + start time) is new and then again after refresh_s to
+ * 2 * refresh_s seconds of now, spread by PID (a process can be moved). The strings stay valid until the next
  * update. Returns how many files were read, or -ENOMEM. */
 long cgroup_pidmap_update(struct cgroup_pidmap *m, const struct fsroot *r,
 			  enum cgroup_layout l, const struct proc_info *v, size_t n,

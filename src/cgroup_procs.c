@@ -95,8 +95,11 @@ long cgroup_pidmap_update(struct cgroup_pidmap *m, const struct fsroot *r,
 			continue;
 		struct pm_entry *o = find(m->v[old], m->n[old], v[i].pid);
 		struct pm_entry *e = &m->v[nw][k];
+		/* Spread over refresh_s .. 2 * refresh_s by PID: the processes
+		 * first seen together are not all read again in one sample. */
+		double every = refresh_s * (1.0 + (double)(v[i].pid % 16) / 16.0);
 		if (o && o->starttime == v[i].starttime && o->read_at <= now &&
-		    now - o->read_at < refresh_s && !o->taken) {
+		    now - o->read_at < every && !o->taken) {
 			*e = *o;
 			o->path = NULL;
 			o->taken = true;   /* a PID listed twice is read again */

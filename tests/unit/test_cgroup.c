@@ -981,23 +981,30 @@ static void pidmap(void)
 	CHECK_EQ_STR(paths[1], "/a");
 	CHECK(paths[2] == NULL && paths[3] == NULL);
 
-	/* refresh_s later: all read again. */
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 110, 10, paths), 4);
+	/* Re-reads are spread by PID over refresh_s .. 2 * refresh_s
+	 * (refresh_s * (1 + pid % 16 / 16)): 10 s later only PID 400
+	 * (400 % 16 = 0), 12.5 s later also 100 (100 % 16 = 4), 20 s later
+	 * every one. */
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 110, 10, paths), 1);
+	CHECK_EQ_STR(paths[1], "/a");
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 112.5, 10, paths), 1);
+	CHECK_EQ_STR(paths[1], "/b");
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 120, 10, paths), 3);
 	CHECK_EQ_STR(paths[0], "/");
 	CHECK_EQ_STR(paths[1], "/b");
 
 	/* A new start time (the PID was reused): read again at once. */
 	put(dir, "proc/200/cgroup", "4:memory:/m2\n0::/c\n");
 	v[0].starttime = 2001;
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 111, 10, paths), 1);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 121, 10, paths), 1);
 	CHECK_EQ_STR(paths[0], "/c");
 	CHECK_EQ_STR(paths[1], "/b");
 
 	/* A process that leaves the list and comes back is new. */
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 1, 112, 10, paths), 0);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 1, 122, 10, paths), 0);
 	CHECK_EQ_STR(paths[0], "/c");
 	put(dir, "proc/100/cgroup", "0::/d\n");
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 2, 113, 10, paths), 1);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 2, 123, 10, paths), 1);
 	CHECK_EQ_STR(paths[0], "/c");
 	CHECK_EQ_STR(paths[1], "/d");
 
@@ -1005,7 +1012,7 @@ static void pidmap(void)
 	char p[256];
 	snprintf(p, sizeof(p), "%s/proc/100/cgroup", dir);
 	unlink(p);
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 2, 200, 10, paths), 2);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 2, 300, 10, paths), 2);
 	CHECK_EQ_STR(paths[0], "/c");
 	CHECK(paths[1] == NULL);
 	cgroup_pidmap_free(m);
