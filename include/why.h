@@ -1,0 +1,76 @@
+/* why.h - why a process's memory is remote, and the one fix: a pure
+ * decision over evidence the kernel exposes (numa_maps per policy and
+ * kind, threads per node, the cpuset, the HOME node's free memory and
+ * counters, HOME's history). No I/O here: the sampler gathers the
+ * evidence, tests build it by hand. */
+#ifndef NUMATOP_WHY_H
+#define NUMATOP_WHY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+#include "numa_maps.h"
+
+enum why_cause {
+	WHY_NOT_READ,    /* no placement yet: nothing to judge */
+	WHY_NONE, WHY_POLICY, WHY_CPUSET, WHY_SHARED_FILE, WHY_SPREAD, WHY_SPILL,
+	WHY_MOVED, WHY_UNKNOWN, WHY_NCAUSES
+};
+/* "-", "none", "policy", "cpuset", "shared_file", "spread", "spill",
+ * "moved", "unknown" */
+extern const char *const why_cause_names[WHY_NCAUSES];
+
+enum why_action { WHY_ACT_NONE, WHY_ACT_MIGRATE, WHY_ACT_REBIND };
+extern const char *const why_action_names[];   /* "none", "migrate", "rebind" */
+
+/* Remote memory under this is "none": 5 % of resident, or 1 MiB. */
+#define WHY_SMALL_PCT 5
+#define WHY_SMALL_KB 1024
+/* The HOME node is short of memory below this share of its size (when
+ * its low watermark is not known). */
+#define WHY_LOW_FREE_PCT 3
+
+struct why_input {
+	size_t nnodes;
+	const int *node_ids;            /* [nnodes] */
+	int home;                       /* node index, -1 unknown */
+	int64_t total_kb, remote_kb;    /* -1 unknown (placement not read) */
+	const int64_t *node_kb, *anon_kb, *file_kb;   /* [nnodes] */
+	const int64_t *pol_kb;          /* [nnodes]: in mappings whose policy is
+					 * not default/local, or NULL */
+	enum nm_mode pol_mode;          /* the policy holding most of pol_kb */
+	const char *pol_text;           /* as numa_maps prints it ("bind:1") */
+	const size_t *threads_on;       /* [nnodes]: threads whose last CPU is
+					 * there, or NULL */
+	/* The cpuset (/proc/PID/status): allowed node ids, and the node ids
+	 * whose CPUs the threads may run on; NULL when not read. */
+	const struct bitmap *mems_allowed, *cpu_nodes;
+	const char *status_why;         /* why status is unknown ("no perm"), or NULL */
+	/* The HOME node: free and size (kB), its low watermark (kB, -1
+	 * unknown), numa_foreign and numa_miss per second (-1 unknown). */
+	int64_t home_free_kb, home_total_kb, home_low_kb;
+	double home_foreign_rate, home_miss_rate;
+	int64_t rss_growth_kb;          /* since the last sample, 0 none */
+	int prev_home;                  /* HOME when the monitor saw it before
+					 * (index), -1 unknown or unchanged */
+	double kernel_migrate_rate;     /* this process's pages the kernel's NUMA
+					 * balancing moves per second, -1 unknown */
+};
+
+#define WHY_MAX_EVIDENCE 4
+struct why_result {
+	enum why_cause cause;
+	char evidence[WHY_MAX_EVIDENCE][128];
+	size_t nevidence;
+	enum why_action action;
+	int node;                       /* node id of the action, -1 none */
+	char text[256];                 /* the advice in words */
+};
+
+/* Decide, in the order none, policy, cpuset, shared_file, spread, spill,
+ * moved, unknown: the first cause the evidence supports. */
+void why_decide(const struct why_input *in, struct why_result *out);
+
+#endif

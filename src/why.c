@@ -1,0 +1,238 @@
+/* why.c - the cause of a process's remote memory and the one fix, from
+ * the evidence in struct why_input (see why.h). Pure: no I/O, no clock. */
+#include "why.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const why_cause_names[WHY_NCAUSES] = {
+	"-", "none", "policy", "cpuset", "shared_file", "spread", "spill", "moved", "unknown",
+};
+const char *const why_action_names[] = { "none", "migrate", "rebind" };
+
+static void evidence(struct why_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void evidence(struct why_result *r, const char *fmt, ...)
+{
+	if (r->nevidence >= WHY_MAX_EVIDENCE)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->evidence[r->nevidence++], sizeof(r->evidence[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void advise(struct why_result *r, enum why_action a, int node, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void advise(struct why_result *r, enum why_action a, int node, const char *fmt, ...)
+{
+	r->action = a;
+	r->node = node;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	va_end(ap);
+}
+
+/* kB off HOME of one per-node array. */
+static int64_t off_home(const struct why_input *in, const int64_t *kb)
+{
+	int64_t s = 0;
+	for (size_t i = 0; kb && i < in->nnodes; i++)
+		if ((int)i != in->home && kb[i] > 0)
+			s += kb[i];
+	return s;
+}
+
+/* The node index holding most of kb (off HOME when skip_home), -1 none. */
+static int most(const struct why_input *in, const int64_t *kb, bool skip_home)
+{
+	int best = -1;
+	for (size_t i = 0; kb && i < in->nnodes; i++)
+		if ((!skip_home || (int)i != in->home) && kb[i] > 0 && (best < 0 || kb[i] > kb[best]))
+			best = (int)i;
+	return best;
+}
+
+static int pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? (int)(part * 100 / whole) : 0;
+}
+
+/* "MiB" with one decimal from kB. */
+static double mib(int64_t kb)
+{
+	return (double)kb / 1024.0;
+}
+
+static bool spill(const struct why_input *in, struct why_result *r, int hid)
+{
+	bool low = false;
+	if (in->home_free_kb >= 0 && in->home_total_kb > 0) {
+		int64_t floor = in->home_low_kb >= 0 ? in->home_low_kb :
+				in->home_total_kb * WHY_LOW_FREE_PCT / 100;
+		low = in->home_free_kb <= floor;
+		if (low)
+			evidence(r, "node %d: %.0f MiB free of %.0f MiB (%s %.0f MiB)", hid,
+				 mib(in->home_free_kb), mib(in->home_total_kb),
+				 in->home_low_kb >= 0 ? "low watermark" : "3 % is", mib(floor));
+	}
+	bool fell = in->rss_growth_kb > 0 && (in->home_foreign_rate > 0 || in->home_miss_rate > 0);
+	if (fell && !low)
+		evidence(r, "node %d: numa_foreign %.0f/s, numa_miss %.0f/s while it grew %.1f MiB", hid,
+			 in->home_foreign_rate > 0 ? in->home_foreign_rate : 0,
+			 in->home_miss_rate > 0 ? in->home_miss_rate : 0, mib(in->rss_growth_kb));
+	return low || fell;
+}
+
+void why_decide(const struct why_input *in, struct why_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->node = -1;
+	if (in->total_kb < 0 || in->remote_kb < 0) {
+		r->cause = WHY_NOT_READ;
+		advise(r, WHY_ACT_NONE, -1, "placement not read yet");
+		return;
+	}
+	if (in->remote_kb < WHY_SMALL_KB || in->remote_kb * 100 < in->total_kb * WHY_SMALL_PCT) {
+		r->cause = WHY_NONE;
+		evidence(r, "remote %.1f MiB = %d %% of %.1f MiB", mib(in->remote_kb),
+			 pct(in->remote_kb, in->total_kb), mib(in->total_kb));
+		advise(r, WHY_ACT_NONE, -1, "nothing to do: little of it is remote");
+		return;
+	}
+	if (in->home < 0 || (size_t)in->home >= in->nnodes) {
+		r->cause = WHY_UNKNOWN;
+		evidence(r, "HOME unknown: no thread's last CPU is on a known node");
+		advise(r, WHY_ACT_NONE, -1, "unknown: HOME is not known");
+		return;
+	}
+	int hid = in->node_ids[in->home];
+	int64_t rem = in->remote_kb;
+	int big = most(in, in->node_kb, true);
+	int big_id = big >= 0 ? in->node_ids[big] : -1;
+
+	/* policy: the remote pages are where a policy put them. */
+	int64_t pol = off_home(in, in->pol_kb);
+	if (pol * 2 > rem) {
+		r->cause = WHY_POLICY;
+		evidence(r, "%.1f of %.1f MiB remote are in mappings with policy %s",
+			 mib(pol), mib(rem), in->pol_text && in->pol_text[0] ? in->pol_text : "non-default");
+		if (in->pol_mode == NM_MODE_INTERLEAVE || in->pol_mode == NM_MODE_WEIGHTED_INTERLEAVE) {
+			advise(r, WHY_ACT_NONE, -1, "interleaved by its policy, as intended: remote "
+			       "pages are the point of interleave");
+		} else {
+			int pn = most(in, in->pol_kb, true);
+			int pid_ = pn >= 0 ? in->node_ids[pn] : big_id;
+			advise(r, WHY_ACT_REBIND, pid_, "its policy keeps the memory on node %d: run its "
+			       "threads there (rebind to node %d)", pid_, pid_);
+		}
+		return;
+	}
+	/* cpuset: local memory is not allowed. */
+	if (in->mems_allowed && !bitmap_test(in->mems_allowed, (unsigned)hid)) {
+		r->cause = WHY_CPUSET;
+		char m[64];
+		bitmap_format_list(in->mems_allowed, m, sizeof(m));
+		evidence(r, "Mems_allowed %s excludes HOME node %d", m, hid);
+		int to = -1;
+		for (size_t i = 0; i < in->nnodes; i++)
+			if (bitmap_test(in->mems_allowed, (unsigned)in->node_ids[i]) &&
+			    (to < 0 || in->node_kb[i] > in->node_kb[to]))
+				to = (int)i;
+		if (to >= 0)
+			advise(r, WHY_ACT_REBIND, in->node_ids[to], "its cpuset allows memory on %s only: "
+			       "run its threads on node %d (rebind)", m, in->node_ids[to]);
+		else
+			advise(r, WHY_ACT_NONE, -1, "its cpuset allows memory on %s only", m);
+		return;
+	}
+	/* shared_file: page cache, placed by whoever read the file first. */
+	int64_t file = off_home(in, in->file_kb);
+	if (file * 2 > rem) {
+		r->cause = WHY_SHARED_FILE;
+		evidence(r, "%.1f of %.1f MiB remote are file pages (page cache)", mib(file), mib(rem));
+		int fn = most(in, in->file_kb, true);
+		advise(r, WHY_ACT_NONE, -1, "page cache on node %d, shared with whoever read the files: "
+		       "migrating this process does not move it (see the mappings in the detail)",
+		       fn >= 0 ? in->node_ids[fn] : -1);
+		return;
+	}
+	/* spread: no node holds a clear majority of its threads. */
+	if (in->threads_on) {
+		size_t n = 0, top = 0, nodes = 0;
+		for (size_t i = 0; i < in->nnodes; i++) {
+			n += in->threads_on[i];
+			nodes += in->threads_on[i] > 0;
+			if (in->threads_on[i] > top)
+				top = in->threads_on[i];
+		}
+		if (n >= 2 && nodes >= 2 && top * 2 <= n) {
+			r->cause = WHY_SPREAD;
+			char list[96];
+			size_t o = 0;
+			list[0] = '\0';
+			for (size_t i = 0; i < in->nnodes && o < sizeof(list) - 16; i++)
+				if (in->threads_on[i])
+					o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%d:%zu",
+							      o ? " " : "", in->node_ids[i],
+							      in->threads_on[i]);
+			evidence(r, "threads on nodes (node:threads) %s: no node has most of them", list);
+			int m = most(in, in->node_kb, false);
+			advise(r, m >= 0 ? WHY_ACT_REBIND : WHY_ACT_NONE, m >= 0 ? in->node_ids[m] : -1,
+			       "its threads are spread: rebind them to node %d, where most of its memory "
+			       "is", m >= 0 ? in->node_ids[m] : -1);
+			return;
+		}
+	}
+	/* spill: HOME had no room. */
+	if (spill(in, r, hid)) {
+		r->cause = WHY_SPILL;
+		advise(r, WHY_ACT_NONE, -1, "node %d is short of memory: free memory there first, "
+		       "then migrate it back to node %d", hid, hid);
+		if (in->kernel_migrate_rate > 0)
+			evidence(r, "the kernel's NUMA balancing moves %.0f of its pages a second",
+				 in->kernel_migrate_rate);
+		return;
+	}
+	/* moved: anonymous pages where its threads no longer run. */
+	int64_t anon = off_home(in, in->anon_kb);
+	int an = most(in, in->anon_kb, true);
+	if (anon * 2 > rem && an >= 0) {
+		int aid = in->node_ids[an];
+		bool excluded = in->cpu_nodes && !bitmap_test(in->cpu_nodes, (unsigned)aid);
+		bool changed = in->prev_home >= 0 && in->prev_home != in->home;
+		if (excluded)
+			evidence(r, "Cpus_allowed excludes node %d, which holds %.1f MiB of its anonymous "
+				 "memory", aid, mib(in->anon_kb[an]));
+		if (changed)
+			evidence(r, "HOME moved from node %d to node %d while watched",
+				 in->node_ids[in->prev_home], hid);
+		if (excluded || changed) {
+			r->cause = WHY_MOVED;
+			if (in->kernel_migrate_rate > 0) {
+				evidence(r, "the kernel's NUMA balancing moves %.0f of its pages a second",
+					 in->kernel_migrate_rate);
+				advise(r, WHY_ACT_MIGRATE, hid, "its threads moved to node %d; the kernel is "
+				       "already moving its memory there (or migrate it now)", hid);
+			} else {
+				advise(r, WHY_ACT_MIGRATE, hid, "its threads moved to node %d after it "
+				       "allocated: migrate its memory to node %d", hid, hid);
+			}
+			return;
+		}
+		r->cause = WHY_UNKNOWN;
+		evidence(r, "%.1f MiB anonymous on node %d, threads on node %d", mib(anon), aid, hid);
+		evidence(r, "no sign of a move: %s", in->cpu_nodes ? "its CPUs include that node and "
+			 "HOME did not change while watched" : in->status_why ? in->status_why :
+			 "Cpus_allowed not read");
+		advise(r, WHY_ACT_MIGRATE, hid, "cause not known; migrating its memory to node %d makes "
+		       "it local", hid);
+		return;
+	}
+	r->cause = WHY_UNKNOWN;
+	evidence(r, "remote %.1f MiB: anonymous %.1f, file %.1f, policy %.1f MiB: none of them most",
+		 mib(rem), mib(anon), mib(file), mib(pol));
+	advise(r, WHY_ACT_NONE, -1, "no single cause: see the mappings in the detail");
+}
