@@ -69,9 +69,23 @@ struct nm_params {
 
 /* Per-process totals, arrays sized nnodes (node indexes). Reuse between
  * processes: numa_maps_summarize() resets it. */
+/* The per-node arrays of a summary (and of a process in the snapshot):
+ * node, anon, file, huge and pol, NM_KB_ARRAYS x nnodes in one block. */
+#define NM_KB_ARRAYS 5
+/* Distinct non-default policies a summary weighs to find the largest. */
+#define NM_POLS 4
+
 struct nm_summary {
 	size_t nnodes;
 	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;
+	int64_t *pol_kb;           /* in mappings whose policy is not default
+				    * or local (bind, interleave, prefer...) */
+	/* The non-default policy holding the most pages ("" none). */
+	char pol_top[48];
+	enum nm_mode pol_top_mode;
+	int64_t pol_top_kb;
+	struct { char text[48]; enum nm_mode mode; int64_t kb; } pols[NM_POLS];
+	size_t npols;
 	int64_t total_kb;          /* on the topology's nodes */
 	int64_t other_kb;          /* on nodes not in the topology (not in total) */
 	int other_id;              /* the first such node id, -1 none */

@@ -90,6 +90,11 @@ struct vmstat_migrate { int64_t pgmigrate_success, numa_pages_migrated; };
 int parse_vmstat_migrate(const char *buf, size_t len,
 			 struct vmstat_migrate *out);
 
+/* /proc/zoneinfo: each node's low watermark (the "low" line of its
+ * zones, summed), in pages, by node id for ids below n; nodes without
+ * one stay NT_UNKNOWN. 0, or -EINVAL when no "Node N, zone" line. */
+int parse_zoneinfo_low(const char *buf, size_t len, int64_t *low_pages, size_t n);
+
 /* Helpers shared by parsers. Parse a decimal (optionally negative) integer
  * at *p; advance *p. 0 or -EINVAL/-ERANGE. */
 int parse_i64(const char **p, const char *end, int64_t *out);

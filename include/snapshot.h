@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cgroup.h"
+#include "why.h"
 #include "nodestat.h"
 #include "proc.h"
 #include "topology.h"
@@ -23,6 +24,10 @@ struct snap_proc {
 	enum nm_state nm;
 	int nm_errno;                 /* for NMS_ERROR */
 	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;  /* [nnodes] */
+	int64_t *pol_kb;              /* [nnodes]: in mappings with a policy
+				       * other than default/local */
+	char pol_top[48];             /* that policy holding most, "" none */
+	int pol_mode;                 /* its enum nm_mode */
 	int64_t total_kb;             /* resident in numa_maps; -1 unknown */
 	int64_t unknown_node_kb;      /* on nodes the topology lacks (not in total) */
 	int unknown_node_id;          /* the first such node id, -1 none */
@@ -36,6 +41,11 @@ struct snap_proc {
 	bool nm_sampled;              /* estimated from maps + move_pages queries */
 	bool nm_fresh;                /* read in this sample */
 	const struct proc_thread *threads;   /* thr_n entries */
+	int moved_from;               /* HOME (index) before it last changed
+				       * while watched, -1 never */
+	int64_t rss_growth_kb;        /* since the previous sample */
+	int why;                      /* enum why_cause (why.h) */
+	long why_idx;                 /* into snapshot.why, -1 none */
 	const char *cgroup;           /* path in the memory hierarchy, NULL
 				       * unknown or not read (sampler_set_cgroups) */
 	long cgroup_idx;              /* into snapshot.cgroups, -1 none */
@@ -60,7 +70,7 @@ struct snapshot {
 	double (*ns_rate)[NUMASTAT_NKEYS];   /* per second, -1 unknown */
 	struct snap_proc *procs;
 	size_t nprocs, proccap;
-	int64_t *kb_pool;             /* 4*nnodes per process */
+	int64_t *kb_pool;             /* NM_KB_ARRAYS*nnodes per process */
 	size_t kb_cap;
 	struct proc_list plist;       /* owns infos and threads */
 	int proc_rc;                  /* error of the process scan, or 0 */
@@ -68,6 +78,10 @@ struct snapshot {
 	size_t kthreads_hidden;       /* kernel threads left out (see sampler_filter) */
 	double self_cpu_pct;          /* this tool's CPU use since last sample */
 	struct snap_nm_stats nm_stats;
+	struct why_result *why;       /* the causes that are not "none" */
+	size_t nwhy, whycap;
+	int64_t *low_kb;              /* [nnodes]: each node's low watermark
+				       * (zoneinfo), -1 unknown */
 	enum cgroup_layout cg_layout; /* when process cgroups were read */
 	bool have_cgroups;            /* cgroups below was read this sample */
 	struct cgroup_set cgroups;
@@ -83,7 +97,7 @@ const char *snapshot_nm_mark(const struct snap_proc *p);
 /* The process-table columns; their table is in columns.h. */
 enum snap_col {
 	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
-	COL_REMOTE_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
+	COL_REMOTE_PCT, COL_WHY, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
 	COL_NCOLS
 };
 struct sort_key {

@@ -199,6 +199,18 @@ static void c_policy(const struct col_ctx *c, const struct snap_proc *p, int nod
 	sanitize_term(s ? s : "-", out, n);
 }
 
+static const char *s_why(const struct snap_proc *p)
+{
+	return p->why > WHY_NOT_READ && p->why < WHY_NCAUSES ? why_cause_names[p->why] : NULL;
+}
+
+static void c_why(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	const char *s = s_why(p);
+	snprintf(out, n, "%s", s ? s : "-");
+}
+
 static const char *s_cgroup(const struct snap_proc *p)
 {
 	return p->cgroup;
@@ -242,6 +254,9 @@ static const struct col_def cols[COL_NCOLS] = {
 			 10, 7, 1, true, false, v_remote, NULL, c_remote },
 	[COL_REMOTE_PCT] = { "REMOTE%", "REMOTE%", "REMOTE%", "REMOTE / total resident in numa_maps",
 			     7, 8, 1, true, false, v_remote_pct, NULL, c_remote_pct },
+	[COL_WHY] = { "WHY", "WHY", "WHY",
+		      "why REMOTE: none policy cpuset shared_file spread spill moved unknown",
+		      -11, -11, 1, false, false, NULL, s_why, c_why },
 	[COL_TIME] = { "TIME", "TIME", "TIME+", "CPU time used (user + system)",
 		       10, 9, 1, true, false, v_time, NULL, c_time },
 	[COL_THREADS] = { "THR", "THR", "THR", "number of threads",
@@ -377,11 +392,13 @@ void col_list_free(struct col_list *l)
 
 int col_list_default(struct col_list *l, bool monitor, bool age)
 {
+	/* Batch text: POLICY; the monitor: WHY (the detail has the policy). */
 	static const enum snap_col text[] = { COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE,
-					      COL_REMOTE, COL_REMOTE_PCT, COL_POLICY, COL_COMMAND };
+					      COL_REMOTE, COL_REMOTE_PCT, COL_WHY, COL_POLICY,
+					      COL_COMMAND };
 	l->n = 0;
 	for (size_t i = 0; i < sizeof(text) / sizeof(*text); i++) {
-		if (monitor && text[i] == COL_POLICY)
+		if ((monitor && text[i] == COL_POLICY) || (!monitor && text[i] == COL_WHY))
 			continue;
 		int rc = col_list_insert(l, l->n, (struct col_ref){ text[i], -1 });
 		if (rc)

@@ -319,12 +319,13 @@ int nm_summary_init(struct nm_summary *s, size_t nnodes)
 {
 	memset(s, 0, sizeof(*s));
 	size_t n = nnodes ? nnodes : 1;
-	s->node_kb = calloc(n * 4, sizeof(int64_t));
+	s->node_kb = calloc(n * NM_KB_ARRAYS, sizeof(int64_t));
 	if (!s->node_kb)
 		return -ENOMEM;
 	s->anon_kb = s->node_kb + n;
 	s->file_kb = s->node_kb + 2 * n;
 	s->huge_kb = s->node_kb + 3 * n;
+	s->pol_kb = s->node_kb + 4 * n;
 	s->nnodes = nnodes;
 	return 0;
 }
@@ -400,6 +401,9 @@ static int add_mapping(const struct nm_params *p, const struct nm_mapping *m,
 		       struct nm_summary *s)
 {
 	int64_t pkb = nm_mapping_page_kb(m, p->base_page_kb, p->default_huge_kb);
+	bool pol = m->mode != NM_MODE_DEFAULT && m->mode != NM_MODE_LOCAL &&
+		   m->mode != NM_MODE_UNKNOWN;
+	int64_t mkb = 0;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const struct nm_node_pages *np = &m->nodes[i];
 		if (pkb < 0) {
@@ -423,6 +427,10 @@ static int add_mapping(const struct nm_params *p, const struct nm_mapping *m,
 			continue;
 		}
 		s->node_kb[idx] += kb;
+		if (pol) {
+			s->pol_kb[idx] += kb;
+			mkb += kb;
+		}
 		if (m->huge)
 			s->huge_kb[idx] += kb;
 		else if (m->kind == NM_KIND_FILE)
@@ -430,13 +438,37 @@ static int add_mapping(const struct nm_params *p, const struct nm_mapping *m,
 		else
 			s->anon_kb[idx] += kb;
 	}
+	if (pol && mkb > 0) {
+		/* Weigh it among the distinct policies seen (the first NM_POLS). */
+		size_t k = 0;
+		while (k < s->npols && strncmp(s->pols[k].text, m->policy, sizeof(s->pols[k].text) - 1))
+			k++;
+		if (k == s->npols && k < NM_POLS) {
+			copy_trunc(s->pols[k].text, sizeof(s->pols[k].text), m->policy);
+			s->pols[k].mode = m->mode;
+			s->pols[k].kb = 0;
+			s->npols++;
+		}
+		if (k < s->npols) {
+			s->pols[k].kb += mkb;
+			if (!s->pol_top[0] || s->pols[k].kb > s->pol_top_kb) {
+				memcpy(s->pol_top, s->pols[k].text, sizeof(s->pol_top));
+				s->pol_top_mode = s->pols[k].mode;
+				s->pol_top_kb = s->pols[k].kb;
+			}
+		}
+	}
 	return 0;
 }
 
 void numa_maps_begin(struct nm_summary *s)
 {
 	size_t n = s->nnodes ? s->nnodes : 1;
-	memset(s->node_kb, 0, n * 4 * sizeof(int64_t));
+	memset(s->node_kb, 0, n * NM_KB_ARRAYS * sizeof(int64_t));
+	s->pol_top[0] = '\0';
+	s->pol_top_mode = NM_MODE_DEFAULT;
+	s->pol_top_kb = 0;
+	s->npols = 0;
 	s->total_kb = s->other_kb = s->unknown_size_pages = 0;
 	s->other_id = -1;
 	s->nmappings = s->nbad = s->npolicies = 0;

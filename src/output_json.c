@@ -189,6 +189,27 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "sample_age_s", jreal(p->nm_age_s, 1));
 	if (p->nm == NMS_ERROR)
 		json_object_object_add(o, "numa_maps_error", json_object_new_string(fsroot_strerror(p->nm_errno)));
+	json_object_object_add(o, "remote_cause", p->why > WHY_NOT_READ && p->why < WHY_NCAUSES ?
+			       json_object_new_string(why_cause_names[p->why]) : NULL);
+	if (p->why_idx >= 0 && (size_t)p->why_idx < s->nwhy) {
+		const struct why_result *w = &s->why[p->why_idx];
+		json_object *ev = json_object_new_array();
+		for (size_t k = 0; k < w->nevidence; k++)
+			json_object_array_add(ev, json_object_new_string(w->evidence[k]));
+		json_object_object_add(o, "remote_evidence", ev);
+		json_object *adv = json_object_new_object();
+		json_object_object_add(adv, "action", json_object_new_string(why_action_names[w->action]));
+		json_object_object_add(adv, "node", w->node >= 0 ? json_object_new_int(w->node) : NULL);
+		json_object_object_add(adv, "text", json_object_new_string(w->text));
+		json_object_object_add(o, "advice", adv);
+	} else if (p->why == WHY_NONE) {
+		json_object_object_add(o, "remote_evidence", json_object_new_array());
+		json_object *adv = json_object_new_object();
+		json_object_object_add(adv, "action", json_object_new_string("none"));
+		json_object_object_add(adv, "node", NULL);
+		json_object_object_add(adv, "text", json_object_new_string("nothing to do: little of it is remote"));
+		json_object_object_add(o, "advice", adv);
+	}
 	if (s->cg_layout != CGROUP_NONE || s->have_cgroups)
 		json_object_object_add(o, "cgroup", p->cgroup ? jstr(p->cgroup) : NULL);
 	return o;

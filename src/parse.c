@@ -259,3 +259,35 @@ int parse_vmstat_migrate(const char *buf, size_t len,
 	}
 	return 0;
 }
+
+int parse_zoneinfo_low(const char *buf, size_t len, int64_t *low_pages, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		low_pages[i] = NT_UNKNOWN;
+	struct lines l = { buf, buf + len };
+	const char *s, *e;
+	long node = -1;
+	bool any = false;
+	while (next_line(&l, &s, &e)) {
+		while (s < e && blank(*s))
+			s++;
+		if ((size_t)(e - s) > 5 && memcmp(s, "Node ", 5) == 0) {
+			const char *p = s + 5;
+			int64_t id;
+			node = parse_i64(&p, e, &id) == 0 && p < e && *p == ',' && id >= 0 ? (long)id : -1;
+			any |= node >= 0;
+			continue;
+		}
+		if ((size_t)(e - s) < 4 || memcmp(s, "low", 3) != 0 || !blank(s[3]))
+			continue;
+		s += 3;
+		while (s < e && blank(*s))
+			s++;
+		int64_t v;
+		if (node < 0 || parse_i64(&s, e, &v) != 0 || v < 0)
+			continue;
+		if ((size_t)node < n)
+			low_pages[node] = (low_pages[node] < 0 ? 0 : low_pages[node]) + v;
+	}
+	return any ? 0 : -EINVAL;
+}

@@ -51,10 +51,13 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	s->ticks[1] = calloc(nc, sizeof(struct cpu_ticks));
 	s->prev_ns = calloc(t->nnodes ? t->nnodes : 1, sizeof(struct numastat));
 	s->node_counts = calloc(t->nnodes ? t->nnodes : 1, sizeof(size_t));
-	if (!s->ticks[0] || !s->ticks[1] || !s->prev_ns || !s->node_counts) {
+	s->node_ids = calloc(t->nnodes ? t->nnodes : 1, sizeof(int));
+	if (!s->ticks[0] || !s->ticks[1] || !s->prev_ns || !s->node_counts || !s->node_ids) {
 		rc = -ENOMEM;
 		goto fail;
 	}
+	for (size_t i = 0; i < t->nnodes; i++)
+		s->node_ids[i] = t->nodes[i].id;
 	s->hz = sysconf(_SC_CLK_TCK);
 	if (s->hz <= 0)
 		s->hz = 100;
@@ -83,6 +86,8 @@ void sampler_free(struct sampler *s)
 	free(s->ticks[1]);
 	free(s->prev_ns);
 	free(s->node_counts);
+	free(s->node_ids);
+	sampler_why_free(s);
 	for (int k = 0; k < 2; k++) {
 		free(s->gen[k].v);
 		free(s->gen[k].kb);
@@ -269,7 +274,7 @@ static int grow_procs(struct snapshot *snap, size_t want, size_t nnodes)
 		return -ENOMEM;
 	snap->procs = p;
 	int64_t *k = buf_grow_array(snap->kb_pool, &snap->kb_cap,
-				    want * 4 * (nnodes ? nnodes : 1), sizeof(*k));
+				    want * NM_KB_ARRAYS * (nnodes ? nnodes : 1), sizeof(*k));
 	if (!k)
 		return -ENOMEM;
 	snap->kb_pool = k;
@@ -353,12 +358,13 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		memset(sp, 0, sizeof(*sp));
 		sp->info = pl->v[i];
 		sp->threads = pl->threads + sp->info.thr_off;
-		int64_t *base = snap->kb_pool + i * 4 * n;
-		memset(base, 0, 4 * n * sizeof(int64_t));
+		int64_t *base = snap->kb_pool + i * NM_KB_ARRAYS * n;
+		memset(base, 0, NM_KB_ARRAYS * n * sizeof(int64_t));
 		sp->node_kb = base;
 		sp->anon_kb = base + n;
 		sp->file_kb = base + 2 * n;
 		sp->huge_kb = base + 3 * n;
+		sp->pol_kb = base + 4 * n;
 		sp->total_kb = sp->remote_kb = -1;
 		sp->unknown_node_id = -1;
 		sp->remote_pct = -1;
@@ -506,6 +512,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap)
 	node_loads(s, snap);
 	numastat_rates(s, snap);
 	rc = scan_procs(s, snap);
+	if (rc == 0 && snap->proc_rc == 0)
+		rc = sampler_why(s, snap);
 	if (rc == 0 && snap->proc_rc == 0)
 		rc = read_cgroups(s, snap);
 	snap->self_cpu_pct = (s->seq > 1 && snap->interval_s > 0 && self >= 0) ?

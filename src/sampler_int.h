@@ -27,6 +27,8 @@ struct nm_result {
 	bool huge_unknown;
 	size_t nmappings;
 	char policy[64];
+	char pol_top[48];             /* snap_proc's pol_top, pol_mode */
+	enum nm_mode pol_mode;
 };
 
 struct nm_cache {
@@ -34,7 +36,8 @@ struct nm_cache {
 	uint64_t starttime;
 	uint64_t ticks;               /* utime + stime at the previous tick */
 	int64_t rss_prev;             /* RSS at the previous tick */
-	size_t slot;                  /* its kB arrays: pool + slot * 4 * nnodes */
+	int home, moved_from;         /* HOME, and HOME before it last changed */
+	size_t slot;                  /* its kB arrays: pool + slot * NM_KB_ARRAYS * nnodes */
 	struct nm_result r;
 };
 
@@ -79,6 +82,8 @@ struct sampler {
 	double prev_mono, prev_self;
 	unsigned seq;
 	long hz;
+	int *node_ids;                /* [nnodes]: topo->nodes[i].id */
+	struct why_state *why;        /* sampler_why.c */
 	enum sampler_cgroups cg_mode;
 	struct cgroup_pidmap *cgmap;
 	const char **cg_paths;        /* [cg_pathcap] scratch */
@@ -97,6 +102,9 @@ void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct 
 void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
 			 struct cache_gen *ng);
 void sampler_sort_cache(struct cache_gen *g);
+/* sampler_why.c: each process's remote cause (snap_proc.why, snap->why) */
+int sampler_why(struct sampler *s, struct snapshot *snap);
+void sampler_why_free(struct sampler *s);
 int sampler_grow_cache(struct cache_gen *g, size_t n, size_t nnodes);
 
 #endif

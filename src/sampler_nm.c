@@ -25,6 +25,9 @@ static void take_summary(struct sampler *s, struct snap_proc *sp)
 	memcpy(sp->anon_kb, s->sum.anon_kb, n * sizeof(int64_t));
 	memcpy(sp->file_kb, s->sum.file_kb, n * sizeof(int64_t));
 	memcpy(sp->huge_kb, s->sum.huge_kb, n * sizeof(int64_t));
+	memcpy(sp->pol_kb, s->sum.pol_kb, n * sizeof(int64_t));
+	snprintf(sp->pol_top, sizeof(sp->pol_top), "%s", s->sum.pol_top);
+	sp->pol_mode = s->sum.pol_top_mode;
 	sp->total_kb = s->sum.total_kb;
 	sp->unknown_node_kb = s->sum.other_kb;
 	sp->unknown_node_id = s->sum.other_id;
@@ -118,7 +121,7 @@ int sampler_grow_cache(struct cache_gen *g, size_t n, size_t nnodes)
 	if (!v)
 		return -ENOMEM;
 	g->v = v;
-	int64_t *k = buf_grow_array(g->kb, &g->kbcap, n * 4 * nnodes, sizeof(*k));
+	int64_t *k = buf_grow_array(g->kb, &g->kbcap, n * NM_KB_ARRAYS * nnodes, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
 	g->kb = k;
@@ -152,6 +155,11 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
 	s->link[i] = e;
 	sp->home = sampler_home_node(s->topo, sp->threads, sp->info.thr_n,
 				     sp->info.pid, s->node_counts);
+	/* HOME's history: where it was when it last changed (sticky). */
+	sp->moved_from = !e ? -1 : e->home >= 0 && sp->home >= 0 && e->home != sp->home ?
+			 e->home : e->moved_from;
+	sp->rss_growth_kb = e && sp->info.rss_kb >= 0 && e->rss_prev >= 0 ?
+			    sp->info.rss_kb - e->rss_prev : 0;
 	uint64_t ticks = sp->info.utime + sp->info.stime;
 	if (e && snap->interval_s > 0 && ticks >= e->ticks)
 		sp->cpu_pct = 100.0 * (double)(ticks - e->ticks) /
@@ -183,11 +191,12 @@ void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	const struct nm_cache *e = s->link[i];
 	const struct nmsched_proc *q = &s->sched[i];
 	struct nm_cache *c = &ng->v[ng->n++];
-	int64_t *kb = ng->kb + i * 4 * n;
+	int64_t *kb = ng->kb + i * NM_KB_ARRAYS * n;
 	*c = (struct nm_cache){
 		.pid = sp->info.pid, .starttime = sp->info.starttime,
 		.ticks = sp->info.utime + sp->info.stime,
 		.rss_prev = sp->info.rss_kb, .slot = i,
+		.home = sp->home, .moved_from = sp->moved_from,
 		.r = { .cost = -1, .cost_rss = -1 },
 	};
 	if (sp->nm_fresh) {
@@ -212,13 +221,17 @@ void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
 		r->huge_unknown = sp->huge_unknown;
 		r->nmappings = sp->nmappings;
 		snprintf(r->policy, sizeof(r->policy), "%s", sp->policy);
-		memcpy(kb, sp->node_kb, 4 * n * sizeof(int64_t));
+		snprintf(r->pol_top, sizeof(r->pol_top), "%s", sp->pol_top);
+		r->pol_mode = sp->pol_mode;
+		memcpy(kb, sp->node_kb, NM_KB_ARRAYS * n * sizeof(int64_t));
 	} else if (e && e->r.have) {
 		/* Kept: the last result, with its age. */
-		const int64_t *okb = s->gen[s->g].kb + e->slot * 4 * n;
+		const int64_t *okb = s->gen[s->g].kb + e->slot * NM_KB_ARRAYS * n;
 		c->r = e->r;
-		memcpy(kb, okb, 4 * n * sizeof(int64_t));
-		memcpy(sp->node_kb, okb, 4 * n * sizeof(int64_t));
+		memcpy(kb, okb, NM_KB_ARRAYS * n * sizeof(int64_t));
+		memcpy(sp->node_kb, okb, NM_KB_ARRAYS * n * sizeof(int64_t));
+		snprintf(sp->pol_top, sizeof(sp->pol_top), "%s", e->r.pol_top);
+		sp->pol_mode = e->r.pol_mode;
 		sp->nm = e->r.nm;
 		sp->nm_errno = e->r.nm_errno;
 		sp->nm_sampled = e->r.sampled;

@@ -25,6 +25,8 @@ void snapshot_free(struct snapshot *s)
 	free(s->ns_rate);
 	free(s->procs);
 	free(s->kb_pool);
+	free(s->why);
+	free(s->low_kb);
 	proc_list_free(&s->plist);
 	cgroup_set_free(&s->cgroups);
 	memset(s, 0, sizeof(*s));

@@ -268,6 +268,22 @@ if run cgjson --json; then
 		'"cgroup":"/user.slice/user-0.slice/session-1.scope"}'
 fi
 
+# Why remote (EXPECTED.md, "Why remote").
+if run whyjson --json; then
+	has json_why_1000_policy "$(jproc "$tmp/whyjson" 1000)" '"remote_cause":"policy"' \
+		'"remote_evidence":["49.9 of 57.1 MiB remote are in mappings with policy interleave:0-3"]' \
+		'"advice":{"action":"none","node":null,"text":"interleaved by its policy, as intended'
+	has json_why_2000_shared_file "$(jproc "$tmp/whyjson" 2000)" '"remote_cause":"shared_file"' \
+		'"remote_evidence":["1.2 of 1.2 MiB remote are file pages (page cache)"]' \
+		'"advice":{"action":"none","node":null,"text":"page cache on node 0,'
+	has json_why_4242_none "$(jproc "$tmp/whyjson" 4242)" '"remote_cause":"none"' '"remote_evidence":[]'
+	has json_why_3000_unknown_null "$(jproc "$tmp/whyjson" 3000)" '"remote_cause":null'
+fi
+if run whytext -b -o pid,why,remote; then
+	check text_why_column "$(sed -n '/^ *PID  *WHY/,$p' "$tmp/whytext" | awk 'NF { print $1, $2 }' | tr '\n' ' ')" \
+		"PID WHY 1000 policy 2000 shared_file 4242 none 3000 - "
+fi
+
 if run jp1000 --json -p 1000; then
 	n=$(json_lines <"$tmp/jp1000" | grep -c '^{"pid":')
 	check json_p1000_one_process "$n $(jproc "$tmp/jp1000" 1000 | grep -c '"home_node":1,')" "1 1"

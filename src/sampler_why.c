@@ -1,0 +1,287 @@
+/* sampler_why.c - the evidence for why each process's memory is remote,
+ * gathered after the process scan: threads per node, the policy and kind
+ * of its pages (numa_maps), HOME's history, the HOME node's free memory,
+ * low watermark (zoneinfo, every 10 s) and numa_foreign/miss rates, and
+ * for the processes that need it the cpuset from /proc/PID/status (at
+ * most WHY_STATUS_READS a sample, largest REMOTE first, kept 10 s). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "sampler_int.h"
+
+#define WHY_STATUS_READS 64
+#define WHY_KEEP_S 10.0
+
+struct why_status {
+	int pid;
+	uint64_t starttime;
+	double read_at;
+	unsigned seen;               /* the tick that last wanted it */
+	int err;                     /* 0: the bitmaps hold */
+	struct bitmap mems, cpu_nodes;
+};
+
+struct why_state {
+	struct why_status *v;        /* sorted by pid */
+	size_t n, cap;
+	double zone_at;              /* when zoneinfo was last read, -1 never */
+	int64_t *low_pages;          /* by node id */
+	size_t nlow;
+	size_t *thr;                 /* [nnodes] scratch */
+	size_t *order;               /* candidates */
+	size_t ordercap;
+};
+
+void sampler_why_free(struct sampler *s)
+{
+	struct why_state *w = s->why;
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->n; i++) {
+		bitmap_free(&w->v[i].mems);
+		bitmap_free(&w->v[i].cpu_nodes);
+	}
+	free(w->v);
+	free(w->low_pages);
+	free(w->thr);
+	free(w->order);
+	free(w);
+	s->why = NULL;
+}
+
+static struct why_status *status_slot(struct why_state *w, int pid)
+{
+	size_t lo = 0, hi = w->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (w->v[mid].pid == pid)
+			return &w->v[mid];
+		if (w->v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 64;
+		struct why_status *v = realloc(w->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		w->v = v;
+		w->cap = cap;
+	}
+	memmove(w->v + lo + 1, w->v + lo, (w->n - lo) * sizeof(*w->v));
+	w->n++;
+	struct why_status *e = &w->v[lo];
+	memset(e, 0, sizeof(*e));
+	e->pid = pid;
+	e->read_at = -1;
+	bitmap_init(&e->mems);
+	bitmap_init(&e->cpu_nodes);
+	return e;
+}
+
+/* Read status into e: Mems_allowed_list and the nodes of its CPUs. */
+static void read_status(struct sampler *s, const struct snap_proc *sp, struct why_status *e)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", sp->info.pid);
+	struct pid_status st;
+	int rc = fsroot_read_file(s->root, path, &s->scratch, 1 << 16);
+	if (rc == 0)
+		rc = parse_pid_status(s->scratch.data, s->scratch.len, &st);
+	e->starttime = sp->info.starttime;
+	e->read_at = s->tick_now;
+	bitmap_clear(&e->mems);
+	bitmap_clear(&e->cpu_nodes);
+	e->err = rc ? -rc : 0;
+	if (rc)
+		return;
+	/* The texts are cut at 255 bytes: a cut list is not a set. */
+	size_t ml = strlen(st.mems_allowed_list), cl = strlen(st.cpus_allowed_list);
+	struct bitmap cpus;
+	bitmap_init(&cpus);
+	if (!ml || ml >= sizeof(st.mems_allowed_list) - 1 || !cl ||
+	    cl >= sizeof(st.cpus_allowed_list) - 1 ||
+	    bitmap_parse_list(&e->mems, st.mems_allowed_list, ml) != 0 ||
+	    bitmap_parse_list(&cpus, st.cpus_allowed_list, cl) != 0) {
+		e->err = EINVAL;
+	} else {
+		for (int c = bitmap_next(&cpus, 0); c >= 0; c = bitmap_next(&cpus, c + 1)) {
+			int ni = topology_cpu_node(s->topo, c);
+			if (ni >= 0)
+				bitmap_set(&e->cpu_nodes, (unsigned)s->topo->nodes[ni].id);
+		}
+	}
+	bitmap_free(&cpus);
+}
+
+static void read_watermarks(struct sampler *s, struct snapshot *snap, struct why_state *w)
+{
+	const struct topology *t = s->topo;
+	if (w->zone_at < 0 || s->tick_now - w->zone_at >= WHY_KEEP_S) {
+		w->zone_at = s->tick_now;
+		size_t n = t->nnodes ? (size_t)t->nodes[t->nnodes - 1].id + 1 : 1;
+		if (w->nlow < n) {
+			int64_t *l = realloc(w->low_pages, n * sizeof(*l));
+			if (!l)
+				return;
+			w->low_pages = l;
+			w->nlow = n;
+		}
+		if (fsroot_read_file(s->root, "/proc/zoneinfo", &s->scratch, 4 << 20) != 0 ||
+		    parse_zoneinfo_low(s->scratch.data, s->scratch.len, w->low_pages, w->nlow) != 0)
+			for (size_t i = 0; i < w->nlow; i++)
+				w->low_pages[i] = -1;
+	}
+	for (size_t i = 0; i < t->nnodes; i++) {
+		size_t id = (size_t)t->nodes[i].id;
+		int64_t p = id < w->nlow && w->low_pages ? w->low_pages[id] : -1;
+		snap->low_kb[i] = p >= 0 ? p * (s->pagesize / 1024) : -1;
+	}
+}
+
+/* The evidence of process sp, status and all. */
+static void input_of(struct sampler *s, struct snapshot *snap, struct why_state *w,
+		     const struct snap_proc *sp, const struct why_status *st, struct why_input *in)
+{
+	const struct topology *t = s->topo;
+	size_t nn = t->nnodes;
+	memset(w->thr, 0, nn * sizeof(*w->thr));
+	size_t nt = sp->info.thr_n ? sp->info.thr_n : 1;
+	for (size_t k = 0; k < nt; k++) {
+		int ni = topology_cpu_node(t, sp->info.thr_n ? sp->threads[k].last_cpu : sp->info.last_cpu);
+		if (ni >= 0)
+			w->thr[ni]++;
+	}
+	const struct node_sample *hn = sp->home >= 0 ? &snap->nodes[sp->home] : NULL;
+	*in = (struct why_input){
+		.nnodes = nn, .node_ids = s->node_ids, .home = sp->home,
+		.total_kb = sp->nm == NMS_OK ? sp->total_kb : -1,
+		.remote_kb = sp->nm == NMS_OK ? sp->remote_kb : -1,
+		.node_kb = sp->node_kb, .anon_kb = sp->anon_kb, .file_kb = sp->file_kb,
+		.pol_kb = sp->nm_sampled ? NULL : sp->pol_kb,
+		.pol_mode = (enum nm_mode)sp->pol_mode, .pol_text = sp->pol_top,
+		.threads_on = w->thr,
+		.home_free_kb = hn ? hn->mem.mem_free_kb : -1,
+		.home_total_kb = hn ? hn->mem.mem_total_kb : -1,
+		.home_low_kb = sp->home >= 0 ? snap->low_kb[sp->home] : -1,
+		.home_foreign_rate = sp->home >= 0 ? snap->ns_rate[sp->home][NUMASTAT_FOREIGN] : -1,
+		.home_miss_rate = sp->home >= 0 ? snap->ns_rate[sp->home][NUMASTAT_MISS] : -1,
+		.rss_growth_kb = sp->rss_growth_kb,
+		.prev_home = sp->moved_from,
+		.kernel_migrate_rate = -1,
+	};
+	if (st && st->read_at >= 0 && st->err == 0) {
+		in->mems_allowed = &st->mems;
+		in->cpu_nodes = &st->cpu_nodes;
+	} else if (st && st->read_at >= 0) {
+		in->status_why = st->err == EACCES || st->err == EPERM ? "status: no permission" :
+				 "status could not be read";
+	} else {
+		in->status_why = "status not read yet (largest REMOTE first)";
+	}
+}
+
+static int by_remote(const void *a, const void *b, void *ctx)
+{
+	const struct snapshot *snap = ctx;
+	int64_t x = snap->procs[*(const size_t *)a].remote_kb, y = snap->procs[*(const size_t *)b].remote_kb;
+	return (x < y) - (x > y);
+}
+
+static int keep(struct snapshot *snap, struct snap_proc *sp, const struct why_result *r)
+{
+	sp->why = r->cause;
+	sp->why_idx = -1;
+	if (r->cause == WHY_NONE || r->cause == WHY_NOT_READ)
+		return 0;
+	if (snap->nwhy == snap->whycap) {
+		size_t cap = snap->whycap ? snap->whycap * 2 : 16;
+		struct why_result *v = realloc(snap->why, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		snap->why = v;
+		snap->whycap = cap;
+	}
+	snap->why[snap->nwhy] = *r;
+	sp->why_idx = (long)snap->nwhy++;
+	return 0;
+}
+
+int sampler_why(struct sampler *s, struct snapshot *snap)
+{
+	const struct topology *t = s->topo;
+	size_t nn = t->nnodes ? t->nnodes : 1;
+	if (!s->why) {
+		s->why = calloc(1, sizeof(*s->why));
+		if (!s->why)
+			return -ENOMEM;
+		s->why->zone_at = -1;
+	}
+	struct why_state *w = s->why;
+	if (!w->thr && !(w->thr = calloc(nn, sizeof(*w->thr))))
+		return -ENOMEM;
+	if (!snap->low_kb && !(snap->low_kb = calloc(nn, sizeof(int64_t))))
+		return -ENOMEM;
+	if (w->ordercap < snap->nprocs) {
+		size_t *o = realloc(w->order, snap->nprocs * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		w->order = o;
+		w->ordercap = snap->nprocs;
+	}
+	snap->nwhy = 0;
+	read_watermarks(s, snap, w);
+	/* First without the cpuset: those it cannot decide need status. */
+	size_t ncand = 0;
+	struct why_input in;
+	struct why_result r;
+	for (size_t i = 0; i < snap->nprocs; i++) {
+		struct snap_proc *sp = &snap->procs[i];
+		input_of(s, snap, w, sp, NULL, &in);
+		why_decide(&in, &r);
+		sp->why = r.cause;
+		sp->why_idx = -1;
+		if (r.cause != WHY_NONE && r.cause != WHY_NOT_READ && r.cause != WHY_POLICY)
+			w->order[ncand++] = i;
+		else if (keep(snap, sp, &r) != 0)
+			return -ENOMEM;
+	}
+	qsort_r(w->order, ncand, sizeof(*w->order), by_remote, snap);
+	size_t reads = 0;
+	unsigned tick = s->seq;
+	for (size_t k = 0; k < ncand; k++) {
+		struct snap_proc *sp = &snap->procs[w->order[k]];
+		struct why_status *st = status_slot(w, sp->info.pid);
+		if (st) {
+			st->seen = tick;
+			bool stale = st->read_at < 0 || st->starttime != sp->info.starttime ||
+				     s->tick_now - st->read_at >= WHY_KEEP_S;
+			if (stale && reads < WHY_STATUS_READS) {
+				read_status(s, sp, st);
+				reads++;
+			} else if (stale && st->starttime != sp->info.starttime) {
+				st->read_at = -1;      /* another process: not its cpuset */
+			}
+		}
+		input_of(s, snap, w, sp, st, &in);
+		why_decide(&in, &r);
+		if (keep(snap, sp, &r) != 0)
+			return -ENOMEM;
+	}
+	/* Forget the processes that no longer need their status. */
+	size_t o = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		if (w->v[i].seen == tick) {
+			w->v[o++] = w->v[i];
+		} else {
+			bitmap_free(&w->v[i].mems);
+			bitmap_free(&w->v[i].cpu_nodes);
+		}
+	}
+	w->n = o;
+	return 0;
+}
