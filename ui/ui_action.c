@@ -23,6 +23,11 @@ void ui_action_free(struct ui *u)
 
 void ui_action_open(struct ui *u, bool migrate)
 {
+	ui_action_open_at(u, migrate, -1, NULL);
+}
+
+void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice)
+{
 	const char *why = action_refusal(u->opt->readonly, u->se.root);
 	if (why) {
 		snprintf(u->msg, sizeof(u->msg), "%s: %s", migrate ? "migrate" : "rebind", why);
@@ -67,8 +72,13 @@ void ui_action_open(struct ui *u, bool migrate)
 			 kthreads == 1 ? "" : "s");
 	a->job.migrate = migrate;
 	a->job.rebind = a->rebind_dialog = !migrate;
-	/* Start where the user usually goes (HOME for a migrate). */
+	/* Start where the user usually goes (HOME for a migrate), or where
+	 * the advice says. */
 	a->sel = actjob_default_node(&a->job, sel);
+	if (node_idx >= 0 && (size_t)node_idx < u->se.topo.nnodes && a->sel >= 0)
+		a->sel = node_idx;
+	if (advice)
+		snprintf(a->advice, sizeof(a->advice), "%s", advice);
 	if (a->sel < 0) {
 		snprintf(u->msg, sizeof(u->msg), "no node can take %s", migrate ? "memory" : "threads");
 		ui_action_free(u);

@@ -14,6 +14,7 @@ struct ui_action {
 	bool rebind_dialog;     /* opened with B (the "also migrate" toggle) */
 	enum act_stage st;
 	int sel;                /* node index */
+	char advice[24];        /* opened by x: the cause it fixes, "" */
 };
 
 #endif

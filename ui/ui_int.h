@@ -107,7 +107,7 @@ struct ui {
 	long scroll;             /* first line shown on a scrolling screen */
 	int kill_sel, sort_sel;
 	int table_y, table_h;    /* where the process table is drawn */
-	char msg[160];
+	char msg[320];
 	struct ui_action *act;   /* the migrate / rebind dialog, NULL when closed */
 	bool *meas_marks;        /* [n * n] cells where SLIT and latency disagree */
 	char meas_note[200];     /* ... said in one line, or "" */
@@ -185,6 +185,9 @@ void ui_draw_table(struct ui *u, int y, int h);
 int ui_proc_table_col_at(const struct ui *u, int x);
 /* ui_action.c: the m / B dialogs */
 void ui_action_open(struct ui *u, bool migrate);
+/* The same on node index node_idx (-1: the usual), opened for the advice
+ * of a cause (said in its title). */
+void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice);
 void ui_action_key(struct ui *u, int ch);
 void ui_action_draw(struct ui *u);
 bool ui_action_running(const struct ui *u);

@@ -251,6 +251,32 @@ static void k_action(struct ui *u, int ch)
 	ui_action_open(u, ch == 'm' || ch == KEY_F(7));
 }
 
+/* x: the advice for the selected process's remote memory: the migrate or
+ * rebind dialog on the advised node, or the reason there is nothing to do. */
+static void k_advice(struct ui *u, int ch)
+{
+	(void)ch;
+	const struct snap_proc *p = ui_selected(u);
+	if (!p)
+		return;
+	const struct why_result *w = p->why_idx >= 0 && (size_t)p->why_idx < u->snap.nwhy ?
+				     &u->snap.why[p->why_idx] : NULL;
+	const char *cause = p->why > WHY_NOT_READ && p->why < WHY_NCAUSES ? why_cause_names[p->why] :
+			    "not read yet";
+	if (!w || w->action == WHY_ACT_NONE) {
+		snprintf(u->msg, sizeof(u->msg), "PID %d, remote: %s: %s", p->info.pid, cause,
+			 w ? w->text : p->why == WHY_NONE ? "nothing to do: little of it is remote" :
+			 "its placement has not been read yet");
+		return;
+	}
+	int idx = topology_node_index(&u->se.topo, w->node);
+	char text[sizeof(w->text)];
+	snprintf(text, sizeof(text), "%s", w->text);
+	ui_action_open_at(u, w->action == WHY_ACT_MIGRATE, idx, cause);
+	if (u->act && !u->msg[0])
+		snprintf(u->msg, sizeof(u->msg), "%s", text);
+}
+
 const struct ui_key ui_keys[] = {
 	{ KEY_UP, k_up, "Up/Down", "select process", NULL },
 	{ KEY_DOWN, k_down, NULL, NULL, NULL },
@@ -274,6 +300,7 @@ const struct ui_key ui_keys[] = {
 	{ 'm', k_action, NULL, NULL, NULL },
 	{ KEY_F(8), k_action, "F8 B", "bind threads to a node's CPUs (optionally migrate too)", "Bind" },
 	{ 'B', k_action, NULL, NULL, NULL },
+	{ 'x', k_advice, "x", "fix its remote memory: the advice (WHY) as a migrate or rebind dialog on the advised node", "Fix" },
 	{ KEY_F(9), k_kill, "F9 k", "send a signal (selected or tagged processes)", "Kill" },
 	{ 'k', k_kill, NULL, NULL, NULL },
 	{ KEY_F(10), k_quit, "F10 q Ctrl-C", "quit", "Quit" },

@@ -176,6 +176,17 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		attroff(ui_attr(u, C_WARN) | A_BOLD);
 	}
 	mvprintw(y++, 0, "Cpus_allowed %s   Mems_allowed %s", d->cpus_allowed, d->mems_allowed);
+	if (p && p->why > WHY_NOT_READ && p->why < WHY_NCAUSES) {
+		const struct why_result *w = p->why_idx >= 0 && (size_t)p->why_idx < u->snap.nwhy ?
+					     &u->snap.why[p->why_idx] : NULL;
+		attron(ui_attr(u, C_LABEL));
+		mvprintw(y++, 0, "why remote: %s -- %s%s", why_cause_names[p->why],
+			 w ? w->text : "nothing to do: little of it is remote",
+			 w && w->action != WHY_ACT_NONE ? " (x: do it)" : "");
+		attroff(ui_attr(u, C_LABEL));
+		for (size_t k = 0; w && k < w->nevidence && y < ymax; k++)
+			mvprintw(y++, 2, "- %s", w->evidence[k]);
+	}
 	if (p && p->cgroup) {
 		char cg[600];
 		sanitize_term(p->cgroup, cg, sizeof(cg));

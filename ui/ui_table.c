@@ -55,6 +55,16 @@ static void layout(struct ui *u, const struct col_ctx *c)
 	int bw = nn < 5 ? 5 : (int)nn;
 	/* Blocks: REMOTE and 6 characters of command must still be seen. */
 	bool blocks_fit = fixed - 6 + (int)nodecols * (bw + 1) <= COLS;
+	/* Narrow: where a node is matters more than the WHY words (x and
+	 * the detail still say them). */
+	bool drop_why = false;
+	long wi = col_list_find(&u->cols, COL_WHY);
+	if (nodecols && !expand && !blocks_fit && wi >= 0) {
+		int fw = fixed - col_width(c, COL_WHY) - 1;
+		expand = fw + (int)(nodecols * nn) * (NODE_W + 1) <= COLS;
+		blocks_fit = fw - 6 + (int)nodecols * (bw + 1) <= COLS;
+		drop_why = expand || blocks_fit;
+	}
 	u->nhdr = 0;
 	int x = 0;
 	for (size_t i = 0; i < u->cols.n; i++) {
@@ -69,6 +79,8 @@ static void layout(struct ui *u, const struct col_ctx *c)
 			}
 			continue;
 		}
+		if (drop_why && r->col == COL_WHY)
+			continue;
 		bool last = i + 1 == u->cols.n;
 		int w = col_width(c, r->col);
 		add_hdr(u, x, last ? COLS : x + w, r->col, r->node);

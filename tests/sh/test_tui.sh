@@ -54,7 +54,8 @@ screen | grep -q 'MAPPING' && ok tui_detail_mappings || bad tui_detail_mappings
 keys Escape; wait_for "REMOTE%" 20 && ok tui_escape_back || bad tui_escape_back "$(screen)"
 # H shows threads: dbserver's two other threads, with their nodes.
 keys H; s=$(screen)
-echo "$s" | grep -Eq '^ +1001 +1 .*thread of 1000, last CPU 2' && echo "$s" | grep -Eq '^ +1002 ' \
+# (HOME of a thread row: the node of its last CPU, 2 -> node 1.)
+echo "$s" | grep -Eq '^ +1001 +1 .*thread of 1000' && echo "$s" | grep -Eq '^ +1002 +1 .*thread of 1000' \
 	&& ok tui_threads || bad tui_threads "$s"
 keys H; screen | grep -q 'thread of' && bad tui_threads_off || ok tui_threads_off
 # Mouse (X10 encoding, as xterm sends it): click the PID header, then a row.

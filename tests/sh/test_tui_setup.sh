@@ -42,12 +42,12 @@ keys Down Down Down Down Down
 keys Enter
 keys Escape
 after=$(hdr)
-[ "$after" = "USER POLICY HOME CPU% RSS N0 N1 N2 N3 REMOTEv REMOTE% COMMAND" ] &&
+[ "$after" = "USER POLICY HOME CPU% RSS N0 N1 N2 N3 REMOTEv REMOTE% WHY COMMAND" ] &&
 	ok tui_setup_remove_add || bad tui_setup_remove_add "before: $before / after: $after"
 # Move COMMAND up to the front with ] / [ and reset with r.
 keys F2
-for k in 1 2 3 4 5 6 7 8 9 10 11; do keys Down; done
-for k in 1 2 3 4 5 6 7 8 9 10 11; do keys '['; done
+for k in 1 2 3 4 5 6 7 8 9 10 11 12; do keys Down; done
+for k in 1 2 3 4 5 6 7 8 9 10 11 12; do keys '['; done
 keys Escape
 hdr | grep -q '^COMMAND USER POLICY' && ok tui_setup_move || bad tui_setup_move "$(hdr)"
 keys F2 r Escape
