@@ -95,6 +95,30 @@ int parse_vmstat_migrate(const char *buf, size_t len,
  * one stay NT_UNKNOWN. 0, or -EINVAL when no "Node N, zone" line. */
 int parse_zoneinfo_low(const char *buf, size_t len, int64_t *low_pages, size_t n);
 
+/* The kernel's NUMA balancing and tiering counters of /proc/vmstat (and
+ * nodeN/vmstat, which has some of them). Absent keys stay NT_UNKNOWN;
+ * -ENODATA when none is there. */
+enum nvm_key {
+	NVM_HINT_FAULTS, NVM_HINT_FAULTS_LOCAL, NVM_PAGES_MIGRATED, NVM_PGMIGRATE_SUCCESS,
+	NVM_PGMIGRATE_FAIL, NVM_PGPROMOTE_SUCCESS, NVM_PGDEMOTE_KSWAPD, NVM_PGDEMOTE_DIRECT,
+	NVM_NKEYS
+};
+extern const char *const nvm_names[NVM_NKEYS];   /* the vmstat names */
+struct numa_vmstat { int64_t v[NVM_NKEYS]; };
+int parse_numa_vmstat(const char *buf, size_t len, struct numa_vmstat *out);
+
+/* /proc/PID/sched (or task/TID/sched) with NUMA balancing built in:
+ * numa_pages_migrated, numa_preferred_nid, total_numa_faults,
+ * current_node, and per "numa_faults node=N" line task_private +
+ * task_shared into faults[N] for N < n (others NT_UNKNOWN). -ENODATA
+ * when the kernel prints none of them, -EINVAL for a broken faults line. */
+struct pid_sched {
+	int64_t pages_migrated, preferred_nid, total_faults, current_node;
+	size_t nfault_lines;
+};
+int parse_pid_sched(const char *buf, size_t len, struct pid_sched *out, int64_t *faults,
+		    size_t n);
+
 /* Helpers shared by parsers. Parse a decimal (optionally negative) integer
  * at *p; advance *p. 0 or -EINVAL/-ERANGE. */
 int parse_i64(const char **p, const char *end, int64_t *out);

@@ -44,6 +44,13 @@ struct snap_proc {
 	int moved_from;               /* HOME (index) before it last changed
 				       * while watched, -1 never */
 	int64_t rss_growth_kb;        /* since the previous sample */
+	/* The kernel's view (/proc/PID/sched, on the budget): the share of
+	 * its sampled NUMA faults on another node than the faulting
+	 * thread's, pages it migrated (summed over the threads read), their
+	 * rate, the age of these numbers; -1 unknown. */
+	double racc_pct;
+	int64_t kmig_pages;
+	double kmig_rate, sched_age_s;
 	int why;                      /* enum why_cause (why.h) */
 	long why_idx;                 /* into snapshot.why, -1 none */
 	const char *cgroup;           /* path in the memory hierarchy, NULL
@@ -57,6 +64,20 @@ struct snap_nm_stats {
 	double spent_ms, budget_ms;
 	bool full;                    /* --full: every process read */
 };
+
+/* The kernel's NUMA balancing and memory tiers (sampler_kernel.c). */
+struct snap_numa_kernel {
+	int balancing;                /* kernel.numa_balancing: 0 off, 1 NUMA,
+				       * 2 tiering, 3 both; -1 unknown */
+	struct numa_vmstat sys;       /* /proc/vmstat */
+	double sys_rate[NVM_NKEYS];   /* per second, -1 unknown */
+	struct numa_vmstat *node;     /* [nnodes]: nodeN/vmstat */
+	double (*node_rate)[NVM_NKEYS];
+	int *tier;                    /* [nnodes]: memory tier id, -1 none */
+	size_t sched_read;            /* processes whose sched was read now */
+};
+/* "off", "NUMA", "tiering", "NUMA+tiering", "unknown" */
+const char *snapshot_balancing_name(int mode);
 
 struct snapshot {
 	const struct topology *topo;
@@ -78,6 +99,7 @@ struct snapshot {
 	size_t kthreads_hidden;       /* kernel threads left out (see sampler_filter) */
 	double self_cpu_pct;          /* this tool's CPU use since last sample */
 	struct snap_nm_stats nm_stats;
+	struct snap_numa_kernel nk;
 	struct why_result *why;       /* the causes that are not "none" */
 	size_t nwhy, whycap;
 	int64_t *low_kb;              /* [nnodes]: each node's low watermark
@@ -97,7 +119,7 @@ const char *snapshot_nm_mark(const struct snap_proc *p);
 /* The process-table columns; their table is in columns.h. */
 enum snap_col {
 	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
-	COL_REMOTE_PCT, COL_WHY, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
+	COL_REMOTE_PCT, COL_WHY, COL_RACC, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
 	COL_NCOLS
 };
 struct sort_key {

@@ -211,6 +211,19 @@ static void c_why(const struct col_ctx *c, const struct snap_proc *p, int node, 
 	snprintf(out, n, "%s", s ? s : "-");
 }
 
+static bool v_racc(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = p->racc_pct;
+	return p->racc_pct >= 0;
+}
+
+static void c_racc(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	fmt_pct(out, n, p->racc_pct);
+}
+
 static const char *s_cgroup(const struct snap_proc *p)
 {
 	return p->cgroup;
@@ -257,6 +270,9 @@ static const struct col_def cols[COL_NCOLS] = {
 	[COL_WHY] = { "WHY", "WHY", "WHY",
 		      "why REMOTE: none policy cpuset shared_file spread spill moved unknown",
 		      -11, -11, 1, false, false, NULL, s_why, c_why },
+	[COL_RACC] = { "RACC%", "RACC%", "RACC%",
+		       "kernel's sampled NUMA faults on another node than the thread's (NUMA balancing)",
+		       7, 6, 1, true, false, v_racc, NULL, c_racc },
 	[COL_TIME] = { "TIME", "TIME", "TIME+", "CPU time used (user + system)",
 		       10, 9, 1, true, false, v_time, NULL, c_time },
 	[COL_THREADS] = { "THR", "THR", "THR", "number of threads",
@@ -284,6 +300,7 @@ int col_parse_name(const struct topology *t, const char *name, struct col_ref *o
 	static const struct { const char *alias; enum snap_col col; } aliases[] = {
 		{ "cpu", COL_CPU }, { "mem", COL_RSS }, { "rss_kb", COL_RSS },
 		{ "remote_pct", COL_REMOTE_PCT }, { "remotepct", COL_REMOTE_PCT },
+		{ "racc", COL_RACC }, { "remote_access_pct", COL_RACC },
 		{ "comm", COL_COMMAND }, { "threads", COL_THREADS }, { "nlwp", COL_THREADS },
 		{ "time+", COL_TIME }, { "nodes", COL_NODE },
 	};

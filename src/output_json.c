@@ -41,6 +41,14 @@ static json_object *cpu_list(const struct bitmap *b)
 	return a;
 }
 
+static json_object *nvm_obj(const int64_t *v, const double *rate)
+{
+	json_object *o = json_object_new_object();
+	for (int k = 0; k < NVM_NKEYS; k++)
+		json_object_object_add(o, nvm_names[k], v ? jnum(v[k]) : jreal(rate[k], 1));
+	return o;
+}
+
 static json_object *node_obj(const struct snapshot *s, size_t i)
 {
 	const struct topology *t = s->topo;
@@ -77,6 +85,45 @@ static json_object *node_obj(const struct snapshot *s, size_t i)
 		json_object_array_add(hp, h);
 	}
 	json_object_object_add(o, "hugepages", hp);
+	if (s->nk.node) {
+		json_object_object_add(o, "numa_balancing_per_s", nvm_obj(NULL, s->nk.node_rate[i]));
+		json_object_object_add(o, "memory_tier", s->nk.tier[i] >= 0 ?
+				       json_object_new_int(s->nk.tier[i]) : NULL);
+	}
+	return o;
+}
+
+/* The kernel's NUMA balancing: mode, counters, rates, memory tiers. */
+static json_object *balancing_obj(const struct snapshot *s)
+{
+	const struct snap_numa_kernel *nk = &s->nk;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "mode", nk->balancing >= 0 ? json_object_new_int(nk->balancing) : NULL);
+	json_object_object_add(o, "mode_name", json_object_new_string(snapshot_balancing_name(nk->balancing)));
+	json_object_object_add(o, "counters", nvm_obj(nk->sys.v, NULL));
+	json_object_object_add(o, "per_s", nvm_obj(NULL, nk->sys_rate));
+	double h = nk->sys_rate[NVM_HINT_FAULTS], l = nk->sys_rate[NVM_HINT_FAULTS_LOCAL];
+	json_object_object_add(o, "hint_faults_local_pct", h > 0 && l >= 0 ? jreal(100.0 * l / h, 1) : NULL);
+	json_object *tiers = json_object_new_array();
+	const struct topology *t = s->topo;
+	for (size_t i = 0; nk->tier && i < t->nnodes; i++) {
+		if (nk->tier[i] < 0)
+			continue;
+		bool seen = false;
+		for (size_t j = 0; j < i; j++)
+			seen |= nk->tier[j] == nk->tier[i];
+		if (seen)
+			continue;
+		json_object *ti = json_object_new_object(), *ns = json_object_new_array();
+		for (size_t j = i; j < t->nnodes; j++)
+			if (nk->tier[j] == nk->tier[i])
+				json_object_array_add(ns, json_object_new_int(t->nodes[j].id));
+		json_object_object_add(ti, "tier", json_object_new_int(nk->tier[i]));
+		json_object_object_add(ti, "nodes", ns);
+		json_object_array_add(tiers, ti);
+	}
+	json_object_object_add(o, "memory_tiers", tiers);
+	json_object_object_add(o, "processes_sched_read", json_object_new_int64((int64_t)nk->sched_read));
 	return o;
 }
 
@@ -189,6 +236,10 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "sample_age_s", jreal(p->nm_age_s, 1));
 	if (p->nm == NMS_ERROR)
 		json_object_object_add(o, "numa_maps_error", json_object_new_string(fsroot_strerror(p->nm_errno)));
+	json_object_object_add(o, "remote_access_pct", jreal(p->racc_pct, 1));
+	json_object_object_add(o, "kernel_migrated_pages", jnum(p->kmig_pages));
+	json_object_object_add(o, "kernel_migrate_per_s", jreal(p->kmig_rate, 1));
+	json_object_object_add(o, "sched_age_s", jreal(p->sched_age_s, 1));
 	json_object_object_add(o, "remote_cause", p->why > WHY_NOT_READ && p->why < WHY_NCAUSES ?
 			       json_object_new_string(why_cause_names[p->why]) : NULL);
 	if (p->why_idx >= 0 && (size_t)p->why_idx < s->nwhy) {
@@ -253,6 +304,8 @@ int output_json_write(FILE *f, const struct snapshot *s,
 		json_object_array_add(nodes, node_obj(s, i));
 	json_object_object_add(root, "nodes", nodes);
 	json_object_object_add(root, "distances", distances_obj(t));
+	if (s->nk.node)
+		json_object_object_add(root, "numa_balancing", balancing_obj(s));
 	if (s->have_cgroups) {
 		json_object_object_add(root, "cgroup_layout",
 				       json_object_new_string(cgroup_layout_names[s->cgroups.layout]));

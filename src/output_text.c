@@ -199,6 +199,18 @@ static void cgroup_table(FILE *f, const struct snapshot *s)
 	free(ix);
 }
 
+/* The kernel's NUMA balancing in one line, and the memory tiers. */
+static void balancing_line(FILE *f, const struct snapshot *s)
+{
+	char line[512];
+	if (!s->nk.node)
+		return;
+	fmt_balancing(s, line, sizeof(line));
+	fprintf(f, "\n%s\n", line);
+	if (fmt_tiers(s, line, sizeof(line)))
+		fprintf(f, "%s\n", line);
+}
+
 static void distance_table(FILE *f, const struct snapshot *s)
 {
 	const struct topology *t = s->topo;
@@ -278,6 +290,7 @@ int output_text_write(FILE *f, const struct snapshot *s,
 {
 	header(f, s, o);
 	node_table(f, s);
+	balancing_line(f, s);
 	if (o->cgroups)
 		cgroup_table(f, s);
 	distance_table(f, s);

@@ -88,6 +88,7 @@ void sampler_free(struct sampler *s)
 	free(s->node_counts);
 	free(s->node_ids);
 	sampler_why_free(s);
+	sampler_kernel_free(s);
 	for (int k = 0; k < 2; k++) {
 		free(s->gen[k].v);
 		free(s->gen[k].kb);
@@ -512,6 +513,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap)
 	node_loads(s, snap);
 	numastat_rates(s, snap);
 	rc = scan_procs(s, snap);
+	if (rc == 0 && snap->proc_rc == 0)
+		rc = sampler_kernel(s, snap);
 	if (rc == 0 && snap->proc_rc == 0)
 		rc = sampler_why(s, snap);
 	if (rc == 0 && snap->proc_rc == 0)

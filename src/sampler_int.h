@@ -84,6 +84,7 @@ struct sampler {
 	long hz;
 	int *node_ids;                /* [nnodes]: topo->nodes[i].id */
 	struct why_state *why;        /* sampler_why.c */
+	struct kernel_state *kernel;  /* sampler_kernel.c */
 	enum sampler_cgroups cg_mode;
 	struct cgroup_pidmap *cgmap;
 	const char **cg_paths;        /* [cg_pathcap] scratch */
@@ -105,6 +106,9 @@ void sampler_sort_cache(struct cache_gen *g);
 /* sampler_why.c: each process's remote cause (snap_proc.why, snap->why) */
 int sampler_why(struct sampler *s, struct snapshot *snap);
 void sampler_why_free(struct sampler *s);
+/* sampler_kernel.c: NUMA balancing, tiers, /proc/PID/sched on a budget */
+int sampler_kernel(struct sampler *s, struct snapshot *snap);
+void sampler_kernel_free(struct sampler *s);
 int sampler_grow_cache(struct cache_gen *g, size_t n, size_t nnodes);
 
 #endif

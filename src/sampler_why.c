@@ -172,7 +172,7 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 		.home_miss_rate = sp->home >= 0 ? snap->ns_rate[sp->home][NUMASTAT_MISS] : -1,
 		.rss_growth_kb = sp->rss_growth_kb,
 		.prev_home = sp->moved_from,
-		.kernel_migrate_rate = -1,
+		.kernel_migrate_rate = sp->kmig_rate,
 	};
 	if (st && st->read_at >= 0 && st->err == 0) {
 		in->mems_allowed = &st->mems;

@@ -26,10 +26,24 @@ void snapshot_free(struct snapshot *s)
 	free(s->procs);
 	free(s->kb_pool);
 	free(s->why);
+	free(s->nk.node);
+	free(s->nk.node_rate);
+	free(s->nk.tier);
 	free(s->low_kb);
 	proc_list_free(&s->plist);
 	cgroup_set_free(&s->cgroups);
 	memset(s, 0, sizeof(*s));
+}
+
+const char *snapshot_balancing_name(int mode)
+{
+	switch (mode) {
+	case 0: return "off";
+	case 1: return "NUMA";
+	case 2: return "tiering";
+	case 3: return "NUMA+tiering";
+	default: return mode < 0 ? "unknown" : "on";
+	}
 }
 
 const char *snapshot_nm_mark(const struct snap_proc *p)

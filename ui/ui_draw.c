@@ -105,9 +105,22 @@ void ui_draw_status(struct ui *u, int y)
 	if (!s->nm_stats.full && s->seq > 0)
 		snprintf(nm, sizeof(nm), "  numa_maps %zu read %zu sampled %.0fms",
 			 s->nm_stats.read, s->nm_stats.sampled, s->nm_stats.spent_ms);
-	snprintf(part, sizeof(part), "  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%.64s%s%s",
+	/* NUMA balancing at work, when it is on: the compact line. */
+	char bal[96] = "";
+	if (s->nk.balancing > 0) {
+		const double *r = s->nk.sys_rate;
+		char h[24], m[24];
+		fmt_rate(h, sizeof(h), r[NVM_HINT_FAULTS]);
+		fmt_rate(m, sizeof(m), r[NVM_PAGES_MIGRATED]);
+		char loc[16] = "-";
+		if (r[NVM_HINT_FAULTS] > 0 && r[NVM_HINT_FAULTS_LOCAL] >= 0)
+			snprintf(loc, sizeof(loc), "%.0f%%",
+				 100.0 * r[NVM_HINT_FAULTS_LOCAL] / r[NVM_HINT_FAULTS]);
+		snprintf(bal, sizeof(bal), "  balancing: faults %s %s local, migrated %s", h, loc, m);
+	}
+	snprintf(part, sizeof(part), "  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%.64s%s%s%s",
 		 u->delay, age, self, u->paused ? "  [PAUSED]" : "", u->tree ? "  [tree]" : "",
-		 u->filter[0] ? "  filter: " : "", u->filter, u->threads ? "  [threads]" : "", nm);
+		 u->filter[0] ? "  filter: " : "", u->filter, u->threads ? "  [threads]" : "", nm, bal);
 	status_part(u, y, x, part, C_LABEL);
 	if (u->msg[0]) {
 		/* The message replaces what the line holds from its start on

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curses.h>
 
@@ -64,6 +65,29 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 		const char *kind = fmt_node_kind(t, i, ns);
 		if (kind[0] && y < ymax)
 			mvaddnstr(y++, 6, kind, COLS - 6);
+	}
+	/* The kernel's NUMA balancing and tiers, then per node its rates. */
+	if (s->nk.node && y + 1 < ymax) {
+		char line[512];
+		fmt_balancing(s, line, sizeof(line));
+		mvaddnstr(++y, 0, line, COLS);
+		y++;
+		if (fmt_tiers(s, line, sizeof(line)) && y < ymax)
+			mvaddnstr(y++, 0, line, COLS);
+		for (size_t i = 0; i < t->nnodes && y < ymax; i++) {
+			const double *r = s->nk.node_rate[i];
+			char a[24], b[24], c[24], d[24];
+			fmt_rate(a, sizeof(a), r[NVM_PAGES_MIGRATED]);
+			fmt_rate(b, sizeof(b), r[NVM_PGMIGRATE_SUCCESS]);
+			fmt_rate(c, sizeof(c), r[NVM_PGPROMOTE_SUCCESS]);
+			fmt_rate(d, sizeof(d), r[NVM_PGDEMOTE_KSWAPD] >= 0 && r[NVM_PGDEMOTE_DIRECT] >= 0 ?
+				 r[NVM_PGDEMOTE_KSWAPD] + r[NVM_PGDEMOTE_DIRECT] : -1);
+			snprintf(line, sizeof(line), "%5d  numa pages migrated %s  pgmigrate %s  promoted %s"
+				 "  demoted %s", t->nodes[i].id, a, b, c, d);
+			attron(ui_attr(u, C_DIM));
+			mvaddnstr(y++, 0, line, COLS);
+			attroff(ui_attr(u, C_DIM));
+		}
 	}
 	attron(ui_attr(u, C_WARN));
 	for (size_t i = 0; i < t->nwarnings && y < ymax; i++)
@@ -186,6 +210,16 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		attroff(ui_attr(u, C_LABEL));
 		for (size_t k = 0; w && k < w->nevidence && y < ymax; k++)
 			mvprintw(y++, 2, "- %s", w->evidence[k]);
+	}
+	if (p && (p->racc_pct >= 0 || p->kmig_pages >= 0)) {
+		char racc[16], age[16], rate[24];
+		fmt_pct(racc, sizeof(racc), p->racc_pct);
+		fmt_age(age, sizeof(age), p->sched_age_s);
+		fmt_rate(rate, sizeof(rate), p->kmig_rate);
+		mvprintw(y++, 0, "kernel (NUMA balancing, %s ago): RACC%% %s of its sampled faults remote;"
+			 " migrated %.1f MiB of it (%s pages)", age, racc,
+			 p->kmig_pages > 0 ? (double)p->kmig_pages * (double)sysconf(_SC_PAGESIZE) /
+			 1048576.0 : 0.0, rate);
 	}
 	if (p && p->cgroup) {
 		char cg[600];

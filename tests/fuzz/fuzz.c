@@ -176,6 +176,34 @@ static void t_cgroup_numa_stat(const char *s, size_t size)
 		abort();
 }
 
+/* /proc/PID/sched: faults are sums of non-negative counts or unknown. */
+static void t_pid_sched(const char *s, size_t size)
+{
+	struct pid_sched ps;
+	int64_t f[4];
+	if (parse_pid_sched(s, size, &ps, f, 4) != 0)
+		return;
+	for (int i = 0; i < 4; i++)
+		if (f[i] < -1)
+			abort();
+	struct numa_vmstat v;
+	if (parse_numa_vmstat(s, size, &v) == 0)
+		for (int k = 0; k < NVM_NKEYS; k++)
+			if (v.v[k] < -1)
+				abort();
+}
+
+/* /proc/zoneinfo: watermarks are pages >= 0 or unknown. */
+static void t_zoneinfo(const char *s, size_t size)
+{
+	int64_t low[8];
+	if (parse_zoneinfo_low(s, size, low, 8) != 0)
+		return;
+	for (int i = 0; i < 8; i++)
+		if (low[i] < -1)
+			abort();
+}
+
 /* /proc/PID/cgroup: paths NUL-terminated inside their arrays, absolute. */
 static void t_cgroup_proc(const char *s, size_t size)
 {
@@ -330,6 +358,7 @@ static const struct fuzz_target targets[] = {
 	{ "pid_status", t_pid_status }, { "vmstat", t_vmstat }, { "maps", t_maps },
 	{ "measure_file", t_measure_file }, { "sanitize", t_sanitize },
 	{ "cgroup_numa_stat", t_cgroup_numa_stat }, { "cgroup_proc", t_cgroup_proc },
+	{ "pid_sched", t_pid_sched }, { "zoneinfo", t_zoneinfo },
 };
 
 static char current[512];

@@ -1,7 +1,8 @@
 /*
  * memhog: a test process with a known amount of resident anonymous memory.
  *
- *   memhog MIB [THREADS]
+ *   memhog MIB [THREADS] [--wake MS] [--spread-nodes A,B,...] [--file PATH]
+ *          [--retouch MS]
  *
  * Maps MIB MiB of private anonymous memory, writes to every page so that
  * every page is resident (placed by the memory policy it was started with,
@@ -9,21 +10,55 @@
  * sleep, prints "ready" on stdout and then waits for SIGTERM or SIGINT,
  * on which it exits 0. Used by the VM tests (tests/vm/) to have a process
  * whose pages, home node and per-thread CPU affinity are known.
+ *
+ * Options (for the remote-cause tests, tests/vm/payload.sh section 13):
+ *   --wake MS          every thread (the main one too) wakes every MS ms,
+ *                      touching nothing, so that its last CPU follows its
+ *                      affinity (a sleeping thread keeps its old one)
+ *   --spread-nodes L   after the memory is written, thread i (0: the main
+ *                      thread, then the extra ones) is pinned to the CPUs
+ *                      of node L[i % n] (/sys/devices/system/node/nodeN/
+ *                      cpulist); implies --wake 100
+ *   --file PATH        also map PATH shared and read-only and read every
+ *                      page of it (its page cache, wherever it is, becomes
+ *                      part of this process's numa_maps); MIB may be 0
+ *   --retouch MS       the main thread writes every page of its MIB again
+ *                      every MS ms (0: continuously), so that the kernel's
+ *                      NUMA balancing sees the accesses (hint faults)
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#define MAX_SPREAD 64
+
+static long wake_ms = -1;        /* -1: threads only sleep */
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
 
 static void *sleeper(void *arg)
 {
 	(void)arg;
-	for (;;)
-		pause();
+	for (;;) {
+		if (wake_ms >= 0)
+			sleep_ms(wake_ms);
+		else
+			pause();
+	}
 	return NULL;
 }
 
@@ -39,14 +74,97 @@ static long number(const char *s, long max, const char *what)
 	return v;
 }
 
+/* The CPUs of node id in *set (from sysfs); 0 when it has any. */
+static int node_cpus(long id, cpu_set_t *set)
+{
+	char path[96], buf[4096];
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%ld/cpulist", id);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "memhog: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	CPU_ZERO(set);
+	int count = 0;
+	for (char *p = buf; *p && *p != '\n';) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			break;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		for (long c = a; c <= b && c < CPU_SETSIZE; c++, count++)
+			CPU_SET((int)c, set);
+		if (*p == ',')
+			p++;
+	}
+	if (!count) {
+		fprintf(stderr, "memhog: node %ld has no CPUs\n", id);
+		return -1;
+	}
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: memhog MIB [THREADS] [--wake MS] [--spread-nodes A,B,...] "
+		"[--file PATH] [--retouch MS]\n");
+	exit(2);
+}
+
+/* Write to every page of p (len bytes): a non-zero byte per page (a read
+ * would map the shared zero page). */
+static void touch(unsigned char *p, size_t len, size_t pg, unsigned round)
+{
+	for (size_t off = 0; off < len; off += pg)
+		p[off] = (unsigned char)((off / pg + round) | 1);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: memhog MIB [THREADS]\n");
-		return 2;
+	long pos[2] = { -1, 0 };
+	int npos = 0;
+	long spread[MAX_SPREAD], nspread = 0, retouch_ms = -1;
+	const char *file = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--wake") == 0 && i + 1 < argc) {
+			wake_ms = number(argv[++i], 1000000, "--wake");
+		} else if (strcmp(a, "--retouch") == 0 && i + 1 < argc) {
+			retouch_ms = number(argv[++i], 1000000, "--retouch");
+		} else if (strcmp(a, "--file") == 0 && i + 1 < argc) {
+			file = argv[++i];
+		} else if (strcmp(a, "--spread-nodes") == 0 && i + 1 < argc) {
+			char *list = argv[++i], *save = NULL;
+			for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				if (nspread == MAX_SPREAD)
+					usage();
+				spread[nspread++] = number(t, 4095, "node");
+			}
+			if (!nspread)
+				usage();
+		} else if (a[0] == '-' || npos == 2) {
+			usage();
+		} else {
+			pos[npos] = number(a, npos ? 1024 : 1L << 20, npos ? "thread count" : "size");
+			npos++;
+		}
 	}
-	long mib = number(argv[1], 1L << 20, "size");
-	long nthreads = argc > 2 ? number(argv[2], 1024, "thread count") : 0;
+	if (npos < 1)
+		usage();
+	long mib = pos[0], nthreads = pos[1];
+	if (nspread && wake_ms < 0)
+		wake_ms = 100;
+	cpu_set_t sets[MAX_SPREAD];
+	for (long k = 0; k < nspread; k++)
+		if (node_cpus(spread[k], &sets[k]) != 0)
+			return 1;
 
 	/* Block the signals before any thread exists: all threads inherit the
 	 * mask and only the main thread takes them, in sigwait(). */
@@ -59,37 +177,87 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	long pgl = sysconf(_SC_PAGESIZE);
+	size_t pg = pgl > 0 ? (size_t)pgl : 4096;
 	size_t len = (size_t)mib << 20;
+	unsigned char *p = NULL;
 	if (len) {
-		unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
 			fprintf(stderr, "memhog: mmap %ld MiB: %s\n", mib, strerror(errno));
 			return 1;
 		}
-		long pg = sysconf(_SC_PAGESIZE);
-		if (pg <= 0)
-			pg = 4096;
-		/* A non-zero write per page: a read would map the shared zero page. */
-		for (size_t off = 0; off < len; off += (size_t)pg)
-			p[off] = (unsigned char)(off / (size_t)pg) | 1;
+		touch(p, len, pg, 0);
 	}
 
+	if (file) {
+		int fd = open(file, O_RDONLY);
+		struct stat st;
+		if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0) {
+			fprintf(stderr, "memhog: %s: %s\n", file, fd < 0 ? strerror(errno) : "empty");
+			return 1;
+		}
+		size_t flen = (size_t)st.st_size;
+		volatile const unsigned char *f = mmap(NULL, flen, PROT_READ, MAP_SHARED, fd, 0);
+		if (f == MAP_FAILED) {
+			fprintf(stderr, "memhog: mmap %s: %s\n", file, strerror(errno));
+			return 1;
+		}
+		close(fd);
+		unsigned sum = 0;
+		for (size_t off = 0; off < flen; off += pg)
+			sum += f[off];
+		(void)sum;
+	}
+
+	pthread_t *tids = calloc((size_t)nthreads + 1, sizeof(*tids));
+	if (!tids) {
+		fprintf(stderr, "memhog: out of memory\n");
+		return 1;
+	}
 	for (long i = 0; i < nthreads; i++) {
-		pthread_t t;
-		int rc = pthread_create(&t, NULL, sleeper, NULL);
+		int rc = pthread_create(&tids[i], NULL, sleeper, NULL);
 		if (rc != 0) {
 			fprintf(stderr, "memhog: pthread_create: %s\n", strerror(rc));
 			return 1;
 		}
-		pthread_detach(t);
+		pthread_detach(tids[i]);
+	}
+	/* Thread i + 1 (the extra ones) to node spread[(i + 1) % n], then the
+	 * main thread (0) to spread[0]. */
+	for (long i = 0; nspread && i < nthreads; i++) {
+		int rc = pthread_setaffinity_np(tids[i], sizeof(cpu_set_t), &sets[(i + 1) % nspread]);
+		if (rc != 0) {
+			fprintf(stderr, "memhog: pthread_setaffinity_np: %s\n", strerror(rc));
+			return 1;
+		}
+	}
+	if (nspread && sched_setaffinity(0, sizeof(cpu_set_t), &sets[0]) != 0) {
+		fprintf(stderr, "memhog: sched_setaffinity: %s\n", strerror(errno));
+		return 1;
 	}
 
 	printf("ready\n");
 	fflush(stdout);
 
-	int sig = 0;
-	while (sigwait(&set, &sig) != 0)
-		;
-	return 0;
+	/* Wake every --wake or --retouch MS (the shorter), else only on a
+	 * signal. */
+	long tick = wake_ms;
+	if (retouch_ms >= 0 && p && (tick < 0 || retouch_ms < tick))
+		tick = retouch_ms;
+	unsigned round = 0;
+	for (;;) {
+		int sig;
+		if (tick < 0) {
+			if (sigwait(&set, &sig) == 0)
+				return 0;
+			continue;
+		}
+		struct timespec ts = { tick / 1000, (tick % 1000) * 1000000L };
+		sig = sigtimedwait(&set, NULL, &ts);
+		if (sig == SIGTERM || sig == SIGINT)
+			return 0;
+		if (retouch_ms >= 0 && p)
+			touch(p, len, pg, ++round);
+	}
 }

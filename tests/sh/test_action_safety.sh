@@ -42,7 +42,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 # nobody must be able to run it (a private copy otherwise).
-setpriv --reuid=$NB --regid=$NB --clear-groups test -x "$prog" ||
+env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=$NB --regid=$NB --clear-groups test -x "$prog" ||
 	{ cp "$prog" "$T/numatop-tui" && chmod 755 "$T/numatop-tui" && prog=$T/numatop-tui; }
 SLEEP=$(command -v sleep)
 tag=$$
@@ -121,7 +121,7 @@ chown -R $NB:$NB "$W"
 chmod 700 "$W"
 cat >"$T/nb.sh" <<EOF
 cd "$W" && exec env -i PATH=/usr/bin:/bin HOME="$W" XDG_CACHE_HOME="$W/.cache" \
-	TERM=tmux-256color setpriv --reuid=$NB --regid=$NB --clear-groups "$prog" -d 1
+	TERM=tmux-256color env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=$NB --regid=$NB --clear-groups "$prog" -d 1
 EOF
 nb_start() { tui_start 140 40 "sh $T/nb.sh; echo EXIT=\$?; sleep 30"; }
 nb_pid() { pgrep -P "$(tmux list-panes -t "$S" -F '#{pane_pid}' 2>/dev/null | head -1)" 2>/dev/null | head -1; }
@@ -149,7 +149,7 @@ else
 	# A FIFO: batch and monitor both go on.
 	plant mkfifo "$C"
 	(cd "$W" && env -i PATH=/usr/bin:/bin HOME="$W" XDG_CACHE_HOME="$W/.cache" \
-		timeout 10 setpriv --reuid=$NB --regid=$NB --clear-groups "$prog" --json -n 1 >"$T/f.out" 2>"$T/f.err"); rc=$?
+		timeout 10 env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=$NB --regid=$NB --clear-groups "$prog" --json -n 1 >"$T/f.out" 2>"$T/f.err"); rc=$?
 	[ $rc -ne 124 ] && [ $rc -ne 137 ] && ok read_fifo_json_no_hang || bad read_fifo_json_no_hang "timed out after 10 s (rc=$rc)"
 	if nb_start || wait_for F10Quit 50; then
 		measured_layer && bad read_fifo_monitor_starts "a measurement from a FIFO?" || ok read_fifo_monitor_starts
@@ -360,11 +360,11 @@ sleep 0.2
 m0=$(grep ' /proc ' /proc/mounts)
 # nobody must be able to run the program (a clone under /root is not).
 hprog=$prog
-setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$hprog" 2>/dev/null ||
+env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$hprog" 2>/dev/null ||
 	{ cp "$prog" "$T/numatop-tui-h" && chmod 755 "$T/numatop-tui-h" && chmod a+x "$T" && hprog=$T/numatop-tui-h; }
 (cd / && unshare -m --propagation private sh -c '
 	mount -t proc -o hidepid=2 proc /proc || exit 99
-	exec setpriv --reuid=65534 --regid=65534 --clear-groups "$1" --migrate "$2" --to 0' sh "$hprog" "$H" \
+	exec env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=65534 --regid=65534 --clear-groups "$1" --migrate "$2" --to 0' sh "$hprog" "$H" \
 	>"$T/h.out" 2>"$T/h.err"); rc=$?
 m1=$(grep ' /proc ' /proc/mounts)
 if [ $rc -eq 99 ] || { [ $rc -ne 0 ] && grep -q '^unshare: ' "$T/h.err"; }; then

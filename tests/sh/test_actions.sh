@@ -85,11 +85,11 @@ kill $Z 2>/dev/null; wait $Z 2>/dev/null
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	before=$(grep Cpus_allowed_list /proc/$P/status)
 	nm_before=$(cat /proc/$P/numa_maps)
-	out=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" --migrate $P --to $node 2>&1); rc=$?
+	out=$(cd / && env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" --migrate $P --to $node 2>&1); rc=$?
 	[ $rc -eq 1 ] && printf '%s\n' "$out" | grep -q "needs root or CAP_SYS_NICE" &&
 		[ "$(cat /proc/$P/numa_maps)" = "$nm_before" ] && ok cli_nobody_migrate_eperm ||
 		bad cli_nobody_migrate_eperm "rc=$rc $out"
-	out=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" --rebind $P --to $node 2>&1); rc=$?
+	out=$(cd / && env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" --rebind $P --to $node 2>&1); rc=$?
 	[ $rc -eq 1 ] && printf '%s\n' "$out" | grep -q "needs root or CAP_SYS_NICE" &&
 		[ "$(grep Cpus_allowed_list /proc/$P/status)" = "$before" ] && ok cli_nobody_rebind_eperm ||
 		bad cli_nobody_rebind_eperm "rc=$rc $out"

@@ -279,6 +279,23 @@ if run whyjson --json; then
 	has json_why_4242_none "$(jproc "$tmp/whyjson" 4242)" '"remote_cause":"none"' '"remote_evidence":[]'
 	has json_why_3000_unknown_null "$(jproc "$tmp/whyjson" 3000)" '"remote_cause":null'
 fi
+# The kernel's view (EXPECTED.md, "The kernel's NUMA view").
+if run kjson --json; then
+	has json_balancing "$(cat "$tmp/kjson")" '"numa_balancing":{"mode":1,"mode_name":"NUMA",' \
+		'"pgmigrate_success":1234,"pgmigrate_fail":5,"pgpromote_success":null' \
+		'"memory_tiers":[{"tier":4,"nodes":[0,1,2,3]}]' '"memory_tier":4}'
+	has json_racc_1000 "$(jproc "$tmp/kjson" 1000)" '"remote_access_pct":30.0,' \
+		'"kernel_migrated_pages":384,' '"kernel_migrate_per_s":null,'
+	has json_racc_2000 "$(jproc "$tmp/kjson" 2000)" '"remote_access_pct":null,' '"kernel_migrated_pages":0,'
+	has json_racc_4242 "$(jproc "$tmp/kjson" 4242)" '"remote_access_pct":null,' '"kernel_migrated_pages":null,'
+fi
+if run ktext -b -o pid,racc; then
+	check text_balancing_line "$(grep '^numa balancing' "$tmp/ktext")" \
+		"numa balancing: NUMA (kernel.numa_balancing=1)  hint faults - (local -)  numa pages migrated -  pgmigrate -, failed -  promoted -  demoted - kswapd, - direct"
+	check text_tiers_line "$(grep '^memory tiers' "$tmp/ktext")" "memory tiers: N0:tier4 N1:tier4 N2:tier4 N3:tier4"
+	check text_racc_column "$(sed -n '/^ *PID  *RACC/,$p' "$tmp/ktext" | awk 'NF { print $1, $2 }' | tr '\n' ' ')" \
+		"PID RACC% 1000 30.0 2000 - 4242 - 3000 - "
+fi
 if run whytext -b -o pid,why,remote; then
 	check text_why_column "$(sed -n '/^ *PID  *WHY/,$p' "$tmp/whytext" | awk 'NF { print $1, $2 }' | tr '\n' ' ')" \
 		"PID WHY 1000 policy 2000 shared_file 4242 none 3000 - "

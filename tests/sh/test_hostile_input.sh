@@ -377,9 +377,9 @@ else
 	d=$T/perm; fresh "$d"; chmod -R a+rX "$d"; chmod 000 "$d/t/proc/2000/stat"
 	# nobody must be able to run the program (a clone under /root is not).
 	nprog=$prog
-	setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$nprog" 2>/dev/null ||
+	env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$nprog" 2>/dev/null ||
 		{ cp "$prog" "$T/numatop-tui-n" && chmod 755 "$T/numatop-tui-n" && chmod a+rx "$T" && nprog=$T/numatop-tui-n; }
-	(cd "$T" && waitprog && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	(cd "$T" && waitprog && env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		timeout 10 "$nprog" --root "$d/t" --json -n 1 >"$d.out" 2>"$d.err"; echo $? >"$d.rc")
 	rc=$(rcof "$d"); why=$(rcwhy "$rc")
 	if [ -n "$why" ] || [ "$rc" -ne 0 ]; then bad "stat_unreadable_warned: ${why:-exit status $rc}" "$(head -c 300 "$d.err")"

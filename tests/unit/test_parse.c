@@ -179,6 +179,84 @@ static void vmstat(void)
 	CHECK_EQ_INT(v.pgmigrate_success, -1);
 }
 
+/* NUMA balancing: /proc/vmstat keys, absent ones unknown. */
+static void numa_vmstat(void)
+{
+	const char *t = "numa_hit 5\nnuma_hint_faults 1200\nnuma_hint_faults_local 900\n"
+			"numa_pages_migrated 77\npgmigrate_success 80\npgmigrate_fail 3\n"
+			"pgpromote_success 0\nnuma_hint_faults_localx 5\n";
+	struct numa_vmstat v;
+	CHECK_EQ_INT(parse_numa_vmstat(t, strlen(t), &v), 0);
+	CHECK_EQ_INT(v.v[NVM_HINT_FAULTS], 1200);
+	CHECK_EQ_INT(v.v[NVM_HINT_FAULTS_LOCAL], 900);
+	CHECK_EQ_INT(v.v[NVM_PAGES_MIGRATED], 77);
+	CHECK_EQ_INT(v.v[NVM_PGMIGRATE_SUCCESS], 80);
+	CHECK_EQ_INT(v.v[NVM_PGMIGRATE_FAIL], 3);
+	CHECK_EQ_INT(v.v[NVM_PGPROMOTE_SUCCESS], 0);
+	CHECK_EQ_INT(v.v[NVM_PGDEMOTE_KSWAPD], -1);      /* an older kernel: absent */
+	CHECK_EQ_INT(parse_numa_vmstat("nr_free_pages 1\n", 16, &v), -ENODATA);
+	CHECK_EQ_INT(parse_numa_vmstat("numa_hint_faults x\n", 19, &v), -ENODATA);
+}
+
+/* /proc/PID/sched with NUMA balancing, and without. */
+static void pid_sched(void)
+{
+	const char *t =
+		"dbserver (1001, #threads: 3)\n"
+		"-------------------------------------------------------------------\n"
+		"se.exec_start                                :      12345678.123456\n"
+		"mm->numa_scan_seq                            :                    5\n"
+		"numa_pages_migrated                          :                  128\n"
+		"numa_preferred_nid                           :                    1\n"
+		"total_numa_faults                            :                  200\n"
+		"current_node=1, numa_group_id=0\n"
+		"numa_faults node=0 task_private=8 task_shared=2 group_private=0 group_shared=0\n"
+		"numa_faults node=1 task_private=128 task_shared=42 group_private=0 group_shared=0\n"
+		"numa_faults node=9 task_private=1 task_shared=1 group_private=0 group_shared=0\n";
+	struct pid_sched ps;
+	int64_t f[4];
+	CHECK_EQ_INT(parse_pid_sched(t, strlen(t), &ps, f, 4), 0);
+	CHECK_EQ_INT(ps.pages_migrated, 128);
+	CHECK_EQ_INT(ps.preferred_nid, 1);
+	CHECK_EQ_INT(ps.total_faults, 200);
+	CHECK_EQ_INT(ps.current_node, 1);
+	CHECK_EQ_INT(ps.nfault_lines, 3);
+	CHECK_EQ_INT(f[0], 10);
+	CHECK_EQ_INT(f[1], 170);
+	CHECK_EQ_INT(f[2], -1);                  /* no line: unknown */
+	/* A kernel without NUMA balancing prints none of it. */
+	const char *n = "cat (77, #threads: 1)\nse.exec_start   :   1.0\nnr_switches   :   3\n";
+	CHECK_EQ_INT(parse_pid_sched(n, strlen(n), &ps, f, 4), -ENODATA);
+	CHECK_EQ_INT(ps.pages_migrated, -1);
+	/* A broken faults line is an error, not zeros. */
+	const char *b = "numa_pages_migrated : 1\nnuma_faults node=0 task_private=x\n";
+	CHECK_EQ_INT(parse_pid_sched(b, strlen(b), &ps, f, 4), -EINVAL);
+	/* A preferred node of -1 (none). */
+	const char *m = "numa_preferred_nid                           :                   -1\n";
+	CHECK_EQ_INT(parse_pid_sched(m, strlen(m), &ps, f, 4), 0);
+	CHECK_EQ_INT(ps.preferred_nid, -1);
+}
+
+/* /proc/zoneinfo: the low watermarks of each node's zones, summed. */
+static void zoneinfo(void)
+{
+	const char *t =
+		"Node 0, zone      DMA\n  per-node stats\n      nr_inactive_anon 5\n"
+		"  pages free     3840\n        boost    0\n        min      10\n"
+		"        low      13\n        high     16\n        spanned  4095\n"
+		"        protection: (0, 2917, 23993, 23993, 23993)\n"
+		"Node 0, zone    DMA32\n  pages free     700000\n        min      2000\n"
+		"        low      2500\n        high     3000\n"
+		"Node 2, zone   Normal\n  pages free     5\n        low      400\n"
+		"Node 9, zone   Normal\n        low      7\n";
+	int64_t low[4];
+	CHECK_EQ_INT(parse_zoneinfo_low(t, strlen(t), low, 4), 0);
+	CHECK_EQ_INT(low[0], 2513);
+	CHECK_EQ_INT(low[1], -1);                /* no such node */
+	CHECK_EQ_INT(low[2], 400);
+	CHECK_EQ_INT(parse_zoneinfo_low("garbage\n", 8, low, 4), -EINVAL);
+}
+
 /* Display widths: CJK counts 2, a cut never splits a character. */
 static void widths(void)
 {
@@ -239,5 +317,8 @@ int main(void)
 	RUN_TEST(vmstat);
 	RUN_TEST(sanitize);
 	RUN_TEST(widths);
+	RUN_TEST(numa_vmstat);
+	RUN_TEST(pid_sched);
+	RUN_TEST(zoneinfo);
 	return CHECK_DONE();
 }

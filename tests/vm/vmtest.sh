@@ -120,6 +120,13 @@ copy_bin "$PROG" /usr/bin/numatop-tui
 copy_bin "$(command -v numactl)" /usr/bin/numactl
 copy_bin "$(command -v setpriv)" /usr/bin/setpriv
 install -m 755 "$WORK/memhog" "$WORK/jsonflat" "$WORK/ptyrun" "$root/usr/bin/"
+# The RAM disk driver of the same kernel package (brd is a module in the
+# cloud kernel, ext4 is built in): a real file system, and so real page
+# cache, for the shared_file test (payload.sh section 13). Optional: the
+# test uses tmpfs without it (VMTEST_KERNEL, a kernel without modules).
+kver=$(basename "$kernel")
+brd=$(dirname "$(dirname "$kernel")")/lib/modules/${kver#vmlinuz-}/kernel/drivers/block/brd.ko
+[ -r "$brd" ] && install -m 644 "$brd" "$root/vmtest/brd.ko"
 
 # Terminfo for the terminals the guest could report (the monitor needs one).
 for t in l/linux v/vt100 x/xterm x/xterm-256color d/dumb; do
