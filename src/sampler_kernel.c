@@ -2,8 +2,9 @@
  * balancing's mode and counters (/proc/vmstat, nodeN/vmstat) as rates,
  * the memory tiers, and per process /proc/PID/sched (its threads' task
  * files) on a budget: the selected and tagged processes and the top
- * SCHED_TOP by REMOTE each sample; the others keep their last numbers
- * with their age. */
+ * SCHED_TOP by REMOTE each sample (while balancing is not known to be
+ * off), at most SCHED_MAX_FILES files; the others keep their last
+ * numbers with their age. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #define SCHED_TOP 16            /* processes by REMOTE a sample */
 #define SCHED_MAX_THREADS 64    /* task files read per process */
+#define SCHED_MAX_FILES 256     /* task files read per sample */
 #define TIERS_EVERY_S 10.0
 
 struct sched_entry {
@@ -119,11 +121,14 @@ static struct sched_entry *entry(struct kernel_state *k, int pid, bool add)
 /* One process's threads: pages migrated (summed) and the share of NUMA
  * faults on memory of another node than each faulting thread's. */
 static int read_sched(struct sampler *s, struct kernel_state *k, const struct snap_proc *sp,
-		      struct sched_entry *e)
+		      struct sched_entry *e, size_t *files)
 {
 	size_t nt = sp->info.thr_n ? sp->info.thr_n : 1;
 	if (nt > SCHED_MAX_THREADS)
 		nt = SCHED_MAX_THREADS;
+	if (*files + nt > SCHED_MAX_FILES)
+		return -EAGAIN;
+	*files += nt;
 	int64_t pages = 0, all = 0, remote = 0;
 	size_t ok = 0;
 	for (size_t t = 0; t < nt; t++) {
@@ -253,11 +258,13 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 	}
 	qsort_r(k->order, nc, sizeof(*k->order), by_remote, snap);
 	unsigned tick = s->seq;
-	size_t top = 0;
+	size_t top = 0, files = 0;
 	nk->sched_read = 0;
+	/* Balancing off: its counters do not move; only the chosen ones. */
+	size_t top_max = nk->balancing == 0 ? 0 : SCHED_TOP;
 	for (size_t j = 0; j < nc; j++) {
 		struct snap_proc *sp = &snap->procs[k->order[j]];
-		bool want = prioritized(s, sp->info.pid) || (top < SCHED_TOP && sp->remote_kb > 0);
+		bool want = prioritized(s, sp->info.pid) || (top < top_max && sp->remote_kb > 0);
 		struct sched_entry *e = entry(k, sp->info.pid, want);
 		if (!e)
 			continue;
@@ -266,7 +273,7 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 			e->read_at = -1;          /* the PID was reused */
 		if (want) {
 			top += !prioritized(s, sp->info.pid);
-			if (read_sched(s, k, sp, e) == 0)
+			if (read_sched(s, k, sp, e, &files) == 0)
 				nk->sched_read++;
 		}
 		if (e->read_at < 0)
