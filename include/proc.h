@@ -71,6 +71,10 @@ void proc_list_free(struct proc_list *l);
 /* The element with this pid in an array sorted by PID whose elements
  * begin with `int pid`, or NULL. */
 const void *proc_find_pid(const void *base, size_t n, size_t size, int pid);
+/* The same, for a growable array (*base, *n, *cap): the element with pid,
+ * or a new zeroed one inserted in order (*added true, its pid set); NULL
+ * when out of memory. Pointers into the array are void after an insert. */
+void *proc_slot_pid(void **base, size_t *n, size_t *cap, size_t size, int pid, bool *added);
 
 struct pid_stat;
 /* /proc/PID/stat of pid, parsed. 0, -ESRCH when it is gone (or the file

@@ -134,6 +134,37 @@ const void *proc_find_pid(const void *base, size_t n, size_t size, int pid)
 	return n ? bsearch(&pid, base, n, size, cmp_pid) : NULL;
 }
 
+void *proc_slot_pid(void **base, size_t *n, size_t *cap, size_t size, int pid, bool *added)
+{
+	*added = false;
+	size_t lo = 0, hi = *n;
+	char *v = *base;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int p = *(const int *)(v + mid * size);
+		if (p == pid)
+			return v + mid * size;
+		if (p < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		char *nv = realloc(v, c * size);
+		if (!nv)
+			return NULL;
+		*base = v = nv;
+		*cap = c;
+	}
+	memmove(v + (lo + 1) * size, v + lo * size, (*n - lo) * size);
+	(*n)++;
+	memset(v + lo * size, 0, size);
+	*(int *)(v + lo * size) = pid;
+	*added = true;
+	return v + lo * size;
+}
+
 int proc_read_stat(const struct fsroot *r, int pid, struct pid_stat *st)
 {
 	char path[64], text[1024];

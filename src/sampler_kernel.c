@@ -27,6 +27,8 @@ struct sched_entry {
 	double racc;
 };
 
+_Static_assert(offsetof(struct sched_entry, pid) == 0, "proc_slot_pid needs pid first");
+
 struct kernel_state {
 	struct numa_vmstat prev_sys, *prev_node;
 	double prev_at;              /* -1: no previous */
@@ -91,31 +93,16 @@ static void read_tiers(struct sampler *s, struct kernel_state *k)
 
 static struct sched_entry *entry(struct kernel_state *k, int pid, bool add)
 {
-	size_t lo = 0, hi = k->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (k->v[mid].pid == pid)
-			return &k->v[mid];
-		if (k->v[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!add)
-		return NULL;
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 64;
-		struct sched_entry *v = realloc(k->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		k->v = v;
-		k->cap = cap;
-	}
-	memmove(k->v + lo + 1, k->v + lo, (k->n - lo) * sizeof(*k->v));
-	k->n++;
-	k->v[lo] = (struct sched_entry){ .pid = pid, .read_at = -1, .prev_at = -1,
-					 .pages = -1, .prev_pages = -1, .racc = -1 };
-	return &k->v[lo];
+		return (struct sched_entry *)proc_find_pid(k->v, k->n, sizeof(*k->v), pid);
+	bool added;
+	void *base = k->v;
+	struct sched_entry *e = proc_slot_pid(&base, &k->n, &k->cap, sizeof(*e), pid, &added);
+	k->v = base;
+	if (e && added)
+		*e = (struct sched_entry){ .pid = pid, .read_at = -1, .prev_at = -1,
+					   .pages = -1, .prev_pages = -1, .racc = -1 };
+	return e;
 }
 
 /* One process's threads: pages migrated (summed) and the share of NUMA

@@ -24,6 +24,8 @@ struct why_status {
 	struct bitmap mems, cpu_nodes;
 };
 
+_Static_assert(offsetof(struct why_status, pid) == 0, "proc_slot_pid needs pid first");
+
 struct why_state {
 	struct why_status *v;        /* sorted by pid */
 	size_t n, cap;
@@ -54,32 +56,15 @@ void sampler_why_free(struct sampler *s)
 
 static struct why_status *status_slot(struct why_state *w, int pid)
 {
-	size_t lo = 0, hi = w->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (w->v[mid].pid == pid)
-			return &w->v[mid];
-		if (w->v[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
+	bool added;
+	void *base = w->v;
+	struct why_status *e = proc_slot_pid(&base, &w->n, &w->cap, sizeof(*e), pid, &added);
+	w->v = base;
+	if (e && added) {
+		e->read_at = -1;
+		bitmap_init(&e->mems);
+		bitmap_init(&e->cpu_nodes);
 	}
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-		struct why_status *v = realloc(w->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		w->v = v;
-		w->cap = cap;
-	}
-	memmove(w->v + lo + 1, w->v + lo, (w->n - lo) * sizeof(*w->v));
-	w->n++;
-	struct why_status *e = &w->v[lo];
-	memset(e, 0, sizeof(*e));
-	e->pid = pid;
-	e->read_at = -1;
-	bitmap_init(&e->mems);
-	bitmap_init(&e->cpu_nodes);
 	return e;
 }
 

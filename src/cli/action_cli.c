@@ -192,23 +192,33 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 	return status;
 }
 
-int action_cli_run(const struct options *o, FILE *out, FILE *err)
+/* The session of an action, or the exit status (1, 2) with the reason
+ * said: it cannot be opened, or actions are refused here. */
+static int open_action(const struct options *o, FILE *err, struct session *se)
 {
 	struct session_config sc;
-	struct session se;
 	char msg[512];
 	options_session(o, false, &sc);
-	int rc = session_open(&se, &sc, msg, sizeof(msg));
+	int rc = session_open(se, &sc, msg, sizeof(msg));
 	if (rc) {
 		fprintf(err, "numatop-tui: %s\n", msg);
 		return rc == SESSION_EUSAGE ? 2 : 1;
 	}
-	const char *why = action_refusal(o->readonly, se.root);
+	const char *why = action_refusal(o->readonly, se->root);
 	if (why) {
 		fprintf(err, "numatop-tui: actions are %s\n", why);
-		session_close(&se);
+		session_close(se);
 		return 1;
 	}
+	return 0;
+}
+
+int action_cli_run(const struct options *o, FILE *out, FILE *err)
+{
+	struct session se;
+	int rc = open_action(o, err, &se);
+	if (rc)
+		return rc;
 	const struct topology *t = &se.topo;
 	int status = 1;
 	int idx = topology_node_index(t, o->to_node);
@@ -227,21 +237,11 @@ int action_cli_run(const struct options *o, FILE *out, FILE *err)
 
 int action_cli_cgroup(const struct options *o, FILE *out, FILE *err)
 {
-	struct session_config sc;
 	struct session se;
 	char msg[512];
-	options_session(o, false, &sc);
-	int rc = session_open(&se, &sc, msg, sizeof(msg));
-	if (rc) {
-		fprintf(err, "numatop-tui: %s\n", msg);
-		return rc == SESSION_EUSAGE ? 2 : 1;
-	}
-	const char *why = action_refusal(o->readonly, se.root);
-	if (why) {
-		fprintf(err, "numatop-tui: actions are %s\n", why);
-		session_close(&se);
-		return 1;
-	}
+	int rc = open_action(o, err, &se);
+	if (rc)
+		return rc;
 	const struct topology *t = &se.topo;
 	struct cgaction a;
 	char path[600];
