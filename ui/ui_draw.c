@@ -87,7 +87,7 @@ void ui_draw_status(struct ui *u, int y)
 	clrtoeol();
 	/* What matters most first; every part cut at the edge, never wrapped
 	 * onto the table. */
-	char part[320];
+	char part[512];
 	int x = 0;
 	snprintf(part, sizeof(part), "Tasks: %zu shown of %zu", u->nrows, s->nprocs);
 	x = status_part(u, y, x, part, C_LABEL);
@@ -106,7 +106,7 @@ void ui_draw_status(struct ui *u, int y)
 		snprintf(nm, sizeof(nm), "  numa_maps %zu read %zu sampled %.0fms",
 			 s->nm_stats.read, s->nm_stats.sampled, s->nm_stats.spent_ms);
 	/* NUMA balancing at work, when it is on: the compact line. */
-	char bal[96] = "";
+	char bal[128] = "";
 	if (s->nk.balancing > 0) {
 		const double *r = s->nk.sys_rate;
 		char h[24], m[24];
