@@ -164,7 +164,8 @@ static void cgroup_table(FILE *f, const struct snapshot *s)
 		return;
 	for (size_t i = 0; i < cs->n; i++)
 		ix[i] = i;
-	qsort_r(ix, cs->n, sizeof(*ix), by_memory, (void *)cs);
+	if (cs->n > 1)
+		qsort_r(ix, cs->n, sizeof(*ix), by_memory, (void *)cs);
 	size_t show = cs->n < TEXT_CGROUPS ? cs->n : TEXT_CGROUPS;
 	fprintf(f, "\ncgroups (%s): %zu, the top %zu by memory\n", cgroup_layout_names[cs->layout],
 		cs->n, show);

@@ -468,7 +468,8 @@ static int read_cgroups(struct sampler *s, struct snapshot *snap)
 		size_t *byp = s->cg_order;
 		for (size_t i = 0; i < snap->nprocs; i++)
 			byp[i] = i;
-		qsort_r(byp, snap->nprocs, sizeof(*byp), by_pid, snap);
+		if (snap->nprocs > 1)
+			qsort_r(byp, snap->nprocs, sizeof(*byp), by_pid, snap);
 		for (size_t c = 0; c < snap->cgroups.n; c++) {
 			struct cgroup_info *cg = &snap->cgroups.v[c];
 			for (size_t m = 0; m < cg->npids; m++) {

@@ -243,7 +243,8 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 		if (!sp->info.kthread)
 			k->order[nc++] = i;
 	}
-	qsort_r(k->order, nc, sizeof(*k->order), by_remote, snap);
+	if (nc > 1)
+		qsort_r(k->order, nc, sizeof(*k->order), by_remote, snap);
 	unsigned tick = s->seq;
 	size_t top = 0, files = 0;
 	nk->sched_read = 0;

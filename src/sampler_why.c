@@ -235,7 +235,8 @@ int sampler_why(struct sampler *s, struct snapshot *snap)
 		else if (keep(snap, sp, &r) != 0)
 			return -ENOMEM;
 	}
-	qsort_r(w->order, ncand, sizeof(*w->order), by_remote, snap);
+	if (ncand > 1)
+		qsort_r(w->order, ncand, sizeof(*w->order), by_remote, snap);
 	size_t reads = 0;
 	unsigned tick = s->seq;
 	for (size_t k = 0; k < ncand; k++) {

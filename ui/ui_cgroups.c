@@ -129,7 +129,8 @@ void ui_cg_rebuild(struct ui *u)
 	free(fill);
 	struct sib_ctx k = { cs, u->cg_sort, u->cg_desc };
 	for (size_t i = 0; i < n; i++)
-		qsort_r(kids + first[i], first[i + 1] - first[i], sizeof(*kids), cmp_sib, &k);
+		if (first[i + 1] - first[i] > 1)
+			qsort_r(kids + first[i], first[i + 1] - first[i], sizeof(*kids), cmp_sib, &k);
 	/* Depth-first from the roots (index 0, and any orphan). */
 	size_t sp = 0;
 	for (size_t i = n; i-- > 0;)

@@ -258,6 +258,7 @@ static void unknown(void)
 	CHECK_EQ_INT(r.cause, WHY_UNKNOWN);
 	CHECK(has_evidence(&r, "HOME unknown"));
 	/* A mix: no kind holds most of the remote pages. */
+	done(&f);
 	base(&f);
 	f.anon[1] = 15 * 1024;
 	f.file[1] = 15 * 1024;
