@@ -44,6 +44,7 @@ mkdir -p screenshots
 shot main-opteron4 120 36 "" --root tests/trees/opteron4
 shot detail-opteron4 120 36 "Enter" --root tests/trees/opteron4
 shot help 100 40 "h" --root tests/trees/opteron4
+shot cgroups-opteron4 130 30 "Tab Tab" --root tests/trees/opteron4
 if [ -f "$FIX/16amd64-8n2c.tar.bz2" ]; then
 	mkdir "$T/fx"
 	tar -xjf "$FIX/16amd64-8n2c.tar.bz2" -C "$T/fx"
@@ -56,7 +57,7 @@ if [ -f "$FIX/16amd64-8n2c.tar.bz2" ]; then
 	mkdir "$T/fx2"
 	tar -xjf "$FIX/64amd64-4s2n4ca2co.tar.bz2" -C "$T/fx2"
 	root2=$(find "$T/fx2" -mindepth 1 -maxdepth 1 -type d | head -1)
-	shot topology-64cpu 120 40 "Tab Tab" --root "$root2"
+	shot topology-64cpu 120 40 "Tab Tab Tab" --root "$root2"
 	# The firmware's HMAT layer (v) of a tree with memory-only tiers.
 	mkdir "$T/fx3"
 	tar -xjf "$FIX/fakeheteromemtiers.tar.bz2" -C "$T/fx3"
