@@ -118,7 +118,8 @@ long cgroup_pidmap_update(struct cgroup_pidmap *m, const struct fsroot *r,
 		free(m->v[old][i].path);
 	m->n[old] = 0;
 	m->n[nw] = k;
-	qsort(m->v[nw], k, sizeof(*m->v[nw]), by_pid);
+	if (k > 1)
+		qsort(m->v[nw], k, sizeof(*m->v[nw]), by_pid);
 	m->cur = nw;
 	return reads;
 }
