@@ -2,7 +2,7 @@
  * memhog: a test process with a known amount of resident anonymous memory.
  *
  *   memhog MIB [THREADS] [--wake MS] [--spread-nodes A,B,...] [--file PATH]
- *          [--retouch MS]
+ *          [--retouch MS] [--touch-rate N] [--no-thp]
  *
  * Maps MIB MiB of private anonymous memory, writes to every page so that
  * every page is resident (placed by the memory policy it was started with,
@@ -25,6 +25,15 @@
  *   --retouch MS       the main thread writes every page of its MIB again
  *                      every MS ms (0: continuously), so that the kernel's
  *                      NUMA balancing sees the accesses (hint faults)
+ *   --touch-rate N     instead: the main thread writes its pages one after
+ *                      the other, N pages a second, and spins (runs) in
+ *                      between: the kernel's NUMA balancing (whose scanner
+ *                      counts the thread's CPU time) cannot move more than
+ *                      N of its pages a second, as it moves them on access
+ *   --no-thp           small pages only (MADV_NOHUGEPAGE): NUMA balancing
+ *                      moves them one by one (it does not move a huge page
+ *                      that its scanner's partial step split into small
+ *                      mappings)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -114,7 +123,7 @@ static int node_cpus(long id, cpu_set_t *set)
 static void usage(void)
 {
 	fprintf(stderr, "usage: memhog MIB [THREADS] [--wake MS] [--spread-nodes A,B,...] "
-		"[--file PATH] [--retouch MS]\n");
+		"[--file PATH] [--retouch MS] [--touch-rate N] [--no-thp]\n");
 	exit(2);
 }
 
@@ -131,6 +140,8 @@ int main(int argc, char **argv)
 	long pos[2] = { -1, 0 };
 	int npos = 0;
 	long spread[MAX_SPREAD], nspread = 0, retouch_ms = -1;
+	int nothp = 0;
+	long touch_rate = 0;
 	const char *file = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -138,6 +149,10 @@ int main(int argc, char **argv)
 			wake_ms = number(argv[++i], 1000000, "--wake");
 		} else if (strcmp(a, "--retouch") == 0 && i + 1 < argc) {
 			retouch_ms = number(argv[++i], 1000000, "--retouch");
+		} else if (strcmp(a, "--touch-rate") == 0 && i + 1 < argc) {
+			touch_rate = number(argv[++i], 1000000, "--touch-rate");
+		} else if (strcmp(a, "--no-thp") == 0) {
+			nothp = 1;
 		} else if (strcmp(a, "--file") == 0 && i + 1 < argc) {
 			file = argv[++i];
 		} else if (strcmp(a, "--spread-nodes") == 0 && i + 1 < argc) {
@@ -185,6 +200,10 @@ int main(int argc, char **argv)
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
 			fprintf(stderr, "memhog: mmap %ld MiB: %s\n", mib, strerror(errno));
+			return 1;
+		}
+		if (nothp && madvise(p, len, MADV_NOHUGEPAGE) != 0) {
+			fprintf(stderr, "memhog: madvise MADV_NOHUGEPAGE: %s\n", strerror(errno));
 			return 1;
 		}
 		touch(p, len, pg, 0);
@@ -239,6 +258,25 @@ int main(int argc, char **argv)
 
 	printf("ready\n");
 	fflush(stdout);
+
+	if (touch_rate > 0 && p) {
+		/* Page n is written at n / touch_rate seconds; spin until then. */
+		struct timespec t0, now, zero = { 0, 0 };
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		size_t npages = len / pg;
+		for (unsigned long long n = 0;; n++) {
+			p[(size_t)(n % npages) * pg] = (unsigned char)(n | 1);
+			if ((n & 63) == 63) {
+				int sig = sigtimedwait(&set, NULL, &zero);
+				if (sig == SIGTERM || sig == SIGINT)
+					return 0;
+			}
+			double due = (double)(n + 1) / (double)touch_rate;
+			do
+				clock_gettime(CLOCK_MONOTONIC, &now);
+			while ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9 < due);
+		}
+	}
 
 	/* Wake every --wake or --retouch MS (the shorter), else only on a
 	 * signal. */

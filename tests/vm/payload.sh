@@ -10,8 +10,10 @@
 # program must print the latter. The memory tests use nodes 0 and 1 and a
 # memhog of 64 MiB placed with numactl; the cgroup tests (cgroup v2, mounted
 # here if /init did not) the first and last nodes and a memhog in a cgroup
-# whose cpuset.mems is changed. No check depends on timing (the waits for
-# the kernel are bounded polls).
+# whose cpuset.mems is changed; the remote-cause tests (section 13) one
+# memhog per cause, NUMA balancing switched on for a while, and node 1
+# filled up. No check depends on timing (the waits for the kernel are
+# bounded polls).
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -205,7 +207,7 @@ else
 fi
 
 if [ -z "$(sys_cpus 0)" ] || [ -z "$(sys_cpus 1)" ]; then
-	for t in hog migrate rebind both tui nonroot exited readonly cgroup; do
+	for t in hog migrate rebind both tui nonroot exited readonly cgroup why balancing; do
 		skip "$t" "the memory tests need CPUs on nodes 0 and 1"
 	done
 	exit $((nfail > 125 ? 125 : nfail))
@@ -640,5 +642,352 @@ else
 	done
 	rmdir $CG 2>/dev/null
 fi
+
+# --- 13. Why is it remote: one process per cause (remote_cause, its
+# evidence and the advice), each made the way it happens on a real machine,
+# with kernel.numa_balancing=0 so that no page moves by itself; then NUMA
+# balancing on, to see the kernel move a process's pages (its counters, the
+# process's kernel_migrated_pages, and "moved" saying so while it happens);
+# then a node filled up (spill). A = node 0 and B = node 1 (both have CPUs).
+# Every process, the cgroup, the RAM disk and the sysctls are put back. ----
+echo "# section 13 starts at $(cut -d' ' -f1 /proc/uptime) s"
+WA=0
+WB=1
+WMB=32                          # MiB of most of these memhogs
+NB=/proc/sys/kernel/numa_balancing
+nb_saved=$(cat $NB 2>/dev/null)
+nb_set() { [ -w $NB ] && echo "$1" >$NB 2>/dev/null && [ "$(cat $NB)" = "$1" ]; }
+nb_set 0 || echo "# cannot set $NB to 0 (it is '$(cat $NB 2>/dev/null)')"
+whyhogs=""
+
+# start_bg CMD...: like start_hog, for any command that becomes a memhog
+# (numactl and sh -c "exec" keep the PID); its PID in $HOG.
+start_bg() {
+	nhog=$((nhog + 1))
+	"$@" >"$T/hog$nhog" 2>&1 &
+	HOG=$!
+	wait_hog
+	[ -n "$HOG" ] && whyhogs="$whyhogs $HOG"
+}
+# last_cpus PID: each thread's last CPU (field 39 of stat; comm has no space).
+last_cpus() { words "$(awk '{ print $39 }' /proc/$1/task/*/stat 2>/dev/null)"; }
+# settled PID: every thread last ran on a CPU its affinity allows (a
+# thread that has not woken since its affinity changed still shows the old).
+settled() {
+	for d in /proc/"$1"/task/*; do
+		c=$(awk '{ print $39 }' "$d/stat" 2>/dev/null)
+		a=" $(expand "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$d/status" 2>/dev/null)") "
+		case "$a" in *" $c "*) ;; *) return 1 ;; esac
+	done
+}
+wait_settled() {
+	i=0
+	until settled "$1"; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+# why_json NAME ARGS...: "$P --json ARGS" (its last sample) flattened in
+# $T/NAME.flat, "\/" as "/".
+why_json() {
+	wn=$1; shift
+	run "$wn" $P --json "$@"
+	tail -n 1 "$T/$wn.out" | /usr/bin/jsonflat 2>/dev/null | sed 's|\\/|/|g' >"$T/$wn.flat"
+}
+# why_of FLAT PID: PID's remote_cause ($WC), evidence ($WE, " | " between
+# the items), advice action, node and text ($WACT, $WN, $WT); $WJ its index.
+why_of() {
+	WJ=$(jproc "$1" "$2")
+	WC="(PID $2 not in the JSON)" WE="" WACT="" WN="" WT=""
+	[ -n "$WJ" ] || return 1
+	WC=$(jget "$1" "processes.$WJ.remote_cause")
+	WACT=$(jget "$1" "processes.$WJ.advice.action")
+	WN=$(jget "$1" "processes.$WJ.advice.node")
+	WT=$(jget "$1" "processes.$WJ.advice.text")
+	WE=$(grep "^processes\.$WJ\.remote_evidence\.[0-9]*=" "$1" | cut -d= -f2- |
+		awk '{ printf "%s%s", (NR > 1 ? " | " : ""), $0 }')
+}
+# why_facts FLAT PID: what the kernel and the JSON say, for a failure.
+why_facts() {
+	echo "numa_maps $(numa_all "$2"); last CPUs $(last_cpus "$2");" \
+		"$(grep -E '^(Cpus|Mems)_allowed_list' /proc/$2/status 2>/dev/null | tr '\t\n' ' ;')"
+	[ -n "$WJ" ] && echo "JSON: home_node $(jget "$1" "processes.$WJ.home_node")" \
+		"remote_kb $(jget "$1" "processes.$WJ.remote_kb") total_kb $(jget "$1" "processes.$WJ.total_kb")" \
+		"policy '$(jget "$1" "processes.$WJ.policy")'"
+}
+# why_check NAME FLAT PID CAUSE ACTION NODE: PID's cause and advice.
+why_check() {
+	if [ -z "$3" ]; then
+		fail "why_$1" "no process (see the memhog message above)"
+		return
+	fi
+	why_of "$2" "$3"
+	echo "# why $1: pid $3 remote_cause '$WC' evidence [$WE] advice '$WACT' node '$WN': $WT"
+	[ "$WC" = "$4" ] && [ "$WACT" = "$5" ] && [ "$WN" = "$6" ] && pass "why_$1" ||
+		fail "why_$1" "remote_cause '$WC', advice '$WACT' node '$WN' (want $4, $5, $6)" \
+			"evidence: $WE" "advice: $WT" "$(why_facts "$2" "$3")"
+}
+
+# --- 13a. Six processes at once, one per cause. ---------------------------
+# policy (interleave): the pages are interleaved on purpose.
+start_bg /usr/bin/numactl --interleave=all /usr/bin/memhog 64
+WHI=$HOG
+# policy (bind): memory bound to B, threads on A.
+start_bg /usr/bin/numactl --membind=$WB --cpunodebind=$WA /usr/bin/memhog $WMB
+WHB=$HOG
+# cpuset: a cgroup whose cpuset.mems is B and cpuset.cpus A's CPUs.
+CGW=$CGR/numatop-why
+bad=""
+grep -q "^[^ ]* $CGR cgroup2 " /proc/mounts || cg_step "mount -t cgroup2" mount -t cgroup2 cgroup2 $CGR
+cg_step "+cpuset +memory" cg_write "+cpuset +memory" $CGR/cgroup.subtree_control
+cg_step "mkdir $CGW" mkdir $CGW
+cg_step "cpuset.mems $WB" cg_write "$WB" $CGW/cpuset.mems
+cg_step "cpuset.cpus $CPUS0" cg_write "$CPUS0" $CGW/cpuset.cpus
+WHC=""
+if [ -z "$bad" ]; then
+	start_bg /bin/sh -c "echo \$\$ >$CGW/cgroup.procs && exec /usr/bin/memhog $WMB"
+	WHC=$HOG
+else
+	echo "    cpuset cgroup: $bad"
+fi
+# moved: allocated on B (default policy, threads on B), then its threads
+# moved to A's CPUs with taskset; --wake: it wakes every 100 ms, so its
+# last CPU follows (HOME becomes A).
+start_bg /usr/bin/numactl --cpunodebind=$WB /usr/bin/memhog $WMB 0 --wake 100
+WHM=$HOG
+[ -n "$WHM" ] && taskset -a -p -c "$CPUS0" "$WHM" >/dev/null
+# spread: memory written on B, then the main thread and thread 2 pinned to
+# A's CPUs, threads 1 and 3 to B's (they keep waking): 2 threads on each
+# node, HOME A (the main thread's node wins the tie), the memory on B.
+start_bg /usr/bin/numactl --cpunodebind=$WB /usr/bin/memhog $WMB 3 --spread-nodes $WA,$WB
+WHS=$HOG
+# shared_file: a file read first by a process bound to B (its page cache is
+# on B), then mapped and read by a process on A. On ext2 on a RAM disk
+# (brd) when the initramfs has the module: real page cache; else on tmpfs
+# (shmem pages, also file= mappings in numa_maps).
+WMNT=/mnt/vt
+WFS=""
+if [ -r /vmtest/brd.ko ] && insmod /vmtest/brd.ko rd_nr=1 rd_size=$(((WMB + 16) * 1024)) 2>"$T/brd.err"; then
+	i=0
+	while [ ! -b /dev/ram0 ] && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
+	mkdir -p $WMNT && mke2fs -q /dev/ram0 >"$T/mke2fs.out" 2>&1 &&
+		mount -t ext2 /dev/ram0 $WMNT 2>>"$T/mke2fs.out" && WFS=ext2 ||
+		echo "# ext2 on /dev/ram0 failed: $(cat "$T/mke2fs.out")"
+else
+	echo "# no brd: $(cat "$T/brd.err" 2>/dev/null)"
+fi
+if [ "$WFS" = ext2 ]; then
+	WFILE=$WMNT/shared
+	dd if=/dev/zero of=$WFILE bs=1M count=$WMB 2>/dev/null && sync &&
+		echo 1 >/proc/sys/vm/drop_caches &&
+		/usr/bin/numactl --membind=$WB cat $WFILE >/dev/null
+else
+	WFS=tmpfs
+	WFILE=$T/shared
+	/usr/bin/numactl --membind=$WB dd if=/dev/zero of=$WFILE bs=1M count=$WMB 2>/dev/null
+fi
+start_bg /usr/bin/numactl --cpunodebind=$WA /usr/bin/memhog 0 0 --file $WFILE
+WHF=$HOG
+echo "# shared file on $WFS: $WFILE; the reader's mapping: $(grep " file=$WFILE " /proc/$WHF/numa_maps 2>/dev/null)"
+for h in $WHM $WHS; do
+	wait_settled "$h" || echo "    PID $h: threads did not settle: last CPUs $(last_cpus "$h")"
+done
+why_json why -n 1
+[ $RC -eq 0 ] && [ -s "$T/why.flat" ] && pass why_json_runs || fail why_json_runs "$(why why)"
+F=$T/why.flat
+why_check policy_interleave "$F" "$WHI" policy none null
+why_check policy_bind "$F" "$WHB" policy rebind $WB
+why_check cpuset "$F" "$WHC" cpuset rebind $WB
+why_check moved "$F" "$WHM" moved migrate $WA
+why_check spread "$F" "$WHS" spread rebind $WB
+why_check shared_file "$F" "$WHF" shared_file none null
+for h in $WHI $WHB $WHC $WHM $WHS $WHF; do stop_hog "$h"; done
+if [ -d $CGW ]; then
+	i=0
+	until rmdir $CGW 2>/dev/null; do i=$((i + 1)); [ $i -gt 50 ] && break; sleep 0.1; done
+fi
+if [ "$WFS" = ext2 ]; then
+	umount $WMNT && rmmod brd || echo "# cannot remove the RAM disk"
+fi
+rm -f "$T/shared"
+rmdir $WMNT 2>/dev/null
+echo "# section 13a done at $(cut -d' ' -f1 /proc/uptime) s"
+
+# --- 13b. NUMA balancing on: a process allocated on B, moved to A with
+# taskset, writing its (small) pages one after the other, 128 a second, and
+# spinning in between (the scanner counts its CPU time): the kernel's hint
+# faults find them remote and migrate them to A as they are touched, at
+# most 128 pages a second (the whole in a minute or more), so that the move
+# is seen while it happens even when the monitor's samples come many
+# seconds apart. One monitor run (-d 1) in the background, its samples
+# read as they come, until all is seen, the pages are local or 60 s have
+# passed. The scanner runs with the kernel's default settings. Nothing
+# depends on how fast. -----------------------------------------------------
+nbtests="balancing_mode balancing_counters balancing_proc_migrated balancing_remote_falls balancing_evidence"
+WHN=""
+nbon=""
+if ! nb_set 1; then
+	for t in $nbtests; do skip "$t" "cannot write 1 to $NB"; done
+else
+	nbon=1
+	start_bg /usr/bin/numactl --cpunodebind=$WB /usr/bin/memhog $WMB 0 --touch-rate 128 --no-thp
+	WHN=$HOG
+fi
+if [ -n "$WHN" ]; then
+	taskset -a -p -c "$CPUS0" "$WHN" >/dev/null
+	wait_settled "$WHN" || echo "    PID $WHN: did not settle on node $WA: last CPUs $(last_cpus "$WHN")"
+	echo "# balancing memhog $WHN after taskset: numa_maps $(numa_all "$WHN")"
+	$P --json -n 60 -d 1 --full -p "$WHN" >"$T/nb.out" 2>"$T/nb.err" &
+	NBMON=$!
+	hogs="$hogs $NBMON"
+	whyhogs="$whyhogs $NBMON"
+	# nb_sample N: sample N (a line of $T/nb.out): why_of, and $NH (system
+	# hint faults), $NM (numa_pages_migrated), $NK (the process's
+	# kernel_migrated_pages), $NR (its remote_kb).
+	nb_sample() {
+		sed -n "$1p" "$T/nb.out" | /usr/bin/jsonflat 2>/dev/null | sed 's|\\/|/|g' >"$T/nb$1.flat"
+		why_of "$T/nb$1.flat" "$WHN"
+		NH=$(jget "$T/nb$1.flat" numa_balancing.counters.numa_hint_faults)
+		NM=$(jget "$T/nb$1.flat" numa_balancing.counters.numa_pages_migrated)
+		NK=$(jget "$T/nb$1.flat" "processes.$WJ.kernel_migrated_pages")
+		NR=$(jget "$T/nb$1.flat" "processes.$WJ.remote_kb")
+		echo "# balancing sample $1 (at $(cut -d' ' -f1 /proc/uptime) s): hint_faults $NH pages_migrated $NM kernel_migrated_pages $NK" \
+			"per_s $(jget "$T/nb$1.flat" "processes.$WJ.kernel_migrate_per_s") remote_kb $NR" \
+			"cause '$WC' [$WE] advice '$WACT' $WN"
+	}
+	seen="" seen_adv="" l=0 h0="" h1="" m0="" m1="" k0="" k1="" r0="" r1=""
+	t0=$(cut -d. -f1 /proc/uptime)
+	while [ $(($(cut -d. -f1 /proc/uptime) - t0)) -lt 60 ]; do
+		n=$(wc -l <"$T/nb.out")
+		while [ "$l" -lt "$n" ]; do
+			l=$((l + 1))
+			nb_sample $l
+			[ $l -eq 1 ] && h0=$NH m0=$NM k0=$NK r0=$NR mode=$(jget "$T/nb1.flat" numa_balancing.mode) \
+				mname=$(jget "$T/nb1.flat" numa_balancing.mode_name)
+			h1=$NH m1=$NM k1=$NK r1=$NR
+			case "$WE" in
+			*"the kernel's NUMA balancing moves"*)
+				[ "$WC" = moved ] && [ -z "$seen" ] && seen_adv="$WACT $WN" &&
+					seen="sample $l: remote_kb $NR, cause '$WC' evidence [$WE] advice '$WACT' node '$WN': $WT" ;;
+			esac
+			# Done when all is seen, or almost nothing is left remote
+			# (then "none", no evidence).
+			[ -n "$seen" ] && [ "$h1" -gt "$h0" ] 2>/dev/null && [ "$m1" -gt "$m0" ] 2>/dev/null &&
+				[ "$k1" -gt "$k0" ] 2>/dev/null && [ "$r1" -lt "$r0" ] 2>/dev/null && break 2
+			[ "$r1" -lt $((WMB * 1024 / 20)) ] 2>/dev/null && break 2
+		done
+		kill -0 $NBMON 2>/dev/null || break
+		sleep 0.5
+	done
+	kill $NBMON 2>/dev/null
+	wait $NBMON 2>/dev/null
+	echo "# balancing: $l samples in $(($(cut -d. -f1 /proc/uptime) - t0)) s; numa_maps $(numa_all "$WHN")"
+	[ "$mode" = 1 ] && [ "$mname" = NUMA ] && pass balancing_mode ||
+		fail balancing_mode "numa_balancing.mode '$mode' mode_name '$mname' (want 1, NUMA)" \
+			"stderr: $(head -c 300 "$T/nb.err")"
+	[ "$h1" -gt "$h0" ] 2>/dev/null && [ "$m1" -gt "$m0" ] 2>/dev/null && pass balancing_counters ||
+		fail balancing_counters "numa_hint_faults $h0 -> $h1, numa_pages_migrated $m0 -> $m1 (want both to rise)" \
+			"/proc/vmstat: $(grep -E '^numa_(hint|pages)' /proc/vmstat | tr '\n' ' ')"
+	[ "$k1" -gt "$k0" ] 2>/dev/null && pass balancing_proc_migrated ||
+		fail balancing_proc_migrated "kernel_migrated_pages $k0 -> $k1 (want it to grow)" \
+			"sched: $(grep -h numa_pages_migrated /proc/$WHN/task/*/sched 2>/dev/null | tr -s ' \n' ' ')"
+	[ "$r1" -lt "$r0" ] 2>/dev/null && pass balancing_remote_falls ||
+		fail balancing_remote_falls "remote_kb $r0 -> $r1 (want it to fall); numa_maps $(numa_all "$WHN")"
+	echo "# balancing evidence: ${seen:-never seen}"
+	if [ -z "$seen" ]; then
+		fail balancing_evidence "no sample (of $l) with remote_cause moved and \"the kernel's NUMA balancing moves\"" \
+			"last: remote_kb $r1 cause '$WC' [$WE]"
+	elif [ "$seen_adv" != "migrate $WA" ]; then
+		fail balancing_evidence "advice '$seen_adv' (want migrate $WA): $seen"
+	else
+		pass balancing_evidence
+	fi
+	stop_hog "$WHN"
+elif [ -n "$nbon" ]; then
+	for t in $nbtests; do fail "$t" "no memhog"; done
+fi
+nb_set 0
+echo "# section 13b done at $(cut -d' ' -f1 /proc/uptime) s"
+
+# --- 13c. spill: node 1 filled by memhogs bound there until its free
+# memory is below its low watermark (bound allocations may go down to the
+# min watermark; the smaller memhogs aim a third of the way from low to
+# min), then a default-policy memhog on node 1's CPUs: node 1 has no room,
+# its pages come from another node. The free memory is read again before
+# each step: pages freed shortly before (the memhogs above) may wait in
+# the per-CPU lists, which MemFree does not count, and come back to it a
+# few seconds later; then one more memhog takes them. Node 1, not 0: node
+# 0 has the DMA zone, whose free pages count in MemFree but are kept from
+# user allocations (lowmem_reserve), so node 0 never looks full. ----------
+WF=1
+# wm NODE KEY: the sum of the zones' KEY (min, low, high) watermark in kB.
+wm() {
+	awk -v n="$1," -v k="$2" '$1 == "Node" { cur = ($2 == n) } cur && $1 == k && NF == 2 { s += $2 }
+		END { print s * 4 }' /proc/zoneinfo
+}
+free_kb() { awk '$3 == "MemFree:" { print $4 }' $SYS/node$1/meminfo; }
+# What the kernel could reclaim on the node, and what it did, for the log.
+node_mem() {
+	awk '$3 ~ /^(MemFree|FilePages|SReclaimable):$/ { printf "%s %s ", $3, $4 }' $SYS/node$1/meminfo
+	awk '$1 ~ /^(pgsteal_kswapd|pgsteal_direct|compact_stall|oom_kill)$/ { printf "%s %s ", $1, $2 }' /proc/vmstat
+}
+min_kb=$(wm $WF min)
+low_kb=$(wm $WF low)
+target=$((low_kb - (low_kb - min_kb) / 3))
+below=$((low_kb - (low_kb - min_kb) / 6))
+# fill_node: bound memhogs (at most 5) until MemFree is a sixth of the way
+# from low to min (not just at low: a page freed would be enough to undo
+# that); 1 if one did not start.
+WHFILL=""
+fill_node() {
+	k=0
+	while [ $k -lt 5 ] && [ "$(free_kb $WF)" -ge "$below" ]; do
+		k=$((k + 1))
+		fill=$((($(free_kb $WF) - target) / 1024))
+		echo "# spill: $(node_mem $WF); then $fill MiB"
+		[ "$fill" -gt 0 ] || break
+		start_bg /usr/bin/numactl --membind=$WF /usr/bin/memhog $fill 0 --no-thp
+		[ -n "$HOG" ] || return 1
+		WHFILL="$WHFILL $HOG"
+	done
+}
+fill=$((($(free_kb $WF) - low_kb - 8192) / 1024))
+echo "# spill: node $WF $(node_mem $WF); watermarks min $min_kb low $low_kb high $(wm $WF high) kB; filling $fill MiB"
+WHSP="" HOG=""
+[ "$fill" -gt 0 ] && start_bg /usr/bin/numactl --membind=$WF /usr/bin/memhog $fill && WHFILL=$HOG
+# The spill memhog; again (at most 3 times, the others stay) when most of
+# its pages found room on node 1 after all (per-CPU pages came back).
+j=0
+while [ -n "$HOG" ] && [ $j -lt 3 ] && fill_node; do
+	j=$((j + 1))
+	echo "# spill: $(node_mem $WF)(low $low_kb kB)"
+	start_bg /usr/bin/numactl --cpunodebind=$WF /usr/bin/memhog $WMB
+	[ -n "$HOG" ] || break
+	WHFILL="$WHFILL $WHSP"
+	WHSP=$HOG
+	[ $(($(numa_kb "$WHSP" $WF) * 2)) -lt $((WMB * 1024)) ] && break
+	echo "# spill: memhog $WHSP got most of its pages on node $WF: $(numa_all "$WHSP"); once more"
+done
+if [ -n "$WHSP" ] && [ -n "$HOG" ] && fill_node; then
+	echo "# spill: memhog $WHSP: numa_maps $(numa_all "$WHSP"); node $WF MemFree $(free_kb $WF) kB"
+	why_json spill -n 1
+	why_check spill "$T/spill.flat" "$WHSP" spill none null
+	echo "# spill: node $WF in JSON: $(grep "^nodes\.$(jnode "$T/spill.flat" $WF)\.mem_free" "$T/spill.flat")"
+else
+	fail why_spill "a memhog did not start: $(cat "$T/hog$nhog")" "$(node_mem $WF)" "dmesg: $(dmesg | tail -5)"
+fi
+for h in $WHFILL $WHSP; do stop_hog "$h"; done
+
+# --- 13d. Everything started here is gone, the sysctl is back. -----------
+nb_set "${nb_saved:-0}"
+bad=""
+for h in $whyhogs; do [ -d /proc/$h ] && bad="$bad PID $h still runs;"; done
+[ -d $CGW ] && bad="$bad $CGW still exists;"
+grep -q " $WMNT " /proc/mounts && bad="$bad $WMNT still mounted;"
+grep -q '^brd ' /proc/modules && bad="$bad module brd still loaded;"
+[ "$(cat $NB 2>/dev/null)" = "$nb_saved" ] || bad="$bad $NB is '$(cat $NB 2>/dev/null)', was '$nb_saved';"
+[ -z "$bad" ] && pass why_cleanup || fail why_cleanup "$bad"
+echo "# section 13 done at $(cut -d' ' -f1 /proc/uptime) s"
 
 exit $((nfail > 125 ? 125 : nfail))
