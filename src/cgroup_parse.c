@@ -65,6 +65,8 @@ static int node_tokens(const char *p, const char *e, int64_t mul, int64_t div,
 		if (id <= out->max_id) {
 			arr[id] = v;
 		} else if (count_other) {
+			if (v > INT64_MAX - out->other_kb)
+				return -EINVAL;
 			out->other_kb += v;
 			if (out->other_id < 0)
 				out->other_id = (int)id;

@@ -286,8 +286,20 @@ int parse_zoneinfo_low(const char *buf, size_t len, int64_t *low_pages, size_t n
 		int64_t v;
 		if (node < 0 || parse_i64(&s, e, &v) != 0 || v < 0)
 			continue;
-		if ((size_t)node < n)
-			low_pages[node] = (low_pages[node] < 0 ? 0 : low_pages[node]) + v;
+		if ((size_t)node >= n)
+			continue;
+		/* A sum that does not fit is no watermark: the node stays
+		 * unknown for the rest of the file (poisoned below NT_UNKNOWN). */
+		int64_t cur = low_pages[node];
+		if (cur == NT_UNKNOWN)
+			cur = 0;
+		if (cur < 0 || v > INT64_MAX - cur)
+			low_pages[node] = NT_UNKNOWN - 1;
+		else
+			low_pages[node] = cur + v;
 	}
+	for (size_t i = 0; i < n; i++)
+		if (low_pages[i] < NT_UNKNOWN)
+			low_pages[i] = NT_UNKNOWN;
 	return any ? 0 : -EINVAL;
 }

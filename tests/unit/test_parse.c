@@ -255,6 +255,13 @@ static void zoneinfo(void)
 	CHECK_EQ_INT(low[1], -1);                /* no such node */
 	CHECK_EQ_INT(low[2], 400);
 	CHECK_EQ_INT(parse_zoneinfo_low("garbage\n", 8, low, 4), -EINVAL);
+	/* Two zones whose sum does not fit: unknown, not a wrapped number. */
+	const char *big = "Node 1, zone A\n  low 7550956297025341212\n"
+			  "Node 1, zone B\n  low 7550956297025341212\n  low 5\n"
+			  "Node 0, zone C\n  low 9\n";
+	CHECK_EQ_INT(parse_zoneinfo_low(big, strlen(big), low, 4), 0);
+	CHECK_EQ_INT(low[1], -1);
+	CHECK_EQ_INT(low[0], 9);
 }
 
 /* Display widths: CJK counts 2, a cut never splits a character. */
