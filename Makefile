@@ -12,12 +12,12 @@
 #   make deb        the Debian package, build/numatop-tui_VERSION_*.deb
 
 CC      ?= cc
-PKGS    := libproc2 json-c
+PKGS    := libproc2 json-c libzstd
 UI_PKGS := ncursesw
 # The --serve front end's HTTP server.
 CLI_PKGS := libmicrohttpd
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
-            libjson-c-dev tmux numactl bzip2 valgrind procps python3 \
+            libjson-c-dev libzstd-dev zstd jq tmux numactl bzip2 valgrind procps python3 \
             libmicrohttpd-dev man-db bsdextrautils bash-completion dpkg-dev debhelper lintian \
             prometheus curl
 # make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).

@@ -12,8 +12,10 @@ trap 'rm -f "$log"; rm -rf "$NUMATOP_TEST_CFG"' EXIT
 run() {
 	name=$1; shift
 	echo "== $name"
+	t0=$(date +%s)
 	out=$("$@" 2>&1); rc=$?
 	printf '%s\n' "$out"
+	echo "-- $name: $(($(date +%s) - t0)) s"
 	printf '%s\n' "$out" | grep -E '^(PASS|FAIL|SKIP) ' >>"$log"
 	# A crash or failure exit with no FAIL line still counts as a failure.
 	if [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^FAIL '; then

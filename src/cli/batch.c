@@ -2,6 +2,7 @@
 #include "batch.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "columns.h"
 #include "output.h"
+#include "record.h"
 #include "sampler.h"
 #include "session.h"
 #include "sigstop.h"
@@ -66,7 +68,8 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 		session_close(&se);
 		return 2;
 	}
-	const struct output_format *fmt = output_format_find(o->format ? o->format : "text");
+	const struct output_format *fmt = output_format_find(o->record ? "json" :
+							     o->format ? o->format : "text");
 	/* Cgroups as the format shows them; the text's table with --cgroups,
 	 * the CGROUP column needs each process's. */
 	enum sampler_cgroups cgm = fmt->cgroups;
@@ -86,9 +89,31 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	int status = 0;
+	/* -w: each sample's JSON goes to the recording, not to out. */
+	double delay = o->record && !o->delay_set ? REC_DELAY_DEFAULT : o->delay;
+	struct rec_writer *rec = NULL;
+	char *line = NULL;
+	size_t linesz = 0;
+	FILE *mem = NULL;
+	if (o->record) {
+		char *hdr = rec_header_json(&se, o->root, delay, time(NULL));
+		int wrc = hdr ? rec_writer_open(&rec, o->record, (int)o->keep_days, hdr, NULL, NULL,
+						msg, sizeof(msg)) : -ENOMEM;
+		free(hdr);
+		if (wrc == 0 && !(mem = open_memstream(&line, &linesz)))
+			wrc = -ENOMEM;
+		if (wrc) {
+			fprintf(err, "numatop-tui: %s\n", msg[0] ? msg : strerror(-wrc));
+			rec_writer_close(rec, msg, sizeof(msg));
+			col_list_free(&cols);
+			session_close(&se);
+			return 1;
+		}
+		out = mem;
+	}
 	for (long i = 0; !stop_requested && (o->iterations == 0 || i < o->iterations); i++) {
 		if (i > 0)
-			sleep_for(o->delay);
+			sleep_for(delay);
 		if (stop_requested)
 			break;
 		double t0 = batch_now(), c0 = batch_cpu();
@@ -100,7 +125,19 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 		}
 		snapshot_sort(&snap, &key);
 		output_stats_add(&stats, &snap, batch_now() - t0, batch_cpu() - c0);
+		if (mem)
+			rewind(mem);
 		rc = fmt->write(out, &snap, &oo);
+		if (mem && rc == 0) {
+			/* The line as --json prints it, without its newline. */
+			long len = ftell(mem);
+			rc = len > 0 ? rec_writer_add(rec, line, (size_t)len - 1, msg, sizeof(msg)) : -EIO;
+			if (rc) {
+				fprintf(err, "numatop-tui: %s\n", msg);
+				status = 1;
+				break;
+			}
+		}
 		if (rc == -EPIPE)
 			break;      /* reader went away (| head): a clean end */
 		if (rc) {
@@ -109,6 +146,13 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 			break;
 		}
 	}
+	if (rec && rec_writer_close(rec, msg, sizeof(msg)) != 0) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		status = 1;
+	}
+	if (mem)
+		fclose(mem);
+	free(line);
 	snapshot_free(&snap);
 	col_list_free(&cols);
 	session_close(&se);

@@ -6,6 +6,7 @@
 
 #include "action_cli.h"
 #include "batch.h"
+#include "replay_cli.h"
 #include "measure_cli.h"
 #include "options.h"
 #include "serve.h"
@@ -54,7 +55,9 @@ int main(int argc, char **argv)
 		status = finish_output(action_cli_run(&o, stdout, stderr));
 	} else if (o.serve) {
 		status = serve_run(&o, stdout, stderr);
-	} else if (o.batch) {
+	} else if (o.replay) {
+		status = replay_run(&o, stdout, stderr);
+	} else if (o.batch || o.record) {
 		status = batch_run(&o, stdout, stderr);
 	} else {
 		status = ui_run(&o);

@@ -5,9 +5,11 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "columns.h"
 #include "output.h"
+#include "record.h"
 #include "session.h"
 
 void options_usage(FILE *f)
@@ -57,6 +59,15 @@ void options_usage(FILE *f)
 "                       127.0.0.1 unless given ([::1], 0.0.0.0 ...)\n"
 "      --metrics-top N  processes in the metrics: the top N by remote\n"
 "                       bytes (50; 0: none)\n"
+"  -w, --record FILE    record samples (-d, default 10 s; -n or until\n"
+"                       stopped) to FILE, a zstd stream of NDJSON\n"
+"                       (zstdcat FILE); FILE ending in / is a directory of\n"
+"                       daily files numatop-tui_YYYYMMDD.zst\n"
+"      --keep-days N    daily files: remove those older than N days (28)\n"
+"      --replay FILE    print a recording (FILE or a directory of daily\n"
+"                       files) with --json (the recorded lines)\n"
+"      --begin TIME     replay from TIME (HH:MM[:SS], YYYY-MM-DD HH:MM)\n"
+"      --end TIME       replay up to TIME\n"
 "  -M, --no-mouse       interactive: do not use the mouse\n"
 "  -C, --no-color       interactive: monochrome (also NO_COLOR)\n"
 "  -U, --no-unicode     interactive: ASCII instead of block characters\n"
@@ -180,6 +191,11 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "openmetrics", no_argument, NULL, 'E' },
 		{ "serve", required_argument, NULL, 'S' },
 		{ "metrics-top", required_argument, NULL, 'T' },
+		{ "record", required_argument, NULL, 'w' },
+		{ "keep-days", required_argument, NULL, 'k' },
+		{ "replay", required_argument, NULL, 'P' },
+		{ "begin", required_argument, NULL, 'e' },
+		{ "end", required_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -187,11 +203,12 @@ int options_parse(int argc, char **argv, const char *env_root,
 	o->delay = SESSION_DELAY_DEFAULT;
 	o->to_node = -1;
 	o->budget_ms = NMSCHED_BUDGET_MS;
+	o->keep_days = REC_KEEP_DAYS_DEFAULT;
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":bjn:d:p:u:s:o:r:MCUhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bjn:d:p:u:s:o:r:w:MCUhV", longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'b': o->batch = true; break;
@@ -305,6 +322,36 @@ int options_parse(int argc, char **argv, const char *env_root,
 			}
 			o->metrics_top_set = true;
 			break;
+		case 'w':
+			if (!*optarg) {
+				snprintf(err, errsz, "-w: need a file or a directory/");
+				return -EINVAL;
+			}
+			o->record = optarg;
+			break;
+		case 'k':
+			errno = 0;
+			o->keep_days = strtol(optarg, &end, 10);
+			if (*end || errno || end == optarg || o->keep_days < 1 || o->keep_days > 36500) {
+				snprintf(err, errsz, "--keep-days: need a count of days from 1 to 36500, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'P': o->replay = optarg; break;
+		case 'e':
+		case 'z': {
+			time_t t;
+			if (rec_parse_time(optarg, time(NULL), &t) != 0) {
+				snprintf(err, errsz, "--%s: need HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS], not '%s'",
+					 c == 'e' ? "begin" : "end", optarg);
+				return -EINVAL;
+			}
+			if (c == 'e')
+				o->begin = optarg;
+			else
+				o->end = optarg;
+			break;
+		}
 		case 'M': o->no_mouse = true; break;
 		case 'C': o->no_color = true; break;
 		case 'U': o->ascii = true; break;
@@ -330,6 +377,21 @@ int options_parse(int argc, char **argv, const char *env_root,
 			 o->migrate_cgroup)) {
 		snprintf(err, errsz, "--serve runs alone: not with -b, --json, --format, --migrate, "
 			 "--rebind or --measure");
+		return -EINVAL;
+	}
+	if (o->record && (o->serve || o->replay || o->migrate_pid || o->rebind_pid || o->measure ||
+			  o->migrate_cgroup || (o->format && strcmp(o->format, "json") != 0))) {
+		snprintf(err, errsz, "-w runs alone: it records what --json prints (not with --serve, "
+			 "--replay, --format, --migrate, --rebind or --measure)");
+		return -EINVAL;
+	}
+	if (o->replay && (o->serve || o->migrate_pid || o->rebind_pid || o->measure ||
+			  o->migrate_cgroup)) {
+		snprintf(err, errsz, "--replay runs alone: not with --serve, --migrate, --rebind or --measure");
+		return -EINVAL;
+	}
+	if ((o->begin || o->end) && !o->replay) {
+		snprintf(err, errsz, "--begin and --end need --replay FILE");
 		return -EINVAL;
 	}
 	bool act = o->migrate_pid || o->rebind_pid || o->migrate_cgroup;

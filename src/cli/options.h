@@ -36,6 +36,10 @@ struct options {
 	int listen_port;
 	long metrics_top;        /* --metrics-top N */
 	bool metrics_top_set;
+	const char *record;      /* -w, --record FILE|DIR/ */
+	long keep_days;          /* --keep-days N (daily files) */
+	const char *replay;      /* --replay FILE|DIR */
+	const char *begin, *end; /* --begin TIME, --end TIME (replay) */
 };
 
 /* "[ADDR:]PORT" (ADDR may be [v6]): 0, or -EINVAL. */

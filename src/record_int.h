@@ -1,0 +1,35 @@
+/* record_int.h - what the recording writer and reader share: the frames
+ * of a zstd file found from their headers, and decoding one frame. */
+#ifndef NUMATOP_RECORD_INT_H
+#define NUMATOP_RECORD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "buf.h"
+
+struct rec_frame {
+	off_t off, end;          /* its bytes: [off, end) */
+	bool complete;           /* its last block (and checksum) is there */
+	bool bad;                /* not a frame: bytes skipped up to end */
+	bool skippable;          /* a skippable frame (ignored) */
+};
+
+/* The frames of the file open on fd (size bytes), by their headers only:
+ * no decompression. Bytes that are no frame are one `bad` entry up to the
+ * next frame magic. *frames is malloc'ed. 0 or -errno (-ENOMEM, -EIO). */
+int rec_walk(int fd, off_t size, struct rec_frame **frames, size_t *n);
+
+/* Decode frame f into text (out is cleared first, then grows),
+ * at most limit bytes of text. 0 when the frame decoded whole; -EPIPE
+ * when it is cut (the text is what came before the cut), -EBADMSG when
+ * it is corrupt (the same), -ENOMEM, -EIO, -EFBIG past the limit. Only
+ * whole lines count: the caller drops text after the last newline. */
+int rec_decode(int fd, const struct rec_frame *f, struct buf *out, size_t limit);
+
+/* Decode only the first lines of a frame, up to want newlines or max
+ * bytes: for indexing. Same returns (cut or corrupt early: what came). */
+int rec_decode_head(int fd, const struct rec_frame *f, struct buf *out, int want, size_t max);
+
+#endif
