@@ -153,40 +153,79 @@ void ui_sample(struct ui *u)
 	u->last_sample = mono();
 }
 
-/* The terminal as it was, for the crash handlers (async-signal-safe:
- * tcsetattr and write only). */
+/* The terminal as it was, for the handlers of the signals that end the
+ * program (async-signal-safe: tcsetattr and write only). */
 static struct termios ui_saved_tty;
 static volatile sig_atomic_t ui_have_tty;
 
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
+/* Restore the terminal, then die of the signal as if nothing had caught
+ * it (status and core dump as by default). */
 static void on_fatal(int sig)
 {
 	if (ui_have_tty) {
-		/* Leave the alternate screen, show the cursor, mouse off. */
-		static const char reset[] = "\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
+		ui_have_tty = 0;
+		/* Mouse off (every mode curses may have asked for), keypad
+		 * (cursor keys and the numeric pad) off, cursor visible,
+		 * alternate screen left. */
+		static const char reset[] = "\033[?1000l\033[?1002l\033[?1003l\033[?1005l\033[?1006l"
+					    "\033[?1l\033>\033[?25h\033[?1049l\r\n";
 		ssize_t w = write(STDOUT_FILENO, reset, sizeof(reset) - 1);
 		(void)w;
 		tcsetattr(STDIN_FILENO, TCSANOW, &ui_saved_tty);
 	}
 	signal(sig, SIG_DFL);
-	raise(sig);
+	raise(sig);   /* blocked until the handler returns, then the default */
 }
 
+/* The signals whose default action ends the process, other than the stop
+ * requests (SIGINT, SIGTERM, SIGHUP, SIGQUIT: the main loop ends, endwin)
+ * and the crashes below. One that the program was started with ignored
+ * stays ignored. */
+static const int ui_term_sigs[] = {
+	SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGSYS, SIGTRAP,
+	SIGPIPE,
+#ifdef SIGIO
+	SIGIO,
 #endif
+#if defined(SIGPOLL) && (!defined(SIGIO) || SIGPOLL != SIGIO)
+	SIGPOLL,
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+#ifdef SIGLOST
+	SIGLOST,
+#endif
+#ifdef SIGEMT
+	SIGEMT,
+#endif
+};
 
 static void install_fatal(void)
 {
-	/* Sanitizers report crashes through their own handlers. */
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-	struct sigaction sa;
+	struct sigaction sa, old;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_fatal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESETHAND;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof(ui_term_sigs) / sizeof(ui_term_sigs[0]); i++)
+		if (sigaction(ui_term_sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(ui_term_sigs[i], &sa, NULL);
+	/* Sanitizers report crashes through their own handlers. */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
+	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	for (size_t i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
+		sigaction(crash[i], &sa, NULL);
 #endif
+}
+
+/* After endwin: the terminal is the shell's again, nothing to restore. */
+static void uninstall_fatal(void)
+{
+	ui_have_tty = 0;
 }
 
 /* The monitor needs a terminal it can draw on: said before anything is
@@ -333,6 +372,7 @@ int ui_run(const struct options *o)
 			ui_sample(&u);
 	}
 	endwin();
+	uninstall_fatal();
 	delscreen(scr);
 	char why[512];
 	if (ui_settings_save(&u, why, sizeof(why)) != 0)

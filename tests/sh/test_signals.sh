@@ -8,6 +8,9 @@
 # nothing on stderr (src/batch.c: EPIPE is a clean end), and storms of
 # SIGWINCH (ignored) and SIGHUP/SIGTERM/SIGINT (stop after the current
 # sample) leave well formed output.
+# The other signals that end a process (SIGUSR1, SIGALRM, ... and, outside
+# sanitized builds, a crash: SIGSEGV): the monitor restores the terminal the
+# same way, then dies of the signal (status 128 + the signal).
 PROG=${PROG:-./numatop-tui}
 TREE=tests/trees/opteron4
 . tests/sh/lib.sh
@@ -67,6 +70,7 @@ if command -v tmux >/dev/null; then
 	cat >"$T/pane.sh" <<'EOF'
 tag=$1; dir=$2; shift 2
 trap '' INT
+ulimit -c 0
 sh -c 'echo $$ >"$0"; exec "$@"' "$dir/pid.$tag" "$@"
 echo "EXIT=$?"
 stty -a >"$dir/stty.$tag" 2>&1
@@ -76,7 +80,7 @@ EOF
 	# A session that outlives the others: killing the last session makes
 	# the server exit, which races with the next new-session.
 	tmux new-session -d -s keep -x 80 -y 24 "sleep 600"
-	F='alt=#{alternate_on} cursor=#{cursor_flag} keypad=#{keypad_cursor_flag} mouse=#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}'
+	F='alt=#{alternate_on} cursor=#{cursor_flag} keypad=#{keypad_cursor_flag}#{keypad_flag} mouse=#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}'
 	screen() { tmux capture-pane -p -t "$1"; }
 	wait_for() { # wait_for SESSION TEXT [tenths]
 		n=${3:-30}
@@ -120,8 +124,42 @@ EOF
 			"alt=1 cursor=0 "*) ;;
 			*) bad "tui_${how}_modes_seen_while_running" "$running (expected the alternate screen and a hidden cursor)" ;;
 		esac
-		[ "$after" = "alt=0 cursor=1 keypad=0 mouse=000" ] && ok "tui_${how}_screen_cursor_mouse_restored" \
+		[ "$after" = "alt=0 cursor=1 keypad=00 mouse=000" ] && ok "tui_${how}_screen_cursor_mouse_restored" \
 			|| bad "tui_${how}_screen_cursor_mouse_restored" "after exit: $after (while running: $running)"
+		tmux kill-session -t "$s" 2>/dev/null
+	done
+	# Signals that end the program by default: the terminal restored, then
+	# the program dies of the signal. The crash handlers are compiled out
+	# of sanitized builds (the sanitizers report crashes themselves).
+	sanitized=0
+	LC_ALL=C grep -qaE '__asan_init|__ubsan_handle' "$prog" && sanitized=1
+	for sig in USR1 ALRM PWR SEGV; do
+		s=die-$sig
+		if [ $sig = SEGV ] && [ $sanitized = 1 ]; then
+			echo "SKIP tui_${sig}_terminal_restored: sanitized build (the crash handler is compiled out)"
+			continue
+		fi
+		tmux new-session -d -s "$s" -x 100 -y 30 "TERM=tmux-256color sh $T/pane.sh $sig $T $prog --root $tree -d 0.5"
+		if ! wait_for "$s" F10Quit 50; then bad "tui_${sig}_starts" "$(screen "$s")"; continue; fi
+		pid=$(cat "$T/pid.$sig")
+		running=$(tmux display -p -t "$s" "$F")
+		kill -"$sig" "$pid"
+		wait_for "$s" STTY_DONE 50
+		st=$(screen "$s" | sed -n 's/^EXIT=//p')
+		[ -n "$st" ] && [ "$(kill -l "$st" 2>/dev/null)" = "$sig" ] && ok "tui_${sig}_dies_of_it" \
+			|| bad "tui_${sig}_dies_of_it" "EXIT=$st (want 128 + SIG$sig); $(screen "$s" | grep -v '^$' | tail -5)"
+		stt=$(tr '\n' ' ' <"$T/stty.$sig" 2>/dev/null)
+		after=$(tmux display -p -t "$s" "$F")
+		case "$running" in
+			"alt=1 cursor=0 "*) ;;
+			*) bad "tui_${sig}_modes_seen_while_running" "$running (expected the alternate screen and a hidden cursor)" ;;
+		esac
+		if printf ' %s ' "$stt" | grep -q ' icanon ' && printf ' %s ' "$stt" | grep -q ' echo ' \
+			&& [ "$after" = "alt=0 cursor=1 keypad=00 mouse=000" ]; then
+			ok "tui_${sig}_terminal_restored"
+		else
+			bad "tui_${sig}_terminal_restored" "after: $after (while running: $running); stty: $(printf '%s' "$stt" | grep -oE -- '-?(icanon|echo)( |$)' | tr -d '\n')"
+		fi
 		tmux kill-session -t "$s" 2>/dev/null
 	done
 else
