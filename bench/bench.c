@@ -8,7 +8,9 @@
  *   numastat  `numastat -p` on the load's PIDs, one call;
  *   rss       the program's peak RSS (-b -n 2 --full);
  *   stall     the worst mmap+touch+munmap in the big process meanwhile;
- *   exporter  at N=1000: --serve's scrape latency and CPU per sample.
+ *   exporter  at N=1000: --serve's scrape latency and CPU per sample;
+ *   recorder  at N=1000: -w's bytes per process per sample in steady
+ *             state, MB per day at 10 s, its CPU per sample.
  * Timing is printed, never asserted. */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "exporter.h"
+#include "recorder.h"
 #include "load.h"
 #include "bench_util.h"
 #include "numa_maps.h"
@@ -173,6 +176,15 @@ static void measure(const struct config *c, struct row *r, pid_t big,
 				       cc.with_extra, cc.with_extra_ms, cc.us_per_cgroup);
 			printf(" -- the budgeted tick's CPU here: %.2f ms median\n", r->tick_med);
 		}
+		struct recorder_cost rcst;
+		size_t rs = c->nn == 1 ? 8 : 40, rw = c->nn == 1 ? 3 : 10;
+		if (recorder_measure(rs, rw, c->tick_delay < 0.5 ? 0.5 : c->tick_delay, &rcst) == 0)
+			printf("  recorder at N=%zu K=%zu: %.1f bytes per process-sample (%.0f processes, "
+			       "%.0f bytes a sample, samples %zu-%zu), %.1f MB a day at -d 10; CPU per "
+			       "sample %.2f ms p50 %.2f ms p95 (JSON + compress + write %.2f ms)\n",
+			       r->n, r->k, rcst.bytes_per_proc_sample, rcst.procs, rcst.bytes_per_sample,
+			       rcst.warmup + 1, rcst.samples, rcst.mb_per_day_10s, rcst.cpu_ms_p50,
+			       rcst.cpu_ms_p95, rcst.compress_ms_p50);
 		struct exporter_cost e;
 		int erc = exporter_measure(c->prog, c->tick_delay < 0.5 ? 0.5 : c->tick_delay, 20, &e);
 		if (erc)

@@ -1,0 +1,24 @@
+/* recorder.h - the benchmark's measure of recording (-w): bytes per
+ * process per sample in steady state and the recorder's CPU per sample. */
+#ifndef NUMATOP_BENCH_RECORDER_H
+#define NUMATOP_BENCH_RECORDER_H
+
+#include <stddef.h>
+
+struct recorder_cost {
+	double bytes_per_proc_sample;   /* steady state: after the warm-up */
+	double bytes_per_sample;
+	double mb_per_day_10s;          /* at one sample every 10 s */
+	double cpu_ms_p50, cpu_ms_p95;  /* sample + JSON + compress + write */
+	double compress_ms_p50;         /* JSON + compress + write alone */
+	double procs;                   /* processes per sample, mean */
+	size_t samples, warmup;
+};
+
+/* Record `samples` samples `delay` s apart of the live machine (the load
+ * the benchmark spawned) into a temporary file, as -w does, in this
+ * process; the first `warmup` samples are left out of the figures.
+ * 0 or -errno. */
+int recorder_measure(size_t samples, size_t warmup, double delay, struct recorder_cost *out);
+
+#endif

@@ -1,0 +1,183 @@
+#!/bin/sh
+# Recording and replay: -w on the recorded tree gives what --json gives
+# (zstdcat: the header line, then one sample line each); --replay --json
+# prints the recorded lines, windows with --begin/--end; a SIGKILLed
+# recorder's file reads and is continued by the next one; a cut and a
+# corrupted frame lose only what they must, with a warning; files that are
+# no recording, of a newer version, or a full disk are clear errors;
+# daily files and --keep-days.
+PROG=${PROG:-./numatop-tui}
+. tests/sh/lib.sh
+need zstd zstd
+need jq jq
+TREE=tests/trees/opteron4
+T=$(mktemp -d)
+REC=
+cleanup() {
+	[ -n "$REC" ] && kill -9 "$REC" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+# What changes from one run to the next (times, the tool's own cost).
+VOLATILE='del(.timestamp, .tool_cpu_pct, .interval_s, .numa_maps_budget.spent_ms, .cgroups_read_ms, .sample)
+	| .processes |= map(del(.sample_age_s, .sched_age_s))'
+
+# --- round trip on the recorded tree ---
+"$PROG" --root "$TREE" -w "$T/a.zst" -d 0.2 -n 3 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] && ok record_exit || bad record_exit "rc=$rc $(cat "$T/err")"
+zstdcat "$T/a.zst" >"$T/a.ndjson" 2>"$T/zerr"; zrc=$?
+lines=$(wc -l <"$T/a.ndjson")
+[ $zrc -eq 0 ] && [ "$lines" = 4 ] && ok record_zstdcat_lines || bad record_zstdcat_lines "zstdcat rc=$zrc lines=$lines $(cat "$T/zerr")"
+head -1 "$T/a.ndjson" | jq -e '.numatop_tui_recording == 1 and .program_version != null and
+	(.topology.nodes | length) == 4 and (.topology.distances.matrix | length) == 4 and
+	(.topology.cpus | length) > 0 and .start != null and .interval_s == 0.2' >/dev/null \
+	&& ok record_header || bad record_header "$(head -c 400 "$T/a.ndjson")"
+tail -n +2 "$T/a.ndjson" | jq -e '.timestamp != null and (.processes | length) > 0' >/dev/null \
+	&& ok record_samples_json || bad record_samples_json
+# The samples are what --json prints of the same tree.
+"$PROG" --root "$TREE" --json -d 0.2 -n 3 >"$T/j.ndjson" 2>/dev/null
+jq -c "$VOLATILE" <"$T/j.ndjson" >"$T/j.norm"
+tail -n +2 "$T/a.ndjson" | jq -c "$VOLATILE" >"$T/a.norm"
+cmp -s "$T/j.norm" "$T/a.norm" && ok record_same_as_json \
+	|| bad record_same_as_json "$(diff "$T/j.norm" "$T/a.norm" | head -c 600)"
+# Replay prints exactly the recorded sample lines.
+"$PROG" --replay "$T/a.zst" --json >"$T/r.ndjson" 2>"$T/err"; rc=$?
+tail -n +2 "$T/a.ndjson" | cmp -s - "$T/r.ndjson" && [ $rc -eq 0 ] && [ ! -s "$T/err" ] \
+	&& ok replay_json_round_trip || bad replay_json_round_trip "rc=$rc $(cat "$T/err")"
+"$PROG" --replay "$T/a.zst" --json -n 2 | wc -l | grep -qx 2 && ok replay_n || bad replay_n
+"$PROG" --replay "$T/a.zst" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--json' "$T/err" && ok replay_needs_json || bad replay_needs_json "rc=$rc $(cat "$T/err")"
+
+# --- --begin / --end: samples 1 s apart ---
+"$PROG" --root "$TREE" -w "$T/t.zst" -d 1 -n 4 2>/dev/null
+zstdcat "$T/t.zst" | tail -n +2 | jq -r .timestamp >"$T/times"
+t3=$(sed -n 3p "$T/times"); t2=$(sed -n 2p "$T/times")
+hms3=$(date -d "$t3" +%H:%M:%S); hms2=$(date -d "$t2" +%H:%M:%S)
+got=$("$PROG" --replay "$T/t.zst" --json --begin "$hms3" | jq -r .timestamp | head -1)
+[ "$got" = "$t3" ] && ok replay_begin || bad replay_begin "begin $hms3 ($t3): first $got"
+got=$("$PROG" --replay "$T/t.zst" --json --begin "$hms2" --end "$hms3" | jq -r .timestamp | tr '\n' ' ')
+[ "$got" = "$t2 $t3 " ] && ok replay_begin_end || bad replay_begin_end "want $t2 $t3, got $got"
+full=$(date -d "$t3" '+%Y-%m-%d %H:%M:%S')
+got=$("$PROG" --replay "$T/t.zst" --json --begin "$full" -n 1 | jq -r .timestamp)
+[ "$got" = "$t3" ] && ok replay_begin_date || bad replay_begin_date "$full: $got"
+"$PROG" --replay "$T/t.zst" --json --begin 25:99 >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'begin' "$T/err" && ok replay_bad_time || bad replay_bad_time "rc=$rc"
+
+# --- a recorder killed with SIGKILL, then continued ---
+"$PROG" --root "$TREE" -w "$T/k.zst" -d 0.1 2>/dev/null &
+REC=$!
+sleep 2
+kill -9 $REC; wait $REC 2>/dev/null; REC=
+"$PROG" --replay "$T/k.zst" --json >"$T/k1.ndjson" 2>"$T/err"; rc=$?
+n1=$(wc -l <"$T/k1.ndjson")
+[ $rc -eq 0 ] && [ "$n1" -ge 5 ] && jq -e . "$T/k1.ndjson" >/dev/null \
+	&& ok killed_recording_reads || bad killed_recording_reads "rc=$rc samples=$n1 $(cat "$T/err")"
+zstdcat "$T/k.zst" 2>/dev/null | tail -n +2 | head -n "$n1" | cmp -s - "$T/k1.ndjson" \
+	&& ok killed_recording_zstdcat || bad killed_recording_zstdcat
+"$PROG" --root "$TREE" -w "$T/k.zst" -d 0.1 -n 3 2>"$T/err"; rc=$?
+zstdcat "$T/k.zst" >"$T/k2.ndjson" 2>"$T/zerr"; zrc=$?
+hdrs=$(grep -c '^{"numatop_tui_recording"' "$T/k2.ndjson")
+samples=$(grep -c '^{"timestamp"' "$T/k2.ndjson")
+[ $rc -eq 0 ] && [ $zrc -eq 0 ] && [ "$hdrs" = 2 ] && [ "$samples" -eq $((n1 + 3)) ] \
+	&& ok continued_recording || bad continued_recording "rc=$rc zstd=$zrc headers=$hdrs samples=$samples (want $((n1 + 3))) $(cat "$T/err" "$T/zerr")"
+"$PROG" --replay "$T/k.zst" --json 2>"$T/err" | wc -l | grep -qx "$((n1 + 3))" && [ ! -s "$T/err" ] \
+	&& ok continued_replay || bad continued_replay "$(cat "$T/err")"
+
+# --- a cut last frame ---
+size=$(stat -c %s "$T/a.zst")
+head -c $((size - 9)) "$T/a.zst" >"$T/cut.zst"
+"$PROG" --replay "$T/cut.zst" --json >"$T/cut.ndjson" 2>"$T/err"; rc=$?
+n=$(wc -l <"$T/cut.ndjson")
+[ $rc -eq 0 ] && [ "$n" = 2 ] && grep -q 'cut' "$T/err" && grep -q "$T/cut.zst" "$T/err" \
+	&& tail -n +2 "$T/a.ndjson" | head -2 | cmp -s - "$T/cut.ndjson" \
+	&& ok cut_frame_reads || bad cut_frame_reads "rc=$rc samples=$n $(cat "$T/err")"
+
+# --- a corrupted frame among three (frames hold 60 samples) ---
+"$PROG" --root "$TREE" -w "$T/c.zst" -d 0.1 -n 130 2>/dev/null
+zstdcat "$T/c.zst" | tail -n +2 >"$T/c.ndjson"
+python3 - "$T/c.zst" <<'EOF'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+magic = b'\x28\xb5\x2f\xfd'
+offs = [i for i in range(len(b)) if b[i:i+4] == magic]
+# Damage the middle of the second frame's data.
+a, z = offs[1], offs[2]
+mid = (a + z) // 2
+for i in range(mid, mid + 40):
+    b[i] ^= 0x5a
+open(p, 'wb').write(b)
+EOF
+"$PROG" --replay "$T/c.zst" --json >"$T/c2.ndjson" 2>"$T/err"; rc=$?
+n=$(wc -l <"$T/c2.ndjson")
+first=$(head -60 "$T/c2.ndjson" | cmp -s - "$(head -60 "$T/c.ndjson" >"$T/c60"; echo "$T/c60")" && echo same)
+last=$(tail -10 "$T/c2.ndjson" | cmp -s - "$(tail -10 "$T/c.ndjson" >"$T/c10"; echo "$T/c10")" && echo same)
+[ $rc -eq 0 ] && [ "$n" -ge 70 ] && [ "$n" -lt 130 ] && [ "$first" = same ] && [ "$last" = same ] \
+	&& grep -q 'damaged' "$T/err" && jq -e . "$T/c2.ndjson" >/dev/null \
+	&& ok corrupt_frame_skipped || bad corrupt_frame_skipped "rc=$rc samples=$n first=$first last=$last $(cat "$T/err")"
+
+# --- not a recording, a newer version ---
+head -c 5000 /dev/urandom >"$T/junk"
+"$PROG" --replay "$T/junk" --json >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "$T/junk: not a numatop-tui recording" "$T/err" && ok replay_not_recording \
+	|| bad replay_not_recording "rc=$rc $(cat "$T/err")"
+printf 'hello\n' | zstd -q >"$T/other.zst"
+"$PROG" --replay "$T/other.zst" --json >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'not a numatop-tui recording' "$T/err" && ok replay_other_zstd \
+	|| bad replay_other_zstd "rc=$rc $(cat "$T/err")"
+printf '{"numatop_tui_recording":99}\n' | zstd -q >"$T/new.zst"
+"$PROG" --replay "$T/new.zst" --json >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'version 99 is newer' "$T/err" && ok replay_newer_version \
+	|| bad replay_newer_version "rc=$rc $(cat "$T/err")"
+: >"$T/empty.zst"
+"$PROG" --replay "$T/empty.zst" --json >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'empty' "$T/err" && ok replay_empty_file || bad replay_empty_file "rc=$rc $(cat "$T/err")"
+"$PROG" --root "$TREE" -w "$T/junk" -n 1 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'not a numatop-tui recording' "$T/err" && cmp -s "$T/junk" "$T/junk" \
+	&& ok record_refuses_other_file || bad record_refuses_other_file "rc=$rc $(cat "$T/err")"
+ln -s "$T/a.zst" "$T/link.zst"
+"$PROG" --root "$TREE" -w "$T/link.zst" -n 1 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'symbolic link' "$T/err" && ok record_refuses_symlink || bad record_refuses_symlink "rc=$rc $(cat "$T/err")"
+
+# --- a full disk ---
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	mkdir "$T/small"
+	prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
+	tree=$(pwd)/$TREE
+	# 16 pages, 14 of them filled: the header and some samples fit.
+	unshare -m sh -c "mount -t tmpfs -o size=64k none '$T/small' &&
+		head -c 57344 /dev/zero >'$T/small/filler' &&
+		'$prog' --root '$tree' -w '$T/small/f.zst' -d 0.1 -n 100000 2>'$T/err'; echo \$? >'$T/rc';
+		cp '$T/small/f.zst' '$T/full.zst'"
+	rc=$(cat "$T/rc")
+	"$PROG" --replay "$T/full.zst" --json >"$T/full.ndjson" 2>"$T/err2"; rrc=$?
+	n=$(wc -l <"$T/full.ndjson")
+	[ "$rc" = 1 ] && grep -q 'No space left' "$T/err" && ok full_disk_error || bad full_disk_error "rc=$rc $(cat "$T/err")"
+	[ $rrc -eq 0 ] && [ "$n" -ge 1 ] && jq -e . "$T/full.ndjson" >/dev/null && ok full_disk_file_reads \
+		|| bad full_disk_file_reads "rc=$rrc samples=$n $(cat "$T/err2")"
+else
+	echo "SKIP full_disk: needs root and unshare -m (a small tmpfs)"
+fi
+
+# --- daily files, --keep-days, a directory replayed in date order ---
+mkdir "$T/d"
+: >"$T/d/numatop-tui_20200101.zst"
+old=$(date -d '-40 days' +%Y%m%d); young=$(date -d '-3 days' +%Y%m%d)
+: >"$T/d/numatop-tui_$old.zst"
+: >"$T/d/other-file.zst"
+"$PROG" --root "$TREE" -w "$T/d/" -d 0.1 -n 2 2>"$T/err"; rc=$?
+today=$(date +%Y%m%d)
+[ $rc -eq 0 ] && [ -s "$T/d/numatop-tui_$today.zst" ] && ok daily_file_named || bad daily_file_named "rc=$rc $(ls "$T/d") $(cat "$T/err")"
+[ ! -e "$T/d/numatop-tui_20200101.zst" ] && [ ! -e "$T/d/numatop-tui_$old.zst" ] && [ -e "$T/d/other-file.zst" ] \
+	&& ok daily_keep_days_prunes || bad daily_keep_days_prunes "$(ls "$T/d")"
+cp "$T/d/numatop-tui_$today.zst" "$T/d/numatop-tui_$young.zst"
+"$PROG" --root "$TREE" -w "$T/d" --keep-days 2 -d 0.1 -n 1 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && [ ! -e "$T/d/numatop-tui_$young.zst" ] && ok daily_keep_days_option || bad daily_keep_days_option "rc=$rc $(ls "$T/d")"
+cp "$T/d/numatop-tui_$today.zst" "$T/d/numatop-tui_$(date -d '-1 day' +%Y%m%d).zst"
+"$PROG" --replay "$T/d" --json 2>"$T/err" | wc -l | grep -qx 6 && ok daily_dir_replay || bad daily_dir_replay "$(cat "$T/err")"
+"$PROG" --replay "$T/a.zst" --json -n 1 --begin 00:00 >/dev/null 2>&1 && ok replay_begin_before_start || bad replay_begin_before_start
+"$PROG" -w "$T/nodir/" -n 1 --root "$TREE" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'not a directory' "$T/err" && ok daily_missing_dir || bad daily_missing_dir "rc=$rc $(cat "$T/err")"
+"$PROG" -w "$T/x.zst" --format text -n 1 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && ok record_format_conflict || bad record_format_conflict "rc=$rc"
