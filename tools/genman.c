@@ -29,9 +29,9 @@ static void roff(FILE *f, const char *s)
 	}
 }
 
-/* "  -b, --batch          print ..." and its continuation lines (23
- * spaces in front): one .TP entry, the flags bold, their argument in
- * italics. */
+/* "  -b, --batch          print ..." and its continuation lines (indented
+ * further than any option): one .TP entry, the flags bold, their argument
+ * in italics. */
 static void options(FILE *f)
 {
 	char *text = NULL;
@@ -54,21 +54,40 @@ static void options(FILE *f)
 		}
 		if (blank != 1)
 			continue;
-		/* The help text starts in column 23; a line with nothing
-		 * before it continues the one above. */
-		size_t ll = strlen(line);
-		const char *help = ll > 23 ? line + 23 : "";
 		const char *p = line;
 		while (*p == ' ')
 			p++;
-		if (p - line >= 23) {
+		/* Options start within the first 8 columns ("  -b, --batch",
+		 * "      --full"); a line indented further continues the
+		 * help text above (it may start with "--format"). */
+		if (p - line >= 8 || *p != '-') {
 			fputc('\n', f);
 			roff(f, p);
 			continue;
 		}
-		const char *gap = line + (ll > 23 ? 23 : ll);
-		while (gap > p && gap[-1] == ' ')
-			gap--;
+		/* The flags end at the first run of two or more blanks
+		 * ("--migrate-cgroup PATH  move ..."), or, when they fill
+		 * the column and one blank separates them from the help
+		 * ("--kernel-threads show ..."), before the first word that
+		 * is neither an option nor an argument (arguments have no
+		 * lower-case letters: COLUMN, [ADDR:]PORT, PID[,PID]). */
+		const char *gap = p;
+		while (*gap && !(gap[0] == ' ' && gap[1] == ' ')) {
+			if (*gap == ' ' && gap[1] != '-') {
+				const char *w = gap + 1, *we = w;
+				while (*we && *we != ' ')
+					we++;
+				int lower = 0;
+				for (const char *c = w; c < we; c++)
+					lower |= *c >= 'a' && *c <= 'z';
+				if (lower)
+					break;
+			}
+			gap++;
+		}
+		const char *help = gap;
+		while (*help == ' ')
+			help++;
 		char flags[64];
 		snprintf(flags, sizeof(flags), "%.*s", (int)(gap - p), p);
 		fputs("\n.TP\n", f);

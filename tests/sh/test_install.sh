@@ -5,7 +5,10 @@
 # has and no groff warnings; the bash completion
 # (completion/numatop-tui.bash) in a real bash with bash-completion loaded.
 # This test calls make for its install, uninstall and man targets only
-# (they may build the program first); never a plain make.
+# (they may build the program first); never a plain make. With BUILD and
+# PROG set (a private build directory: make BUILD=build-x PROG=build-x/...)
+# those make calls build and install from there; under make asan
+# (BUILD=build-asan, whose objects need the sanitizer flags) from build/.
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 T=$(mktemp -d)
@@ -19,12 +22,18 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 need make make
 ver=$(sed -n 's/^VERSION *:= *//p' Makefile)
-MANPAGE=build/numatop-tui.1
-# mk TARGET VAR=VALUE...: make as a user would call it. The environment of
-# make test (PROG, BUILD: build-asan under make asan) and a parent make's
-# flags are not passed on: the paths checked here are build/...
+MB=build MP=""
+case ${BUILD:-build} in
+build | build-asan) ;;
+*) MB=$BUILD MP=${PROG#./} ;;
+esac
+MANPAGE=$MB/numatop-tui.1
+# mk TARGET VAR=VALUE...: make as a user would call it. A parent make's
+# flags are not passed on; BUILD and PROG only for a private build
+# directory (above).
 mk() {
-	env -u PROG -u BUILD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "$@" >"$T/make.log" 2>&1
+	env -u PROG -u BUILD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s \
+		${MP:+BUILD="$MB" PROG="$MP"} "$@" >"$T/make.log" 2>&1
 }
 # files DIR: every non-directory below DIR, relative, sorted.
 files() { (cd "$1" && find . ! -type d | sed 's|^\./||' | LC_ALL=C sort); }
@@ -121,6 +130,27 @@ if [ -s "$MANPAGE" ]; then
 	miss=""
 	for o in $longs $shorts; do has_word "$o" || miss="$miss $o"; done
 	[ -n "$longs" ] && [ -z "$miss" ] && ok man_options || bad man_options "missing:${miss:- (no options in --help?)}"
+	# Each option line of --help (between its first two empty lines,
+	# starting within 8 columns; the lines indented further continue the
+	# text above) is one .TP entry whose heading is the flags part: up to
+	# the first run of two or more blanks, or, where one blank separates
+	# them from the text ("--kernel-threads show ..."), the options and an
+	# argument word without lower-case letters. A short heading shares
+	# its line with the first word of the text.
+	awk 'NF == 0 { b++; next } b == 1 && /^ *-/ && index($0, "-") <= 8' "$T/help" |
+		sed -E 's/^ +//' | while IFS= read -r l; do
+			f=$(printf '%s\n' "$l" | sed 's/  .*//' |
+				grep -oE '^(-[A-Za-z], )?--?[A-Za-z][A-Za-z-]*( [^ a-z]+)?')
+			w=${l#"$f"}; w=${w#"${w%%[! ]*}"}
+			printf '%s\t%s\n' "$f" "${w%% *}"
+		done >"$T/flags"
+	section OPTIONS | awk '/^   [^ ]/ { exit } /^       [^ ]/' | sed 's/^ *//; s/   */ /g' >"$T/headings"
+	wrong=$(paste "$T/flags" "$T/headings" | awk -F '\t' '
+		$3 != $1 && $3 != $1 " " $2 && index($3, $1 " " $2 " ") != 1 { print "  want \"" $1 "\", got \"" $3 "\"" }')
+	[ -s "$T/flags" ] && [ "$(wc -l <"$T/flags")" = "$(wc -l <"$T/headings")" ] && [ -z "$wrong" ] &&
+		ok man_option_headings ||
+		bad man_option_headings "$(wc -l <"$T/flags") options in --help, $(wc -l <"$T/headings") headings in OPTIONS
+$wrong"
 	# Every column of --help's Columns section (N<id> may read Nid).
 	cols=$(awk '/^Columns/ { f = 1; next } f && /^$/ { f = 0 } f && /^  [^ ]/ { print $1 }' "$T/help")
 	miss=""
