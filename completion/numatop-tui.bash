@@ -45,13 +45,26 @@ _numatop_tui_pids()
 	for p in /proc/[0-9]*; do printf '%s\n' "${p#/proc/}"; done
 }
 
+# The words of $1 (one a line) that start with $2, ignoring case (column
+# names are case-insensitive: -s c offers CPU%, CGROUP, COMMAND).
+_numatop_tui_ci()
+{
+	local w cur=${2,,}
+	while IFS= read -r w; do
+		[[ -n $w && ${w,,} == "$cur"* ]] && printf '%s\n' "$w"
+	done <<<"$1"
+}
+
 # Complete the last element of a comma-separated list.
 _numatop_tui_list()
 {
-	local cur=$1 words=$2 prefix=""
+	local cur=$1 words=$2 prefix="" w
 	[[ $cur == *,* ]] && prefix=${cur%,*},
 	local IFS=$'\n'
-	COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${cur##*,}"))
+	COMPREPLY=()
+	for w in $(_numatop_tui_ci "$words" "${cur##*,}"); do
+		COMPREPLY+=("$prefix$w")
+	done
 	type compopt &>/dev/null && compopt -o nospace 2>/dev/null
 }
 
@@ -68,7 +81,7 @@ _numatop_tui()
 	case $prev in
 	-s | --sort)
 		local IFS=$'\n'
-		COMPREPLY=($(compgen -W "$(_numatop_tui_columns "$prog")" -- "$cur"))
+		COMPREPLY=($(_numatop_tui_ci "$(_numatop_tui_columns "$prog")" "$cur"))
 		return ;;
 	-o | --columns)
 		_numatop_tui_list "$cur" "$(_numatop_tui_columns "$prog")"
@@ -95,9 +108,11 @@ _numatop_tui()
 	-d | --delay | -n | --iterations | --budget)
 		return ;;
 	esac
+	# Options start within the first 8 columns of --help; the lines
+	# indented further continue a text (and may start with --format).
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$(_numatop_tui_help "$prog" |
-			grep -oE '^ +(-[A-Za-z], )?--[a-z-]+|^ +-[A-Za-z]' | tr -d ' ,' |
+			grep -oE '^ {1,7}(-[A-Za-z], )?--[a-z-]+|^ {1,7}-[A-Za-z]' | tr -d ' ,' |
 			sed -E 's/^(-[A-Za-z])(--)/\1 \2/')" -- "$cur"))
 	fi
 } &&

@@ -224,6 +224,17 @@ EOF
 	c=$(comp 'numatop-tui -s ')
 	has "$c" REMOTE && has "$c" 'CPU%' && has "$c" PID && ok comp_sort_column ||
 		bad comp_sort_column "numatop-tui -s <TAB>: $(show "$c")"
+	c=$(comp 'numatop-tui --')
+	n=$(printf '%s\n' "$c" | grep -cx -- '--format')
+	dup=$(printf '%s\n' "$c" | LC_ALL=C sort | uniq -d | tr '\n' ' ')
+	[ "$n" = 1 ] && [ -z "$dup" ] && ok comp_options_once ||
+		bad comp_options_once "numatop-tui --<TAB>: --format $n times; twice: $dup"
+	c=$(comp 'numatop-tui -s c')
+	has "$c" 'CPU%' && has "$c" COMMAND && has "$c" CGROUP && ! has "$c" PID && ok comp_sort_case ||
+		bad comp_sort_case "numatop-tui -s c<TAB>: $(show "$c")"
+	c=$(comp 'numatop-tui -o pid,us')
+	has "$c" 'pid,USER' && [ "$(printf '%s\n' "$c" | wc -l)" = 1 ] && ok comp_column_list_case ||
+		bad comp_column_list_case "numatop-tui -o pid,us<TAB>: $(show "$c")"
 	c=$(comp 'numatop-tui -o PID,US')
 	printf '%s\n' "$c" | grep -qix 'PID,USER' && ok comp_column_list ||
 		bad comp_column_list "numatop-tui -o PID,US<TAB>: $(show "$c")"
