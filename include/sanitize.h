@@ -15,6 +15,12 @@ size_t sanitize_term(const char *in, char *out, size_t outsz);
  * characters); each invalid byte becomes U+FFFD. */
 size_t sanitize_utf8(const char *in, char *out, size_t outsz);
 
+/* For a terminal that shows only ASCII (a non-UTF-8 locale, -U): each
+ * character beyond ASCII (a whole UTF-8 sequence, or an invalid byte)
+ * becomes one '?', one column each, never split. in and out may be the
+ * same buffer. Always NUL-terminates; returns the output length. */
+size_t sanitize_ascii(const char *in, char *out, size_t outsz);
+
 /* Display columns of UTF-8 text (wide East Asian characters count 2,
  * combining marks 0; no locale needed), and how many bytes of s fit in
  * cols columns without splitting a character (*used: their columns). */

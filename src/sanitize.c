@@ -104,6 +104,24 @@ size_t sanitize_utf8(const char *in, char *out, size_t outsz)
 	return o;
 }
 
+size_t sanitize_ascii(const char *in, char *out, size_t outsz)
+{
+	if (!outsz)
+		return 0;
+	const unsigned char *s = (const unsigned char *)in;
+	size_t o = 0;
+	while (*s && o + 1 < outsz) {
+		uint32_t cp;
+		size_t n = utf8_decode(s, &cp);
+		if (n == 0)
+			n = 1;   /* an invalid byte: one character */
+		out[o++] = *s < 0x80 ? (char)*s : '?';
+		s += n;
+	}
+	out[o] = '\0';
+	return o;
+}
+
 /* Columns a code point takes on a terminal: 0 for combining marks, 2 for
  * East Asian wide and fullwidth characters and emoji, else 1 (the
  * common ranges of Unicode's EastAsianWidth W/F; no locale needed). */

@@ -43,6 +43,18 @@ void ui_put(int y, int x, const char *s, int maxcols)
 {
 	if (maxcols > COLS - x)
 		maxcols = COLS - x;
+	/* A single-byte locale (C, POSIX): a byte beyond ASCII would come
+	 * out as junk (~T, M-x); each such character is one '?'. */
+	char a[4096];
+	if (MB_CUR_MAX == 1) {
+		const unsigned char *p = (const unsigned char *)s;
+		while (*p && *p < 0x80)
+			p++;
+		if (*p) {
+			sanitize_ascii(s, a, sizeof(a));
+			s = a;
+		}
+	}
 	mvaddnstr(y, x, s, (int)fit_cols(s, maxcols, NULL));
 }
 

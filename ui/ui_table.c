@@ -169,6 +169,10 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 			raw[len] = '\0';
 		}
 	}
+	/* A terminal that shows only ASCII: one '?' per other character,
+	 * before padding (the bytes would be junk and shift the columns). */
+	if (u->ascii)
+		sanitize_ascii(raw, raw, sizeof(raw));
 	col_pad(c, h->col, last, raw, out, n);
 }
 

@@ -8,7 +8,9 @@
 #                   while a prompt or dialog is open: the process is gone
 #  pause_cpu        Z: no busy loop while paused
 #  sigquit_*        SIGQUIT and Ctrl-\: status 131, the terminal restored
-#  locale_*         C / POSIX locale: only printable ASCII on screen
+#                   (stty; tmux: alternate screen, cursor, mouse, keypad)
+#  locale_*         C / POSIX locale: only printable ASCII on screen; a CJK
+#                   process name is one '?' per character there
 #  manynodes_*      64 and 1024 nodes at small sizes: every screen, no crash
 #  help_*           the help reaches every key label of ui_keys[]
 #  prompt_*         / and \ do not stop sampling, SIGTERM still ends it;
@@ -422,6 +424,10 @@ mon q-kill 80x24 tty --root $TREE -d "$D"
 dval 1.37; D_qc=$D
 mon q-ctrl 80x24 tty --root $TREE -d "$D"
 up q-kill; up q-ctrl
+# The pane's modes as tmux sees them: alternate screen, cursor, mouse,
+# keypad (cursor keys and numeric pad).
+QF='alt=#{alternate_on} cursor=#{cursor_flag} mouse=#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag} keypad=#{keypad_cursor_flag}#{keypad_flag}'
+run_q_kill=$(tmux display -p -t q-kill "$QF"); run_q_ctrl=$(tmux display -p -t q-ctrl "$QF")
 for p in $(pids_of "$D_qk"); do kill -QUIT "$p"; done
 tmux send-keys -t q-ctrl -H 1c
 for how in kill ctrl; do
@@ -438,6 +444,13 @@ for how in kill ctrl; do
 	printf ' %s ' "$st" | grep -q ' icanon ' && printf ' %s ' "$st" | grep -q ' echo ' \
 		&& ok "${name}_tty_restored" \
 		|| bad "${name}_tty_restored" "stty after exit: $(printf '%s' "$st" | grep -oE -- '-?(icanon|echo|isig|icrnl|opost)( |$)' | tr -d '\n')"
+	eval "run=\$run_q_$how"
+	after=$(tmux display -p -t "q-$how" "$QF")
+	case $run in
+	"alt=1 cursor=0 "*) [ "$after" = "alt=0 cursor=1 mouse=000 keypad=00" ] && ok "${name}_modes_restored" \
+		|| bad "${name}_modes_restored" "after exit: $after (while running: $run)" ;;
+	*) bad "${name}_modes_restored" "while running: $run (expected the alternate screen and a hidden cursor)" ;;
+	esac
 done
 tmux kill-session -t q-kill 2>/dev/null; tmux kill-session -t q-ctrl 2>/dev/null
 
@@ -477,6 +490,37 @@ for l in $LOCS; do
 	else bad "$name" "$nb bytes outside printable ASCII; $(printf '%s\n' "$junk" "$(LC_ALL=C grep -n '[^ -~]' "$f" | head -2)" | grep -v '^$' | head -3 | cut -c1-100)"; fi
 done
 for l in $LOCS; do tmux kill-session -t "lc-$l" 2>/dev/null; killall_of "$(cat "$T/mark.lc-$l" 2>/dev/null)"; done
+
+# A process named in CJK (comm and cmdline 山田db): in the C locale each
+# character is one '?' in the table (never raw bytes, which a C-locale
+# terminal shows as ~T junk); in a UTF-8 locale the name shows.
+cp -r "$TREE" "$T/cjk"
+cjk=$T/cjk/proc/4242
+sed -i 's/^4242 ([^)]*)/4242 (山田db)/' "$cjk/stat"
+sed -i 's/^Name:.*/Name:	山田db/' "$cjk/status"
+printf '山田db\0--serve\0' >"$cjk/cmdline"
+CJKL="C"; [ -n "$U8" ] && CJKL="C UTF8"
+for l in $CJKL; do
+	case $l in C) e="LANG=C LC_ALL=C" ;; UTF8) e="LC_ALL=$U8" ;; esac
+	dval 30.0; echo "$D" >"$T/mark.cjk-$l"
+	tmux new-session -d -s "cjk-$l" -x 120 -y 40 "env $e TERM=tmux-256color $prog --root $T/cjk -s PID -d $D"
+done
+for l in $CJKL; do
+	up "cjk-$l"; see "cjk-$l" 4242 >/dev/null
+	scr "cjk-$l" >"$T/cjk.$l"
+	row=$(grep -E '^ *4242 ' "$T/cjk.$l" | head -1)
+	if [ $l = C ]; then
+		nb=$(LC_ALL=C tr -d ' -~\n' <"$T/cjk.$l" | wc -c)
+		if printf '%s\n' "$row" | grep -qE ' \?\?db --serve' && [ "$nb" -eq 0 ] \
+			&& ! printf '%s\n' "$row" | grep -qE '~[@A-Z^_]|M-'; then ok locale_C_cjk_name_question_marks
+		else bad locale_C_cjk_name_question_marks "row: '$row'; $nb bytes outside printable ASCII on screen"; fi
+	else
+		printf '%s\n' "$row" | grep -q ' 山田db --serve' && ok locale_utf8_cjk_name_shown \
+			|| bad locale_utf8_cjk_name_shown "row: '$row'"
+	fi
+done
+[ -z "$U8" ] && echo "SKIP locale_utf8_cjk_name_shown: no C.UTF-8 locale"
+for l in $CJKL; do tmux kill-session -t "cjk-$l" 2>/dev/null; killall_of "$(cat "$T/mark.cjk-$l" 2>/dev/null)"; done
 
 # =========================================================================
 # 8. Many nodes at small sizes: every screen, help, detail, then q: status 0.
