@@ -62,7 +62,9 @@ int action_target_signal(const struct fsroot *r, struct action_target *t, int si
 const char *action_refusal(bool readonly, const struct fsroot *r);
 
 /* "process exited (ESRCH)", "operation not permitted (EPERM): needs root
- * or CAP_SYS_NICE for another user's process", ... err is a positive or
+ * or CAP_SYS_NICE for another user's process", ... EINVAL names a thread
+ * that may not move (per-CPU, io_uring, PF_NO_SETAFFINITY) first, then a
+ * cpuset that does not allow the CPUs or node. err is a positive or
  * negative errno. Returns buf. */
 const char *action_strerror(int err, char *buf, size_t n);
 

@@ -161,9 +161,11 @@ const char *action_strerror(int err, char *buf, size_t n)
 			 "rebound (EAGAIN); try again");
 		break;
 	case EINVAL:
-		snprintf(buf, n, "invalid argument (EINVAL): the CPUs or node are "
-			 "outside what the process's cpuset allows, or a thread may "
-			 "not move (per-CPU)");
+		/* Most often one thread that may not move while the others
+		 * did: said first, without blaming the cpuset. */
+		snprintf(buf, n, "invalid argument (EINVAL): a thread that may not move "
+			 "(a per-CPU kernel thread or io_uring worker, PF_NO_SETAFFINITY), "
+			 "or CPUs or a node the process's cpuset does not allow");
 		break;
 	case ACTION_EHIDDEN:
 		snprintf(buf, n, "the process is not visible to you (/proc is mounted with "

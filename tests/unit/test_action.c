@@ -439,6 +439,32 @@ static void pid_reuse_guard(void)
 	}
 }
 
+/* EINVAL from a rebind is most often one thread that may not move (a
+ * per-CPU kernel thread, an io_uring worker: PF_NO_SETAFFINITY) while the
+ * others moved: the text names that first and does not lead with the
+ * cpuset. */
+static void strerror_einval(void)
+{
+	char e[512];
+	const char *s = action_strerror(-EINVAL, e, sizeof(e));
+	CHECK(s == e);
+	CHECK(strstr(s, "(EINVAL)") != NULL);
+	const char *thread = strstr(s, "may not move"), *cpuset = strstr(s, "cpuset");
+	CHECK(thread != NULL);
+	CHECK(strstr(s, "per-CPU") != NULL);
+	CHECK(strstr(s, "io_uring") != NULL);
+	CHECK(strstr(s, "PF_NO_SETAFFINITY") != NULL);
+	/* Both causes, the thread first. */
+	CHECK(cpuset != NULL);
+	CHECK(thread && cpuset && thread < cpuset);
+	CHECK(strstr(s, "outside what the process's cpuset allows, or") == NULL);
+	/* Cut to a small buffer: terminated, no overrun. */
+	char small[16];
+	memset(small, 'x', sizeof(small));
+	action_strerror(EINVAL, small, sizeof(small));
+	CHECK(memchr(small, '\0', sizeof(small)) != NULL);
+}
+
 static int allowed_list(pid_t pid, int tid, char *out, size_t n)
 {
 	char path[96], line[512];
@@ -531,6 +557,7 @@ int main(void)
 	RUN_TEST(preview_arithmetic);
 	RUN_TEST(batching_fake_kernel);
 	RUN_TEST(pid_reuse_guard);
+	RUN_TEST(strerror_einval);
 	RUN_TEST(rebind_live);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tree);
