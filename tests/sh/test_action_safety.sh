@@ -9,10 +9,11 @@
 #  - a PID reused by another process while a dialog is open: the kill
 #    dialog sends nothing to the newcomer and says "exited"; the detail
 #    screen says "exited" and does not show the newcomer;
-#  - a process that execs while its migrate preview is open: confirming is
-#    refused, the refusal mentions exec;
+#  - a process that execs while its migrate (m) or rebind (B) preview is
+#    open: confirming is refused, the refusal mentions exec (its CPUs
+#    unchanged after B);
 #  - kernel threads (kthreadd, kswapd0) are refused by --migrate/--rebind
-#    and by the monitor's B dialog, their CPUs unchanged;
+#    and by the monitor's B and m, their CPUs unchanged;
 #  - under hidepid=2 (a private mount namespace, the host's /proc left
 #    alone) nobody's --migrate of root's process says "not visible".
 # Needs root (nobody via setpriv, ns_last_pid to reuse a PID, unshare).
@@ -302,6 +303,45 @@ else
 fi
 kill "$EP" 2>/dev/null; wait "$EP" 2>/dev/null
 
+# 4b. The same under the rebind preview (B): refused, its CPUs unchanged.
+# It starts on CPU 0 only, so a rebind to node 0 would change them when
+# node 0 has more CPUs than that.
+F2=$T/go2.fifo
+mkfifo "$F2"
+en2=ntsR$tag
+printf '#!/bin/sh\nread x <"%s"\nexec sleep 1000\n' "$F2" >"$T/$en2"
+chmod 755 "$T/$en2"
+taskset -c 0 "$T/$en2" & RP=$!; pids="$pids $RP"
+sleep 0.3
+rcpus0=$(grep Cpus_allowed_list "/proc/$RP/status" | cut -f2)
+mon -p "$RP" -d 0.5
+keys B
+if ! wait_for "Rebind threads of PID $RP" 20; then
+	bad exec_under_rebind_preview_refused "no rebind dialog: $(screen)"
+else
+	keys Enter
+	wait_for "Enter: start" 20
+	timeout 5 sh -c 'echo go >"$1"' sh "$F2"
+	n=30; while [ $n -gt 0 ] && [ "$(cat /proc/$RP/comm 2>/dev/null)" != sleep ]; do sleep 0.1; n=$((n - 1)); done
+	if [ "$(cat /proc/$RP/comm 2>/dev/null)" != sleep ]; then
+		echo "SKIP exec_under_rebind_preview_refused: PID $RP did not exec sleep"
+	else
+		sleep 1.5
+		keys Enter
+		n=40; r=1
+		while [ $n -gt 0 ]; do
+			flat | sed 's/exec sleep//g' | grep -qi exec && { r=0; break; }
+			sleep 0.1; n=$((n - 1))
+		done
+		rcpus1=$(grep Cpus_allowed_list "/proc/$RP/status" | cut -f2)
+		[ $r -eq 0 ] && ! flat | grep -q "threads set" && [ "$rcpus1" = "$rcpus0" ] \
+			&& ok "exec_under_rebind_preview_refused (CPUs $rcpus1 kept)" ||
+			bad exec_under_rebind_preview_refused "CPUs $rcpus0 -> $rcpus1; $(screen | grep -v '^ *$')"
+	fi
+	keys Enter
+fi
+kill "$RP" 2>/dev/null; wait "$RP" 2>/dev/null
+
 # =====================================================================
 # 5. Kernel threads are refused.
 # =====================================================================
@@ -336,19 +376,29 @@ if [ -n "$KS" ] && [ "$(grep Cpus_allowed_list "/proc/$KS/status" | cut -f2)" !=
 	echo "    kswapd0's CPUs changed: restored to $cpusk"
 	taskset -pc "$cpusk" "$KS" >/dev/null 2>&1
 fi
-# The monitor: K, select kthreadd, B. Never confirmed.
-mon -d 1
-keys K
-keys '\' kthreadd Enter
-keys / kthreadd Enter
-keys B
-sleep 0.3
-kt=$(screen | grep -i "kernel thread" | grep -v "kernel threads \(shown\|hidden\)")
-if [ -n "$kt" ]; then ok kthread_tui_rebind_refused
-else bad kthread_tui_rebind_refused "$(screen | grep -v '^ *$')"; fi
-keys Escape
-keys Escape
-keys q
+# The monitor: K, select the kernel thread, B, then m: each refused with
+# "kernel thread" at once (no dialog, nothing to confirm).
+for kn in kthreadd kswapd0; do
+	if ! pgrep -x "$kn" >/dev/null; then echo "SKIP kthread_tui_${kn}: no $kn"; continue; fi
+	sfx=""; [ $kn = kswapd0 ] && sfx=_kswapd0
+	mon -d 1
+	keys K
+	keys '\' "$kn" Enter
+	keys / "$kn" Enter
+	for spec in B:rebind m:migrate; do
+		key=${spec%%:*}; what=${spec#*:}
+		keys "$key"
+		sleep 0.3
+		kt=$(screen | grep -i "$what: .*kernel thread")
+		dlg=$(screen | grep -E "Rebind threads of|Migrate memory of")
+		if [ -n "$kt" ] && [ -z "$dlg" ]; then ok "kthread_tui_${what}_refused$sfx"
+		else bad "kthread_tui_${what}_refused$sfx" "$(screen | grep -v '^ *$')"; fi
+		# Escape only to close a dialog that should not be there (in
+		# the table it would clear the search and move the selection).
+		[ -n "$dlg" ] && keys Escape Escape
+	done
+	keys q
+done
 [ "$(grep Cpus_allowed_list /proc/2/status | cut -f2)" = "$cpus2" ] || taskset -pc "$cpus2" 2 >/dev/null 2>&1
 
 # =====================================================================
