@@ -67,29 +67,34 @@ void ui_settings_load(struct ui *u)
 		bad(u, err[0] ? err : strerror(-rc));
 		return;
 	}
+	/* Every value is checked before any is used: a file refused is not
+	 * half applied. */
 	const struct topology *t = &u->se.topo;
 	struct sort_key key;
-	if (!o->sort && s.sort[0]) {
-		if (col_parse_sort(t, s.sort, &key) != 0) {
-			bad(u, "sort: no such column on this machine");
-			return;
-		}
-		u->sort = key;
+	if (s.sort[0] && col_parse_sort(t, s.sort, &key) != 0) {
+		bad(u, "sort: no such column on this machine");
+		return;
 	}
-	if (!o->sort && s.sort_descending >= 0)
-		u->sort.descending = s.sort_descending;
-	if (!o->columns && s.columns[0]) {
-		struct col_list l = { 0 };
+	struct col_list l = { 0 };
+	if (s.columns[0]) {
 		char e[256];
 		if (col_list_parse(t, s.columns, &l, e, sizeof(e)) != 0) {
 			col_list_free(&l);
 			bad(u, "columns: not a column list for this machine");
 			return;
 		}
+	}
+	if (!o->sort && s.sort[0])
+		u->sort = key;
+	if (!o->sort && s.sort_descending >= 0)
+		u->sort.descending = s.sort_descending;
+	if (!o->columns && s.columns[0]) {
 		if (o->show_age)
 			col_list_set_age(&l, true);
 		col_list_free(&u->cols);
 		u->cols = l;
+	} else {
+		col_list_free(&l);
 	}
 	if (s.show_nodes >= 0)
 		u->show_nodes = s.show_nodes;

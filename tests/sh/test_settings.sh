@@ -223,3 +223,20 @@ if [ "$(id -u)" = 0 ]; then
 else
 	echo "SKIP settings_sudo_no_root_file: not root"
 fi
+
+# --- 8. a file refused is not half applied ----------------------------------
+# sort=PID is a good value, columns=NOPE is not: the file is refused as a
+# whole, the sort stays the default (REMOTE), and the file is kept.
+C=$T/c10; mkdir -p "$C/numatop-tui"
+F=$C/numatop-tui/numatop-tuirc
+printf 'sort=PID\nsort_descending=0\ntree=1\ncolumns=NOPE\n' >"$F"
+cp "$F" "$T/f10"
+mon s10 "HOME=$T/h10" "XDG_CONFIG_HOME=$C"
+wait_for settings 20
+s=$(screen)
+echo "$s" | grep -i settings | grep -q 'not used' && [ "$(sortcol)" = REMOTE ] &&
+	! echo "$s" | grep -q '^Tasks:.*\[tree\]' && ok settings_refused_not_applied ||
+	bad settings_refused_not_applied "sort: $(sortcol); $s"
+keys P
+quit
+[ "$(rc)" = 0 ] && cmp -s "$F" "$T/f10" && ok settings_refused_kept || bad settings_refused_kept "$(why); $(cat "$F" 2>&1)"
