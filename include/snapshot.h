@@ -108,6 +108,13 @@ struct snapshot {
 	bool have_cgroups;            /* cgroups below was read this sample */
 	struct cgroup_set cgroups;
 	double cgroups_ms;            /* what reading them cost */
+	/* A sample replayed from a recording (snapjson.c): its warnings as
+	 * recorded (snapshot_warnings says these instead), and the strings
+	 * the processes point to (cgroup paths). */
+	bool replayed;
+	char **rec_strings;
+	size_t nrec_strings;
+	size_t rec_nwarnings;         /* the first rec_nwarnings are warnings */
 };
 
 void snapshot_free(struct snapshot *s);

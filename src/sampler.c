@@ -140,6 +140,8 @@ void sampler_set_placement_ops(struct sampler *s, const struct placement_ops *op
 
 void sampler_set_filter(struct sampler *s, const struct sampler_filter *f)
 {
+	if (!s)
+		return;       /* no sampler (a replayed recording) */
 	if (f)
 		s->filter = *f;
 	else

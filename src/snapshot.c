@@ -32,6 +32,9 @@ void snapshot_free(struct snapshot *s)
 	free(s->low_kb);
 	proc_list_free(&s->plist);
 	cgroup_set_free(&s->cgroups);
+	for (size_t i = 0; i < s->nrec_strings; i++)
+		free(s->rec_strings[i]);
+	free(s->rec_strings);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -97,6 +100,11 @@ size_t snapshot_warnings(const struct snapshot *s,
 {
 	size_t n = 0;
 	const struct proc_list *pl = &s->plist;
+	if (s->replayed) {
+		for (size_t i = 0; i < s->rec_nwarnings; i++)
+			n += say(fn, ctx, "%s", s->rec_strings[i]);
+		return n;
+	}
 	if (s->proc_rc)
 		n += say(fn, ctx, "process list unreadable: %s", fsroot_strerror(-s->proc_rc));
 	if (pl->nbad)

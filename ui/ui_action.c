@@ -28,6 +28,8 @@ void ui_action_open(struct ui *u, bool migrate)
 
 void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice)
 {
+	if (ui_replay_refused(u))
+		return;
 	const char *why = action_refusal(u->opt->readonly, u->se.root);
 	if (why) {
 		snprintf(u->msg, sizeof(u->msg), "%s: %s", migrate ? "migrate" : "rebind", why);

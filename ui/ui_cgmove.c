@@ -67,6 +67,8 @@ void ui_cgmove_free(struct ui *u)
 
 void ui_cgmove_open(struct ui *u, const char *path)
 {
+	if (ui_replay_refused(u))
+		return;
 	const char *why = action_refusal(u->opt->readonly, u->se.root);
 	if (why) {
 		snprintf(u->msg, sizeof(u->msg), "cgroup move: actions are %s", why);

@@ -130,7 +130,20 @@ struct ui {
 	char **cg_collapsed;
 	size_t cg_ncollapsed;
 	struct ui_cgmove *cgmove;     /* m on a cgroup, NULL when closed */
+	bool replay;                  /* --replay: the samples of a recording */
+	struct ui_replay *rp;
 };
+
+/* ui_replay.c: the monitor on a recording (--replay) */
+int ui_replay_open(struct ui *u, const struct options *o, char *err, size_t errsz);
+void ui_replay_close(struct ui *u);
+void ui_replay_sample(struct ui *u);         /* the current sample into u->snap */
+bool ui_replay_key(struct ui *u, int ch);    /* t T b Home End; false: not one */
+void ui_replay_jump(struct ui *u, const char *text);
+void ui_replay_status(const struct ui *u, char *out, size_t n);
+bool ui_replay_refused(struct ui *u);        /* an action in replay: said, true */
+extern const struct ui_key ui_replay_keys[];
+extern const size_t ui_nreplay_keys;
 
 /* ui_screen.c: the screen table, drawing and key dispatch through it */
 bool ui_handle_key(struct ui *u, int ch);
@@ -147,7 +160,7 @@ void ui_kill_close(struct ui *u);
 void ui_sort_menu_key(struct ui *u, int ch);
 void ui_select_row(struct ui *u, long row);
 /* ui_prompt.c: the search and filter prompts */
-enum { UI_PROMPT_SEARCH = 1, UI_PROMPT_FILTER };
+enum { UI_PROMPT_SEARCH = 1, UI_PROMPT_FILTER, UI_PROMPT_TIME };
 void ui_prompt_open(struct ui *u, int kind);
 /* A key for the open prompt: a character (is_key false, wc) or a
  * curses key code. */

@@ -81,7 +81,8 @@ static void k_kthreads(struct ui *u, int ch)
 	(void)ch;
 	u->kernel_threads = !u->kernel_threads;
 	struct sampler_filter f = { u->opt->pids, u->opt->npids, u->opt->user, u->kernel_threads };
-	sampler_set_filter(u->se.smp, &f);
+	if (!u->replay)
+		sampler_set_filter(u->se.smp, &f);
 	ui_sample(u);
 	snprintf(u->msg, sizeof(u->msg), "kernel threads %s", u->kernel_threads ? "shown" : "hidden");
 }
@@ -160,6 +161,21 @@ static void k_enter(struct ui *u, int ch)
 	const struct snap_proc *p = ui_selected(u);
 	if (u->screen != SCR_PROCESSES || !p)
 		return;
+	if (u->replay) {
+		/* What the recording has: the process's totals (the snapshot);
+		 * per-mapping placement and threads are read only live. */
+		detail_free(&u->detail);
+		memset(&u->detail, 0, sizeof(u->detail));
+		u->detail.pid = p->info.pid;
+		u->detail.starttime = p->info.starttime;
+		snprintf(u->detail.comm, sizeof(u->detail.comm), "%s", p->info.comm);
+		snprintf(u->detail.cpus_allowed, sizeof(u->detail.cpus_allowed), "(not recorded)");
+		snprintf(u->detail.mems_allowed, sizeof(u->detail.mems_allowed), "(not recorded)");
+		u->scroll = 0;
+		u->detail_exited = false;
+		u->screen = SCR_DETAIL;
+		return;
+	}
 	int rc = detail_read(u->se.root, &u->se.topo, p->info.pid, p->info.starttime, &u->detail);
 	if (rc) {
 		snprintf(u->msg, sizeof(u->msg), "process %d: %s", p->info.pid,
@@ -218,6 +234,8 @@ static void k_filter(struct ui *u, int ch) { (void)ch; ui_prompt_open(u, UI_PROM
 static void k_kill(struct ui *u, int ch)
 {
 	(void)ch;
+	if (ui_replay_refused(u))
+		return;
 	const char *why = action_refusal(u->opt->readonly, u->se.root);
 	if (why) {
 		snprintf(u->msg, sizeof(u->msg), "kill: %s", why);

@@ -68,7 +68,9 @@ static int ui_open(struct ui *u, const struct options *o)
 	options_session(o, true, &sc);
 	sc.hmat = true;          /* the firmware's HMAT (any root) */
 	sc.measurement = true;   /* the last measurement (live) */
-	int orc = session_open(&u->se, &sc, msg, sizeof(msg));
+	/* A recording: its topology and samples, no root and no sampler. */
+	int orc = o->replay ? ui_replay_open(u, o, msg, sizeof(msg)) :
+		  session_open(&u->se, &sc, msg, sizeof(msg));
 	if (orc != 0) {
 		fprintf(stderr, "numatop-tui: %s\n", msg);
 		return orc == SESSION_EUSAGE ? 2 : 1;
@@ -103,7 +105,10 @@ static void ui_close(struct ui *u)
 	free(u->meas_marks);
 	detail_free(&u->detail);
 	snapshot_free(&u->snap);
-	session_close(&u->se);
+	if (u->replay)
+		ui_replay_close(u);
+	else
+		session_close(&u->se);
 	free(u->rows);
 	free(u->depth);
 	free(u->thr);
@@ -133,9 +138,14 @@ static void set_priority(struct ui *u)
 
 void ui_sample(struct ui *u)
 {
-	set_priority(u);
-	sampler_set_cgroups(u->se.smp, ui_cg_need(u));
-	int rc = sampler_tick(u->se.smp, &u->snap);
+	int rc = 0;
+	if (u->replay) {
+		ui_replay_sample(u);
+	} else {
+		set_priority(u);
+		sampler_set_cgroups(u->se.smp, ui_cg_need(u));
+		rc = sampler_tick(u->se.smp, &u->snap);
+	}
 	if (rc)
 		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));
 	else if (u->snap.proc_rc == 0)
@@ -143,7 +153,7 @@ void ui_sample(struct ui *u)
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
 	ui_cg_rebuild(u);
-	if (u->screen == SCR_DETAIL && !u->detail_exited) {
+	if (u->screen == SCR_DETAIL && !u->detail_exited && !u->replay) {
 		int e = detail_read(u->se.root, &u->se.topo, u->detail.pid, u->detail.starttime,
 				    &u->detail);
 		/* Never the details of whoever got the PID next. */
@@ -341,7 +351,7 @@ int ui_run(const struct options *o)
 		bool busy = ui_action_running(&u), measuring = ui_measure_running(&u) ||
 			   ui_cgmove_running(&u);
 		double left = u.delay - (mono() - u.last_sample);
-		int wait_ms = busy ? 0 : measuring ? 100 : u.paused ? 1000 :
+		int wait_ms = busy ? 0 : measuring ? 100 : u.paused || u.replay ? 1000 :
 			      left > 0 ? (int)(left * 1000) + 1 : 0;
 		timeout(wait_ms);
 		int ch;
@@ -368,7 +378,7 @@ int ui_run(const struct options *o)
 			ui_action_work(&u, 0.05);
 			continue;
 		}
-		if (!u.paused && mono() - u.last_sample >= u.delay)
+		if (!u.paused && !u.replay && mono() - u.last_sample >= u.delay)
 			ui_sample(&u);
 	}
 	endwin();

@@ -56,6 +56,8 @@ static void *worker(void *arg)
 
 void ui_measure_open(struct ui *u)
 {
+	if (ui_replay_refused(u))
+		return;
 	if (!fsroot_is_live(u->se.root)) {
 		snprintf(u->msg, sizeof(u->msg), "measuring needs the live machine, not a recorded tree");
 		return;

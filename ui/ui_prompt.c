@@ -15,7 +15,8 @@
 
 static const char *label(int kind)
 {
-	return kind == UI_PROMPT_SEARCH ? "Search:" : "Filter (name | node N | remote>=X):";
+	return kind == UI_PROMPT_SEARCH ? "Search:" : kind == UI_PROMPT_TIME ?
+	       "Jump to (HH:MM[:SS] | YYYY-MM-DD HH:MM):" : "Filter (name | node N | remote>=X):";
 }
 
 void ui_prompt_open(struct ui *u, int kind)
@@ -53,6 +54,8 @@ static void finish(struct ui *u)
 	} else if (kind == UI_PROMPT_FILTER) {
 		snprintf(u->filter, sizeof(u->filter), "%s", u->prompt.buf);
 		ui_rebuild_rows(u);
+	} else if (kind == UI_PROMPT_TIME && u->prompt.buf[0]) {
+		ui_replay_jump(u, u->prompt.buf);
 	}
 }
 

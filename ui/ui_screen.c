@@ -116,6 +116,22 @@ bool ui_help_line(long k, const char **label, const char **text, char *buf, size
 			return true;
 		}
 	}
+	if (k-- == 0) {
+		*label = "";
+		*text = "Replay (--replay FILE): these keys come first";
+		*c = C_HEADER;
+		return true;
+	}
+	for (size_t i = 0; i < ui_nreplay_keys; i++) {
+		if (!ui_replay_keys[i].help)
+			continue;
+		if (k-- == 0) {
+			*label = ui_replay_keys[i].label;
+			*text = ui_replay_keys[i].help;
+			*c = C_LABEL;
+			return true;
+		}
+	}
 	for (int s = 0; s < SCR_N; s++) {
 		const struct ui_screen_ops *o = &ui_screen_ops[s];
 		if (!o->nhelp || (s == SCR_DISTANCES || s == SCR_DETAIL))   /* same as Topology */
@@ -298,10 +314,13 @@ void ui_draw(struct ui *u)
 		attroff(ui_attr(u, C_HEADER) | ui_attr(u, C_DIM));
 		x += (int)strlen(ui_screen_ops[i].name) + 3;
 	}
-	char title[512];
-	snprintf(title, sizeof(title), " numatop-tui %s  %s%s", NUMATOP_VERSION,
-		 fsroot_is_live(u->se.root) ? "live" : "root ",
-		 fsroot_is_live(u->se.root) ? "" : fsroot_path(u->se.root));
+	char title[512], where[400];
+	if (u->replay)
+		ui_replay_status(u, where, sizeof(where));
+	else
+		snprintf(where, sizeof(where), "%s%s", fsroot_is_live(u->se.root) ? "live" : "root ",
+			 fsroot_is_live(u->se.root) ? "" : fsroot_path(u->se.root));
+	snprintf(title, sizeof(title), " numatop-tui %s  %s", NUMATOP_VERSION, where);
 	if (x < COLS)
 		mvaddnstr(0, x, title, COLS - x);   /* never wrap onto the panels */
 	/* A full screen with keys of its own (Setup) shows those instead of
@@ -345,6 +364,8 @@ bool ui_main_key(struct ui *u, int ch)
 {
 	if (ch == '\r')
 		ch = '\n';
+	if (ui_replay_key(u, ch))
+		return true;
 	for (size_t i = 0; i < ui_nkeys; i++) {
 		if (ui_keys[i].key == ch) {
 			u->msg[0] = '\0';

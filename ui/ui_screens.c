@@ -257,6 +257,13 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	} else {
 		mvprintw(y++, 0, "numa_maps: %s", p ? nm_state_names[p->nm] : "unknown");
 	}
+	if (u->replay) {
+		attron(ui_attr(u, C_DIM));
+		mvaddnstr(y++, 0, "replay: threads and per-mapping placement are not recorded "
+			  "(they are read live only)", COLS);
+		attroff(ui_attr(u, C_DIM));
+		return;
+	}
 	char thr[512];
 	int o = snprintf(thr, sizeof(thr), "threads (tid:cpu/node):");
 	for (size_t i = 0; i < d->nthreads && o < (int)sizeof(thr) - 24; i++) {

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 		status = finish_output(action_cli_run(&o, stdout, stderr));
 	} else if (o.serve) {
 		status = serve_run(&o, stdout, stderr);
-	} else if (o.replay) {
+	} else if (o.replay && (o.batch || o.json)) {
 		status = replay_run(&o, stdout, stderr);
 	} else if (o.batch || o.record) {
 		status = batch_run(&o, stdout, stderr);

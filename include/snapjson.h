@@ -1,0 +1,23 @@
+/* snapjson.h - a recording read back into the model: the topology from
+ * its header line, a snapshot from each sample line (what --json
+ * printed). Numbers the JSON does not carry stay unknown (-1), never 0:
+ * thread lists, policy-weighted kB, watermarks, per-CPU ticks. */
+#ifndef NUMATOP_SNAPJSON_H
+#define NUMATOP_SNAPJSON_H
+
+#include <stddef.h>
+
+#include "snapshot.h"
+#include "topology.h"
+
+/* 0, or -errno with err ("the recording's header has no usable
+ * topology (malformed)"); t is freed on failure. */
+int snapjson_topology(const char *header, struct topology *t, char *err, size_t errsz);
+
+/* Replace *s (freed first; it must be zeroed or a snapshot) with the
+ * sample of line, against topology t (which must outlive s). 0, or
+ * -errno with err; s is then empty (no processes) and valid. */
+int snapjson_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,
+		      char *err, size_t errsz);
+
+#endif

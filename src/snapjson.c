@@ -1,0 +1,584 @@
+/* snapjson.c - a recording back into the model: the topology from its
+ * header line, a snapshot from a sample line (what --json printed), so
+ * that the text output and the monitor show a recorded sample as they
+ * showed it live. What JSON does not carry stays unknown. */
+#include "snapjson.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json.h>
+
+#include "buf.h"
+#include "numa_maps.h"
+
+static json_object *get(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+/* A number, or -1 for null or missing. */
+static int64_t i64(json_object *o, const char *k)
+{
+	json_object *v = get(o, k);
+	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
+}
+
+static double dbl(json_object *o, const char *k)
+{
+	json_object *v = get(o, k);
+	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : -1;
+}
+
+static const char *str(json_object *o, const char *k)
+{
+	json_object *v = get(o, k);
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static size_t alen(json_object *a)
+{
+	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static int id_list(json_object *a, struct bitmap *b)
+{
+	bitmap_init(b);
+	for (size_t i = 0; i < alen(a); i++) {
+		int64_t v = json_object_get_int64(json_object_array_get_idx(a, i));
+		if (v < 0 || v > (1 << 22) || bitmap_set(b, (unsigned)v) != 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static char *dup_clip(const char *s, char *out, size_t n)
+{
+	snprintf(out, n, "%s", s ? s : "");
+	return out;
+}
+
+/* --- the topology ------------------------------------------------------ */
+
+static int topo_index(struct topology *t)
+{
+	int maxid = -1, maxcpu = -1;
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].id > maxid)
+			maxid = t->nodes[i].id;
+	for (size_t i = 0; i < t->ncpus; i++)
+		if (t->cpus[i].id > maxcpu)
+			maxcpu = t->cpus[i].id;
+	t->nids = (size_t)maxid + 1;
+	t->index_of_id = malloc((t->nids ? t->nids : 1) * sizeof(int));
+	t->ncpu_ids = (size_t)maxcpu + 1;
+	t->cpu_node = malloc((t->ncpu_ids ? t->ncpu_ids : 1) * sizeof(int));
+	if (!t->index_of_id || !t->cpu_node)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nids; i++)
+		t->index_of_id[i] = -1;
+	for (size_t i = 0; i < t->nnodes; i++)
+		t->index_of_id[t->nodes[i].id] = (int)i;
+	for (size_t i = 0; i < t->ncpu_ids; i++)
+		t->cpu_node[i] = -1;
+	for (size_t i = 0; i < t->ncpus; i++)
+		t->cpu_node[t->cpus[i].id] = t->cpus[i].node_index;
+	return 0;
+}
+
+static int topo_cpus(json_object *a, struct topology *t)
+{
+	t->ncpus = alen(a);
+	t->cpus = calloc(t->ncpus ? t->ncpus : 1, sizeof(*t->cpus));
+	if (!t->cpus)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->ncpus; i++) {
+		json_object *c = json_object_array_get_idx(a, i);
+		struct topo_cpu *tc = &t->cpus[i];
+		tc->id = (int)i64(c, "id");
+		if (tc->id < 0 || tc->id > (1 << 22) || (i && tc->id <= t->cpus[i - 1].id))
+			return -EINVAL;
+		json_object *on = get(c, "online");
+		tc->online = on && json_object_is_type(on, json_type_boolean) ? json_object_get_boolean(on) : -1;
+		tc->package = (int)i64(c, "package");
+		tc->die = (int)i64(c, "die");
+		tc->core = (int)i64(c, "core");
+		tc->cluster = -1;
+		tc->has_topology = tc->package >= 0 || tc->core >= 0;
+		int64_t node = i64(c, "node");
+		tc->node_index = node >= 0 ? topology_node_index(t, (int)node) : -1;
+		bitmap_init(&tc->core_siblings);
+		if (id_list(get(c, "thread_siblings"), &tc->thread_siblings))
+			return -EINVAL;
+		json_object *ca = get(c, "caches");
+		tc->ncaches = alen(ca);
+		tc->caches = calloc(tc->ncaches ? tc->ncaches : 1, sizeof(*tc->caches));
+		if (!tc->caches)
+			return -ENOMEM;
+		for (size_t k = 0; k < tc->ncaches; k++) {
+			json_object *co = json_object_array_get_idx(ca, k);
+			struct topo_cache *cc = &tc->caches[k];
+			cc->level = (int)i64(co, "level");
+			dup_clip(str(co, "type"), cc->type, sizeof(cc->type));
+			cc->size_kb = i64(co, "size_kb");
+			if (id_list(get(co, "shared_cpus"), &cc->shared))
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int topo_build(json_object *h, struct topology *t)
+{
+	json_object *to = get(h, "topology");
+	json_object *nodes = get(to, "nodes");
+	if (!to || !alen(nodes))
+		return -EINVAL;
+	json_object *numa = get(to, "numa");
+	t->synthetic = numa && !json_object_get_boolean(numa);
+	t->nnodes = alen(nodes);
+	t->nodes = calloc(t->nnodes, sizeof(*t->nodes));
+	t->dist = malloc(t->nnodes * t->nnodes * sizeof(int));
+	if (!t->nodes || !t->dist)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		json_object *n = json_object_array_get_idx(nodes, i);
+		struct topo_node *tn = &t->nodes[i];
+		int64_t id = i64(n, "id");
+		if (id < 0 || id > TOPO_MAX_NODE_ID || (i && id <= t->nodes[i - 1].id))
+			return -EINVAL;
+		tn->id = (int)id;
+		if (id_list(get(n, "cpus"), &tn->cpus))
+			return -EINVAL;
+		tn->mem_total_kb = i64(n, "mem_total_kb");
+		json_object *hm = get(n, "has_memory");
+		tn->has_memory = hm ? json_object_get_boolean(hm) : tn->mem_total_kb > 0;
+	}
+	/* Node ids first (CPUs name their node by id). */
+	int maxid = t->nodes[t->nnodes - 1].id;
+	t->nids = (size_t)maxid + 1;
+	t->index_of_id = malloc(t->nids * sizeof(int));
+	if (!t->index_of_id)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nids; i++)
+		t->index_of_id[i] = -1;
+	for (size_t i = 0; i < t->nnodes; i++)
+		t->index_of_id[t->nodes[i].id] = (int)i;
+	json_object *m = get(get(to, "distances"), "matrix");
+	t->dist_known = alen(m) == t->nnodes;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		json_object *row = t->dist_known ? json_object_array_get_idx(m, i) : NULL;
+		for (size_t j = 0; j < t->nnodes; j++) {
+			json_object *v = alen(row) == t->nnodes ? json_object_array_get_idx(row, j) : NULL;
+			t->dist[i * t->nnodes + j] = v && !json_object_is_type(v, json_type_null) ?
+						     json_object_get_int(v) : -1;
+		}
+	}
+	int rc = topo_cpus(get(to, "cpus"), t);
+	if (rc)
+		return rc;
+	free(t->index_of_id);
+	t->index_of_id = NULL;
+	if ((rc = topo_index(t)) != 0)
+		return rc;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		unsigned on = 0;
+		for (int c = bitmap_next(&t->nodes[i].cpus, 0); c >= 0; c = bitmap_next(&t->nodes[i].cpus, c + 1)) {
+			const struct topo_cpu *tc = topology_cpu(t, c);
+			on += !tc || tc->online != 0;
+		}
+		t->nodes[i].ncpus_online = on;
+	}
+	if (id_list(get(to, "online_nodes"), &t->online_nodes) ||
+	    id_list(get(to, "possible_nodes"), &t->possible_nodes))
+		return -EINVAL;
+	t->default_huge_kb = i64(to, "default_huge_kb");
+	json_object *w = get(to, "warnings");
+	t->nwarnings = alen(w);
+	t->warnings = calloc(t->nwarnings ? t->nwarnings : 1, sizeof(char *));
+	if (!t->warnings)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nwarnings; i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(w, i));
+		if (!(t->warnings[i] = strdup(s ? s : "")))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int snapjson_topology(const char *header, struct topology *t, char *err, size_t errsz)
+{
+	memset(t, 0, sizeof(*t));
+	json_object *h = json_tokener_parse(header);
+	int rc = h ? topo_build(h, t) : -EINVAL;
+	json_object_put(h);
+	if (rc) {
+		snprintf(err, errsz, "the recording's header has no usable topology (%s)",
+			 rc == -ENOMEM ? "out of memory" : "malformed");
+		topology_free(t);
+	}
+	return rc;
+}
+
+/* --- a sample ---------------------------------------------------------- */
+
+static int keep_string(struct snapshot *s, const char *v, char **out)
+{
+	char **g = realloc(s->rec_strings, (s->nrec_strings + 1) * sizeof(char *));
+	if (!g)
+		return -ENOMEM;
+	s->rec_strings = g;
+	if (!(g[s->nrec_strings] = strdup(v ? v : "")))
+		return -ENOMEM;
+	if (out)
+		*out = g[s->nrec_strings];
+	s->nrec_strings++;
+	return 0;
+}
+
+/* A {"<node id>": kB} object into arr[nnodes] by index (missing: -1). */
+static void per_node(const struct topology *t, json_object *o, int64_t *arr)
+{
+	for (size_t j = 0; j < t->nnodes; j++) {
+		char id[16];
+		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
+		arr[j] = i64(o, id);
+	}
+}
+
+static int name_index(const char *const *names, size_t n, const char *v)
+{
+	for (size_t i = 0; v && i < n; i++)
+		if (names[i] && strcmp(names[i], v) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int nodes_from(struct snapshot *s, json_object *root)
+{
+	const struct topology *t = s->topo;
+	size_t n = t->nnodes;
+	s->nodes = calloc(n, sizeof(*s->nodes));
+	s->node_load = calloc(n, sizeof(*s->node_load));
+	s->node_ticks = calloc(n, sizeof(*s->node_ticks));
+	s->ns_rate = calloc(n, sizeof(*s->ns_rate));
+	s->low_kb = calloc(n, sizeof(*s->low_kb));
+	if (!s->nodes || !s->node_load || !s->node_ticks || !s->ns_rate || !s->low_kb)
+		return -ENOMEM;
+	json_object *nodes = get(root, "nodes");
+	json_object *bal = get(root, "numa_balancing");
+	if (bal) {
+		s->nk.node = calloc(n, sizeof(*s->nk.node));
+		s->nk.node_rate = calloc(n, sizeof(*s->nk.node_rate));
+		s->nk.tier = calloc(n, sizeof(*s->nk.tier));
+		if (!s->nk.node || !s->nk.node_rate || !s->nk.tier)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *no = NULL;
+		for (size_t k = 0; k < alen(nodes); k++)
+			if (i64(json_object_array_get_idx(nodes, k), "id") == t->nodes[i].id)
+				no = json_object_array_get_idx(nodes, k);
+		struct node_sample *ns = &s->nodes[i];
+		mem_info_init(&ns->mem);
+		numastat_init(&ns->ns);
+		s->low_kb[i] = -1;
+		ns->mem.mem_total_kb = i64(no, "mem_total_kb");
+		ns->mem.mem_free_kb = i64(no, "mem_free_kb");
+		if (ns->mem.mem_total_kb >= 0 && ns->mem.mem_free_kb >= 0)
+			ns->mem.mem_used_kb = ns->mem.mem_total_kb - ns->mem.mem_free_kb;
+		ns->mem.file_pages_kb = i64(no, "file_kb");
+		ns->mem.anon_pages_kb = i64(no, "anon_kb");
+		ns->mem.shmem_kb = i64(no, "shmem_kb");
+		ns->mem_rc = no ? 0 : -ENOENT;
+		s->node_load[i] = (struct cpu_load){ dbl(no, "cpu_busy_pct"), dbl(no, "cpu_user_pct"),
+						     dbl(no, "cpu_system_pct"), dbl(no, "cpu_iowait_pct") };
+		json_object *st = get(no, "numastat"), *rt = get(no, "numastat_per_s");
+		for (int k = 0; k < NUMASTAT_NKEYS; k++) {
+			ns->ns.v[k] = i64(st, numastat_names[k]);
+			s->ns_rate[i][k] = dbl(rt, numastat_names[k]);
+		}
+		json_object *hp = get(no, "hugepages");
+		size_t np = alen(hp);
+		if (np) {
+			ns->pools = calloc(np, sizeof(*ns->pools));
+			if (!ns->pools)
+				return -ENOMEM;
+			ns->npools = ns->poolcap = np;
+			for (size_t k = 0; k < np; k++) {
+				json_object *h = json_object_array_get_idx(hp, k);
+				ns->pools[k] = (struct hugepool){ i64(h, "size_kb"), i64(h, "total"), i64(h, "free") };
+			}
+		}
+		if (bal) {
+			json_object *r = get(no, "numa_balancing_per_s");
+			for (int k = 0; k < NVM_NKEYS; k++) {
+				s->nk.node[i].v[k] = -1;
+				s->nk.node_rate[i][k] = dbl(r, nvm_names[k]);
+			}
+			s->nk.tier[i] = (int)i64(no, "memory_tier");
+		}
+	}
+	if (bal) {
+		s->nk.balancing = (int)i64(bal, "mode");
+		json_object *c = get(bal, "counters"), *r = get(bal, "per_s");
+		for (int k = 0; k < NVM_NKEYS; k++) {
+			s->nk.sys.v[k] = i64(c, nvm_names[k]);
+			s->nk.sys_rate[k] = dbl(r, nvm_names[k]);
+		}
+		s->nk.sched_read = (size_t)(i64(bal, "processes_sched_read") > 0 ?
+					    i64(bal, "processes_sched_read") : 0);
+	} else {
+		s->nk.balancing = -1;
+		for (int k = 0; k < NVM_NKEYS; k++)
+			s->nk.sys.v[k] = -1, s->nk.sys_rate[k] = -1;
+	}
+	return 0;
+}
+
+static int cgroups_from(struct snapshot *s, json_object *root)
+{
+	const struct topology *t = s->topo;
+	json_object *cg = get(root, "cgroups");
+	if (!cg)
+		return 0;
+	s->have_cgroups = true;
+	int lay = name_index(cgroup_layout_names, 4, str(root, "cgroup_layout"));
+	s->cgroups.layout = lay >= 0 ? (enum cgroup_layout)lay : CGROUP_NONE;
+	s->cg_layout = s->cgroups.layout;
+	size_t n = alen(cg), nn = t->nnodes;
+	s->cgroups.v = calloc(n ? n : 1, sizeof(*s->cgroups.v));
+	s->cgroups.kb = malloc((n ? n : 1) * 3 * (nn ? nn : 1) * sizeof(int64_t));
+	if (!s->cgroups.v || !s->cgroups.kb)
+		return -ENOMEM;
+	s->cgroups.cap = n;
+	s->cgroups.kbcap = n * 3 * nn;
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(cg, i);
+		struct cgroup_info *c = &s->cgroups.v[i];
+		s->cgroups.n = i + 1;
+		bitmap_init(&c->cpus);
+		bitmap_init(&c->mems);
+		bitmap_init(&c->run_nodes);
+		const char *path = str(o, "path");
+		if (!(c->path = strdup(path ? path : "?")))
+			return -ENOMEM;
+		c->depth = 0;
+		for (const char *p = c->path; *p; p++)
+			c->depth += *p == '/' && p[1];
+		c->parent = -1;
+		for (long k = (long)i - 1; k >= 0 && c->depth > 0; k--)
+			if (s->cgroups.v[k].depth == c->depth - 1) {
+				c->parent = (int)k;
+				break;
+			}
+		int st = name_index(cgroup_state_names, 4, str(o, "state"));
+		c->state = st >= 0 ? (enum cgroup_state)st : CGS_ERROR;
+		c->procs_tree = i64(o, "processes");
+		c->procs = i64(o, "processes_own");
+		c->node_kb = s->cgroups.kb + i * 3 * nn;
+		c->anon_kb = c->node_kb + nn;
+		c->file_kb = c->anon_kb + nn;
+		json_object *nk = get(o, "node_kb");
+		c->have_numa = nk && !json_object_is_type(nk, json_type_null);
+		per_node(t, nk, c->node_kb);
+		per_node(t, get(o, "anon_node_kb"), c->anon_kb);
+		per_node(t, get(o, "file_node_kb"), c->file_kb);
+		c->total_kb = i64(o, "total_kb");
+		c->anon_total_kb = i64(o, "anon_kb");
+		c->file_total_kb = i64(o, "file_kb");
+		c->unknown_node_kb = i64(o, "unknown_node_kb");
+		c->current_kb = i64(o, "memory_current_kb");
+		json_object *ce = get(o, "cpus_effective"), *me = get(o, "mems_effective");
+		c->have_cpus = ce && !json_object_is_type(ce, json_type_null);
+		c->have_mems = me && !json_object_is_type(me, json_type_null);
+		if (id_list(ce, &c->cpus) || id_list(me, &c->mems) || id_list(get(o, "run_nodes"), &c->run_nodes))
+			return -EINVAL;
+		c->remote_kb = i64(o, "remote_kb");
+		const char *ra = str(o, "remote_against");
+		c->remote_by_mems = ra && strcmp(ra, "mems_effective") == 0;
+	}
+	return 0;
+}
+
+static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, int64_t *kb)
+{
+	const struct topology *t = s->topo;
+	size_t nn = t->nnodes;
+	memset(p, 0, sizeof(*p));
+	struct proc_info *in = &p->info;
+	in->pid = (int)i64(o, "pid");
+	in->ppid = (int)i64(o, "ppid");
+	dup_clip(str(o, "comm"), in->comm, sizeof(in->comm));
+	dup_clip(str(o, "cmdline"), in->cmdline, sizeof(in->cmdline));
+	dup_clip(str(o, "user"), in->user, sizeof(in->user));
+	in->uid = i64(o, "uid");
+	const char *stt = str(o, "state");
+	in->state = stt && stt[0] != '?' ? stt[0] : 0;
+	json_object *kt = get(o, "kernel_thread");
+	in->kthread = kt && json_object_get_boolean(kt);
+	in->starttime = (uint64_t)(i64(o, "start_ticks") > 0 ? i64(o, "start_ticks") : 0);
+	in->nthreads = i64(o, "threads");
+	in->last_cpu = (int)i64(o, "last_cpu");
+	in->rss_kb = i64(o, "rss_kb");
+	double ct = dbl(o, "cpu_time_s");
+	in->utime = ct >= 0 ? (uint64_t)(ct * 100.0 + 0.5) : 0;
+	p->cpu_pct = dbl(o, "cpu_pct");
+	int64_t home = i64(o, "home_node");
+	p->home = home >= 0 ? topology_node_index(t, (int)home) : -1;
+	int nm = name_index(nm_state_names, 5, str(o, "numa_maps"));
+	p->nm = nm >= 0 ? (enum nm_state)nm : NMS_ERROR;
+	p->nm_errno = p->nm == NMS_ERROR ? EIO : 0;
+	p->node_kb = kb;
+	p->anon_kb = kb + nn;
+	p->file_kb = kb + 2 * nn;
+	p->huge_kb = kb + 3 * nn;
+	p->pol_kb = kb + 4 * nn;
+	per_node(t, get(o, "node_kb"), p->node_kb);
+	per_node(t, get(o, "anon_kb"), p->anon_kb);
+	per_node(t, get(o, "file_kb"), p->file_kb);
+	json_object *hk = get(o, "huge_kb");
+	per_node(t, hk, p->huge_kb);
+	for (size_t j = 0; j < nn; j++)
+		p->pol_kb[j] = 0;
+	p->huge_unknown = p->nm == NMS_OK && (!hk || json_object_is_type(hk, json_type_null));
+	p->pol_mode = -1;
+	p->total_kb = i64(o, "total_kb");
+	p->remote_kb = i64(o, "remote_kb");
+	p->unknown_node_kb = i64(o, "unknown_node_kb");
+	if (p->unknown_node_kb < 0)
+		p->unknown_node_kb = 0;
+	p->unknown_node_id = -1;
+	int64_t w = i64(o, "numa_maps_warnings");
+	p->nm_warnings = w > 0 ? (size_t)w : 0;
+	p->remote_pct = dbl(o, "remote_pct");
+	int64_t maps = i64(o, "mappings");
+	p->nmappings = maps > 0 ? (size_t)maps : 0;
+	dup_clip(str(o, "policy"), p->policy, sizeof(p->policy));
+	const char *pl = str(o, "placement");
+	p->nm_sampled = pl && strcmp(pl, "sampled") == 0;
+	p->nm_age_s = dbl(o, "sample_age_s");
+	p->racc_pct = dbl(o, "remote_access_pct");
+	p->kmig_pages = i64(o, "kernel_migrated_pages");
+	p->kmig_rate = dbl(o, "kernel_migrate_per_s");
+	p->sched_age_s = dbl(o, "sched_age_s");
+	p->moved_from = -1;
+	p->rss_growth_kb = -1;
+	p->why_idx = -1;
+	p->cgroup_idx = -1;
+	const char *cause = str(o, "remote_cause");
+	int wc = name_index(why_cause_names, WHY_NCAUSES, cause);
+	p->why = wc >= 0 ? wc : WHY_NOT_READ;
+	json_object *adv = get(o, "advice");
+	if (adv && p->why != WHY_NONE && p->why != WHY_NOT_READ) {
+		struct why_result *g = buf_grow_array(s->why, &s->whycap, s->nwhy + 1, sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		s->why = g;
+		struct why_result *r = &s->why[s->nwhy];
+		memset(r, 0, sizeof(*r));
+		r->cause = (enum why_cause)p->why;
+		json_object *ev = get(o, "remote_evidence");
+		for (size_t k = 0; k < alen(ev) && k < WHY_MAX_EVIDENCE; k++)
+			dup_clip(json_object_get_string(json_object_array_get_idx(ev, k)),
+				 r->evidence[k], sizeof(r->evidence[k])), r->nevidence++;
+		int act = name_index(why_action_names, 3, str(adv, "action"));
+		r->action = act >= 0 ? (enum why_action)act : WHY_ACT_NONE;
+		r->node = (int)i64(adv, "node");
+		dup_clip(str(adv, "text"), r->text, sizeof(r->text));
+		p->why_idx = (long)s->nwhy++;
+	}
+	const char *cgp = str(o, "cgroup");
+	if (cgp) {
+		char *kept;
+		if (keep_string(s, cgp, &kept))
+			return -ENOMEM;
+		p->cgroup = kept;
+		p->cgroup_idx = s->have_cgroups ? cgroup_find(&s->cgroups, cgp) : -1;
+	}
+	if (!s->cg_layout && get(o, "cgroup"))
+		s->cg_layout = CGROUP_V2;   /* processes' cgroups were read */
+	return 0;
+}
+
+static int build(struct snapshot *s, json_object *root)
+{
+	const char *ts = str(root, "timestamp");
+	struct tm tm = { 0 };
+	if (!ts || !strptime(ts, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return -EINVAL;
+	s->wall.tv_sec = timegm(&tm);
+	s->interval_s = dbl(root, "interval_s");
+	s->seq = (unsigned)(i64(root, "sample") > 0 ? i64(root, "sample") : 0);
+	s->self_cpu_pct = dbl(root, "tool_cpu_pct");
+	json_object *nb = get(root, "numa_maps_budget");
+	json_object *full = get(nb, "full");
+	s->nm_stats.full = full && json_object_get_boolean(full);
+	s->nm_stats.budget_ms = dbl(nb, "budget_ms");
+	s->nm_stats.read = (size_t)(i64(nb, "read") > 0 ? i64(nb, "read") : 0);
+	s->nm_stats.sampled = (size_t)(i64(nb, "sampled") > 0 ? i64(nb, "sampled") : 0);
+	s->nm_stats.kept = (size_t)(i64(nb, "kept") > 0 ? i64(nb, "kept") : 0);
+	s->nm_stats.skipped = (size_t)(i64(nb, "over_budget") > 0 ? i64(nb, "over_budget") : 0);
+	s->nm_stats.spent_ms = dbl(nb, "spent_ms");
+	int64_t kh = i64(root, "kernel_threads_hidden");
+	s->kthreads_hidden = kh > 0 ? (size_t)kh : 0;
+	/* The recorded warnings, without the topology's own (the header's). */
+	json_object *w = get(root, "warnings");
+	for (size_t i = 0; i < alen(w); i++) {
+		const char *line = json_object_get_string(json_object_array_get_idx(w, i));
+		bool topo = false;
+		for (size_t k = 0; line && k < s->topo->nwarnings; k++)
+			topo |= strcmp(s->topo->warnings[k], line) == 0;
+		if (line && !topo) {
+			if (keep_string(s, line, NULL))
+				return -ENOMEM;
+			s->rec_nwarnings++;
+		}
+	}
+	int rc = nodes_from(s, root);
+	if (!rc)
+		rc = cgroups_from(s, root);
+	s->cgroups_ms = dbl(root, "cgroups_read_ms");
+	if (rc)
+		return rc;
+	json_object *procs = get(root, "processes");
+	size_t n = alen(procs), nn = s->topo->nnodes;
+	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
+	s->kb_pool = malloc((n ? n : 1) * NM_KB_ARRAYS * nn * sizeof(int64_t));
+	if (!s->procs || !s->kb_pool)
+		return -ENOMEM;
+	s->proccap = n;
+	s->kb_cap = n * NM_KB_ARRAYS * nn;
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = proc_from(s, json_object_array_get_idx(procs, i), &s->procs[i],
+			       s->kb_pool + i * NM_KB_ARRAYS * nn);
+		s->nprocs = i + 1;
+	}
+	return rc;
+}
+
+int snapjson_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,
+		      char *err, size_t errsz)
+{
+	snapshot_free(s);
+	s->topo = t;
+	s->replayed = true;
+	json_tokener *tok = json_tokener_new_ex(64);
+	json_object *root = tok ? json_tokener_parse_ex(tok, line, (int)len) : NULL;
+	if (tok)
+		json_tokener_free(tok);
+	int rc = root && json_object_is_type(root, json_type_object) ? build(s, root) : -EINVAL;
+	json_object_put(root);
+	if (rc) {
+		snprintf(err, errsz, "a recorded sample is %s", rc == -ENOMEM ? "too big for memory" :
+			 "malformed");
+		snapshot_free(s);
+		s->topo = t;
+		s->replayed = true;
+	}
+	return rc;
+}

@@ -1,0 +1,215 @@
+/* ui_replay.c - the monitor on a recording (--replay FILE|DIR): each
+ * sample rebuilt into the model (snapjson), moved through with t / T
+ * (next / previous), b (jump to a time), Home / End (first / last). The
+ * screens read the model as live; actions are refused. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curses.h>
+
+#include "record.h"
+#include "snapjson.h"
+#include "ui_int.h"
+
+struct ui_replay {
+	struct rec_reader *r;
+	struct rec_sample cur;
+	char *header;              /* the header the topology is from */
+	size_t said;               /* reader warnings shown */
+};
+
+/* The recording's topology of header (replaced when a later recorder
+ * session has another). */
+static int adopt_header(struct ui *u, const char *header, char *err, size_t errsz)
+{
+	struct ui_replay *rp = u->rp;
+	if (rp->header && strcmp(rp->header, header) == 0)
+		return 0;
+	struct topology t;
+	int rc = snapjson_topology(header, &t, err, errsz);
+	if (rc)
+		return rc;
+	char *h = strdup(header);
+	if (!h) {
+		topology_free(&t);
+		return -ENOMEM;
+	}
+	snapshot_free(&u->snap);
+	if (rp->header)
+		topology_free(&u->se.topo);
+	free(rp->header);
+	rp->header = h;
+	u->se.topo = t;
+	return 0;
+}
+
+int ui_replay_open(struct ui *u, const struct options *o, char *err, size_t errsz)
+{
+	struct ui_replay *rp = calloc(1, sizeof(*rp));
+	if (!rp)
+		return -ENOMEM;
+	u->rp = rp;
+	u->replay = true;
+	int rc = rec_reader_open(&rp->r, o->replay, err, errsz);
+	if (rc)
+		return rc;
+	rc = rec_reader_first(rp->r, &rp->cur);
+	time_t when;
+	if (rc == 0 && o->begin && rec_parse_time(o->begin, rp->cur.when, &when) == 0)
+		rc = rec_reader_seek(rp->r, when, &rp->cur);
+	if (rc) {
+		snprintf(err, errsz, "%s: %s", o->replay, rc == -ENOENT ? "no samples in it" : strerror(-rc));
+		return rc;
+	}
+	return adopt_header(u, rp->cur.header, err, errsz);
+}
+
+void ui_replay_close(struct ui *u)
+{
+	struct ui_replay *rp = u->rp;
+	if (!rp)
+		return;
+	snapshot_free(&u->snap);
+	if (rp->header)
+		topology_free(&u->se.topo);
+	rec_reader_close(rp->r);
+	free(rp->header);
+	free(rp);
+	u->rp = NULL;
+}
+
+/* -p, -u and K as the live sampler applies them. */
+static bool wanted(const struct ui *u, const struct snap_proc *p)
+{
+	const struct options *o = u->opt;
+	bool named = false;
+	for (size_t i = 0; i < o->npids; i++)
+		named |= o->pids[i] == p->info.pid;
+	if (o->npids && !named)
+		return false;
+	if (p->info.kthread && !u->kernel_threads && !named)
+		return false;
+	if (o->user && strcmp(o->user, p->info.user) != 0) {
+		char uid[24];
+		snprintf(uid, sizeof(uid), "%lld", (long long)p->info.uid);
+		if (strcmp(o->user, uid) != 0)
+			return false;
+	}
+	return true;
+}
+
+void ui_replay_sample(struct ui *u)
+{
+	struct ui_replay *rp = u->rp;
+	char err[300];
+	int rc = adopt_header(u, rp->cur.header, err, sizeof(err));
+	if (!rc)
+		rc = snapjson_snapshot(rp->cur.line, rp->cur.len, &u->se.topo, &u->snap, err, sizeof(err));
+	if (rc) {
+		snprintf(u->msg, sizeof(u->msg), "%s", err);
+		return;
+	}
+	size_t k = 0, hidden = 0;
+	for (size_t i = 0; i < u->snap.nprocs; i++) {
+		if (wanted(u, &u->snap.procs[i]))
+			u->snap.procs[k++] = u->snap.procs[i];
+		else
+			hidden += u->snap.procs[i].info.kthread;
+	}
+	u->snap.nprocs = k;
+	u->snap.kthreads_hidden += hidden;
+	if (rp->said < rec_reader_nwarnings(rp->r)) {
+		snprintf(u->msg, sizeof(u->msg), "%s", rec_reader_warning(rp->r, rec_reader_nwarnings(rp->r) - 1));
+		rp->said = rec_reader_nwarnings(rp->r);
+	}
+}
+
+/* Move with fn; the sample is rebuilt and the rows with it. */
+static void move_to(struct ui *u, int (*fn)(struct rec_reader *, struct rec_sample *),
+		    const char *none)
+{
+	struct ui_replay *rp = u->rp;
+	struct rec_sample s;
+	int rc = fn(rp->r, &s);
+	if (rc) {
+		snprintf(u->msg, sizeof(u->msg), "%s", rc == -ENOENT ? none : strerror(-rc));
+		return;
+	}
+	rp->cur = s;
+	ui_sample(u);
+	if (!u->msg[0])
+		ui_replay_status(u, u->msg, sizeof(u->msg));
+}
+
+void ui_replay_jump(struct ui *u, const char *text)
+{
+	struct ui_replay *rp = u->rp;
+	time_t when;
+	if (rec_parse_time(text, rp->cur.when, &when) != 0) {
+		snprintf(u->msg, sizeof(u->msg), "not a time: use HH:MM[:SS] or YYYY-MM-DD HH:MM");
+		return;
+	}
+	struct rec_sample s;
+	int rc = rec_reader_seek(rp->r, when, &s);
+	if (rc) {
+		snprintf(u->msg, sizeof(u->msg), "no sample: %s", strerror(-rc));
+		return;
+	}
+	rp->cur = s;
+	ui_sample(u);
+	if (!u->msg[0])
+		ui_replay_status(u, u->msg, sizeof(u->msg));
+}
+
+void ui_replay_status(const struct ui *u, char *out, size_t n)
+{
+	const struct ui_replay *rp = u->rp;
+	char when[40] = "?";
+	struct tm tm;
+	if (rp->cur.when >= 0 && localtime_r(&rp->cur.when, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	const char *f = strrchr(rp->cur.file, '/');
+	snprintf(out, n, "replay %s  %s", when, f ? f + 1 : rp->cur.file);
+}
+
+static void k_next(struct ui *u, int ch) { (void)ch; move_to(u, rec_reader_next, "the last sample"); }
+static void k_prev(struct ui *u, int ch) { (void)ch; move_to(u, rec_reader_prev, "the first sample"); }
+static void k_first(struct ui *u, int ch) { (void)ch; move_to(u, rec_reader_first, "no samples"); }
+static void k_last(struct ui *u, int ch) { (void)ch; move_to(u, rec_reader_last, "no samples"); }
+static void k_jump(struct ui *u, int ch) { (void)ch; ui_prompt_open(u, UI_PROMPT_TIME); }
+
+/* In replay these come before the main table (t is the tree there, T the
+ * time sort, Home/End the first/last process: F5 and F6 still do those). */
+const struct ui_key ui_replay_keys[] = {
+	{ 't', k_next, "t T", "replay: next / previous sample", NULL },
+	{ 'T', k_prev, NULL, NULL, NULL },
+	{ 'b', k_jump, "b", "replay: jump to a time (HH:MM, YYYY-MM-DD HH:MM)", NULL },
+	{ KEY_HOME, k_first, "Home End", "replay: first / last sample", NULL },
+	{ KEY_END, k_last, NULL, NULL, NULL },
+};
+const size_t ui_nreplay_keys = sizeof(ui_replay_keys) / sizeof(ui_replay_keys[0]);
+
+bool ui_replay_key(struct ui *u, int ch)
+{
+	if (!u->replay || (u->screen != SCR_PROCESSES && u->screen != SCR_NODES && u->screen != SCR_DETAIL))
+		return false;
+	for (size_t i = 0; i < ui_nreplay_keys; i++)
+		if (ui_replay_keys[i].key == ch) {
+			u->msg[0] = '\0';
+			ui_replay_keys[i].fn(u, ch);
+			return true;
+		}
+	return false;
+}
+
+bool ui_replay_refused(struct ui *u)
+{
+	if (!u->replay)
+		return false;
+	snprintf(u->msg, sizeof(u->msg), "replay: actions (m, B, k, L, x) act on the live machine; "
+		 "disabled on a recording");
+	return true;
+}
