@@ -1,7 +1,7 @@
 /* ui_settings.c - the monitor's state to and from the settings file
- * (settings.h): read at start (options on the command line win), written
- * on quit when something changed since, never over a file that could not
- * be read. */
+ * (settings.h): read at start (options on the command line win for that
+ * run and are not written), written on quit when something changed since,
+ * never over a file that could not be read. */
 #include <stdio.h>
 #include <string.h>
 
@@ -48,9 +48,15 @@ static void bad(struct ui *u, const char *what)
 	snprintf(u->msg, sizeof(u->msg), "%.159s", line);
 }
 
+/* The file's values as read at start (all unset when there was none):
+ * what a setting given on the command line keeps in the file. One
+ * monitor per process. */
+static struct settings from_file;
+
 void ui_settings_load(struct ui *u)
 {
 	const struct options *o = u->opt;
+	settings_init(&from_file);
 	if (settings_path(u->settings_path, sizeof(u->settings_path)) != 0) {
 		u->settings_path[0] = '\0';
 		return;
@@ -84,6 +90,7 @@ void ui_settings_load(struct ui *u)
 			return;
 		}
 	}
+	from_file = s;
 	if (!o->sort && s.sort[0])
 		u->sort = key;
 	if (!o->sort && s.sort_descending >= 0)
@@ -116,6 +123,26 @@ void ui_settings_load(struct ui *u)
 	collect(u, &u->settings_at_start);
 }
 
+/* A setting given on the command line (-s, -o or --age, -d,
+ * --kernel-threads) is that run's, not a change to keep: unless it was
+ * changed in the monitor since, the file keeps its own value (or none). */
+static void keep_file_values(const struct ui *u, struct settings *now)
+{
+	const struct options *o = u->opt;
+	const struct settings *st = &u->settings_at_start;
+	if (o->sort && strcmp(now->sort, st->sort) == 0 &&
+	    now->sort_descending == st->sort_descending) {
+		memcpy(now->sort, from_file.sort, sizeof(now->sort));
+		now->sort_descending = from_file.sort_descending;
+	}
+	if ((o->columns || o->show_age) && strcmp(now->columns, st->columns) == 0)
+		memcpy(now->columns, from_file.columns, sizeof(now->columns));
+	if (o->delay_set && now->delay == st->delay)
+		now->delay = from_file.delay;
+	if (o->kernel_threads && now->kernel_threads == st->kernel_threads)
+		now->kernel_threads = from_file.kernel_threads;
+}
+
 int ui_settings_save(struct ui *u, char *why, size_t whysz)
 {
 	why[0] = '\0';
@@ -125,6 +152,7 @@ int ui_settings_save(struct ui *u, char *why, size_t whysz)
 	collect(u, &now);
 	if (memcmp(&now, &u->settings_at_start, sizeof(now)) == 0)
 		return 0;
+	keep_file_values(u, &now);
 	int rc = settings_save(u->settings_path, &now, why, whysz);
 	if (rc && !why[0])
 		snprintf(why, whysz, "%s", strerror(-rc));

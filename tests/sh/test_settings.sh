@@ -224,7 +224,36 @@ else
 	echo "SKIP settings_sudo_no_root_file: not root"
 fi
 
-# --- 8. a file refused is not half applied ----------------------------------
+# --- 8. the command line's settings are that run's, not the file's -----------
+# -d, -s, -o and --kernel-threads are not written when another setting is
+# changed (P): the file keeps its own value, or has none; a setting given
+# on the command line and then changed in the monitor is written.
+H=$T/h8; mkdir "$H"
+F=$H/.config/numatop-tui/numatop-tuirc
+mon s8 "HOME=$H" -- -d 0.5 --kernel-threads
+keys P
+quit
+[ "$(rc)" = 0 ] && grep -qx 'sort=CPU%' "$F" 2>/dev/null && ! grep -Eq '^delay=0?\.5' "$F" &&
+	! grep -qx 'kernel_threads=1' "$F" && ok settings_cmdline_values_not_written ||
+	bad settings_cmdline_values_not_written "$(why); file: $(cat "$F" 2>&1)"
+printf 'sort=PID\nsort_descending=0\ncolumns=PID,USER,COMMAND\ndelay=3\nkernel_threads=0\ntree=0\n' >"$F"
+mon s8b "HOME=$H" -- -d 0.5 --kernel-threads -o PID,COMMAND -s REMOTE
+keys t
+quit
+bad=""
+for kv in sort=PID sort_descending=0 columns=PID,USER,COMMAND delay=3 kernel_threads=0 tree=1; do
+	grep -qx "$kv" "$F" 2>/dev/null || bad="$bad $kv"
+done
+[ "$(rc)" = 0 ] && [ -z "$bad" ] && ok settings_cmdline_file_values_kept ||
+	bad settings_cmdline_file_values_kept "$(why); not kept:$bad; file: $(cat "$F" 2>&1)"
+mon s8c "HOME=$H" -- -d 0.5
+keys +
+quit
+d=$(sed -n 's/^delay=//p' "$F" 2>/dev/null)
+[ "$(rc)" = 0 ] && [ -n "$d" ] && [ "$d" != 3 ] && [ "$d" != 0.5 ] && ok settings_cmdline_changed_written ||
+	bad settings_cmdline_changed_written "$(why); -d 0.5 then +: delay=$d; file: $(cat "$F" 2>&1)"
+
+# --- 9. a file refused is not half applied ----------------------------------
 # sort=PID is a good value, columns=NOPE is not: the file is refused as a
 # whole, the sort stays the default (REMOTE), and the file is kept.
 C=$T/c10; mkdir -p "$C/numatop-tui"
