@@ -1,7 +1,7 @@
 /* ui_settings.c - the monitor's state to and from the settings file
  * (settings.h): read at start (options on the command line win for that
  * run and are not written), written on quit when something changed since,
- * never over a file that could not be read. */
+ * never over a file that could not be read, never with -n. */
 #include <stdio.h>
 #include <string.h>
 
@@ -146,7 +146,8 @@ static void keep_file_values(const struct ui *u, struct settings *now)
 int ui_settings_save(struct ui *u, char *why, size_t whysz)
 {
 	why[0] = '\0';
-	if (!u->settings_path[0] || u->settings_bad)
+	/* -n: a run of N samples, not a session whose settings stick. */
+	if (!u->settings_path[0] || u->settings_bad || u->opt->iterations > 0)
 		return 0;
 	struct settings now;
 	collect(u, &now);

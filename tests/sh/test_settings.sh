@@ -253,7 +253,15 @@ d=$(sed -n 's/^delay=//p' "$F" 2>/dev/null)
 [ "$(rc)" = 0 ] && [ -n "$d" ] && [ "$d" != 3 ] && [ "$d" != 0.5 ] && ok settings_cmdline_changed_written ||
 	bad settings_cmdline_changed_written "$(why); -d 0.5 then +: delay=$d; file: $(cat "$F" 2>&1)"
 
-# --- 9. a file refused is not half applied ----------------------------------
+# --- 9. -n N opens the monitor for N samples: it never writes the file -------
+H=$T/h9; mkdir "$H"
+mon s9 "HOME=$H" -- -n 1000
+keys P
+keys t
+quit
+[ "$(rc)" = 0 ] && [ -z "$(lsr "$H")" ] && ok settings_n_no_write || bad settings_n_no_write "$(why); $(lsr "$H")"
+
+# --- 10. a file refused is not half applied ----------------------------------
 # sort=PID is a good value, columns=NOPE is not: the file is refused as a
 # whole, the sort stays the default (REMOTE), and the file is kept.
 C=$T/c10; mkdir -p "$C/numatop-tui"
