@@ -2,12 +2,13 @@
 # The monitor's settings file, like htoprc:
 # $XDG_CONFIG_HOME/numatop-tui/numatop-tuirc (~/.config/... without it),
 # "key=value" lines. Read at start (the command line wins for that run),
-# written on quit only when a setting was changed with a key; a file it
-# cannot read is said on the status line and never overwritten; a save
-# that fails is said on stderr, the exit status stays 0; root never writes
-# into a home it does not own; batch and JSON runs neither read nor write
-# it. Each run has a private HOME under $T, on a copy of the recorded
-# 4-node tree (with one kernel thread).
+# written on quit only when a setting was changed with a key (not the
+# values of the command line's options, not with -n); a file it cannot
+# read is said on the status line, not used at all and never overwritten;
+# a save that fails is said on stderr, the exit status stays 0; root never
+# writes into a home it does not own (said at start); batch and JSON runs
+# neither read nor write it. Each run has a private HOME under $T, on a
+# copy of the recorded 4-node tree (with one kernel thread).
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 need tmux tmux
@@ -216,6 +217,10 @@ b "" --json -n 1 >/dev/null
 if [ "$(id -u)" = 0 ]; then
 	H=$T/uh; mkdir "$H"; chown -R $NB:$NB "$H"
 	mon s7 "HOME=$H"
+	wait_for settings 20
+	s=$(screen)
+	echo "$s" | grep settings | grep -q 'owned by' && ok settings_sudo_said_at_start ||
+		bad settings_sudo_said_at_start "$s"
 	keys P
 	quit
 	[ "$(rc)" = 0 ] && [ -z "$(find "$H" -user root)" ] && ok settings_sudo_no_root_file ||
