@@ -758,13 +758,14 @@ else bad threads_off_scroll_reset "after H End PgDn x3 H: first row PID $r1 (the
 killall_of "$D_thr"; tmux kill-session -t thr 2>/dev/null
 
 # =========================================================================
-# 15. The dialogs (k, m, L: live, on our own sleeping process) and the help
-# at 40x10. Only Esc is pressed in them: nothing is sent or moved.
+# 15. The dialogs (k, m, B, L, F6, F2, x: live, on our own sleeping
+# process) and the help at 40x10. Only Esc is pressed in them: nothing is
+# sent or moved.
 # =========================================================================
 dval 60.0; D_dlg=$D
 tmux new-session -d -s dlg -x 40 -y 10 "env TERM=tmux-256color $prog -p $victim -d $D"
 up dlg; sleep 0.2
-for spec in "kill:k:Send signal" "migrate:m:Migrate [a-z]" "measure:L:Measure"; do
+for spec in "kill:k:Send signal" "migrate:m:Migrate [a-z]" "rebind:B:Rebind threads of" "measure:L:Measure"; do
 	name=${spec%%:*}; rest=${spec#*:}; key=${rest%%:*}; title=${rest#*:}
 	press dlg "$key"; sleep "$KD"
 	tmux capture-pane -e -N -p -t dlg >"$T/dlg.$name"
@@ -773,6 +774,53 @@ for spec in "kill:k:Send signal" "migrate:m:Migrate [a-z]" "measure:L:Measure"; 
 		|| bad "dialog_40x10_$name" "$res; screen: $(scr dlg | sed 's/$/|/' | tr -d '\n' | cut -c1-420)"
 	press dlg Escape; sleep "$KD"
 done
+# F6: the sort menu, a box down to its last row (the selected column, "*").
+press dlg F6; sleep "$KD"
+tmux capture-pane -e -N -p -t dlg >"$T/dlg.sort"
+res=$(python3 "$T/box.py" "$T/dlg.sort" 40 'Sort by' '\* [A-Z]' 2>&1)
+[ $? = 0 ] && ok "dialog_40x10_sort ($res)" \
+	|| bad dialog_40x10_sort "$res; screen: $(scr dlg | sed 's/$/|/' | tr -d '\n' | cut -c1-420)"
+press dlg Escape; sleep "$KD"
+# F2: the setup screen's two lists side by side, each row a column name in
+# both (nothing spilled onto the next row), its key line last, 10 rows.
+press dlg F2; sleep "$KD"
+scr dlg >"$T/dlg.setup"
+res=$(python3 - "$T/dlg.setup" 40 10 <<'PYEOF'
+import re, sys
+rows = open(sys.argv[1], encoding="utf-8").read().split("\n")
+W, H = int(sys.argv[2]), int(sys.argv[3])
+while rows and rows[-1] == "" and len(rows) > H: rows.pop()
+why = []
+if len(rows) != H: why.append("%d rows" % len(rows))
+if any(len(r) > W for r in rows): why.append("a row wider than %d" % W)
+t = next((i for i, r in enumerate(rows) if "Active columns" in r), None)
+if t is None or "Available" not in rows[t]:
+    why.append("no 'Active columns ... Available columns' title row")
+else:
+    xa = rows[t].index("Available")
+    n = 0
+    for r in rows[t + 1:H - 1]:
+        if not r.strip(): break
+        n += 1
+        if not re.match(r" [A-Z][A-Z0-9%_]* ", r) or (len(r) > xa and not re.match(r" ?[A-Z][A-Z0-9%_]*( |$)", r[xa - 1:])):
+            why.append("row spilled or out of line: %r" % r)
+    if n < 3: why.append("only %d list rows" % n)
+if not rows[H - 1].startswith("Up/Down"): why.append("last row %r" % rows[H - 1])
+print("; ".join(why) if why else "title row %d, lists side by side" % (t + 1))
+sys.exit(1 if why else 0)
+PYEOF
+)
+[ $? = 0 ] && ok "dialog_40x10_setup ($res)" \
+	|| bad dialog_40x10_setup "$res; screen: $(scr dlg | sed 's/$/|/' | tr -d '\n' | cut -c1-420)"
+press dlg Escape; sleep "$KD"
+# x: our sleeping process has nothing remote (no advice, so no dialog: on a
+# multi-node machine with advice it opens the m/B dialog above): its answer
+# is one status row, cut, not wrapped over the table header below it.
+press dlg x; sleep "$KD"
+scr dlg >"$T/dlg.fix"
+xr=$(grep -n "^PID $victim, remote:" "$T/dlg.fix" | cut -d: -f1)
+if [ -n "$xr" ] && sed -n "$((xr + 1))p" "$T/dlg.fix" | grep -Eq '^ +PID +USER'; then ok "dialog_40x10_fix (its answer on row $xr)"
+else bad dialog_40x10_fix "screen: $(sed 's/$/|/' "$T/dlg.fix" | tr -d '\n' | cut -c1-420)"; fi
 # The help: its title line whole (the line under it is empty or a key).
 press dlg '?'; sleep "$KD"
 scr dlg >"$T/dlg.help"
