@@ -274,6 +274,8 @@ static void k_action(struct ui *u, int ch)
 static void k_advice(struct ui *u, int ch)
 {
 	(void)ch;
+	if (ui_replay_refused(u))
+		return;
 	const struct snap_proc *p = ui_selected(u);
 	if (!p)
 		return;

@@ -15,9 +15,11 @@ T=$(mktemp -d)
 REC=
 cleanup() {
 	[ -n "$REC" ] && kill -9 "$REC" 2>/dev/null
+	tmux kill-server 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
+export TMUX_TMPDIR="$T"
 
 # What changes from one run to the next (times, the tool's own cost).
 VOLATILE='del(.timestamp, .tool_cpu_pct, .interval_s, .numa_maps_budget.spent_ms, .cgroups_read_ms, .sample)
@@ -46,8 +48,19 @@ cmp -s "$T/j.norm" "$T/a.norm" && ok record_same_as_json \
 tail -n +2 "$T/a.ndjson" | cmp -s - "$T/r.ndjson" && [ $rc -eq 0 ] && [ ! -s "$T/err" ] \
 	&& ok replay_json_round_trip || bad replay_json_round_trip "rc=$rc $(cat "$T/err")"
 "$PROG" --replay "$T/a.zst" --json -n 2 | wc -l | grep -qx 2 && ok replay_n || bad replay_n
-"$PROG" --replay "$T/a.zst" >/dev/null 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] && grep -q -- '--json' "$T/err" && ok replay_needs_json || bad replay_needs_json "rc=$rc $(cat "$T/err")"
+# Text rebuilt from the recording is the text the live run printed (but
+# the first line: its root and times).
+for args in "-b" "-b -s PID" "-b --cgroups -o PID,USER,N0,N3,REMOTE,WHY,CGROUP,TIME+,COMMAND"; do
+	"$PROG" --root "$TREE" -w "$T/b.zst" -d 0.3 -n 2 2>/dev/null
+	"$PROG" --root "$TREE" $args -d 0.3 -n 2 | grep -v '^numatop-tui \|tool cpu%' >"$T/live.txt"
+	"$PROG" --replay "$T/b.zst" $args | grep -v '^numatop-tui \|tool cpu%' >"$T/replay.txt"
+	rm -f "$T/b.zst"
+	name=replay_text_same$(echo "$args" | tr -c 'a-zA-Z0-9\n' _ | cut -c1-30)
+	[ -s "$T/live.txt" ] && cmp -s "$T/live.txt" "$T/replay.txt" && ok "$name" \
+		|| bad "$name" "$(diff "$T/live.txt" "$T/replay.txt" | head -20)"
+done
+"$PROG" --replay "$T/a.zst" -b | head -1 | grep -q "replay $T/a.zst" && ok replay_text_says_replay \
+	|| bad replay_text_says_replay "$("$PROG" --replay "$T/a.zst" -b | head -1)"
 
 # --- --begin / --end: samples 1 s apart ---
 "$PROG" --root "$TREE" -w "$T/t.zst" -d 1 -n 4 2>/dev/null
@@ -181,3 +194,53 @@ cp "$T/d/numatop-tui_$today.zst" "$T/d/numatop-tui_$(date -d '-1 day' +%Y%m%d).z
 [ $rc -eq 1 ] && grep -q 'not a directory' "$T/err" && ok daily_missing_dir || bad daily_missing_dir "rc=$rc $(cat "$T/err")"
 "$PROG" -w "$T/x.zst" --format text -n 1 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && ok record_format_conflict || bad record_format_conflict "rc=$rc"
+
+# --- the monitor on a recording ---
+need tmux tmux
+"$PROG" --root "$TREE" -w "$T/m.zst" -d 1 -n 4 2>/dev/null
+zstdcat "$T/m.zst" | tail -n +2 | jq -r .timestamp >"$T/mtimes"
+lt() { date -d "$(sed -n "$1p" "$T/mtimes")" '+%Y-%m-%d %H:%M:%S'; }
+tui_init
+tui_start 160 40 "$PROG --replay $T/m.zst"
+screen | grep -q "replay $(lt 1)" && screen | grep -q '/usr/sbin/dbserver' && ok tui_replay_opens \
+	|| bad tui_replay_opens "$(screen | head -3)"
+keys t
+wait_for "replay $(lt 2)" && ok tui_replay_next || bad tui_replay_next "$(screen | head -1)"
+keys End
+wait_for "replay $(lt 4)" && ok tui_replay_end || bad tui_replay_end "$(screen | head -1)"
+keys t
+wait_for "the last sample" && screen | grep -q "replay $(lt 4)" && ok tui_replay_stays_at_end \
+	|| bad tui_replay_stays_at_end "$(screen | grep -n 'replay\|last')"
+keys T
+wait_for "replay $(lt 3)" && ok tui_replay_prev || bad tui_replay_prev "$(screen | head -1)"
+keys Home
+wait_for "replay $(lt 1)" && ok tui_replay_home || bad tui_replay_home "$(screen | head -1)"
+keys b
+wait_for "Jump to" && keys "$(date -d "$(sed -n 3p "$T/mtimes")" +%H:%M:%S)" Enter
+wait_for "replay $(lt 3)" && ok tui_replay_jump || bad tui_replay_jump "$(screen | head -1; screen | tail -2)"
+for key in m B k L x; do
+	keys "$key"
+	wait_for "disabled on a recording" 10 && ! screen | grep -q 'Migrate to\|Signal to\|Measure' \
+		&& ok "tui_replay_refuses_$key" || bad "tui_replay_refuses_$key" "$(screen | tail -4)"
+	keys Escape
+done
+# Sorting, filter and detail work on the recorded sample.
+keys N
+wait_for "PIDv" 10 || wait_for "PID^" 10
+first=$(screen | grep -E '^ +[0-9]+ +(alice|bob|root) ' | head -1 | awk '{print $1}')
+[ "$first" = 4242 ] || [ "$first" = 1000 ] && ok tui_replay_sort || bad tui_replay_sort "first row $first"
+keys F4; keys web Enter
+rows=$(screen | grep -cE '^ +[0-9]+ (alice|bob|root)')
+screen | grep -qE '^ +2000 bob' && [ "$rows" = 1 ] && ok tui_replay_filter || bad tui_replay_filter "$(screen | grep -E '^ +[0-9]+ +(alice|bob|root) ')"
+keys Enter
+wait_for "PID 2000" && screen | grep -q 'not recorded' && screen | grep -q 'N2 .*9336K' \
+	&& ok tui_replay_detail || bad tui_replay_detail "$(screen | head -14)"
+keys Escape
+keys Tab
+wait_for "Node" && screen | grep -q "replay $(lt 3)" && ok tui_replay_nodes_screen || bad tui_replay_nodes_screen "$(screen | head -5)"
+keys F1
+wait_for "next / previous sample" && ok tui_replay_help || bad tui_replay_help "$(screen | head -5)"
+keys q; keys q
+"$PROG" --replay "$T/junk" </dev/null >/dev/null 2>"$T/err"; rc=$?
+[ $rc -ne 0 ] && grep -q 'not a numatop-tui recording\|not a terminal' "$T/err" && ok tui_replay_bad_file || bad tui_replay_bad_file "rc=$rc"
+tmux kill-server 2>/dev/null
