@@ -14,6 +14,7 @@
 #include "output.h"
 #include "sampler.h"
 #include "session.h"
+#include "history.h"
 #include "settings.h"
 #include "snapshot.h"
 
@@ -132,7 +133,14 @@ struct ui {
 	struct ui_cgmove *cgmove;     /* m on a cgroup, NULL when closed */
 	bool replay;                  /* --replay: the samples of a recording */
 	struct ui_replay *rp;
+	struct history hist;          /* the last samples, for sparklines */
 };
+
+/* ui_history.c: history fed after each sample, drawn as sparklines */
+void ui_history_add(struct ui *u);
+int ui_spark(struct ui *u, int y, int x, int w, const struct hist_ring *r, double lo, double hi,
+	     enum ui_color c);
+void ui_history_node_line(struct ui *u, size_t i, int y, int x, int w);
 
 /* ui_replay.c: the monitor on a recording (--replay) */
 int ui_replay_open(struct ui *u, const struct options *o, char *err, size_t errsz);

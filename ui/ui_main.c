@@ -103,6 +103,7 @@ static void ui_close(struct ui *u)
 	ui_cgmove_free(u);
 	ui_cgroups_free(u);
 	free(u->meas_marks);
+	history_free(&u->hist);
 	detail_free(&u->detail);
 	snapshot_free(&u->snap);
 	if (u->replay)
@@ -153,6 +154,7 @@ void ui_sample(struct ui *u)
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
 	ui_cg_rebuild(u);
+	ui_history_add(u);
 	if (u->screen == SCR_DETAIL && !u->detail_exited && !u->replay) {
 		int e = detail_read(u->se.root, &u->se.topo, u->detail.pid, u->detail.starttime,
 				    &u->detail);

@@ -75,6 +75,8 @@ static int draw_node_line(struct ui *u, size_t i, int y, bool compact)
 			bar(u, y, x, w, ld->user, ld->system, C_BAR_USER, C_BAR_SYS, txt);
 		}
 		x += w + 1;
+		if (!compact)
+			ui_history_node_line(u, i, y, x, COLS - x);
 		int64_t tot = ns->mem.mem_total_kb, fr = ns->mem.mem_free_kb;
 		if (tot > 0 && fr >= 0) {
 			char a[16], b[16];

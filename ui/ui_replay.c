@@ -139,6 +139,9 @@ static void move_to(struct ui *u, int (*fn)(struct rec_reader *, struct rec_samp
 		return;
 	}
 	rp->cur = s;
+	/* The history is of the samples stepped through in order. */
+	if (fn != rec_reader_next)
+		history_reset(&u->hist);
 	ui_sample(u);
 	if (!u->msg[0])
 		ui_replay_status(u, u->msg, sizeof(u->msg));
@@ -159,6 +162,7 @@ void ui_replay_jump(struct ui *u, const char *text)
 		return;
 	}
 	rp->cur = s;
+	history_reset(&u->hist);
 	ui_sample(u);
 	if (!u->msg[0])
 		ui_replay_status(u, u->msg, sizeof(u->msg));

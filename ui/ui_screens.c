@@ -65,6 +65,8 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 		const char *kind = fmt_node_kind(t, i, ns);
 		if (kind[0] && y < ymax)
 			mvaddnstr(y++, 6, kind, COLS - 6);
+		if (y < ymax && u->hist.samples > 1)
+			ui_history_node_line(u, i, y++, 6, COLS - 6);
 	}
 	/* The kernel's NUMA balancing and tiers, then per node its rates. */
 	if (s->nk.node && y + 1 < ymax) {
@@ -231,6 +233,21 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		fmt_age(age, sizeof(age), p->nm_age_s);
 		mvprintw(y++, 0, "placement: %s, sampled %s ago", p->nm_sampled ?
 			 "estimated from maps + move_pages queries (~)" : "numa_maps", age);
+	}
+	const struct hist_proc *hp = p ? history_proc(&u->hist, p->info.pid, p->info.starttime) : NULL;
+	if (hp && hp->remote_pct.n > 1 && y < ymax) {
+		double lo = 0, hi = 0;
+		hist_range(&hp->remote_pct, &lo, &hi);
+		int x = mvprintw(y, 0, "REMOTE%% over %zu samples (%.1f..%.1f) ", hp->remote_pct.n, lo, hi) == OK ?
+			getcurx(stdscr) : 0;
+		ui_spark(u, y++, x, COLS - x, &hp->remote_pct, 0, 100, C_REMOTE);
+		for (size_t j = 0; j < t->nnodes && y < ymax; j++) {
+			double a = 0, b = 0;
+			if (!hist_range(&hp->node_kb[j], &a, &b))
+				continue;
+			x = mvprintw(y, 0, "  N%-3d kB %9.0f..%-9.0f ", t->nodes[j].id, a, b) == OK ? getcurx(stdscr) : 0;
+			ui_spark(u, y++, x, COLS - x, &hp->node_kb[j], 0, 0, C_BAR_MEM);
+		}
 	}
 	if (p && p->nm == NMS_OK) {
 		for (size_t j = 0; j < t->nnodes && y < ymax; j++) {

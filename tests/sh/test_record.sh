@@ -240,7 +240,41 @@ keys Tab
 wait_for "Node" && screen | grep -q "replay $(lt 3)" && ok tui_replay_nodes_screen || bad tui_replay_nodes_screen "$(screen | head -5)"
 keys F1
 wait_for "next / previous sample" && ok tui_replay_help || bad tui_replay_help "$(screen | head -5)"
-keys q; keys q
+keys Escape; keys BTab
+wait_for PID
+# History: sparklines of the samples stepped through (t), in the node
+# panels, the Nodes screen and the detail; a jump starts them again. (The
+# tree's CPU load is unknown: its /proc/stat does not move; free memory
+# is known.)
+keys Home; keys t; keys t; keys t
+wait_for "replay $(lt 4)"
+line=$(screen | grep -E '^N0 ' | head -1)
+nspark=$(printf '%s' "$line" | sed 's/.*free //;s/miss.*//' | grep -o '[▁▂▃▄▅▆▇█]' | wc -l)
+echo "$line" | grep -q 'cpu .*free .*miss' && [ "$nspark" = 4 ] && ok tui_history_panel_sparklines \
+	|| bad tui_history_panel_sparklines "blocks=$nspark $line"
+keys Enter
+wait_for "REMOTE% over 4 samples" && screen | grep -qE '^  N1 +kB .*[▁▂▃▄▅▆▇█]' \
+	&& ok tui_history_detail || bad tui_history_detail "$(screen | head -12)"
+keys Escape
+keys Home
+nspark=$(screen | grep -E '^N0 ' | head -1 | sed 's/.*free //;s/miss.*//' | grep -o '[▁▂▃▄▅▆▇█]' | wc -l)
+[ "$nspark" = 1 ] && ok tui_history_reset_on_jump || bad tui_history_reset_on_jump "blocks=$nspark"
+tui_start 160 40 "LANG=C LC_ALL=C $PROG --replay $T/m.zst"
+keys t; keys t
+line=$(screen | grep -E '^N0 ' | head -1)
+printf '%s' "$line" | grep -q 'free [_.:=+*#-]' && ! printf '%s' "$line" | LC_ALL=C grep -q "$(printf '[\200-\377]')" \
+	&& ok tui_history_ascii || bad tui_history_ascii "$line"
+keys q
+# Live: the panels fill as samples come.
+tui_start 160 40 "$PROG --root $TREE -d 0.2"
+sleep 1.5
+line=$(screen | grep -E '^N2 ' | head -1)
+nspark=$(printf '%s' "$line" | sed 's/.*free //' | grep -o '[▁▂▃▄▅▆▇█]' | wc -l)
+[ "$nspark" -ge 4 ] && ok tui_history_live || bad tui_history_live "blocks=$nspark $line"
+keys Tab
+wait_for NODE && [ "$(screen | grep -cE '^ +cpu .*free .*miss')" = 4 ] && ok tui_history_nodes_screen \
+	|| bad tui_history_nodes_screen "$(screen | head -20)"
+keys q
 "$PROG" --replay "$T/junk" </dev/null >/dev/null 2>"$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'not a numatop-tui recording\|not a terminal' "$T/err" && ok tui_replay_bad_file || bad tui_replay_bad_file "rc=$rc"
 tmux kill-server 2>/dev/null
