@@ -1,0 +1,126 @@
+/* test_history.c - the history rings (src/history.c): wrap-around keeps
+ * the newest values in order, unknown values stay unknown, processes are
+ * kept by PID and start time with at most HIST_MAX_PROCS (the least
+ * recently displayed goes), sparklines scale and cut to their width. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "history.h"
+
+/* A snapshot of nnodes nodes and n processes, PIDs 100.. */
+static void fake(struct snapshot *s, struct topology *t, size_t n, double busy, int64_t free_kb,
+		 double remote_pct)
+{
+	memset(s, 0, sizeof(*s));
+	s->topo = t;
+	s->nodes = calloc(t->nnodes, sizeof(*s->nodes));
+	s->node_load = calloc(t->nnodes, sizeof(*s->node_load));
+	s->ns_rate = calloc(t->nnodes, sizeof(*s->ns_rate));
+	for (size_t i = 0; i < t->nnodes; i++) {
+		s->nodes[i].mem.mem_free_kb = free_kb;
+		s->node_load[i].busy = busy;
+		s->ns_rate[i][NUMASTAT_MISS] = 1;
+		s->ns_rate[i][NUMASTAT_OTHER_NODE] = i == 0 ? -1 : 2;
+	}
+	s->procs = calloc(n, sizeof(*s->procs));
+	s->kb_pool = calloc(n * t->nnodes, sizeof(int64_t));
+	s->nprocs = n;
+	for (size_t k = 0; k < n; k++) {
+		s->procs[k].info.pid = 100 + (int)k;
+		s->procs[k].info.starttime = 7;
+		s->procs[k].nm = NMS_OK;
+		s->procs[k].remote_pct = remote_pct;
+		s->procs[k].node_kb = s->kb_pool + k * t->nnodes;
+		s->procs[k].node_kb[0] = (int64_t)k;
+	}
+}
+
+static void unfake(struct snapshot *s)
+{
+	free(s->nodes);
+	free(s->node_load);
+	free(s->ns_rate);
+	free(s->procs);
+	free(s->kb_pool);
+}
+
+static void rings(void)
+{
+	struct topology t = { .nnodes = 2 };
+	struct history h;
+	CHECK_EQ_INT(history_init(&h, 4, 2), 0);
+	for (int k = 0; k < 6; k++) {
+		struct snapshot s;
+		fake(&s, &t, 1, k == 4 ? -1 : 10.0 * k, 1000 + k, 50);
+		int pid = 100;
+		CHECK_EQ_INT(history_add(&h, &s, &pid, 1), 0);
+		unfake(&s);
+	}
+	const struct hist_ring *r = history_node(&h, 1, HIST_CPU);
+	CHECK_EQ_INT((int)r->n, 4);
+	CHECK(hist_at(r, 0) == 20 && hist_at(r, 1) == 30 && isnan(hist_at(r, 2)) && hist_at(r, 3) == 50);
+	CHECK(hist_at(history_node(&h, 0, HIST_FREE_KB), 3) == 1005);
+	/* miss + other_node, unknown when one is unknown (node 0) */
+	CHECK(isnan(hist_at(history_node(&h, 0, HIST_MISS), 0)));
+	CHECK(hist_at(history_node(&h, 1, HIST_MISS), 0) == 3);
+	double lo, hi;
+	CHECK(hist_range(r, &lo, &hi) && lo == 20 && hi == 50);
+	const struct hist_proc *p = history_proc(&h, 100, 7);
+	CHECK(p != NULL && p->remote_pct.n == 4);
+	CHECK(history_proc(&h, 100, 8) == NULL);       /* another start: another process */
+	/* Sparklines: 0..100, unknown as a blank, cut to the width. */
+	char out[64];
+	CHECK_EQ_INT((int)hist_spark(r, 10, true, 0, 100, out, sizeof(out)), 4);
+	CHECK_EQ_STR(out, ".: =");
+	CHECK_EQ_INT((int)hist_spark(r, 2, true, 0, 100, out, sizeof(out)), 2);
+	CHECK_EQ_STR(out, " =");
+	CHECK_EQ_INT((int)hist_spark(r, 10, false, 0, 0, out, sizeof(out)), 4);  /* own range */
+	CHECK_EQ_STR(out, "\u2581\u2583 \u2588");
+	CHECK_EQ_INT((int)hist_spark(r, 10, false, 0, 100, out, 7), 2);         /* room for 2 */
+	history_reset(&h);
+	CHECK_EQ_INT((int)history_node(&h, 1, HIST_CPU)->n, 0);
+	CHECK(history_proc(&h, 100, 7) == NULL);
+	history_free(&h);
+}
+
+/* Past HIST_MAX_PROCS the least recently displayed process goes; memory
+ * stays bounded whatever the number of processes. */
+static void bounded(void)
+{
+	struct topology t = { .nnodes = 4 };
+	struct history h;
+	CHECK_EQ_INT(history_init(&h, 300, 4), 0);
+	struct snapshot s;
+	size_t n = HIST_MAX_PROCS + 100;
+	fake(&s, &t, n, 1, 1, 1);
+	int *pids = malloc(n * sizeof(int));
+	for (size_t k = 0; k < n; k++)
+		pids[k] = 100 + (int)k;
+	CHECK_EQ_INT(history_add(&h, &s, pids, 10), 0);                 /* 100..109 */
+	CHECK_EQ_INT(history_add(&h, &s, pids + 10, HIST_MAX_PROCS - 10), 0);
+	CHECK_EQ_INT((int)h.nprocs, HIST_MAX_PROCS);
+	CHECK_EQ_INT(history_add(&h, &s, pids + 5, 1), 0);              /* 105 seen again */
+	CHECK_EQ_INT(history_add(&h, &s, pids + HIST_MAX_PROCS, 3), 0); /* three more */
+	CHECK_EQ_INT((int)h.nprocs, HIST_MAX_PROCS);
+	CHECK(history_proc(&h, 105, 7) != NULL);
+	CHECK(history_proc(&h, 100, 7) == NULL && history_proc(&h, 101, 7) == NULL);
+	CHECK(history_proc(&h, 100 + HIST_MAX_PROCS + 2, 7) != NULL);
+	size_t bytes = history_bytes(&h);
+	for (int k = 0; k < 400; k++)
+		history_add(&h, &s, pids, n);
+	CHECK(history_bytes(&h) == bytes);
+	/* 256 processes x 5 rings x 300 samples x 4 bytes, and the nodes */
+	CHECK(bytes < 2 * 1024 * 1024);
+	free(pids);
+	unfake(&s);
+	history_free(&h);
+}
+
+int main(void)
+{
+	RUN_TEST(rings);
+	RUN_TEST(bounded);
+	return CHECK_DONE();
+}
