@@ -27,6 +27,7 @@
 
 #include "exporter.h"
 #include "recorder.h"
+#include "history.h"
 #include "load.h"
 #include "bench_util.h"
 #include "numa_maps.h"
@@ -185,6 +186,15 @@ static void measure(const struct config *c, struct row *r, pid_t big,
 			       r->n, r->k, rcst.bytes_per_proc_sample, rcst.procs, rcst.bytes_per_sample,
 			       rcst.warmup + 1, rcst.samples, rcst.mb_per_day_10s, rcst.cpu_ms_p50,
 			       rcst.cpu_ms_p95, rcst.compress_ms_p50);
+		if (rcst.history_kib > 0)
+			printf("  history at N=%zu: %.0f processes displayed for %d samples: %.0f KiB held "
+			       "(RSS +%.0f KiB)\n", r->n, rcst.procs, HIST_DEFAULT, rcst.history_kib,
+			       rcst.history_rss_kib);
+		if (recorder_measure_day(c->nn == 1 ? 200 : 8640, &rcst) == 0)
+			printf("  replay: %zu samples of N=%zu in one file, %.1f MB (written in %.1f s); "
+			       "opened (frames indexed) in %.1f ms; a jump to a time and its sample rebuilt: "
+			       "%.1f ms median, %.1f ms worst\n", rcst.day_samples, r->n, rcst.day_mb,
+			       rcst.day_write_s, rcst.open_ms, rcst.seek_p50_ms, rcst.seek_max_ms);
 		struct exporter_cost e;
 		int erc = exporter_measure(c->prog, c->tick_delay < 0.5 ? 0.5 : c->tick_delay, 20, &e);
 		if (erc)

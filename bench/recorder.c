@@ -10,9 +10,34 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "history.h"
 #include "output.h"
 #include "record.h"
 #include "session.h"
+#include "snapjson.h"
+
+static char *last_line, *last_header;
+static size_t last_len;
+
+static long rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char l[256];
+	long v = -1;
+	while (f && fgets(l, sizeof(l), f))
+		if (sscanf(l, "VmRSS: %ld", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static double wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static double cpu_ms(void)
 {
@@ -110,6 +135,32 @@ int recorder_measure(size_t samples, size_t warmup, double delay, struct recorde
 	out->cpu_ms_p50 = pct(cpu + warmup, steady, 0.5);
 	out->cpu_ms_p95 = pct(cpu + warmup, steady, 0.95);
 	out->compress_ms_p50 = pct(cmp + warmup, steady, 0.5);
+	/* The history with every process of the last sample displayed. */
+	{
+		struct history h;
+		long rss0 = rss_kib();
+		if (history_init(&h, HIST_DEFAULT, se.topo.nnodes) == 0) {
+			int *pids = malloc((snap.nprocs + 1) * sizeof(int));
+			for (size_t i = 0; pids && i < snap.nprocs; i++)
+				pids[i] = snap.procs[i].info.pid;
+			for (size_t k = 0; pids && k < HIST_DEFAULT; k++)
+				history_add(&h, &snap, pids, snap.nprocs);
+			out->history_kib = (double)history_bytes(&h) / 1024.0;
+			out->history_rss_kib = (double)(rss_kib() - rss0);
+			free(pids);
+			history_free(&h);
+		}
+	}
+	/* The last sample's line, for the day file. */
+	free(last_line);
+	last_line = malloc(linesz + 1);
+	if (last_line) {
+		memcpy(last_line, line, linesz);
+		last_len = (size_t)ftell(mem) - 1;
+		last_line[last_len] = '\0';
+		last_header = hdr;
+		hdr = NULL;
+	}
 out:
 	if (w)
 		rec_writer_close(w, msg, sizeof(msg));
@@ -124,5 +175,84 @@ out:
 	session_close(&se);
 	unlink(path);
 	rmdir(dir);
+	return rc;
+}
+
+/* The sample's timestamp set to t (the line starts {"timestamp":"...Z"). */
+static void set_time(char *line, time_t t)
+{
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	char when[32];
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	memcpy(line + 14, when, 20);
+}
+
+int recorder_measure_day(size_t day_samples, struct recorder_cost *out)
+{
+	if (!last_line || !last_header || day_samples < 2)
+		return -EINVAL;
+	char dir[] = "/dev/shm/numatop-bench-day.XXXXXX", path[80];
+	if (!mkdtemp(dir)) {
+		memcpy(dir, "/tmp", 4);
+		if (!mkdtemp(dir))
+			return -errno;
+	}
+	snprintf(path, sizeof(path), "%s/day.zst", dir);
+	char msg[512];
+	struct rec_writer *w;
+	int rc = rec_writer_open(&w, path, REC_KEEP_DAYS_DEFAULT, last_header, NULL, NULL, msg, sizeof(msg));
+	time_t t0 = 1796342400;           /* a day from midnight, 10 s apart */
+	double w0 = wall_ms();
+	for (size_t k = 0; k < day_samples && !rc; k++) {
+		set_time(last_line, t0 + (time_t)(k * 10));
+		rc = rec_writer_add(w, last_line, last_len, msg, sizeof(msg));
+	}
+	uint64_t bytes = 0, ns;
+	if (w) {
+		rec_writer_stats(w, &bytes, &ns);
+		rec_writer_close(w, msg, sizeof(msg));
+	}
+	out->day_write_s = (wall_ms() - w0) / 1e3;
+	out->day_samples = day_samples;
+	out->day_mb = (double)bytes / 1e6;
+	struct rec_reader *r = NULL;
+	double o0 = wall_ms();
+	if (!rc)
+		rc = rec_reader_open(&r, path, msg, sizeof(msg));
+	out->open_ms = wall_ms() - o0;
+	double ms[21];
+	struct topology topo;
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	bool have_topo = false;
+	for (int i = 0; i < 21 && !rc; i++) {
+		/* Spread over the day, from the end backwards and forwards. */
+		time_t when = t0 + (time_t)(((size_t)(i * 7919) % day_samples) * 10);
+		double s0 = wall_ms();
+		struct rec_sample s;
+		rc = rec_reader_seek(r, when, &s);
+		if (!rc && !have_topo) {
+			rc = snapjson_topology(s.header, &topo, msg, sizeof(msg));
+			have_topo = rc == 0;
+		}
+		if (!rc)
+			rc = snapjson_snapshot(s.line, s.len, &topo, &snap, msg, sizeof(msg));
+		ms[i] = wall_ms() - s0;
+		if (!rc && s.when != when)
+			rc = -EIO;
+	}
+	if (!rc) {
+		out->seek_p50_ms = pct(ms, 21, 0.5);
+		out->seek_max_ms = pct(ms, 21, 1.0);
+	}
+	snapshot_free(&snap);
+	if (have_topo)
+		topology_free(&topo);
+	rec_reader_close(r);
+	unlink(path);
+	rmdir(dir);
+	if (rc)
+		fprintf(stderr, "bench: recorder day: %s\n", rc == -EIO ? "a jump found the wrong sample" : strerror(-rc));
 	return rc;
 }
