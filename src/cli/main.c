@@ -1,11 +1,16 @@
 /* main.c - numatop-tui entry point: options, then batch or interactive. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "action_cli.h"
 #include "batch.h"
+#include "capture.h"
+#include "fsroot.h"
 #include "replay_cli.h"
 #include "measure_cli.h"
 #include "options.h"
@@ -31,6 +36,92 @@ static int finish_output(int status)
 	return status ? status : 1;
 }
 
+/* --capture DIR refused, in words. */
+static const char *capture_dest_error(int err)
+{
+	if (err == -ENOTEMPTY || err == -EEXIST)
+		return "is not empty (a capture goes into a new or empty directory)";
+	if (err == -ELOOP)
+		return "is a symbolic link (refused: give a new or empty directory)";
+	if (err == -ENOTDIR)
+		return "exists and is not a directory";
+	return fsroot_strerror(err);
+}
+
+/* What a capture holds, as a file in it (numatop-tui-capture.txt) and on
+ * stdout. */
+static int capture_say(const struct options *o, const struct capture_stats *st, double secs,
+		       char *text, size_t n)
+{
+	char mode[32], bad[256] = "";
+	const struct capture_opts *c = &o->capture_opts;
+	if (c->mode == CAPTURE_TOP)
+		snprintf(mode, sizeof(mode), "top %zu", c->top);
+	else
+		snprintf(mode, sizeof(mode), "%s", c->mode == CAPTURE_NONE ? "none" : "all");
+	if (st->unreadable)
+		snprintf(bad, sizeof(bad), " (first: %s: %s)", st->first_unreadable,
+			 fsroot_strerror(st->unreadable_errno));
+	time_t now = time(NULL);
+	struct tm tm;
+	char when[32];
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	int len = snprintf(text, n,
+		"numatop-tui %s capture of %s at %s in %.1f s\n"
+		"processes (%s%s): %zu copied, %zu left out (exited while read)\n"
+		"files: %zu (%llu bytes), %zu links; %zu unreadable, left out%s\n"
+		"read it back: numatop-tui --root %s\n",
+		NUMATOP_VERSION, o->root, when, secs, mode, o->npids ? ", -p" : "", st->procs,
+		st->vanished, st->files, (unsigned long long)st->bytes, st->links, st->unreadable,
+		bad, o->capture);
+	return len < 0 ? 0 : (size_t)len < n ? len : (int)n - 1;
+}
+
+/* --capture DIR: the rooted layer's files into a new tree. */
+static int capture_cli(struct options *o, FILE *out, FILE *err)
+{
+	struct fsroot *r;
+	int rc = fsroot_open(o->root, &r);
+	if (rc) {
+		fprintf(err, "numatop-tui: --root %s: %s\n", o->root, fsroot_strerror(rc));
+		return 1;
+	}
+	int fd = capture_open_dest(o->capture);
+	if (fd < 0) {
+		fprintf(err, "numatop-tui: --capture %s: %s\n", o->capture, capture_dest_error(fd));
+		fsroot_close(r);
+		return 1;
+	}
+	o->capture_opts.pids = o->npids ? o->pids : NULL;
+	o->capture_opts.npids = o->npids;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct capture_stats st;
+	rc = capture_run(r, fd, &o->capture_opts, &st);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	char text[1024];
+	int len = capture_say(o, &st, (double)(t1.tv_sec - t0.tv_sec) +
+			      (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, text, sizeof(text));
+	int nf = rc ? -1 : openat(fd, "numatop-tui-capture.txt",
+				  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (nf < 0 && !rc)
+		rc = -errno;
+	errno = 0;
+	if (nf >= 0 && write(nf, text, (size_t)len) != len)
+		rc = errno ? -errno : -ENOSPC;
+	if (nf >= 0 && close(nf) != 0 && !rc)
+		rc = -errno;
+	close(fd);
+	fsroot_close(r);
+	if (rc) {
+		fprintf(err, "numatop-tui: --capture %s: writing failed: %s (the capture is "
+			"incomplete)\n", o->capture, fsroot_strerror(rc));
+		return 1;
+	}
+	fputs(text, out);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -53,6 +144,8 @@ int main(int argc, char **argv)
 		status = finish_output(action_cli_cgroup(&o, stdout, stderr));
 	} else if (o.migrate_pid || o.rebind_pid) {
 		status = finish_output(action_cli_run(&o, stdout, stderr));
+	} else if (o.capture) {
+		status = finish_output(capture_cli(&o, stdout, stderr));
 	} else if (o.serve) {
 		status = serve_run(&o, stdout, stderr);
 	} else if (o.replay && (o.batch || o.json)) {

@@ -68,6 +68,11 @@ void options_usage(FILE *f)
 "                       files) with --json (the recorded lines)\n"
 "      --begin TIME     replay from TIME (HH:MM[:SS], YYYY-MM-DD HH:MM)\n"
 "      --end TIME       replay up to TIME\n"
+"      --capture DIR    for a bug report: copy the /sys, /proc and cgroup files\n"
+"                       the program reads (of / or --root) into DIR, new or\n"
+"                       empty; --root DIR reads it back\n"
+"      --capture-processes WHICH  all (default), none, or top:N (the N with\n"
+"                       the most resident memory); with -p only those PIDs\n"
 "  -M, --no-mouse       interactive: do not use the mouse\n"
 "  -C, --no-color       interactive: monochrome (also NO_COLOR)\n"
 "  -U, --no-unicode     interactive: ASCII instead of block characters\n"
@@ -130,6 +135,26 @@ static int parse_pids(struct options *o, const char *arg, char *err, size_t errs
 		snprintf(err, errsz, "-p: empty PID list");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* --capture-processes: "all", "none", "top N", "top:N", "top=N" or
+ * "topN" (N from 1 to CAPTURE_TOP_MAX). 0, or -EINVAL. */
+static int parse_capture_procs(const char *spec, struct capture_opts *o)
+{
+	o->mode = strcmp(spec, "none") == 0 ? CAPTURE_NONE : CAPTURE_ALL;
+	if (strcmp(spec, "all") == 0 || strcmp(spec, "none") == 0)
+		return 0;
+	if (strncmp(spec, "top", 3) != 0)
+		return -EINVAL;
+	const char *p = spec + 3 + (spec[3] == ' ' || spec[3] == ':' || spec[3] == '=');
+	char *end;
+	errno = 0;
+	long v = strtol(p, &end, 10);
+	if (*p < '1' || *p > '9' || *end || errno || v > CAPTURE_TOP_MAX)
+		return -EINVAL;
+	o->mode = CAPTURE_TOP;
+	o->top = (size_t)v;
 	return 0;
 }
 
@@ -196,6 +221,8 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "replay", required_argument, NULL, 'P' },
 		{ "begin", required_argument, NULL, 'e' },
 		{ "end", required_argument, NULL, 'z' },
+		{ "capture", required_argument, NULL, 'Y' },
+		{ "capture-processes", required_argument, NULL, 'y' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -352,6 +379,15 @@ int options_parse(int argc, char **argv, const char *env_root,
 				o->end = optarg;
 			break;
 		}
+		case 'Y': o->capture = optarg; break;
+		case 'y':
+			if (parse_capture_procs(optarg, &o->capture_opts) != 0) {
+				snprintf(err, errsz, "--capture-processes: need all, none or top:N "
+					 "(N from 1), not '%s'", optarg);
+				return -EINVAL;
+			}
+			o->capture_procs_set = true;
+			break;
 		case 'M': o->no_mouse = true; break;
 		case 'C': o->no_color = true; break;
 		case 'U': o->ascii = true; break;
@@ -388,6 +424,16 @@ int options_parse(int argc, char **argv, const char *env_root,
 	if (o->replay && (o->serve || o->migrate_pid || o->rebind_pid || o->measure ||
 			  o->migrate_cgroup)) {
 		snprintf(err, errsz, "--replay runs alone: not with --serve, --migrate, --rebind or --measure");
+		return -EINVAL;
+	}
+	if (o->capture && (o->batch || o->serve || o->record || o->replay || o->migrate_pid ||
+			   o->rebind_pid || o->measure || o->migrate_cgroup)) {
+		snprintf(err, errsz, "--capture runs alone: not with -b, --json, --format, --serve, "
+			 "-w, --replay, --migrate, --rebind, --migrate-cgroup or --measure");
+		return -EINVAL;
+	}
+	if (o->capture_procs_set && !o->capture) {
+		snprintf(err, errsz, "--capture-processes needs --capture DIR");
 		return -EINVAL;
 	}
 	if ((o->begin || o->end) && !o->replay) {

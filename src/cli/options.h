@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "capture.h"
+
 struct options {
 	const char *root;        /* --root, NUMATOP_TUI_ROOT, default "/" */
 	bool batch, json;
@@ -40,6 +42,9 @@ struct options {
 	long keep_days;          /* --keep-days N (daily files) */
 	const char *replay;      /* --replay FILE|DIR */
 	const char *begin, *end; /* --begin TIME, --end TIME (replay) */
+	const char *capture;     /* --capture DIR */
+	struct capture_opts capture_opts;   /* --capture-processes (pids: -p) */
+	bool capture_procs_set;
 };
 
 /* "[ADDR:]PORT" (ADDR may be [v6]): 0, or -EINVAL. */
