@@ -54,6 +54,7 @@ struct config {
 	size_t big_mib, many_maps, ticks;
 	double tick_delay;
 	const char *prog;
+	bool smoke;                     /* --smoke: small and quick */
 };
 
 
@@ -178,7 +179,7 @@ static void measure(const struct config *c, struct row *r, pid_t big,
 			printf(" -- the budgeted tick's CPU here: %.2f ms median\n", r->tick_med);
 		}
 		struct recorder_cost rcst;
-		size_t rs = c->nn == 1 ? 8 : 40, rw = c->nn == 1 ? 3 : 10;
+		size_t rs = c->smoke ? 8 : 40, rw = c->smoke ? 3 : 10;
 		if (recorder_measure(rs, rw, c->tick_delay < 0.5 ? 0.5 : c->tick_delay, &rcst) == 0)
 			printf("  recorder at N=%zu K=%zu: %.1f bytes per process-sample (%.0f processes, "
 			       "%.0f bytes a sample, samples %zu-%zu), %.1f MB a day at -d 10; CPU per "
@@ -188,9 +189,9 @@ static void measure(const struct config *c, struct row *r, pid_t big,
 			       rcst.cpu_ms_p95, rcst.compress_ms_p50);
 		if (rcst.history_kib > 0)
 			printf("  history at N=%zu: %.0f processes displayed for %d samples: %.0f KiB held "
-			       "(RSS +%.0f KiB)\n", r->n, rcst.procs, HIST_DEFAULT, rcst.history_kib,
+			       "(heap +%.0f KiB)\n", r->n, rcst.procs, HIST_DEFAULT, rcst.history_kib,
 			       rcst.history_rss_kib);
-		if (recorder_measure_day(c->nn == 1 ? 200 : 8640, &rcst) == 0)
+		if (recorder_measure_day(c->smoke ? 200 : 8640, &rcst) == 0)
 			printf("  replay: %zu samples of N=%zu in one file, %.1f MB (written in %.1f s); "
 			       "opened (frames indexed) in %.1f ms; a jump to a time and its sample rebuilt: "
 			       "%.1f ms median, %.1f ms worst\n", rcst.day_samples, r->n, rcst.day_mb,
@@ -267,6 +268,7 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--smoke")) {
 			c.ns[0] = 20; c.nn = 1; c.ks[0] = 10; c.nk = 1;
 			c.big_mib = 64; c.many_maps = 2000; c.ticks = 3; c.tick_delay = 0.05;
+			c.smoke = true;
 			continue;
 		}
 		if (!v) {

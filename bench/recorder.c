@@ -4,6 +4,7 @@
 #include "recorder.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,19 +19,6 @@
 
 static char *last_line, *last_header;
 static size_t last_len;
-
-static long rss_kib(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char l[256];
-	long v = -1;
-	while (f && fgets(l, sizeof(l), f))
-		if (sscanf(l, "VmRSS: %ld", &v) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return v;
-}
 
 static double wall_ms(void)
 {
@@ -138,7 +126,7 @@ int recorder_measure(size_t samples, size_t warmup, double delay, struct recorde
 	/* The history with every process of the last sample displayed. */
 	{
 		struct history h;
-		long rss0 = rss_kib();
+		size_t heap0 = mallinfo2().uordblks;
 		if (history_init(&h, HIST_DEFAULT, se.topo.nnodes) == 0) {
 			int *pids = malloc((snap.nprocs + 1) * sizeof(int));
 			for (size_t i = 0; pids && i < snap.nprocs; i++)
@@ -146,7 +134,7 @@ int recorder_measure(size_t samples, size_t warmup, double delay, struct recorde
 			for (size_t k = 0; pids && k < HIST_DEFAULT; k++)
 				history_add(&h, &snap, pids, snap.nprocs);
 			out->history_kib = (double)history_bytes(&h) / 1024.0;
-			out->history_rss_kib = (double)(rss_kib() - rss0);
+			out->history_rss_kib = ((double)mallinfo2().uordblks - (double)heap0) / 1024.0;
 			free(pids);
 			history_free(&h);
 		}

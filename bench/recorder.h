@@ -14,7 +14,8 @@ struct recorder_cost {
 	double procs;                   /* processes per sample, mean */
 	size_t samples, warmup;
 	/* History (the monitor's sparklines) with every process displayed
-	 * for HIST_DEFAULT samples: its bytes, the RSS it added. */
+	 * for HIST_DEFAULT samples: its bytes, and the heap it took
+	 * (mallinfo2's bytes in use, before and after). */
 	double history_kib, history_rss_kib;
 	/* A day of samples (8640 at 10 s) of this size in one file: the
 	 * file's size, opening it (the frame index), and jumping to a time

@@ -151,22 +151,46 @@ int rec_walk(int fd, off_t size, struct rec_frame **frames, size_t *n)
 	return 0;
 }
 
-/* Decompress f into out: stop at limit bytes or after `want` newlines
- * (want < 0: the whole frame). */
-static int decode(int fd, const struct rec_frame *f, struct buf *out, size_t limit, int want)
+/* One decompression context, kept: a new one per frame would allocate
+ * its window (32 MiB) each time. */
+static ZSTD_DCtx *cached_dctx;
+
+void rec_decode_release(void)
+{
+	ZSTD_freeDCtx(cached_dctx);
+	cached_dctx = NULL;
+}
+
+static size_t count_nl(const char *p, size_t n)
+{
+	size_t c = 0;
+	const char *e = p + n;
+	while (p < e && (p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		c++;
+		p++;
+	}
+	return c;
+}
+
+/* Decompress f into out: stop at limit bytes, or (want >= 0) once want
+ * newlines came, or (enough) when enough(out) says so. */
+static int decode(int fd, const struct rec_frame *f, struct buf *out, size_t limit, int want,
+		  bool (*enough)(const struct buf *))
 {
 	buf_clear(out);
 	if (f->bad || f->skippable)
 		return f->bad ? -EBADMSG : 0;
-	ZSTD_DCtx *dc = ZSTD_createDCtx();
-	if (!dc)
+	if (!cached_dctx && !(cached_dctx = ZSTD_createDCtx()))
 		return -ENOMEM;
+	ZSTD_DCtx *dc = cached_dctx;
+	ZSTD_DCtx_reset(dc, ZSTD_reset_session_only);
 	ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, 27);
 	unsigned char in[65536];
 	off_t pos = f->off;
-	int rc = 0, lines = 0;
-	size_t ret = 1;
-	while (ret != 0 && pos < f->end) {
+	int rc = 0;
+	size_t lines = 0, ret = 1;
+	bool done = false;
+	while (!done && ret != 0 && pos < f->end) {
 		size_t want_in = (size_t)(f->end - pos) < sizeof(in) ? (size_t)(f->end - pos) : sizeof(in);
 		ssize_t n = pread_full(fd, in, want_in, pos);
 		if (n <= 0) {
@@ -176,12 +200,16 @@ static int decode(int fd, const struct rec_frame *f, struct buf *out, size_t lim
 		pos += n;
 		ZSTD_inBuffer ib = { in, (size_t)n, 0 };
 		for (;;) {
-			if (buf_reserve(out, 1 << 17)) {
+			/* Small steps when only the start is wanted. */
+			if (buf_reserve(out, want >= 0 || enough ? 1 << 14 : 1 << 20)) {
 				rc = -ENOMEM;
 				break;
 			}
 			size_t before = out->len;
-			ZSTD_outBuffer ob = { out->data + out->len, out->cap - out->len - 1, 0 };
+			size_t room = out->cap - out->len - 1;
+			if ((want >= 0 || enough) && room > (1 << 14))
+				room = 1 << 14;
+			ZSTD_outBuffer ob = { out->data + out->len, room, 0 };
 			ret = ZSTD_decompressStream(dc, &ob, &ib);
 			if (ZSTD_isError(ret)) {
 				rc = -EBADMSG;
@@ -190,33 +218,42 @@ static int decode(int fd, const struct rec_frame *f, struct buf *out, size_t lim
 			out->len += ob.pos;
 			out->data[out->len] = '\0';
 			if (want >= 0)
-				for (size_t i = before; i < out->len; i++)
-					lines += out->data[i] == '\n';
+				lines += count_nl(out->data + before, out->len - before);
 			if (out->len > limit) {
 				rc = -EFBIG;
 				break;
 			}
-			if (ret == 0 || (want >= 0 && lines >= want))
+			if ((want >= 0 && lines >= (size_t)want) || (enough && enough(out))) {
+				done = true;
+				break;
+			}
+			if (ret == 0)
 				break;
 			if (ib.pos == ib.size && ob.pos < ob.size)
 				break;              /* needs more input */
 		}
-		if (rc || (want >= 0 && lines >= want))
+		if (rc)
 			break;
 	}
-	if (rc == 0 && ret != 0 && !(want >= 0 && lines >= want))
+	if (rc == 0 && ret != 0 && !done)
 		rc = -EPIPE;                /* ran out of bytes inside the frame */
-	ZSTD_freeDCtx(dc);
 	return rc;
 }
 
 int rec_decode(int fd, const struct rec_frame *f, struct buf *out, size_t limit)
 {
-	return decode(fd, f, out, limit, -1);
+	return decode(fd, f, out, limit, -1, NULL);
 }
 
 int rec_decode_head(int fd, const struct rec_frame *f, struct buf *out, int want, size_t max)
 {
-	int rc = decode(fd, f, out, max, want);
+	int rc = decode(fd, f, out, max, want, NULL);
+	return rc == -EFBIG ? 0 : rc;
+}
+
+int rec_decode_until(int fd, const struct rec_frame *f, struct buf *out, size_t max,
+		     bool (*enough)(const struct buf *))
+{
+	int rc = decode(fd, f, out, max, -1, enough);
 	return rc == -EFBIG ? 0 : rc;
 }

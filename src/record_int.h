@@ -31,5 +31,10 @@ int rec_decode(int fd, const struct rec_frame *f, struct buf *out, size_t limit)
 /* Decode only the first lines of a frame, up to want newlines or max
  * bytes: for indexing. Same returns (cut or corrupt early: what came). */
 int rec_decode_head(int fd, const struct rec_frame *f, struct buf *out, int want, size_t max);
+/* The same, until enough(out) is true (checked after each small step). */
+int rec_decode_until(int fd, const struct rec_frame *f, struct buf *out, size_t max,
+		     bool (*enough)(const struct buf *));
+/* Free the decompression context the decoders keep. */
+void rec_decode_release(void);
 
 #endif

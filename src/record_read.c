@@ -156,6 +156,18 @@ size_t rec_reader_nframes(const struct rec_reader *r)
 	return r->nframes;
 }
 
+/* Enough of a frame's start to know its first sample's time: 40 bytes of
+ * its first line, or of the line after a header. */
+static bool first_time_in(const struct buf *b)
+{
+	if (b->len < 40)
+		return false;
+	if (memcmp(b->data, "{\"numatop_tui_recording\":", 25) != 0)
+		return true;
+	const char *nl = memchr(b->data, '\n', b->len);
+	return nl && (size_t)(b->data + b->len - nl) > 40;
+}
+
 /* Index one file's frames. err set when it is not a recording at all. */
 static int index_file(struct rec_reader *r, size_t fi, char *err, size_t errsz)
 {
@@ -191,9 +203,11 @@ static int index_file(struct rec_reader *r, size_t fi, char *err, size_t errsz)
 			      (long long)fr[i].off, (long long)fr[i].end);
 			continue;
 		}
-		rec_decode_head(f->fd, &fr[i], &head, 2, 1 << 24);
+		rec_decode_until(f->fd, &fr[i], &head, 1 << 24, first_time_in);
 		const char *l1 = head.data, *nl = l1 ? memchr(l1, '\n', head.len) : NULL;
-		if (nl) {
+		if (nl || (head.len >= 40 && rec_header_version(l1, head.len) < 0)) {
+			if (!nl)
+				nl = l1 + head.len;
 			int ver = rec_header_version(l1, (size_t)(nl - l1));
 			e.has_header = ver >= 0;
 			if (!first_checked && ver > REC_FORMAT_VERSION) {
@@ -203,9 +217,8 @@ static int index_file(struct rec_reader *r, size_t fi, char *err, size_t errsz)
 				break;
 			}
 			const char *s = e.has_header ? nl + 1 : l1;
-			const char *nl2 = memchr(s, '\n', head.len - (size_t)(s - head.data));
-			if (nl2)
-				e.first = rec_line_time(s, (size_t)(nl2 - s));
+			if (s < head.data + head.len)
+				e.first = rec_line_time(s, head.len - (size_t)(s - head.data));
 		}
 		if (!first_checked && !e.has_header) {
 			snprintf(err, errsz, "%s: not a numatop-tui recording (it does not start with "
@@ -362,6 +375,7 @@ void rec_reader_close(struct rec_reader *r)
 	free(r->header);
 	buf_free(&r->text);
 	free(r);
+	rec_decode_release();
 }
 
 /* The header line of frame hf (its first line), kept in r->header. */
@@ -401,9 +415,12 @@ static int load_frame(struct rec_reader *r, long i)
 	if (rc == -ENOMEM || rc == -EIO)
 		return rc;
 	size_t start = 0, bad = 0;
-	for (size_t k = 0; k < r->text.len; k++) {
-		if (r->text.data[k] != '\n')
-			continue;
+	for (;;) {
+		const char *nl = start < r->text.len ?
+				 memchr(r->text.data + start, '\n', r->text.len - start) : NULL;
+		if (!nl)
+			break;
+		size_t k = (size_t)(nl - r->text.data);
 		const char *l = r->text.data + start;
 		size_t len = k - start;
 		time_t t = rec_line_time(l, len);
