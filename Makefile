@@ -101,8 +101,18 @@ BINDIR  = $(PREFIX)/bin
 MANDIR  = $(PREFIX)/share/man/man1
 COMPDIR = $(PREFIX)/share/bash-completion/completions
 DOCDIR  = $(PREFIX)/share/doc/numatop-tui
+# The recorder's systemd unit (numatop-tui -w into /var/log/numatop-tui/),
+# written from contrib/systemd/numatop-tui-record.service.in with its
+# ExecStart pointing at $(BINDIR). systemd reads system units from
+# /usr/lib/systemd/system and also from /usr/local/lib/systemd/system (see
+# systemd.unit(5), systemd-analyze unit-paths), so both PREFIX=/usr and the
+# default /usr/local work; under another PREFIX systemd does not look and
+# the unit must be linked (systemctl link FILE). Installed, never enabled.
+# The Debian package sets UNITDIR=/lib/systemd/system (debian/rules).
+UNITDIR = $(PREFIX)/lib/systemd/system
+UNIT    = numatop-tui-record.service
 INSTALLED = $(BINDIR)/numatop-tui $(MANDIR)/numatop-tui.1 $(COMPDIR)/numatop-tui \
-            $(DOCDIR)/README.md
+            $(DOCDIR)/README.md $(UNITDIR)/$(UNIT)
 
 install: $(PROG) $(BUILD)/numatop-tui.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
@@ -110,6 +120,10 @@ install: $(PROG) $(BUILD)/numatop-tui.1
 	install -m 0644 $(BUILD)/numatop-tui.1 $(DESTDIR)$(MANDIR)/numatop-tui.1
 	install -m 0644 completion/numatop-tui.bash $(DESTDIR)$(COMPDIR)/numatop-tui
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|g' contrib/systemd/$(UNIT).in > $(DESTDIR)$(UNITDIR)/$(UNIT).tmp
+	chmod 0644 $(DESTDIR)$(UNITDIR)/$(UNIT).tmp
+	mv $(DESTDIR)$(UNITDIR)/$(UNIT).tmp $(DESTDIR)$(UNITDIR)/$(UNIT)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))

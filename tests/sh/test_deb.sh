@@ -1,9 +1,12 @@
 #!/bin/sh
 # The Debian package: make deb builds build/numatop-tui_VERSION_ARCH.deb
 # (one build, about a minute) with the program, its man page, the bash
-# completion and the docs; its Depends come from the shared libraries; the
-# program unpacked from it runs; lintian finds no error; the build leaves
-# nothing outside build/ (in the tree or beside it).
+# completion, the docs and the recorder's systemd unit; its Depends come
+# from the shared libraries; the program unpacked from it runs; its
+# maintainer scripts (run with stand-ins for deb-systemd-helper, systemctl
+# and deb-systemd-invoke) neither enable nor start the unit, restart it on
+# upgrade only if it runs and stop it on removal; lintian finds no error;
+# the build leaves nothing outside build/ (in the tree or beside it).
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 if ! command -v dpkg-buildpackage >/dev/null 2>&1; then
@@ -56,6 +59,10 @@ for f in ./usr/bin/numatop-tui ./usr/share/man/man1/numatop-tui.1.gz \
 	grep -qxF "$f" "$T/list" || miss="$miss $f"
 done
 grep -q '^\./usr/share/doc/numatop-tui/README' "$T/list" || miss="$miss ./usr/share/doc/numatop-tui/README*"
+# The unit where the distribution's dh_installsystemd takes it (Debian 12:
+# /lib/systemd/system).
+UNITPATH=$(grep -xE '\./(usr/)?lib/systemd/system/numatop-tui-record\.service' "$T/list")
+[ -n "$UNITPATH" ] || miss="$miss ./lib/systemd/system/numatop-tui-record.service"
 [ -z "$miss" ] && ok deb_contents || bad deb_contents "missing:$miss
 $(cat "$T/list")"
 dep=$(dpkg-deb -f "$DEB" Depends)
@@ -71,6 +78,57 @@ echo "$out" | grep -Eq '^ +PID USER' && echo "$out" | grep -Eq '^ +1000 ' && ok 
 	bad deb_binary_runs "$(echo "$out" | head -20)"
 cmp -s "$T/x/usr/share/bash-completion/completions/numatop-tui" completion/numatop-tui.bash &&
 	ok deb_completion_file || bad deb_completion_file "not completion/numatop-tui.bash"
+
+# --- the recorder's unit and the maintainer scripts -------------------------
+e=$([ -n "$UNITPATH" ] && grep '^ExecStart=' "$T/x/$UNITPATH")
+[ "$e" = "ExecStart=/usr/bin/numatop-tui -w /var/log/numatop-tui/ -d 10 --keep-days 28" ] &&
+	ok deb_unit_execstart || bad deb_unit_execstart "${UNITPATH:-no unit}: $e"
+dpkg-deb -e "$DEB" "$T/ctl.d"
+# Stand-ins that log their calls. deb-systemd-helper answers as on a fresh
+# install (STATE=fresh: the unit is not debian-installed, was-enabled
+# answers yes as it does for a unit it never saw) or on an upgrade where the
+# administrator did not enable it (STATE=upgrade). /run/systemd/system in
+# the scripts becomes $T/run-systemd: systemd runs.
+mkdir -p "$T/stub" "$T/run-systemd" "$T/scripts"
+for c in deb-systemd-helper deb-systemd-invoke systemctl; do
+	cat >"$T/stub/$c" <<EOF
+#!/bin/sh
+echo "$c \$*" >>"$T/calls"
+case "$c \$*" in
+"deb-systemd-helper debian-installed "*) [ "\$STATE" = upgrade ] ;;
+"deb-systemd-helper --quiet was-enabled "* | "deb-systemd-helper was-enabled "*) [ "\$STATE" = fresh ] ;;
+esac
+EOF
+	chmod +x "$T/stub/$c"
+done
+for f in preinst postinst prerm postrm; do
+	[ -f "$T/ctl.d/$f" ] && sed "s|/run/systemd/system|$T/run-systemd|g" "$T/ctl.d/$f" >"$T/scripts/$f"
+done
+# run STATE SCRIPT ARGS...: the calls SCRIPT made (its status last).
+run() {
+	: >"$T/calls"
+	st=$1 f=$2; shift 2
+	if [ -f "$T/scripts/$f" ]; then
+		env -u DPKG_ROOT STATE=$st PATH="$T/stub:$PATH" sh "$T/scripts/$f" "$@" >/dev/null 2>&1
+		echo "status $?" >>"$T/calls"
+	fi
+	cat "$T/calls"
+}
+# The calls that enable or start a unit (a restart counts as a start).
+starts() { grep -E ' (enable|start|restart|reload-or-restart)( |$)|--now'; }
+c=$(run fresh preinst install; run fresh postinst configure)
+s=$(printf '%s\n' "$c" | starts)
+[ -z "$s" ] && ! printf '%s\n' "$c" | grep -q 'status [1-9]' && ok deb_unit_not_enabled ||
+	bad deb_unit_not_enabled "on install: $(printf '%s\n' "$c" | tr '\n' ';')"
+c=$(run upgrade preinst upgrade 0.0.9; run upgrade postinst configure 0.0.9)
+s=$(printf '%s\n' "$c" | starts)
+printf '%s\n' "$c" | grep -qx 'deb-systemd-invoke try-restart numatop-tui-record.service' && [ -z "$s" ] &&
+	! printf '%s\n' "$c" | grep -q 'status [1-9]' && ok deb_unit_upgrade_try_restart ||
+	bad deb_unit_upgrade_try_restart "on upgrade (not enabled): $(printf '%s\n' "$c" | tr '\n' ';')"
+c=$(run upgrade prerm remove)
+printf '%s\n' "$c" | grep -qx 'deb-systemd-invoke stop numatop-tui-record.service' &&
+	! printf '%s\n' "$c" | grep -q 'status [1-9]' && ok deb_unit_stopped_on_remove ||
+	bad deb_unit_stopped_on_remove "prerm remove: $(printf '%s\n' "$c" | tr '\n' ';')"
 
 need lintian lintian
 timeout 600 lintian "$DEB" >"$T/lint" 2>&1; rc=$?

@@ -3,7 +3,11 @@
 # directories under $T; the man page make man generates
 # (build/numatop-tui.1) with every option, column and key that the program
 # has and no groff warnings; the bash completion
-# (completion/numatop-tui.bash) in a real bash with bash-completion loaded.
+# (completion/numatop-tui.bash) in a real bash with bash-completion loaded;
+# the recorder's systemd unit (contrib/systemd/numatop-tui-record.service.in):
+# installed with its ExecStart on the installed program, accepted by
+# systemd-analyze verify, and its command line recording a daily file
+# (with only the unit's capabilities, as root).
 # This test calls make for its install, uninstall and man targets only
 # (they may build the program first); never a plain make. With BUILD and
 # PROG set (a private build directory: make BUILD=build-x PROG=build-x/...)
@@ -43,14 +47,15 @@ R=$T/root
 mkdir -p "$R/usr/bin"
 echo "not ours" >"$R/usr/bin/other"
 want="usr/bin/numatop-tui 755
+usr/lib/systemd/system/numatop-tui-record.service 644
 usr/share/bash-completion/completions/numatop-tui 644
 usr/share/doc/numatop-tui/README.md 644
 usr/share/man/man1/numatop-tui.1 644"
 mk install PREFIX=/usr DESTDIR="$R"; rc=$?
 [ $rc -eq 0 ] && ok install_runs || bad install_runs "make -s install PREFIX=/usr DESTDIR=$R: status $rc
 $(tail -15 "$T/make.log")"
-# Exactly these files (the systemd unit of a later issue is let through).
-got=$(files "$R" | grep -vx 'usr/bin/other' | grep -v '^usr/lib/systemd/system/')
+# Exactly these files.
+got=$(files "$R" | grep -vx 'usr/bin/other')
 [ "$got" = "$(echo "$want" | cut -d' ' -f1)" ] && ok install_files ||
 	bad install_files "want:
 $(echo "$want" | cut -d' ' -f1)
@@ -72,9 +77,28 @@ for p in "completion/numatop-tui.bash usr/share/bash-completion/completions/numa
 	cmp -s "$1" "$R/$2" || diffs="$diffs$R/$2 is not $1; "
 done
 [ -z "$diffs" ] && ok install_same_files || bad install_same_files "$diffs"
+# The unit: its template with ExecStart on the installed program.
+UNIT=numatop-tui-record.service
+CMD='-w /var/log/numatop-tui/ -d 10 --keep-days 28'
+# unit_check FILE BINDIR: what is wrong with the installed unit FILE.
+unit_check() {
+	[ -f "$1" ] || { echo "no $1"; return; }
+	e=$(grep '^ExecStart=' "$1")
+	[ "$e" = "ExecStart=$2/numatop-tui $CMD" ] || echo "want ExecStart=$2/numatop-tui $CMD, got: $e"
+	grep -q '@' "$1" && echo "a placeholder left: $(grep '@' "$1")"
+	for l in Type=simple LogsDirectory=numatop-tui Restart=on-failure 'Documentation=man:numatop-tui(1)' \
+		WantedBy=multi-user.target NoNewPrivileges=yes ProtectSystem=strict; do
+		grep -qxF "$l" "$1" || echo "no line $l"
+	done
+	grep -E '^(ProtectProc|ProcSubset|User|DynamicUser|PrivatePIDs)=' "$1" | sed 's/^/hides processes or drops root: /'
+}
+w=$(unit_check "$R/usr/lib/systemd/system/$UNIT" /usr/bin)
+[ -z "$w" ] && ok install_unit || bad install_unit "$w"
 
 # --- make uninstall: those files, the emptied doc directory; not other -----
 mk uninstall PREFIX=/usr DESTDIR="$R"; rc=$?
+[ $rc -eq 0 ] && [ ! -e "$R/usr/lib/systemd/system/$UNIT" ] && ok uninstall_removes_unit ||
+	bad uninstall_removes_unit "status $rc; $(ls -l "$R/usr/lib/systemd/system/$UNIT" 2>&1)"
 left=$(files "$R" | grep -vx 'usr/bin/other')
 [ $rc -eq 0 ] && [ -z "$left" ] && [ ! -e "$R/usr/share/doc/numatop-tui" ] && ok uninstall_removes ||
 	bad uninstall_removes "status $rc; left: $left $([ -e "$R/usr/share/doc/numatop-tui" ] && echo "usr/share/doc/numatop-tui/")
@@ -85,9 +109,10 @@ $(tail -15 "$T/make.log")"
 # --- PREFIX defaults to /usr/local; PREFIX alone without DESTDIR -----------
 mk install DESTDIR="$T/r2"; rc=$?
 out=$(files "$T/r2" | grep -v '^usr/local/')
+w=$(unit_check "$T/r2/usr/local/lib/systemd/system/$UNIT" /usr/local/bin)
 [ $rc -eq 0 ] && [ -x "$T/r2/usr/local/bin/numatop-tui" ] && [ -f "$T/r2/usr/local/share/man/man1/numatop-tui.1" ] &&
-	[ -z "$out" ] && ok install_default_prefix ||
-	bad install_default_prefix "status $rc; files: $(files "$T/r2" | tr '\n' ' ')
+	[ -z "$out" ] && [ -z "$w" ] && ok install_default_prefix ||
+	bad install_default_prefix "status $rc; $w; files: $(files "$T/r2" | tr '\n' ' ')
 $(tail -15 "$T/make.log")"
 mk uninstall DESTDIR="$T/r2"; rc=$?
 [ $rc -eq 0 ] && [ -z "$(files "$T/r2")" ] && ok uninstall_default_prefix ||
@@ -96,6 +121,66 @@ mk install PREFIX="$T/p"; rc=$?
 [ $rc -eq 0 ] && [ -x "$T/p/bin/numatop-tui" ] && [ -f "$T/p/share/man/man1/numatop-tui.1" ] &&
 	ok install_prefix_only || bad install_prefix_only "make -s install PREFIX=$T/p: status $rc; files: $(files "$T/p" 2>/dev/null | tr '\n' ' ')
 $(tail -15 "$T/make.log")"
+
+# --- the recorder's unit, installed under PREFIX=$T/p (its program exists) ---
+U=$T/p/lib/systemd/system/$UNIT
+w=$(unit_check "$U" "$T/p/bin")
+[ -z "$w" ] && ok install_unit_prefix || bad install_unit_prefix "$w"
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+	echo "SKIP unit_verify: no systemd-analyze (apt-get install systemd)"
+elif [ -f "$U" ]; then
+	# Documentation=man:numatop-tui(1) is looked up with man: the
+	# installed page.
+	MANPATH=$T/p/share/man systemd-analyze verify "$U" >"$T/verify" 2>&1; rc=$?
+	[ $rc -eq 0 ] && [ ! -s "$T/verify" ] && ok unit_verify || bad unit_verify "systemd-analyze verify $U: status $rc
+$(head -20 "$T/verify")"
+fi
+# The unit's command line, as systemd runs it but into $T/log/ (not
+# /var/log/numatop-tui/), two samples 0.2 s apart: today's daily file,
+# replayed. As root with only the unit's capabilities (setpriv), and a
+# process of another user (nobody) read: placement from its numa_maps.
+need jq jq
+if [ -f "$U" ]; then
+	cmd=$(sed -n 's/^ExecStart=//p' "$U" | sed 's|/var/log/numatop-tui/|'"$T"'/log/|; s/ -d 10 / -d 0.2 /')
+	# CapabilityBoundingSet=CAP_A CAP_B as setpriv's -all,+a,+b (none
+	# given: all of them).
+	caps=-all$(sed -n 's/^CapabilityBoundingSet=//p' "$U" | tr 'A-Z' 'a-z' | sed 's/cap_/,+/g; s/ //g')
+	grep -q '^CapabilityBoundingSet=' "$U" || caps=+all
+	mkdir -p "$T/log"
+	pre=""
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+		pre="setpriv --bounding-set $caps --no-new-privs"
+		setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 & sp=$!
+		sleep 0.3
+	fi
+	d0=$(date +%Y%m%d)
+	set -f
+	$pre $cmd -n 2 >"$T/rec.out" 2>&1; rc=$?
+	set +f
+	d1=$(date +%Y%m%d)
+	f=""
+	for d in $d0 $d1; do [ -f "$T/log/numatop-tui_$d.zst" ] && f=$T/log/numatop-tui_$d.zst; done
+	n=$([ -n "$f" ] && "$T/p/bin/numatop-tui" --replay "$f" --json 2>/dev/null | jq -s 'length')
+	[ $rc -eq 0 ] && [ -n "$f" ] && [ "$n" = 2 ] && ok unit_execstart_records ||
+		bad unit_execstart_records "$pre $cmd -n 2: status $rc, $n samples replayed; in $T/log: $(ls "$T/log" | tr '\n' ' ')
+$(head -10 "$T/rec.out")"
+	if [ -n "$sp" ]; then
+		# Once more with --full: the budget of two samples may not reach
+		# the sleep on a busy machine.
+		mkdir -p "$T/log2"
+		set -f
+		$pre $(echo "$cmd" | sed "s|$T/log/|$T/log2/|") -n 1 --full >"$T/rec.out" 2>&1; rc=$?
+		set +f
+		nm=$(for f in "$T"/log2/numatop-tui_*.zst; do "$T/p/bin/numatop-tui" --replay "$f" --json; done 2>/dev/null |
+			tail -1 | jq -r --argjson p "$sp" '.processes[] | select(.pid == $p) | .numa_maps')
+		[ $rc -eq 0 ] && [ "$nm" = ok ] && ok unit_caps_read_numa_maps ||
+			bad unit_caps_read_numa_maps "with the bounding set $caps the numa_maps of nobody's sleep ($sp): '$nm' (status $rc)
+$(head -5 "$T/rec.out")"
+		kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null; sp=""
+	else
+		echo "SKIP unit_caps_read_numa_maps: not root or no setpriv"
+	fi
+fi
 
 # --- the man page -------------------------------------------------------------
 mk man; rc=$?
