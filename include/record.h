@@ -23,7 +23,7 @@
 
 #define REC_FORMAT_VERSION 1
 #define REC_FRAME_SAMPLES 60
-#define REC_FRAME_BYTES (32u << 20)
+#define REC_FRAME_BYTES (16u << 20)
 #define REC_KEEP_DAYS_DEFAULT 28
 #define REC_DAILY_PREFIX "numatop-tui_"
 #define REC_DAILY_SUFFIX ".zst"

@@ -5,6 +5,7 @@
 #ifndef NUMATOP_SNAPJSON_H
 #define NUMATOP_SNAPJSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "snapshot.h"
@@ -13,6 +14,15 @@
 /* 0, or -errno with err ("the recording's header has no usable
  * topology (malformed)"); t is freed on failure. */
 int snapjson_topology(const char *header, struct topology *t, char *err, size_t errsz);
+
+/* The header's firmware HMAT and saved measurement, for topology t (the
+ * one snapjson_topology built from this header): *have_* false when the
+ * header has none (or it does not fit t). Free them with hmat_free and
+ * measure_free. */
+struct hmat;
+struct measure_result;
+void snapjson_extras(const char *header, const struct topology *t, struct hmat *h, bool *have_hmat,
+		     struct measure_result *m, bool *have_meas);
 
 /* Replace *s (freed first; it must be zeroed or a snapshot) with the
  * sample of line, against topology t (which must outlive s). 0, or

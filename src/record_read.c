@@ -411,7 +411,7 @@ static int load_frame(struct rec_reader *r, long i)
 	const char *path = r->files[e->file].path;
 	r->cur = -1;
 	r->nlines = 0;
-	int rc = rec_decode(r->files[e->file].fd, &e->fr, &r->text, 2 * (size_t)REC_FRAME_BYTES + (64u << 20));
+	int rc = rec_decode(r->files[e->file].fd, &e->fr, &r->text, 256u << 20);
 	if (rc == -ENOMEM || rc == -EIO)
 		return rc;
 	size_t start = 0, bad = 0;

@@ -13,6 +13,8 @@
 #include <json.h>
 
 #include "buf.h"
+#include "hmat.h"
+#include "measure.h"
 #include "numa_maps.h"
 
 static json_object *get(json_object *o, const char *k)
@@ -222,6 +224,47 @@ int snapjson_topology(const char *header, struct topology *t, char *err, size_t 
 		topology_free(t);
 	}
 	return rc;
+}
+
+static int64_t *matrix64(json_object *m, size_t n, size_t *known)
+{
+	if (alen(m) != n)
+		return NULL;
+	int64_t *v = malloc((n ? n * n : 1) * sizeof(int64_t));
+	for (size_t i = 0; v && i < n; i++) {
+		json_object *row = json_object_array_get_idx(m, i);
+		for (size_t j = 0; j < n; j++) {
+			json_object *c = alen(row) == n ? json_object_array_get_idx(row, j) : NULL;
+			v[i * n + j] = c && !json_object_is_type(c, json_type_null) ? json_object_get_int64(c) : -1;
+			*known += v[i * n + j] >= 0;
+		}
+	}
+	return v;
+}
+
+void snapjson_extras(const char *header, const struct topology *t, struct hmat *h, bool *have_hmat,
+		     struct measure_result *m, bool *have_meas)
+{
+	*have_hmat = *have_meas = false;
+	json_object *o = json_tokener_parse(header);
+	json_object *hm = get(o, "hmat");
+	if (hm && !json_object_is_type(hm, json_type_null)) {
+		memset(h, 0, sizeof(*h));
+		h->n = t->nnodes;
+		h->access = (int)i64(hm, "access_class");
+		h->lat_ns = matrix64(get(hm, "latency_ns"), t->nnodes, &h->ncells);
+		h->bw_mbs = matrix64(get(hm, "read_bandwidth_mbs"), t->nnodes, &h->ncells);
+		if (h->lat_ns && h->bw_mbs)
+			*have_hmat = true;
+		else
+			hmat_free(h);
+	}
+	json_object *me = get(o, "measurement");
+	if (me && !json_object_is_type(me, json_type_null)) {
+		const char *txt = json_object_to_json_string_ext(me, JSON_C_TO_STRING_PLAIN);
+		*have_meas = measure_parse(txt, strlen(txt), t, m) == 0;
+	}
+	json_object_put(o);
 }
 
 /* --- a sample ---------------------------------------------------------- */

@@ -43,6 +43,18 @@ static int adopt_header(struct ui *u, const char *header, char *err, size_t errs
 	free(rp->header);
 	rp->header = h;
 	u->se.topo = t;
+	/* The heatmap's layers as recorded: the firmware's HMAT and the
+	 * measurement the recorder had. */
+	if (u->se.have_hmat)
+		hmat_free(&u->se.hmat);
+	if (u->se.have_meas)
+		measure_free(&u->se.meas);
+	snapjson_extras(header, &u->se.topo, &u->se.hmat, &u->se.have_hmat, &u->se.meas, &u->se.have_meas);
+	free(u->meas_marks);
+	u->meas_marks = NULL;
+	u->meas_note[0] = '\0';
+	if (u->se.have_meas)
+		ui_measure_adopt(u);
 	return 0;
 }
 
@@ -73,6 +85,11 @@ void ui_replay_close(struct ui *u)
 	if (!rp)
 		return;
 	snapshot_free(&u->snap);
+	if (u->se.have_hmat)
+		hmat_free(&u->se.hmat);
+	if (u->se.have_meas)
+		measure_free(&u->se.meas);
+	u->se.have_hmat = u->se.have_meas = false;
 	if (rp->header)
 		topology_free(&u->se.topo);
 	rec_reader_close(rp->r);

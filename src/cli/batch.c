@@ -55,6 +55,10 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	/* The metrics formats carry the saved measurement. */
 	sc.measurement = o->format && (strcmp(o->format, "prometheus") == 0 ||
 				       strcmp(o->format, "openmetrics") == 0);
+	/* A recording's header carries the firmware's HMAT and the saved
+	 * measurement: the heatmap's layers in replay. */
+	if (o->record)
+		sc.hmat = sc.measurement = true;
 	int orc = session_open(&se, &sc, msg, sizeof(msg));
 	if (orc != 0) {
 		fprintf(err, "numatop-tui: %s\n", msg);

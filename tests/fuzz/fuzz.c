@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "bitmap.h"
@@ -27,7 +28,10 @@
 #include "numa_maps.h"
 #include "parse.h"
 #include "placement.h"
+#include "output.h"
+#include "record.h"
 #include "sanitize.h"
+#include "snapjson.h"
 #include "topology.h"
 
 static const int ids[] = { 0, 1, -1, 2 };
@@ -204,6 +208,71 @@ static void t_zoneinfo(const char *s, size_t size)
 			abort();
 }
 
+/* A recording's header line and one sample line (the text zstdcat
+ * prints) rebuilt into the model, sorted and printed as text: the
+ * snapshot's arrays agree with its topology. */
+static void t_snapjson(const char *s, size_t size)
+{
+	const char *nl = memchr(s, '\n', size);
+	if (!nl)
+		return;
+	char *hdr = strndup(s, (size_t)(nl - s));
+	struct topology t;
+	char err[256];
+	if (!hdr || snapjson_topology(hdr, &t, err, sizeof(err)) != 0) {
+		free(hdr);
+		return;
+	}
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	if (snapjson_snapshot(nl + 1, size - (size_t)(nl + 1 - s), &t, &snap, err, sizeof(err)) == 0) {
+		for (size_t i = 0; i < snap.nprocs; i++)
+			if (snap.procs[i].home >= (int)t.nnodes || (snap.procs[i].why_idx >= 0 &&
+			    (size_t)snap.procs[i].why_idx >= snap.nwhy))
+				abort();
+		struct sort_key key = { COL_REMOTE, -1, true };
+		snapshot_sort(&snap, &key);
+		FILE *f = fopen("/dev/null", "w");
+		struct output_opts oo = { .root_label = "fuzz", .cgroups = true };
+		if (f) {
+			output_text_write(f, &snap, &oo);
+			fclose(f);
+		}
+	}
+	snapshot_free(&snap);
+	topology_free(&t);
+	free(hdr);
+}
+
+/* A recording file (zstd frames): indexed and read to the end and back;
+ * every sample handed out is a whole sample line. */
+static void t_recording(const char *s, size_t size)
+{
+	int fd = memfd_create("fuzz-rec", 0);
+	if (fd < 0)
+		return;
+	if (write(fd, s, size) != (ssize_t)size) {
+		close(fd);
+		return;
+	}
+	char path[64], err[512];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	struct rec_reader *r;
+	if (rec_reader_open(&r, path, err, sizeof(err)) == 0) {
+		struct rec_sample smp;
+		int n = 0;
+		for (int rc = rec_reader_first(r, &smp); rc == 0 && n < 1000; rc = rec_reader_next(r, &smp), n++)
+			if (smp.len < 14 || memcmp(smp.line, "{\"timestamp\":\"", 14) != 0 || !smp.header)
+				abort();
+		for (int rc = rec_reader_last(r, &smp); rc == 0 && n > 0; rc = rec_reader_prev(r, &smp), n--)
+			if (smp.len < 14 || memcmp(smp.line, "{\"timestamp\":\"", 14) != 0)
+				abort();
+		rec_reader_seek(r, 1796342400, &smp);
+		rec_reader_close(r);
+	}
+	close(fd);
+}
+
 /* /proc/PID/cgroup: paths NUL-terminated inside their arrays, absolute. */
 static void t_cgroup_proc(const char *s, size_t size)
 {
@@ -359,6 +428,7 @@ static const struct fuzz_target targets[] = {
 	{ "measure_file", t_measure_file }, { "sanitize", t_sanitize },
 	{ "cgroup_numa_stat", t_cgroup_numa_stat }, { "cgroup_proc", t_cgroup_proc },
 	{ "pid_sched", t_pid_sched }, { "zoneinfo", t_zoneinfo },
+	{ "snapjson", t_snapjson }, { "recording", t_recording },
 };
 
 static char current[512];

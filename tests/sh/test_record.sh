@@ -52,8 +52,8 @@ tail -n +2 "$T/a.ndjson" | cmp -s - "$T/r.ndjson" && [ $rc -eq 0 ] && [ ! -s "$T
 # the first line: its root and times).
 for args in "-b" "-b -s PID" "-b --cgroups -o PID,USER,N0,N3,REMOTE,WHY,CGROUP,TIME+,COMMAND"; do
 	"$PROG" --root "$TREE" -w "$T/b.zst" -d 0.3 -n 2 2>/dev/null
-	"$PROG" --root "$TREE" $args -d 0.3 -n 2 | grep -v '^numatop-tui \|tool cpu%' >"$T/live.txt"
-	"$PROG" --replay "$T/b.zst" $args | grep -v '^numatop-tui \|tool cpu%' >"$T/replay.txt"
+	"$PROG" --root "$TREE" $args -d 0.3 -n 2 | grep -v '^numatop-tui \|tool cpu%\|^numa_maps budget' >"$T/live.txt"
+	"$PROG" --replay "$T/b.zst" $args | grep -v '^numatop-tui \|tool cpu%\|^numa_maps budget' >"$T/replay.txt"
 	rm -f "$T/b.zst"
 	name=replay_text_same$(echo "$args" | tr -c 'a-zA-Z0-9\n' _ | cut -c1-30)
 	[ -s "$T/live.txt" ] && cmp -s "$T/live.txt" "$T/replay.txt" && ok "$name" \
@@ -275,6 +275,38 @@ keys Tab
 wait_for NODE && [ "$(screen | grep -cE '^ +cpu .*free .*miss')" = 4 ] && ok tui_history_nodes_screen \
 	|| bad tui_history_nodes_screen "$(screen | head -20)"
 keys q
+# The heatmap's recorded layers: a tree with the firmware's HMAT, and a
+# live recording with a saved measurement.
+cp -r "$TREE" "$T/hm"
+for j in 0 1 2 3; do
+	d="$T/hm/sys/devices/system/node/node$j/access1/initiators"
+	mkdir -p "$d"
+	ln -s ../../../node$j "$d/node$j"
+	echo $((80 + 40 * (j % 2))) >"$d/read_latency"
+	echo 20000 >"$d/read_bandwidth"
+done
+"$PROG" --root "$T/hm" -w "$T/hm.zst" -n 1 2>/dev/null
+zstdcat "$T/hm.zst" | head -1 | jq -e '.hmat.latency_ns[0][0] == 80 and .hmat.access_class == 1 and .hmat.latency_ns[1][1] == 120 and .hmat.latency_ns[0][1] == null' >/dev/null \
+	&& ok record_header_hmat || bad record_header_hmat "$(zstdcat "$T/hm.zst" | head -1 | jq -c .hmat)"
+tui_start 160 40 "$PROG --replay $T/hm.zst"
+for i in 1 2 3 4; do screen | grep -q 'HMAT read latency' && break; keys v; done
+screen | grep -q 'HMAT read latency, ns (firmware, access1)' && screen | grep -qE '^ +1 .* 120' \
+	&& ok tui_replay_hmat_layer || bad tui_replay_hmat_layer "$(screen | sed -n 9,16p)"
+keys q
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$T/cache"
+	XDG_CACHE_HOME="$T/cache" "$PROG" --measure-quick >/dev/null 2>&1
+	XDG_CACHE_HOME="$T/cache" "$PROG" -w "$T/meas.zst" -n 1 2>/dev/null
+	zstdcat "$T/meas.zst" | head -1 | jq -e '.measurement.latency_ns[0][0] > 0' >/dev/null \
+		&& ok record_header_measurement || bad record_header_measurement "$(zstdcat "$T/meas.zst" | head -1 | jq -c .measurement | head -c 300)"
+	tui_start 160 40 "$PROG --replay $T/meas.zst"
+	for i in 1 2 3 4; do screen | grep -q 'Latency, ns (measured' && break; keys v; done
+	screen | grep -q 'Latency, ns (measured .* ago' && ok tui_replay_measured_layer \
+		|| bad tui_replay_measured_layer "$(screen | sed -n 1,8p)"
+	keys q
+else
+	echo "SKIP record_header_measurement: --measure needs root"
+fi
 "$PROG" --replay "$T/junk" </dev/null >/dev/null 2>"$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'not a numatop-tui recording\|not a terminal' "$T/err" && ok tui_replay_bad_file || bad tui_replay_bad_file "rc=$rc"
 tmux kill-server 2>/dev/null
