@@ -5,10 +5,13 @@
 cd "$(dirname "$0")/.." || exit 1
 export PROG="${PROG:-./numatop-tui}" BUILD="${BUILD:-build}"
 log=$(mktemp)
+# Orphaned processes of the program (parent 1) before the tests: not ours.
+before=$(mktemp)
+pgrep -x -P 1 numatop-tui | sort >"$before"
 # Where the tests' settings files go (tests/sh/lib.sh), removed at the end.
 NUMATOP_TEST_CFG=$(mktemp -d)
 export NUMATOP_TEST_CFG
-trap 'rm -f "$log"; rm -rf "$NUMATOP_TEST_CFG"' EXIT
+trap 'rm -f "$log" "$before"; rm -rf "$NUMATOP_TEST_CFG"' EXIT
 run() {
 	name=$1; shift
 	echo "== $name"
@@ -30,6 +33,18 @@ if [ $# -gt 0 ] && ! command -v bzip2 >/dev/null 2>&1; then
 fi
 for t in "$@"; do run "$(basename "$t")" "$t"; done
 for t in tests/sh/test_*.sh; do [ -f "$t" ] && run "$(basename "$t")" sh "$t"; done
+# Processes of the program still running now were left behind by a test
+# (a monitor whose tmux went away): said, and ended, so that they do not
+# load the machine for whatever runs next.
+orphans() { pgrep -x -P 1 numatop-tui | sort; }
+left=$(orphans | comm -23 - "$before")
+for p in $left; do left="$left $(pgrep -P "$p")"; done
+left=$(echo $left | tr ' ' '\n' | grep .)
+if [ -n "$left" ]; then
+	echo "note: $(echo "$left" | wc -l) process(es) of $PROG left running by the tests, killed:"
+	ps -o pid,etime,time,args -p "$(echo "$left" | tr '\n' ',' | sed 's/,$//')" 2>/dev/null | sed 's/^/    /'
+	echo "$left" | xargs kill -9 2>/dev/null
+fi
 p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
 echo
 grep '^FAIL ' "$log" | sed 's/^/  /'

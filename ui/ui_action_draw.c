@@ -68,6 +68,8 @@ static void title_of(const struct ui *u, const struct ui_action *a, char *t, siz
 	if (a->job.n == 1) {
 		char name[96];
 		sanitize_term(a->job.items[0].tg.comm, name, sizeof(name));
+		if (u->ascii)
+			sanitize_ascii(name, name, sizeof(name));
 		snprintf(t, n, "%s PID %d (%.40s)%s%s%s", what, a->job.items[0].tg.pid, name,
 			 a->advice[0] ? " - the advice for " : "", a->advice, a->advice[0] ? " (x)" : "");
 	} else {

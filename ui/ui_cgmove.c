@@ -185,6 +185,8 @@ void ui_cgmove_draw(struct ui *u)
 	mvhline(y0, x0, ' ', w);
 	char path[600], line[700];
 	sanitize_term(m->path, path, sizeof(path));
+	if (u->ascii)
+		sanitize_ascii(path, path, sizeof(path));
 	snprintf(line, sizeof(line), " Move cgroup %s to a node (cpuset.mems)", path);
 	mvaddnstr(y0, x0, line, w);
 	attroff(ui_attr(u, C_HEADER));

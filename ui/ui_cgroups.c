@@ -304,6 +304,8 @@ void ui_draw_cgroups(struct ui *u, int y0, int h)
 		const char *base = strrchr(c->path, '/');
 		snprintf(name, sizeof(name), "%s%s", pre, c->parent < 0 ? "/" : base ? base + 1 : c->path);
 		sanitize_term(name, clean, sizeof(clean));
+		if (u->ascii)
+			sanitize_ascii(clean, clean, sizeof(clean));
 		snprintf(line + o, sizeof(line) - (size_t)o, " %7s %-8.8s %-10.10s %s", tmp, mems, cpus,
 			 clean);
 		bool sel = r == u->cg_sel;

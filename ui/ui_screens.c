@@ -193,6 +193,8 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	int y = y0, ymax = y0 + h;
 	char comm[300];
 	sanitize_term(d->comm, comm, sizeof(comm));
+	if (u->ascii)
+		sanitize_ascii(comm, comm, sizeof(comm));
 	attron(ui_attr(u, C_LABEL) | A_BOLD);
 	mvprintw(y++, 0, "PID %d  %s", d->pid, comm);
 	attroff(ui_attr(u, C_LABEL) | A_BOLD);
@@ -226,6 +228,8 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	if (p && p->cgroup) {
 		char cg[600];
 		sanitize_term(p->cgroup, cg, sizeof(cg));
+		if (u->ascii)
+			sanitize_ascii(cg, cg, sizeof(cg));
 		mvprintw(y++, 0, "cgroup %s", cg);
 	}
 	if (p && p->nm == NMS_OK) {
@@ -326,6 +330,10 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		char line[1024], what[200], pol[96];
 		sanitize_term(m->what, what, sizeof(what));
 		sanitize_term(m->policy, pol, sizeof(pol));
+		if (u->ascii) {
+			sanitize_ascii(what, what, sizeof(what));
+			sanitize_ascii(pol, pol, sizeof(pol));
+		}
 		int n = snprintf(line, sizeof(line), "%016llx %-22.22s", (unsigned long long)m->start, pol);
 		x = 40;
 		for (size_t j = 0; j < t->nnodes && x < COLS - 20; j++, x += 9)
