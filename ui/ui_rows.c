@@ -40,19 +40,91 @@ static bool row_wanted(const struct ui *u, const struct snap_proc *p)
 	return strstr(p->info.comm, f) || strstr(p->info.cmdline, f);
 }
 
-static size_t tree_add(struct ui *u, size_t *order, size_t n, int ppid, int depth,
-		       bool *used)
+/* The tree view in O(n log n): children found by a sorted (ppid, index)
+ * list, parents by a sorted PID list, the walk with its own stack (a
+ * parent chain as long as the process list does not grow the C stack).
+ * Siblings keep the table's order; a row not wanted hides its subtree. */
+struct tree_kid { int ppid; size_t idx; };
+
+static int cmp_kid(const void *a, const void *b)
 {
-	for (size_t i = 0; i < u->snap.nprocs; i++) {
-		const struct snap_proc *p = &u->snap.procs[i];
-		if (used[i] || p->info.ppid != ppid || !row_wanted(u, p))
+	const struct tree_kid *x = a, *y = b;
+	if (x->ppid != y->ppid)
+		return x->ppid < y->ppid ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* The first kid with this ppid, or n. */
+static size_t kids_of(const struct tree_kid *k, size_t n, int ppid)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k[mid].ppid < ppid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct tree_frame { size_t next; int pid, depth; };
+
+static void tree_rows(struct ui *u)
+{
+	const struct snapshot *s = &u->snap;
+	size_t n = s->nprocs;
+	struct tree_kid *kids = malloc((n + 1) * sizeof(*kids));
+	struct tree_kid *pids = malloc((n + 1) * sizeof(*pids));   /* (pid, index) */
+	bool *used = calloc(n + 1, sizeof(bool));
+	struct tree_frame *st = malloc((n + 1) * sizeof(*st));
+	if (!kids || !pids || !used || !st)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		kids[i] = (struct tree_kid){ s->procs[i].info.ppid, i };
+		pids[i] = (struct tree_kid){ s->procs[i].info.pid, i };
+	}
+	if (n) {
+		qsort(kids, n, sizeof(*kids), cmp_kid);
+		qsort(pids, n, sizeof(*pids), cmp_kid);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct snap_proc *p = &s->procs[i];
+		/* Roots: processes whose parent is not in the list, or not
+		 * shown (the filter left it out: its children move up). */
+		if (used[i] || !row_wanted(u, p))
+			continue;
+		size_t par = kids_of(pids, n, p->info.ppid);
+		if (par < n && pids[par].ppid == p->info.ppid && row_wanted(u, &s->procs[pids[par].idx]))
 			continue;
 		used[i] = true;
-		order[n] = i;
-		u->depth[n] = depth;
-		n = tree_add(u, order, n + 1, p->info.pid, depth + 1, used);
+		u->rows[u->nrows] = i;
+		u->depth[u->nrows++] = 0;
+		size_t top = 0;
+		st[top++] = (struct tree_frame){ kids_of(kids, n, p->info.pid), p->info.pid, 1 };
+		while (top) {
+			struct tree_frame *f = &st[top - 1];
+			if (f->next >= n || kids[f->next].ppid != f->pid) {
+				top--;
+				continue;
+			}
+			size_t c = kids[f->next++].idx;
+			const struct snap_proc *q = &s->procs[c];
+			if (used[c] || !row_wanted(u, q))
+				continue;       /* (one not shown is a root itself) */
+			used[c] = true;
+			u->rows[u->nrows] = c;
+			u->depth[u->nrows++] = f->depth;
+			if (top < n)
+				st[top++] = (struct tree_frame){ kids_of(kids, n, q->info.pid), q->info.pid,
+							  f->depth + 1 };
+		}
 	}
-	return n;
+out:
+	free(kids);
+	free(pids);
+	free(used);
+	free(st);
 }
 
 /* 'H': a row for every thread but the main one, under its process. */
@@ -115,23 +187,7 @@ void ui_rebuild_rows(struct ui *u)
 	if (!u->rows || !u->depth || !u->thr)
 		return;
 	if (u->tree) {
-		bool *used = calloc(s->nprocs + 1, sizeof(bool));
-		if (!used)
-			return;
-		/* Roots: processes whose parent is not in the list. */
-		for (size_t i = 0; i < s->nprocs; i++) {
-			const struct snap_proc *p = &s->procs[i];
-			bool has_parent = false;
-			for (size_t j = 0; j < s->nprocs && !has_parent; j++)
-				has_parent = s->procs[j].info.pid == p->info.ppid;
-			if (has_parent || used[i] || !row_wanted(u, p))
-				continue;
-			used[i] = true;
-			u->rows[u->nrows] = i;
-			u->depth[u->nrows] = 0;
-			u->nrows = tree_add(u, u->rows, u->nrows + 1, p->info.pid, 1, used);
-		}
-		free(used);
+		tree_rows(u);
 	} else {
 		for (size_t i = 0; i < s->nprocs; i++)
 			if (row_wanted(u, &s->procs[i]))
