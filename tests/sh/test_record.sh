@@ -236,6 +236,14 @@ keys Enter
 wait_for "PID 2000" && screen | grep -q 'not recorded' && screen | grep -q 'N2 .*9336K' \
 	&& ok tui_replay_detail || bad tui_replay_detail "$(screen | head -14)"
 keys Escape
+keys F4; keys C-u Enter
+keys F3; keys secret Enter
+screen | grep -E '^ +3000 ' | grep -q 'secret' && [ "$(screen | grep -cE '^ +[0-9]+ +(alice|bob|root) ')" = 4 ] \
+	&& ok tui_replay_search || bad tui_replay_search "$(screen | tail -3)"
+keys F5
+wait_for '[tree]' && screen | grep -q "replay $(lt 3)" && ok tui_replay_tree_f5 || bad tui_replay_tree_f5 "$(screen | grep Tasks)"
+keys F5
+keys F3; keys dbserver Enter
 keys Tab
 wait_for "Node" && screen | grep -q "replay $(lt 3)" && ok tui_replay_nodes_screen || bad tui_replay_nodes_screen "$(screen | head -5)"
 keys F1
