@@ -106,9 +106,9 @@ n=$(wc -l <"$T/cut.ndjson")
 	&& tail -n +2 "$T/a.ndjson" | head -2 | cmp -s - "$T/cut.ndjson" \
 	&& ok cut_frame_reads || bad cut_frame_reads "rc=$rc samples=$n $(cat "$T/err")"
 
-# --- a corrupted frame among three (frames hold 60 samples) ---
-"$PROG" --root "$TREE" -w "$T/c.zst" -d 0.1 -n 130 2>/dev/null
-zstdcat "$T/c.zst" | tail -n +2 >"$T/c.ndjson"
+# --- a corrupted frame among three (each recorder run starts a frame) ---
+for run in 1 2 3; do "$PROG" --root "$TREE" -w "$T/c.zst" -d 0.1 -n 12 2>/dev/null; done
+zstdcat "$T/c.zst" | grep '^{"timestamp"' >"$T/c.ndjson"
 python3 - "$T/c.zst" <<'EOF'
 import sys
 p = sys.argv[1]
@@ -124,9 +124,9 @@ open(p, 'wb').write(b)
 EOF
 "$PROG" --replay "$T/c.zst" --json >"$T/c2.ndjson" 2>"$T/err"; rc=$?
 n=$(wc -l <"$T/c2.ndjson")
-first=$(head -60 "$T/c2.ndjson" | cmp -s - "$(head -60 "$T/c.ndjson" >"$T/c60"; echo "$T/c60")" && echo same)
-last=$(tail -10 "$T/c2.ndjson" | cmp -s - "$(tail -10 "$T/c.ndjson" >"$T/c10"; echo "$T/c10")" && echo same)
-[ $rc -eq 0 ] && [ "$n" -ge 70 ] && [ "$n" -lt 130 ] && [ "$first" = same ] && [ "$last" = same ] \
+first=$(head -12 "$T/c2.ndjson" | cmp -s - "$(head -12 "$T/c.ndjson" >"$T/c60"; echo "$T/c60")" && echo same)
+last=$(tail -12 "$T/c2.ndjson" | cmp -s - "$(tail -12 "$T/c.ndjson" >"$T/c10"; echo "$T/c10")" && echo same)
+[ $rc -eq 0 ] && [ "$n" -ge 24 ] && [ "$n" -lt 36 ] && [ "$first" = same ] && [ "$last" = same ] \
 	&& grep -q 'damaged' "$T/err" && jq -e . "$T/c2.ndjson" >/dev/null \
 	&& ok corrupt_frame_skipped || bad corrupt_frame_skipped "rc=$rc samples=$n first=$first last=$last $(cat "$T/err")"
 
@@ -158,9 +158,9 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	mkdir "$T/small"
 	prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
 	tree=$(pwd)/$TREE
-	# 16 pages, 14 of them filled: the header and some samples fit.
+	# 16 pages, 15 of them filled: the header and some samples fit.
 	unshare -m sh -c "mount -t tmpfs -o size=64k none '$T/small' &&
-		head -c 57344 /dev/zero >'$T/small/filler' &&
+		head -c 61440 /dev/zero >'$T/small/filler' &&
 		'$prog' --root '$tree' -w '$T/small/f.zst' -d 0.1 -n 100000 2>'$T/err'; echo \$? >'$T/rc';
 		cp '$T/small/f.zst' '$T/full.zst'"
 	rc=$(cat "$T/rc")
@@ -197,7 +197,7 @@ cp "$T/d/numatop-tui_$today.zst" "$T/d/numatop-tui_$(date -d '-1 day' +%Y%m%d).z
 
 # --- the monitor on a recording ---
 need tmux tmux
-"$PROG" --root "$TREE" -w "$T/m.zst" -d 1 -n 4 2>/dev/null
+cp "$T/t.zst" "$T/m.zst"     # 4 samples 1 s apart
 zstdcat "$T/m.zst" | tail -n +2 | jq -r .timestamp >"$T/mtimes"
 lt() { date -d "$(sed -n "$1p" "$T/mtimes")" '+%Y-%m-%d %H:%M:%S'; }
 tui_init
