@@ -21,6 +21,8 @@ struct ui_replay {
 	size_t said;               /* reader warnings shown */
 };
 
+static void prefill(struct ui *u);
+
 /* The recording's topology of header (replaced when a later recorder
  * session has another). */
 static int adopt_header(struct ui *u, const char *header, char *err, size_t errsz)
@@ -76,7 +78,10 @@ int ui_replay_open(struct ui *u, const struct options *o, char *err, size_t errs
 		snprintf(err, errsz, "%s: %s", o->replay, rc == -ENOENT ? "no samples in it" : strerror(-rc));
 		return rc;
 	}
-	return adopt_header(u, rp->cur.header, err, errsz);
+	rc = adopt_header(u, rp->cur.header, err, errsz);
+	if (rc == 0)
+		prefill(u);
+	return rc;
 }
 
 void ui_replay_close(struct ui *u)
@@ -144,6 +149,52 @@ void ui_replay_sample(struct ui *u)
 	}
 }
 
+/* The node history up to the current sample, from the recording: up to
+ * REPLAY_PREFILL samples before it (same header), parsed without their
+ * processes (cheap), oldest first. Processes' history grows as samples
+ * are stepped through. */
+#define REPLAY_PREFILL 60
+static void prefill(struct ui *u)
+{
+	struct ui_replay *rp = u->rp;
+	history_reset(&u->hist);
+	if (u->hist.nnodes != u->se.topo.nnodes || !u->hist.node) {
+		history_free(&u->hist);
+		if (history_init(&u->hist, HIST_DEFAULT, u->se.topo.nnodes) != 0)
+			return;
+	}
+	static const char procs[] = ",\"processes\":[";
+	char *past[REPLAY_PREFILL];
+	int n = 0, back = 0;
+	struct rec_sample s;
+	while (n < REPLAY_PREFILL && rec_reader_prev(rp->r, &s) == 0) {
+		back++;
+		if (strcmp(s.header, rp->header) != 0)
+			break;
+		const char *cut = memmem(s.line, s.len, procs, sizeof(procs) - 1);
+		size_t l = cut ? (size_t)(cut - s.line) : s.len;
+		if (!cut || !(past[n] = malloc(l + sizeof(procs) + 2)))
+			break;
+		memcpy(past[n], s.line, l);
+		memcpy(past[n] + l, procs, sizeof(procs) - 1);
+		memcpy(past[n] + l + sizeof(procs) - 1, "]}", 3);
+		n++;
+	}
+	/* Back to the sample shown (its buffers were reloaded meanwhile). */
+	for (int k = 0; k < back; k++)
+		if (rec_reader_next(rp->r, &s) == 0)
+			rp->cur = s;
+	struct snapshot snap;
+	char err[200];
+	memset(&snap, 0, sizeof(snap));
+	for (int i = n - 1; i >= 0; i--) {
+		if (snapjson_snapshot(past[i], strlen(past[i]), &u->se.topo, &snap, err, sizeof(err)) == 0)
+			history_add(&u->hist, &snap, NULL, 0);
+		free(past[i]);
+	}
+	snapshot_free(&snap);
+}
+
 /* Move with fn; the sample is rebuilt and the rows with it. */
 static void move_to(struct ui *u, int (*fn)(struct rec_reader *, struct rec_sample *),
 		    const char *none)
@@ -156,9 +207,10 @@ static void move_to(struct ui *u, int (*fn)(struct rec_reader *, struct rec_samp
 		return;
 	}
 	rp->cur = s;
-	/* The history is of the samples stepped through in order. */
-	if (fn != rec_reader_next)
-		history_reset(&u->hist);
+	/* Stepping on adds to the history; any other move rebuilds it from
+	 * the samples before the new one. */
+	if (fn != rec_reader_next && adopt_header(u, rp->cur.header, u->msg, sizeof(u->msg)) == 0)
+		prefill(u);
 	ui_sample(u);
 	if (!u->msg[0])
 		ui_replay_status(u, u->msg, sizeof(u->msg));
@@ -179,7 +231,8 @@ void ui_replay_jump(struct ui *u, const char *text)
 		return;
 	}
 	rp->cur = s;
-	history_reset(&u->hist);
+	if (adopt_header(u, rp->cur.header, u->msg, sizeof(u->msg)) == 0)
+		prefill(u);
 	ui_sample(u);
 	if (!u->msg[0])
 		ui_replay_status(u, u->msg, sizeof(u->msg));

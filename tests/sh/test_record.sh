@@ -251,7 +251,8 @@ wait_for "next / previous sample" && ok tui_replay_help || bad tui_replay_help "
 keys Escape; keys BTab
 wait_for PID
 # History: sparklines of the samples stepped through (t), in the node
-# panels, the Nodes screen and the detail; a jump starts them again. (The
+# panels, the Nodes screen and the detail; a jump rebuilds the nodes'
+# history from the samples before the new one. (The
 # tree's CPU load is unknown: its /proc/stat does not move; free memory
 # is known.)
 keys Home; keys t; keys t; keys t
@@ -267,6 +268,11 @@ keys Escape
 keys Home
 nspark=$(screen | grep -E '^N0 ' | head -1 | sed 's/.*free //;s/miss.*//' | grep -o '[▁▂▃▄▅▆▇█]' | wc -l)
 [ "$nspark" = 1 ] && ok tui_history_reset_on_jump || bad tui_history_reset_on_jump "blocks=$nspark"
+# A jump fills the node history from the samples before the new one.
+keys End
+wait_for "replay $(lt 4)"
+nspark=$(screen | grep -E '^N0 ' | head -1 | sed 's/.*free //;s/miss.*//' | grep -o '[▁▂▃▄▅▆▇█]' | wc -l)
+[ "$nspark" = 4 ] && ok tui_history_prefilled_on_jump || bad tui_history_prefilled_on_jump "blocks=$nspark"
 tui_start 160 40 "LANG=C LC_ALL=C $PROG --replay $T/m.zst"
 keys t; keys t
 line=$(screen | grep -E '^N0 ' | head -1)
