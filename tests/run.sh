@@ -39,7 +39,8 @@ for t in tests/sh/test_*.sh; do [ -f "$t" ] && run "$(basename "$t")" sh "$t"; d
 orphans() { pgrep -x -P 1 numatop-tui | sort; }
 left=$(orphans | comm -23 - "$before")
 for p in $left; do left="$left $(pgrep -P "$p")"; done
-left=$(echo $left | tr ' ' '\n' | grep .)
+# (zombies are on their way out: not counted)
+left=$(for p in $left; do st=$(ps -o stat= -p "$p" 2>/dev/null); [ -n "$st" ] && [ "${st#Z}" = "$st" ] && echo "$p"; done)
 if [ -n "$left" ]; then
 	echo "note: $(echo "$left" | wc -l) process(es) of $PROG left running by the tests, killed:"
 	ps -o pid,etime,time,args -p "$(echo "$left" | tr '\n' ',' | sed 's/,$//')" 2>/dev/null | sed 's/^/    /'

@@ -28,7 +28,7 @@ parent() { ls -A .. | grep '^numatop-tui' | LC_ALL=C sort; }
 parent >"$T/parent-before"
 # As a user calls it: not with make test's PROG and BUILD (build-asan
 # under make asan) nor a parent make's flags.
-timeout 900 env -u PROG -u BUILD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s deb >"$T/deb.log" 2>&1; rc=$?
+timeout 900 env -u PROG -u BUILD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u LDFLAGS -u CPPFLAGS make -s deb >"$T/deb.log" 2>&1; rc=$?
 if [ $rc -eq 0 ] && [ -f "$DEB" ]; then
 	ok deb_builds
 else

@@ -36,7 +36,7 @@ MANPAGE=$MB/numatop-tui.1
 # flags are not passed on; BUILD and PROG only for a private build
 # directory (above).
 mk() {
-	env -u PROG -u BUILD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s \
+	env -u PROG -u BUILD -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u LDFLAGS -u CPPFLAGS make -s \
 		${MP:+BUILD="$MB" PROG="$MP"} "$@" >"$T/make.log" 2>&1
 }
 # files DIR: every non-directory below DIR, relative, sorted.
