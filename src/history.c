@@ -186,6 +186,22 @@ static void proc_push(struct history *h, struct hist_proc *e, const struct snap_
 		ring_push(&e->node_kb[j], ok ? (double)p->node_kb[j] : -1);
 }
 
+/* The snapshot's processes by PID: (pid, index) pairs, sorted. */
+struct pid_idx { int pid; size_t idx; };
+
+static int cmp_pid_idx(const void *a, const void *b)
+{
+	const struct pid_idx *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static const struct snap_proc *find(const struct snapshot *s, const struct pid_idx *by, int pid)
+{
+	struct pid_idx key = { pid, 0 };
+	const struct pid_idx *f = s->nprocs ? bsearch(&key, by, s->nprocs, sizeof(*by), cmp_pid_idx) : NULL;
+	return f ? &s->procs[f->idx] : NULL;
+}
+
 int history_add(struct history *h, const struct snapshot *s, const int *pids, size_t n)
 {
 	size_t nn = s->topo && s->topo->nnodes == h->nnodes ? h->nnodes : 0;
@@ -198,30 +214,39 @@ int history_add(struct history *h, const struct snapshot *s, const int *pids, si
 		double other = s->ns_rate ? s->ns_rate[i][NUMASTAT_OTHER_NODE] : -1;
 		ring_push(&h->node[i * HIST_NODE_KEYS + HIST_MISS], miss >= 0 && other >= 0 ? miss + other : -1);
 	}
+	if (!h->nprocs && !n)
+		return 0;
+	/* Lookups by PID in O(log n): the refresh loop pays n log n once,
+	 * not (kept + displayed) x n. */
+	struct pid_idx *by = malloc((s->nprocs ? s->nprocs : 1) * sizeof(*by));
+	if (!by)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nprocs; i++)
+		by[i] = (struct pid_idx){ s->procs[i].info.pid, i };
+	if (s->nprocs)
+		qsort(by, s->nprocs, sizeof(*by), cmp_pid_idx);
 	/* The kept processes: their value now, or unknown when gone. */
 	for (size_t i = 0; i < h->nprocs; i++) {
 		struct hist_proc *e = &h->procs[i];
-		const struct snap_proc *p = NULL;
-		for (size_t k = 0; k < s->nprocs && !p; k++)
-			if (s->procs[k].info.pid == e->pid && s->procs[k].info.starttime == e->starttime)
-				p = &s->procs[k];
-		proc_push(h, e, p);
+		const struct snap_proc *p = find(s, by, e->pid);
+		proc_push(h, e, p && p->info.starttime == e->starttime ? p : NULL);
 	}
 	/* The displayed ones: remembered as seen now, new ones added. */
-	for (size_t k = 0; k < n; k++) {
-		const struct snap_proc *p = NULL;
-		for (size_t i = 0; i < s->nprocs && !p; i++)
-			if (s->procs[i].info.pid == pids[k])
-				p = &s->procs[i];
+	int rc = 0;
+	for (size_t k = 0; k < n && !rc; k++) {
+		const struct snap_proc *p = find(s, by, pids[k]);
 		if (!p)
 			continue;
 		struct hist_proc *e = (struct hist_proc *)history_proc(h, p->info.pid, p->info.starttime);
 		if (!e) {
-			if (!(e = proc_new(h, p)))
-				return -ENOMEM;
+			if (!(e = proc_new(h, p))) {
+				rc = -ENOMEM;
+				break;
+			}
 			proc_push(h, e, p);
 		}
 		e->seen = h->samples;
 	}
-	return 0;
+	free(by);
+	return rc;
 }

@@ -322,10 +322,14 @@ static int nodes_from(struct snapshot *s, json_object *root)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		json_object *no = NULL;
-		for (size_t k = 0; k < alen(nodes); k++)
-			if (i64(json_object_array_get_idx(nodes, k), "id") == t->nodes[i].id)
-				no = json_object_array_get_idx(nodes, k);
+		/* Nodes come in the topology's order; else found by id. */
+		json_object *no = json_object_array_get_idx(nodes, i);
+		if (i >= alen(nodes) || i64(no, "id") != t->nodes[i].id) {
+			no = NULL;
+			for (size_t k = 0; k < alen(nodes) && !no; k++)
+				if (i64(json_object_array_get_idx(nodes, k), "id") == t->nodes[i].id)
+					no = json_object_array_get_idx(nodes, k);
+		}
 		struct node_sample *ns = &s->nodes[i];
 		mem_info_init(&ns->mem);
 		numastat_init(&ns->ns);
