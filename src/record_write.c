@@ -242,6 +242,15 @@ static int open_file(struct rec_writer *w, char *err, size_t errsz)
 	return 0;
 }
 
+static void writer_free(struct rec_writer *w)
+{
+	free(w->header);
+	free(w->dir);
+	free(w->obuf);
+	ZSTD_freeCCtx(w->cc);
+	free(w);
+}
+
 int rec_writer_open(struct rec_writer **out, const char *spec, int keep_days,
 		    const char *header, rec_clock_fn clock, void *clock_ctx,
 		    char *err, size_t errsz)
@@ -300,11 +309,7 @@ int rec_writer_open(struct rec_writer **out, const char *spec, int keep_days,
 fail:
 	if (!err[0])
 		snprintf(err, errsz, "%s: %s", spec, strerror(-rc));
-	free(w->header);
-	free(w->dir);
-	free(w->obuf);
-	ZSTD_freeCCtx(w->cc);
-	free(w);
+	writer_free(w);
 	return rc;
 }
 
@@ -368,11 +373,7 @@ int rec_writer_close(struct rec_writer *w, char *err, size_t errsz)
 	}
 	if (rc)
 		snprintf(err, errsz, "%s: %s", w->path, strerror(-rc));
-	free(w->header);
-	free(w->dir);
-	free(w->obuf);
-	ZSTD_freeCCtx(w->cc);
-	free(w);
+	writer_free(w);
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 #include "hmat.h"
 #include "measure.h"
 #include "numa_maps.h"
+#include "topology_int.h"
 
 static json_object *get(json_object *o, const char *k)
 {
@@ -66,25 +67,17 @@ static char *dup_clip(const char *s, char *out, size_t n)
 
 /* --- the topology ------------------------------------------------------ */
 
-static int topo_index(struct topology *t)
+/* cpu id -> node index, from each CPU's recorded node. */
+static int cpu_index(struct topology *t)
 {
-	int maxid = -1, maxcpu = -1;
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].id > maxid)
-			maxid = t->nodes[i].id;
+	int maxcpu = -1;
 	for (size_t i = 0; i < t->ncpus; i++)
 		if (t->cpus[i].id > maxcpu)
 			maxcpu = t->cpus[i].id;
-	t->nids = (size_t)maxid + 1;
-	t->index_of_id = malloc((t->nids ? t->nids : 1) * sizeof(int));
 	t->ncpu_ids = (size_t)maxcpu + 1;
 	t->cpu_node = malloc((t->ncpu_ids ? t->ncpu_ids : 1) * sizeof(int));
-	if (!t->index_of_id || !t->cpu_node)
+	if (!t->cpu_node)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->nids; i++)
-		t->index_of_id[i] = -1;
-	for (size_t i = 0; i < t->nnodes; i++)
-		t->index_of_id[t->nodes[i].id] = (int)i;
 	for (size_t i = 0; i < t->ncpu_ids; i++)
 		t->cpu_node[i] = -1;
 	for (size_t i = 0; i < t->ncpus; i++)
@@ -161,15 +154,8 @@ static int topo_build(json_object *h, struct topology *t)
 		tn->has_memory = hm ? json_object_get_boolean(hm) : tn->mem_total_kb > 0;
 	}
 	/* Node ids first (CPUs name their node by id). */
-	int maxid = t->nodes[t->nnodes - 1].id;
-	t->nids = (size_t)maxid + 1;
-	t->index_of_id = malloc(t->nids * sizeof(int));
-	if (!t->index_of_id)
+	if (topology_build_index(t) != 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->nids; i++)
-		t->index_of_id[i] = -1;
-	for (size_t i = 0; i < t->nnodes; i++)
-		t->index_of_id[t->nodes[i].id] = (int)i;
 	json_object *m = get(get(to, "distances"), "matrix");
 	t->dist_known = alen(m) == t->nnodes;
 	for (size_t i = 0; i < t->nnodes; i++) {
@@ -181,11 +167,7 @@ static int topo_build(json_object *h, struct topology *t)
 		}
 	}
 	int rc = topo_cpus(get(to, "cpus"), t);
-	if (rc)
-		return rc;
-	free(t->index_of_id);
-	t->index_of_id = NULL;
-	if ((rc = topo_index(t)) != 0)
+	if (rc || (rc = cpu_index(t)) != 0)
 		return rc;
 	for (size_t i = 0; i < t->nnodes; i++) {
 		unsigned on = 0;

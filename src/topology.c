@@ -66,7 +66,7 @@ static int read_node_list(const struct fsroot *r, const char *name,
 	return rc;
 }
 
-static int build_index(struct topology *t)
+int topology_build_index(struct topology *t)
 {
 	int maxid = -1;
 	for (size_t i = 0; i < t->nnodes; i++)
@@ -261,7 +261,7 @@ int topology_read(const struct fsroot *r, struct topology *t)
 	int rc = read_nodes(r, t);
 	if (rc)
 		goto fail;
-	if ((rc = build_index(t)) != 0)
+	if ((rc = topology_build_index(t)) != 0)
 		goto fail;
 	if (t->synthetic || read_node_list(r, "online", &t->online_nodes) != 0) {
 		if (!t->synthetic)

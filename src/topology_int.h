@@ -6,6 +6,8 @@
 #include "topology.h"
 
 int topo_read_cpus(const struct fsroot *r, struct topology *t);
+/* index_of_id (node id -> index) from t->nodes. 0 or -ENOMEM. */
+int topology_build_index(struct topology *t);
 void topo_warn(struct topology *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int topo_read_bitmap(const struct fsroot *r, const char *dir,
