@@ -305,8 +305,8 @@ static int nodes_from(struct snapshot *s, json_object *root)
 	}
 	for (size_t i = 0; i < n; i++) {
 		/* Nodes come in the topology's order; else found by id. */
-		json_object *no = json_object_array_get_idx(nodes, i);
-		if (i >= alen(nodes) || i64(no, "id") != t->nodes[i].id) {
+		json_object *no = i < alen(nodes) ? json_object_array_get_idx(nodes, i) : NULL;
+		if (!no || i64(no, "id") != t->nodes[i].id) {
 			no = NULL;
 			for (size_t k = 0; k < alen(nodes) && !no; k++)
 				if (i64(json_object_array_get_idx(nodes, k), "id") == t->nodes[i].id)
