@@ -25,6 +25,9 @@ int safefile_open_dir(const char *dir, int create, char *why, size_t whysz);
 /* Write len bytes as NAME in the directory fd (atomic: a reader sees
  * the old file or the new one). 0 or -errno. */
 int safefile_write(int dirfd, const char *name, const char *data, size_t len);
+/* All of len bytes to fd (again after EINTR and short writes): 0 or
+ * -errno. The one write loop of the recorder, the capture and the above. */
+int safefile_write_all(int fd, const void *data, size_t len);
 
 /* Read NAME in the directory fd into b (NUL-terminated): 0, -errno,
  * -ELOOP for a symbolic link, -EMEDIUMTYPE for anything but a regular

@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "cgroup.h"
 #include "parse.h"
+#include "safefile.h"
 
 #define NODE_DIR "/sys/devices/system/node"
 #define CPU_DIR "/sys/devices/system/cpu"
@@ -135,14 +136,7 @@ static int put(struct cap *c, const char *path, const char *data, size_t len)
 	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	int rc = 0;
-	for (size_t off = 0; off < len && rc == 0;) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0 && errno != EINTR)
-			rc = -errno;
-		else if (w > 0)
-			off += (size_t)w;
-	}
+	int rc = safefile_write_all(fd, data, len);
 	if (close(fd) != 0 && rc == 0)
 		rc = -errno;
 	if (rc == 0) {

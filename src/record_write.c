@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "record_int.h"
+#include "safefile.h"
 
 struct rec_writer {
 	char *dir;                  /* daily files here, or NULL */
@@ -86,21 +87,6 @@ int rec_prune(const char *dir, time_t now, int keep_days)
 	return removed;
 }
 
-static int write_all(int fd, const void *b, size_t n)
-{
-	const char *p = b;
-	while (n) {
-		ssize_t r = write(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 /* Feed data (may be empty) with directive and write what comes out. */
 static int compress(struct rec_writer *w, const void *data, size_t len, ZSTD_EndDirective dir)
 {
@@ -111,7 +97,7 @@ static int compress(struct rec_writer *w, const void *data, size_t len, ZSTD_End
 		if (ZSTD_isError(rem))
 			return -EIO;
 		if (out.pos) {
-			int rc = write_all(w->fd, w->obuf, out.pos);
+			int rc = safefile_write_all(w->fd, w->obuf, out.pos);
 			if (rc)
 				return rc;
 			w->bytes += out.pos;

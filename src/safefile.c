@@ -119,6 +119,19 @@ int safefile_open_dir(const char *dir, int create, char *why, size_t whysz)
 	return fd;
 }
 
+int safefile_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, p + off, len - off);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n > 0)
+			off += (size_t)n;
+	}
+	return 0;
+}
+
 int safefile_write(int dirfd, const char *name, const char *data, size_t len)
 {
 	char tmp[300];
@@ -135,14 +148,7 @@ int safefile_write(int dirfd, const char *name, const char *data, size_t len)
 	}
 	if (fd < 0)
 		return -EEXIST;
-	int rc = 0;
-	for (size_t off = 0; off < len && rc == 0;) {
-		ssize_t n = write(fd, data + off, len - off);
-		if (n < 0 && errno != EINTR)
-			rc = -errno;
-		else if (n > 0)
-			off += (size_t)n;
-	}
+	int rc = safefile_write_all(fd, data, len);
 	if (rc == 0 && fsync(fd) != 0)
 		rc = -errno;
 	if (close(fd) != 0 && rc == 0)
