@@ -22,6 +22,8 @@ DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
             prometheus curl
 # make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).
 SHOT_PKGS := aha chromium fonts-dejavu-core
+# make bench measures htop side by side with the monitor.
+BENCH_PKGS := htop
 VERSION := 0.1.0
 # The date the man page carries (the release's, not the build's).
 VERSION_DATE := 2026-12-04
@@ -227,7 +229,8 @@ vmtest: deps
 	BUILD=$(BUILD) PROG=./$(PROG) tests/vm/vmtest.sh
 
 # The benchmark: load, floor, full scan, budgeted ticks (see README).
-bench: deps
+bench:
+	$(MAKE) deps DEB_PKGS="$(DEB_PKGS) $(BENCH_PKGS)"
 	$(MAKE) $(PROG) $(BENCH_BIN)
 	$(BENCH_BIN) --prog ./$(PROG) $(BENCH_ARGS)
 

@@ -4,7 +4,9 @@
  * the process's mmap lock held: it costs ~9-10 ms per GiB of 4 KiB pages
  * and stalls the process meanwhile. The scheduler keeps that cost inside a
  * per-tick time budget:
- *   - priority processes (selected, tagged) are read every tick;
+ *   - priority processes (selected, tagged) are read every tick, those
+ *     whose read costs more than two budgets every cost x 100 seconds
+ *     (1 s to big_interval_s);
  *   - a process whose RSS and fault counts did not change, while the
  *     system recorded no page migration, keeps its last result;
  *   - processes of 1 GiB or more are re-read at most every big_interval_s
@@ -13,7 +15,12 @@
  *     while each read's predicted cost (the last one measured, or a model
  *     from RSS and mapping count) fits in what is left of the budget;
  *   - where the predicted walk is long, placement is sampled instead
- *     (/proc/PID/maps + a move_pages query per stride), when allowed.
+ *     (/proc/PID/maps + a move_pages query per stride), when allowed;
+ *   - a kept sampled result of a process whose walk is short is read
+ *     exactly when its turn comes (by age, like a changed one);
+ *   - warm-up (the first ticks, until every process has a result):
+ *     never-read processes go first, largest first, read or sampled by
+ *     the same rule, on the warm-up budget.
  * Pure: the clock and the reads are the caller's, so tests drive it with a
  * fake clock. */
 #ifndef NUMATOP_NMSCHED_H
@@ -35,6 +42,7 @@ struct nmsched_config {
 	double sample_over_s;    /* sample when a walk is predicted longer */
 	size_t sample_maps;      /* ... or the process has more mappings */
 	bool can_sample;         /* move_pages works here (the live root) */
+	bool warmup;             /* see above; budget_s is then the warm-up's */
 };
 void nmsched_config_default(struct nmsched_config *c);
 
@@ -43,6 +51,7 @@ struct nmsched_proc {
 	bool priority;           /* selected or tagged */
 	bool cached;             /* a result for this process exists */
 	bool changed;            /* RSS/faults changed or pages migrated since */
+	bool sampled;            /* that result is a sampled estimate */
 	double last_read;        /* monotonic seconds of that result */
 	double last_cost;        /* measured seconds of the last full read, -1 */
 	int64_t cost_rss_kb;     /* RSS at that read (the cost scales with it) */

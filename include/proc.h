@@ -1,9 +1,12 @@
 /* proc.h - the process list: one interface, two backends.
  *
- * Live mode (root "/") reads the list and per-process fields with
- * libproc2's pids API; a recorded tree (or a forced file backend) fills the
- * same struct from proc/PID/{stat,status,cmdline}. Per-thread last CPUs
- * come from proc/PID/task/TID/stat through the rooted layer in both. */
+ * Live mode (root "/"): libproc2's pids API discovers each new process
+ * (its identity and user); from then on the per-tick numbers come from
+ * the process's /proc/PID/stat read with pread() on a kept-open file
+ * descriptor and the effective uid from fstat() of its kept /proc/PID
+ * directory (proc_live.c). A recorded tree (or a forced file backend)
+ * fills the same struct from proc/PID/{stat,status,cmdline} through the
+ * rooted layer. Per-thread last CPUs come from proc/PID/task/TID/stat. */
 #ifndef NUMATOP_PROC_H
 #define NUMATOP_PROC_H
 
@@ -21,10 +24,13 @@ struct proc_thread {
 
 struct proc_info {
 	int pid, ppid;
-	char comm[64];          /* raw bytes: sanitize before printing */
-	char cmdline[256];      /* raw, NULs turned into spaces, may be "" */
+	/* Strings are never NULL. They are owned by the source (live) or
+	 * the list's string store (proc_list_strdup), and stay valid until
+	 * the next scan into the same list. */
+	const char *comm;       /* raw bytes: sanitize before printing */
+	const char *cmdline;    /* raw, NULs turned into spaces, may be "" */
 	int64_t uid;            /* effective uid, -1 unknown */
-	char user[33];          /* name, or the uid as digits */
+	const char *user;       /* name, or the uid as digits */
 	char state;
 	uint64_t utime, stime;  /* clock ticks */
 	uint64_t starttime;     /* clock ticks since boot: with pid, identity */
@@ -36,11 +42,18 @@ struct proc_info {
 	size_t thr_off, thr_n;  /* into proc_list.threads */
 };
 
+/* Strings kept for a list, in blocks (pointers stay valid as it grows). */
+struct proc_strings {
+	char **blocks;
+	size_t nblocks, used;   /* used: bytes of the last block */
+};
+
 struct proc_list {
 	struct proc_info *v;
 	size_t n, cap;
 	struct proc_thread *threads;
 	size_t nthr, thrcap;
+	struct proc_strings strs;
 	/* PIDs whose stat was there but could not be parsed (a recorded
 	 * tree's broken file): skipped, and said (snapshot_proc_warning). */
 	size_t nbad;
@@ -67,6 +80,36 @@ enum proc_backend proc_source_backend(const struct proc_source *s);
 int proc_source_scan(struct proc_source *s, struct proc_list *list);
 
 void proc_list_free(struct proc_list *l);
+/* A copy of s[0..n) in the list's string store (NUL added), or NULL when
+ * out of memory. The store is emptied by proc_list_clear_strings and by
+ * every scan into the list. */
+const char *proc_list_strdup(struct proc_list *l, const char *s, size_t n);
+void proc_list_clear_strings(struct proc_list *l);
+
+/* The threads of p with their last CPUs into l (only read when it has
+ * more than one thread; else its last CPU is its own). The live backend
+ * keeps each process's threads and reads them again only when the
+ * process used CPU time since (an idle thread cannot have moved) or at
+ * least every PROC_THREADS_MAX_AGE_S seconds. */
+#define PROC_THREADS_MAX_AGE_S 10.0
+int proc_source_threads(struct proc_source *s, struct proc_list *l,
+			struct proc_info *p, struct buf *scratch);
+/* Whether a process's kept threads can stand for this tick: same CPU
+ * time and thread count as when they were read, and read less than
+ * max_age seconds ago. Pure, for tests. */
+bool proc_threads_still(uint64_t ticks_then, int64_t nthr_then, double read_at,
+			uint64_t ticks_now, int64_t nthr_now, double now, double max_age);
+
+/* What the live backend did in its last scan (bench, tests). */
+struct proc_scan_stats {
+	size_t listed, kept_fd, by_path, new_procs, gone;
+	size_t thr_read, thr_kept;    /* processes whose threads were read / kept */
+	size_t uid_checked;           /* processes whose uid was checked (fstat) */
+	bool list_skipped;            /* /proc not listed: no task created or
+				       * ended since the last listing */
+	size_t fd_budget;             /* processes that may keep descriptors */
+};
+void proc_source_stats(const struct proc_source *s, struct proc_scan_stats *out);
 
 /* The element with this pid in an array sorted by PID whose elements
  * begin with `int pid`, or NULL. */
@@ -84,8 +127,9 @@ struct pid_stat;
 int proc_user_known(const struct fsroot *r, const char *user);
 int proc_read_stat(const struct fsroot *r, int pid, struct pid_stat *st);
 
-/* Read proc/PID/task/TID/stat for every thread of p (only when it has
- * more than one thread; else its last CPU is its own). */
+/* Read proc/PID/task/TID/stat for every thread of p through the rooted
+ * layer (only when it has more than one thread; else its last CPU is its
+ * own). */
 int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 		      struct proc_info *p, struct buf *scratch);
 

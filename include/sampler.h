@@ -48,6 +48,18 @@ void sampler_set_cgroups(struct sampler *s, enum sampler_cgroups mode);
  * failing process scan is reported in snap->proc_rc, not as an error. */
 int sampler_tick(struct sampler *s, struct snapshot *snap);
 
+/* The warm-up: from the first tick until every process's placement has
+ * been read once (exact, or sampled where move_pages works), or until it
+ * has spent WARMUP_MAX_S (5 s) of reads, never-read processes go first,
+ * largest first, on a tick budget of at least 100 ms. Between ticks, a
+ * front end calls sampler_warmup to read more of the current snapshot's
+ * never-read processes for up to budget_s seconds; their results are in
+ * snap at once (REMOTE included) and kept for the next tick. Returns how
+ * many are still unread (0: done, or no warm-up) or -errno. snap may be
+ * sorted since the tick. */
+int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s);
+bool sampler_warming(const struct sampler *s);
+
 /* HOME: the node where most threads last ran; the main thread breaks
  * ties. counts is scratch of t->nnodes entries. Returns a node index or
  * -1. Exposed for tests. */

@@ -26,7 +26,8 @@ struct snap_proc {
 	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;  /* [nnodes] */
 	int64_t *pol_kb;              /* [nnodes]: in mappings with a policy
 				       * other than default/local */
-	char pol_top[48];             /* that policy holding most, "" none */
+	const char *pol_top;          /* that policy holding most, "" none
+				       * (never NULL; interned by the sampler) */
 	int pol_mode;                 /* its enum nm_mode */
 	int64_t total_kb;             /* resident in numa_maps; -1 unknown */
 	int64_t unknown_node_kb;      /* on nodes the topology lacks (not in total) */
@@ -36,7 +37,7 @@ struct snap_proc {
 	int64_t remote_kb;            /* -1 unknown */
 	double remote_pct;            /* -1 unknown */
 	size_t nmappings;
-	char policy[64];
+	const char *policy;           /* never NULL, "" unknown; interned */
 	double nm_age_s;              /* age of the placement numbers, -1 never read */
 	bool nm_sampled;              /* estimated from maps + move_pages queries */
 	bool nm_fresh;                /* read in this sample */
@@ -63,6 +64,10 @@ struct snap_nm_stats {
 	size_t read, sampled, kept, skipped;
 	double spent_ms, budget_ms;
 	bool full;                    /* --full: every process read */
+	size_t known;                 /* processes with a result (any state
+				       * but not read), this sample */
+	bool warmup;                  /* the warm-up is still on (see
+				       * sampler_warmup) */
 };
 
 /* The kernel's NUMA balancing and memory tiers (sampler_kernel.c). */

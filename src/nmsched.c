@@ -27,6 +27,7 @@ void nmsched_config_default(struct nmsched_config *c)
 	c->sample_over_s = 0.010;
 	c->sample_maps = 5000;
 	c->can_sample = false;
+	c->warmup = false;
 }
 
 static double rss_gib(const struct nmsched_proc *p)
@@ -96,13 +97,30 @@ size_t nmsched_plan(const struct nmsched_config *c, struct nmsched_proc *v,
 		}
 		bool long_walk = rd > c->sample_over_s || p->nmappings > c->sample_maps;
 		bool sample = c->can_sample && long_walk;
+		bool estimate = p->cached && p->sampled && !long_walk;
+		if (c->warmup && !p->cached && !p->priority) {
+			/* Warm-up: a first result for everyone, largest first. */
+			p->how = sample ? NMSCHED_SAMPLE : NMSCHED_READ;
+			p->predicted = sample ? nmsched_predict_sample(p) : rd;
+			p->score = NEVER_AGE_S * (1.0 + rss_gib(p));
+			order[k++] = i;
+			continue;
+		}
 		if (p->priority) {
 			/* The user is looking at it: exact numbers, unless
 			 * the walk would stall it for several budgets. */
 			double cap = 4 * c->budget_s > c->sample_over_s ?
 				     4 * c->budget_s : c->sample_over_s;
 			sample = c->can_sample && (rd > cap || p->nmappings > c->sample_maps);
-		} else if (p->cached && !p->changed) {
+			/* Every tick while that costs at most two budgets; a
+			 * costlier one (100 000 mappings: tens of ms even
+			 * sampled) 1 % of the time: every 1 to big_interval_s. */
+			double cost = sample ? nmsched_predict_sample(p) : rd;
+			double gap = cost * 100 < 1 ? 1 : cost * 100 > c->big_interval_s ?
+				     c->big_interval_s : cost * 100;
+			if (p->cached && cost > 2 * c->budget_s && now - p->last_read < gap)
+				continue;
+		} else if (p->cached && !p->changed && (!estimate || c->warmup)) {
 			continue;
 		} else if (p->cached && p->rss_kb >= c->big_kb &&
 			   now - p->last_read < c->big_interval_s) {

@@ -293,6 +293,9 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	json_object_object_add(nb, "kept", json_object_new_int64((int64_t)ns->kept));
 	json_object_object_add(nb, "over_budget", json_object_new_int64((int64_t)ns->skipped));
 	json_object_object_add(nb, "spent_ms", jreal(ns->spent_ms, 2));
+	json_object_object_add(nb, "known", json_object_new_int64((int64_t)ns->known));
+	json_object_object_add(nb, "processes", json_object_new_int64((int64_t)s->nprocs));
+	json_object_object_add(nb, "warmup", json_object_new_boolean(ns->warmup));
 	json_object_object_add(root, "numa_maps_budget", nb);
 	json_object_object_add(root, "kernel_threads_hidden",
 			       json_object_new_int64((int64_t)s->kthreads_hidden));

@@ -103,6 +103,9 @@ static void header(FILE *f, const struct snapshot *s, const struct output_opts *
 	if (!ns->full)
 		fprintf(f, "numa_maps budget %.0f ms: read %zu  sampled %zu  kept %zu  over budget %zu  spent %.1f ms\n",
 			ns->budget_ms, ns->read, ns->sampled, ns->kept, ns->skipped, ns->spent_ms);
+	if (ns->warmup)
+		fprintf(f, "warming up: placement read for %zu of %zu processes\n", ns->known,
+			s->nprocs);
 	for (size_t i = 0; i < t->nwarnings; i++)
 		fprintf(f, "warning: %s\n", t->warnings[i]);
 	snapshot_warnings(s, print_warning, f);

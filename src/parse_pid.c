@@ -83,7 +83,8 @@ int parse_pid_stat(const char *buf, size_t len, struct pid_stat *out)
 			else
 				out->starttime = u;
 		}
-		field++;
+		if (++field > 39)
+			break;          /* nothing needed after the last CPU */
 	}
 	/* A stat line cut before starttime is not usable. */
 	return field > 22 ? 0 : -EINVAL;

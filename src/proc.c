@@ -55,6 +55,7 @@ const struct fsroot *proc_source_root(const struct proc_source *s) { return s->r
 
 int proc_source_scan(struct proc_source *s, struct proc_list *l)
 {
+	proc_list_clear_strings(l);
 	l->n = 0;
 	l->nthr = 0;
 	l->nbad = 0;
@@ -64,11 +65,76 @@ int proc_source_scan(struct proc_source *s, struct proc_list *l)
 	return proc_scan_files(s->root, l);
 }
 
+int proc_source_threads(struct proc_source *s, struct proc_list *l,
+			struct proc_info *p, struct buf *scratch)
+{
+	if (s->be == PROC_BACKEND_LIBPROC2 && s->pids)
+		return proc_live_threads(s, l, p, scratch);
+	return proc_read_threads(s->root, l, p, scratch);
+}
+
+void proc_source_stats(const struct proc_source *s, struct proc_scan_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (s->be == PROC_BACKEND_LIBPROC2 && s->pids)
+		proc_live_stats(s->pids, out);
+}
+
 void proc_list_free(struct proc_list *l)
 {
 	free(l->v);
 	free(l->threads);
+	for (size_t i = 0; i < l->strs.nblocks; i++)
+		free(l->strs.blocks[i]);
+	free(l->strs.blocks);
 	memset(l, 0, sizeof(*l));
+}
+
+#define STR_BLOCK 16384
+
+/* The first block is kept for the next scan; the others are freed. */
+void proc_list_clear_strings(struct proc_list *l)
+{
+	struct proc_strings *st = &l->strs;
+	for (size_t i = 1; i < st->nblocks; i++)
+		free(st->blocks[i]);
+	st->nblocks = st->nblocks ? 1 : 0;
+	st->used = 0;
+}
+
+const char *proc_list_strdup(struct proc_list *l, const char *s, size_t n)
+{
+	struct proc_strings *st = &l->strs;
+	if (n == 0)
+		return "";
+	size_t need = n + 1;
+	if (!st->nblocks || st->used + need > STR_BLOCK) {
+		size_t sz = need > STR_BLOCK ? need : STR_BLOCK;
+		char **bl = realloc(st->blocks, (st->nblocks + 1) * sizeof(*bl));
+		if (!bl)
+			return NULL;
+		st->blocks = bl;
+		char *b = malloc(sz);
+		if (!b)
+			return NULL;
+		/* A string longer than a block gets its own, before the last
+		 * one, so the last block's free space is not lost. */
+		if (need > STR_BLOCK && st->nblocks) {
+			bl[st->nblocks] = bl[st->nblocks - 1];
+			bl[st->nblocks - 1] = b;
+			st->nblocks++;
+			memcpy(b, s, n);
+			b[n] = '\0';
+			return b;
+		}
+		bl[st->nblocks++] = b;
+		st->used = 0;
+	}
+	char *d = st->blocks[st->nblocks - 1] + st->used;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	st->used += need;
+	return d;
 }
 
 struct proc_info *proc_list_add(struct proc_list *l)
@@ -83,6 +149,8 @@ struct proc_info *proc_list_add(struct proc_list *l)
 	}
 	struct proc_info *p = &l->v[l->n++];
 	memset(p, 0, sizeof(*p));
+	p->comm = p->cmdline = "";
+	p->user = "?";
 	p->uid = p->rss_kb = p->nthreads = -1;
 	p->last_cpu = -1;
 	p->ppid = -1;
@@ -109,7 +177,7 @@ int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
 	return 0;
 }
 
-void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
+size_t proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
 {
 	while (n > 0 && src[n - 1] == '\0')
 		n--;
@@ -121,6 +189,14 @@ void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n)
 	for (size_t i = 0; i < n; i++)
 		dst[i] = src[i] == '\0' ? ' ' : src[i];
 	dst[n] = '\0';
+	return n;
+}
+
+bool proc_threads_still(uint64_t ticks_then, int64_t nthr_then, double read_at,
+			uint64_t ticks_now, int64_t nthr_now, double now, double max_age)
+{
+	return ticks_then == ticks_now && nthr_then == nthr_now && read_at >= 0 &&
+	       now >= read_at && now - read_at < max_age;
 }
 
 static int cmp_pid(const void *key, const void *elem)
@@ -307,7 +383,7 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		p->pid = pids[i];
 		p->ppid = st.ppid;
 		p->kthread = (st.flags & PID_STAT_PF_KTHREAD) != 0;
-		snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
+		p->comm = proc_list_strdup(l, st.comm, strlen(st.comm));
 		p->state = st.state;
 		p->utime = st.utime;
 		p->stime = st.stime;
@@ -325,16 +401,24 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 				p->nthreads = ss.threads;
 		}
 		snprintf(path, sizeof(path), "/proc/%d/cmdline", pids[i]);
-		if (fsroot_read_file(r, path, &b, 1 << 16) == 0)
-			proc_clean_cmdline(p->cmdline, sizeof(p->cmdline), b.data, b.len);
+		char text[PROC_CMDLINE_MAX], user[33];
+		if (fsroot_read_file(r, path, &b, 1 << 16) == 0) {
+			size_t k = proc_clean_cmdline(text, sizeof(text), b.data, b.len);
+			p->cmdline = proc_list_strdup(l, text, k);
+		}
 		if (fsroot_is_live(r)) {
 			struct passwd *pwd = p->uid >= 0 ? getpwuid((uid_t)p->uid) : NULL;
 			if (pwd)
-				snprintf(p->user, sizeof(p->user), "%s", pwd->pw_name);
+				snprintf(user, sizeof(user), "%.32s", pwd->pw_name);
 			else
-				snprintf(p->user, sizeof(p->user), "%lld", (long long)p->uid);
+				snprintf(user, sizeof(user), "%lld", (long long)p->uid);
 		} else {
-			tree_user(r, p->uid, p->user, sizeof(p->user), &pw);
+			tree_user(r, p->uid, user, sizeof(user), &pw);
+		}
+		p->user = proc_list_strdup(l, user, strlen(user));
+		if (!p->comm || !p->cmdline || !p->user) {
+			rc = -ENOMEM;
+			break;
 		}
 	}
 	buf_free(&b);

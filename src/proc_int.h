@@ -11,10 +11,16 @@ int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
 			 int cpu);
 int proc_scan_libproc2(struct proc_source *s, struct proc_list *l);
 int proc_scan_files(const struct fsroot *r, struct proc_list *l);
-void proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n);
+/* Command lines are kept up to this many bytes (with the NUL). */
+#define PROC_CMDLINE_MAX 256
+/* Into dst: NULs become blanks, trailing NULs dropped; returns the length. */
+size_t proc_clean_cmdline(char *dst, size_t dstsz, const char *src, size_t n);
 
 void **proc_source_pids_slot(struct proc_source *s);
 const struct fsroot *proc_source_root(const struct proc_source *s);
 void proc_live_close(void *live);
+int proc_live_threads(struct proc_source *s, struct proc_list *l, struct proc_info *p,
+		      struct buf *scratch);
+void proc_live_stats(const void *live, struct proc_scan_stats *out);
 
 #endif

@@ -42,6 +42,8 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	int rc = proc_source_open(r, be, &s->src);
 	if (rc)
 		goto fail;
+	if ((rc = strpool_new(&s->pol)) != 0)
+		goto fail;
 	nm_mapping_init(&s->map);
 	if ((rc = nm_summary_init(&s->sum, t->nnodes)) != 0)
 		goto fail;
@@ -64,6 +66,7 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	s->pagesize = sysconf(_SC_PAGESIZE);
 	nmsched_config_default(&s->cfg);
 	s->cfg.can_sample = fsroot_is_live(r);
+	s->warm = true;
 	s->clock = mono_now;
 	s->pops = placement_kernel_ops;
 	*out = s;
@@ -89,14 +92,13 @@ void sampler_free(struct sampler *s)
 	free(s->node_ids);
 	sampler_why_free(s);
 	sampler_kernel_free(s);
-	for (int k = 0; k < 2; k++) {
-		free(s->gen[k].v);
-		free(s->gen[k].kb);
-	}
+	free(s->cache.v);
+	free(s->cache.kb);
 	free(s->sched);
 	free(s->order);
-	free(s->link);
 	free(s->prio);
+	free(s->warm_order);
+	strpool_free(s->pol);
 	placement_scratch_free(&s->psc);
 	cgroup_pidmap_free(s->cgmap);
 	free(s->cg_paths);
@@ -284,22 +286,19 @@ static int grow_procs(struct snapshot *snap, size_t want, size_t nnodes)
 	return 0;
 }
 
-/* Three arrays of one length (schedcap). */
+/* Two arrays of one length (schedcap). */
 static int grow_sched(struct sampler *s, size_t n)
 {
 	if (n <= s->schedcap)
 		return 0;
-	size_t c1 = s->schedcap, c2 = s->schedcap, c3 = s->schedcap;
+	size_t c1 = s->schedcap, c2 = s->schedcap;
 	struct nmsched_proc *v = buf_grow_array(s->sched, &c1, n, sizeof(*v));
 	if (v)
 		s->sched = v;
 	size_t *o = buf_grow_array(s->order, &c2, n, sizeof(*o));
 	if (o)
 		s->order = o;
-	const struct nm_cache **l = buf_grow_array(s->link, &c3, n, sizeof(*l));
-	if (l)
-		s->link = l;
-	if (!v || !o || !l)
+	if (!v || !o)
 		return -ENOMEM;
 	s->schedcap = c1;
 	return 0;
@@ -310,7 +309,7 @@ static int visit_proc(void *ctx, size_t i, enum nmsched_how how)
 	struct sampler *s = ctx;
 	struct snap_proc *sp = &s->cur_snap->procs[i];
 	if (how == NMSCHED_SAMPLE)
-		sampler_read_sampled(s, sp, s->link[i]);
+		sampler_read_sampled(s, sp, sampler_prev(s, i));
 	else
 		sampler_read_numa_maps(s, sp);
 	sp->nm_fresh = true;
@@ -323,13 +322,26 @@ static double clock_cb(void *ctx)
 	return s->clock(s->clock_ctx);
 }
 
+static int by_info_pid(const void *a, const void *b)
+{
+	int x = ((const struct proc_info *)a)->pid, y = ((const struct proc_info *)b)->pid;
+	return (x > y) - (x < y);
+}
+
 static int scan_procs(struct sampler *s, struct snapshot *snap)
 {
 	size_t n = s->topo->nnodes ? s->topo->nnodes : 1;
 	snap->nprocs = 0;
 	memset(&snap->nm_stats, 0, sizeof(snap->nm_stats));
-	snap->nm_stats.full = s->cfg.full;
-	snap->nm_stats.budget_ms = s->cfg.budget_s * 1000.0;
+	/* Warming up: never-read processes first, on the warm-up budget. */
+	struct nmsched_config cfg = s->cfg;
+	if (s->warm && !cfg.full) {
+		cfg.warmup = true;
+		if (cfg.budget_s < WARMUP_TICK_S)
+			cfg.budget_s = WARMUP_TICK_S;
+	}
+	snap->nm_stats.full = cfg.full;
+	snap->nm_stats.budget_ms = cfg.budget_s * 1000.0;
 	snap->proc_rc = proc_source_scan(s->src, &snap->plist);
 	if (snap->proc_rc)
 		return 0;
@@ -347,12 +359,17 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		snap->kthreads_hidden += kt;
 	}
 	pl->n = keep;
+	/* Both backends list by PID; the cache relies on it. */
+	for (size_t i = 1; i < pl->n; i++)
+		if (pl->v[i].pid <= pl->v[i - 1].pid) {
+			qsort(pl->v, pl->n, sizeof(*pl->v), by_info_pid);
+			break;
+		}
 	pl->nthr = 0;
 	for (size_t i = 0; i < pl->n; i++)
-		if ((rc = proc_read_threads(s->root, pl, &pl->v[i], &s->scratch)) != 0)
+		if ((rc = proc_source_threads(s->src, pl, &pl->v[i], &s->scratch)) != 0)
 			return rc;
-	struct cache_gen *ng = &s->gen[!s->g];
-	if ((rc = grow_sched(s, pl->n)) != 0 || (rc = sampler_grow_cache(ng, pl->n, n)) != 0)
+	if ((rc = grow_sched(s, pl->n)) != 0 || (rc = sampler_align_cache(s, pl)) != 0)
 		return rc;
 	if ((snap->vmstat_rc = vmstat_read(s->root, &s->vm, &s->scratch)) != 0)
 		s->vm = (struct vmstat_migrate){ -1, -1 };
@@ -374,13 +391,14 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		sp->cpu_pct = -1;
 		sp->nm_age_s = -1;
 		sp->cgroup_idx = -1;
+		sp->policy = sp->pol_top = "";
 		sampler_prepare_proc(s, snap, i);
 	}
 	/* numa_maps on the budget. */
-	size_t norder = nmsched_plan(&s->cfg, s->sched, snap->nprocs, s->tick_now, s->order);
+	size_t norder = nmsched_plan(&cfg, s->sched, snap->nprocs, s->tick_now, s->order);
 	struct nmsched_stats st;
 	s->cur_snap = snap;
-	nmsched_run(&s->cfg, s->sched, s->order, norder, s->tick_now, clock_cb,
+	nmsched_run(&cfg, s->sched, s->order, norder, s->tick_now, clock_cb,
 		    visit_proc, s, &st);
 	s->cur_snap = NULL;
 	snap->nm_stats.read = st.read;
@@ -388,11 +406,11 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	snap->nm_stats.skipped = st.skipped;
 	snap->nm_stats.spent_ms = st.spent_s * 1000.0;
 	snap->nm_stats.kept = snap->nprocs - st.read - st.sampled;
-	ng->n = 0;
 	for (size_t i = 0; i < snap->nprocs; i++)
-		sampler_finish_proc(s, snap, i, ng);
-	sampler_sort_cache(ng);
-	s->g = !s->g;
+		sampler_finish_proc(s, snap, i);
+	if (s->warm)
+		s->warm_spent += st.spent_s;
+	sampler_warm_count(s, snap);
 	return 0;
 }
 

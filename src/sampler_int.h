@@ -6,6 +6,7 @@
 
 #include "numa_maps.h"
 #include "sampler.h"
+#include "strpool.h"
 
 /* What the sampler remembers of a process between ticks: its CPU ticks
  * and RSS of the previous tick, and its last numa_maps result. */
@@ -26,18 +27,18 @@ struct nm_result {
 	size_t nbad;
 	bool huge_unknown;
 	size_t nmappings;
-	char policy[64];
-	char pol_top[48];             /* snap_proc's pol_top, pol_mode */
+	const char *policy;           /* interned in sampler.pol */
+	const char *pol_top;          /* snap_proc's pol_top, pol_mode */
 	enum nm_mode pol_mode;
 };
 
 struct nm_cache {
 	int pid;
+	bool valid;                   /* false: new this tick, nothing known */
 	uint64_t starttime;
 	uint64_t ticks;               /* utime + stime at the previous tick */
 	int64_t rss_prev;             /* RSS at the previous tick */
 	int home, moved_from;         /* HOME, and HOME before it last changed */
-	size_t slot;                  /* its kB arrays: pool + slot * NM_KB_ARRAYS * nnodes */
 	struct nm_result r;
 };
 
@@ -62,12 +63,13 @@ struct sampler {
 	int cur;
 	struct numastat *prev_ns;     /* [nnodes] */
 	size_t *node_counts;          /* [nnodes], scratch for HOME */
-	struct cache_gen gen[2];       /* previous tick's and this tick's */
-	int g;                        /* gen[g] is the previous tick's */
+	/* One entry per process of the last tick, by PID; at each tick
+	 * aligned to the new list (entry i is process i while the tick
+	 * builds the snapshot), then updated in place. */
+	struct cache_gen cache;
 	struct nmsched_config cfg;
 	struct nmsched_proc *sched;
 	size_t *order;
-	const struct nm_cache **link; /* [nprocs] the previous entry, or NULL */
 	size_t schedcap;
 	int *prio;
 	size_t nprio, priocap;
@@ -90,7 +92,19 @@ struct sampler {
 	const char **cg_paths;        /* [cg_pathcap] scratch */
 	size_t *cg_order;             /* [cg_pathcap] processes by PID */
 	size_t cg_pathcap;
+	/* Warm-up (sampler_warm.c): on until every process has a result or
+	 * WARMUP_MAX_S of reads were spent on it. */
+	struct strpool *pol;          /* the policies' text, each kept once */
+	bool warm;
+	double warm_spent;
+	size_t *warm_order;
+	size_t warm_cap;
 };
+
+/* sampler_warm.c */
+#define WARMUP_TICK_S 0.1     /* a tick's own budget while warming up */
+#define WARMUP_MAX_S 5.0      /* reads spent on the warm-up, at most */
+void sampler_warm_count(struct sampler *s, struct snapshot *snap);
 
 /* sampler_nm.c */
 /* The cheap part of process i (CPU%, HOME, its cache entry) and what the
@@ -100,15 +114,25 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i);
 void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp);
 void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct nm_cache *e);
 /* After the reads: kept results, REMOTE, and this tick's cache entry. */
-void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
-			 struct cache_gen *ng);
-void sampler_sort_cache(struct cache_gen *g);
+void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i);
+/* The cache made to match the list (sorted by PID): entry i for process
+ * i, kept where PID and start time match, new otherwise. */
+int sampler_align_cache(struct sampler *s, const struct proc_list *pl);
+/* Process i's entry from the last tick, or NULL (new). */
+const struct nm_cache *sampler_prev(const struct sampler *s, size_t i);
+/* The kB arrays of cache entry c. */
+int64_t *sampler_cache_kb(const struct sampler *s, const struct nm_cache *c);
+/* A fresh result of sp into its cache entry c (kb: c's arrays). */
+void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct nm_cache *c,
+			 int64_t *kb, double cost, int64_t cost_rss);
+/* REMOTE of sp from its placement and HOME. */
+void sampler_set_remote(struct snap_proc *sp);
 /* sampler_why.c: each process's remote cause (snap_proc.why, snap->why) */
 int sampler_why(struct sampler *s, struct snapshot *snap);
 void sampler_why_free(struct sampler *s);
 /* sampler_kernel.c: NUMA balancing, tiers, /proc/PID/sched on a budget */
 int sampler_kernel(struct sampler *s, struct snapshot *snap);
 void sampler_kernel_free(struct sampler *s);
-int sampler_grow_cache(struct cache_gen *g, size_t n, size_t nnodes);
+
 
 #endif

@@ -12,10 +12,77 @@
 
 _Static_assert(offsetof(struct nm_cache, pid) == 0, "proc_find_pid needs pid first");
 
-static const struct nm_cache *find_prev(const struct sampler *s, int pid)
+static size_t kb_per(const struct sampler *s)
 {
-	const struct cache_gen *g = &s->gen[s->g];
-	return proc_find_pid(g->v, g->n, sizeof(*g->v), pid);
+	return NM_KB_ARRAYS * (s->topo->nnodes ? s->topo->nnodes : 1);
+}
+
+const struct nm_cache *sampler_prev(const struct sampler *s, size_t i)
+{
+	return i < s->cache.n && s->cache.v[i].valid ? &s->cache.v[i] : NULL;
+}
+
+int64_t *sampler_cache_kb(const struct sampler *s, const struct nm_cache *c)
+{
+	return s->cache.kb + (size_t)(c - s->cache.v) * kb_per(s);
+}
+
+static void move_entry(struct cache_gen *g, size_t to, size_t from, size_t per)
+{
+	g->v[to] = g->v[from];
+	memcpy(g->kb + to * per, g->kb + from * per, per * sizeof(int64_t));
+}
+
+int sampler_align_cache(struct sampler *s, const struct proc_list *pl)
+{
+	struct cache_gen *g = &s->cache;
+	size_t per = kb_per(s), w = 0, i = 0;
+	/* Forward: keep the entries of processes still listed (w <= j). */
+	for (size_t j = 0; j < g->n; j++) {
+		const struct nm_cache *c = &g->v[j];
+		while (i < pl->n && pl->v[i].pid < c->pid)
+			i++;
+		if (i < pl->n && pl->v[i].pid == c->pid && pl->v[i].starttime == c->starttime) {
+			if (w != j)
+				move_entry(g, w, j, per);
+			w++;
+		}
+	}
+	g->n = w;
+	struct nm_cache *v = buf_grow_array(g->v, &g->cap, pl->n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	g->v = v;
+	size_t kcap = g->kbcap;
+	int64_t *k = buf_grow_array(g->kb, &kcap, pl->n * per, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	g->kb = k;
+	g->kbcap = kcap;
+	/* Backward: each kept entry to its process's index, new ones made.
+	 * The kept are a subsequence of the list, so k - 1 <= t. */
+	size_t kk = w;
+	for (size_t t = pl->n; t-- > 0;) {
+		if (kk > 0 && g->v[kk - 1].pid == pl->v[t].pid) {
+			kk--;
+			if (kk != t)
+				move_entry(g, t, kk, per);
+		} else {
+			g->v[t] = (struct nm_cache){ .pid = pl->v[t].pid,
+						     .starttime = pl->v[t].starttime,
+						     .r = { .cost = -1, .cost_rss = -1 } };
+			memset(g->kb + t * per, 0, per * sizeof(int64_t));
+		}
+	}
+	g->n = pl->n;
+	return 0;
+}
+
+/* A policy's text kept once; "?" past the pool's limit. */
+static const char *pooled(struct sampler *s, const char *text)
+{
+	const char *p = strpool_get(s->pol, text);
+	return p ? p : "?";
 }
 
 static void take_summary(struct sampler *s, struct snap_proc *sp)
@@ -26,7 +93,7 @@ static void take_summary(struct sampler *s, struct snap_proc *sp)
 	memcpy(sp->file_kb, s->sum.file_kb, n * sizeof(int64_t));
 	memcpy(sp->huge_kb, s->sum.huge_kb, n * sizeof(int64_t));
 	memcpy(sp->pol_kb, s->sum.pol_kb, n * sizeof(int64_t));
-	snprintf(sp->pol_top, sizeof(sp->pol_top), "%s", s->sum.pol_top);
+	sp->pol_top = pooled(s, s->sum.pol_top);
 	sp->pol_mode = s->sum.pol_top_mode;
 	sp->total_kb = s->sum.total_kb;
 	sp->unknown_node_kb = s->sum.other_kb;
@@ -34,7 +101,7 @@ static void take_summary(struct sampler *s, struct snap_proc *sp)
 	sp->nm_warnings = s->sum.nbad;
 	sp->huge_unknown = s->sum.unknown_size_pages > 0;
 	sp->nmappings = s->sum.nmappings;
-	snprintf(sp->policy, sizeof(sp->policy), "%s", s->sum.policy);
+	sp->policy = pooled(s, s->sum.policy);
 	sp->nm = NMS_OK;
 }
 
@@ -111,22 +178,9 @@ void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct 
 	placement_scale_rss(&s->sum, sp->info.rss_kb);
 	take_summary(s, sp);
 	sp->nm_sampled = true;
-	snprintf(sp->policy, sizeof(sp->policy), "%s",
-		 e && e->r.have && e->r.nm == NMS_OK ? e->r.policy : "");
+	sp->policy = e && e->r.have && e->r.nm == NMS_OK && e->r.policy ? e->r.policy : "";
 }
 
-int sampler_grow_cache(struct cache_gen *g, size_t n, size_t nnodes)
-{
-	struct nm_cache *v = buf_grow_array(g->v, &g->cap, n, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	g->v = v;
-	int64_t *k = buf_grow_array(g->kb, &g->kbcap, n * NM_KB_ARRAYS * nnodes, sizeof(*k));
-	if (!k)
-		return -ENOMEM;
-	g->kb = k;
-	return 0;
-}
 
 static bool is_priority(const struct sampler *s, int pid)
 {
@@ -149,10 +203,7 @@ static bool vm_same(const struct vmstat_migrate *a, const struct vmstat_migrate 
 void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
 {
 	struct snap_proc *sp = &snap->procs[i];
-	const struct nm_cache *e = find_prev(s, sp->info.pid);
-	if (e && e->starttime != sp->info.starttime)
-		e = NULL;     /* the PID was reused */
-	s->link[i] = e;
+	const struct nm_cache *e = sampler_prev(s, i);   /* NULL: new (or its PID reused) */
 	sp->home = sampler_home_node(s->topo, sp->threads, sp->info.thr_n,
 				     sp->info.pid, s->node_counts);
 	/* HOME's history: where it was when it last changed (sticky). */
@@ -169,6 +220,7 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
 	s->sched[i] = (struct nmsched_proc){
 		.priority = is_priority(s, sp->info.pid),
 		.cached = have,
+		.sampled = have && e->r.sampled,
 		.changed = !have || sp->info.rss_kb != e->r.rss_at ||
 			   faults != e->r.faults_at || !vm_same(&s->vm, &e->r.vm_at),
 		.last_read = have ? e->r.read_at : -1,
@@ -182,69 +234,52 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
 	};
 }
 
-/* After the reads: the kept results, REMOTE, and this tick's cache. */
-void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
-			struct cache_gen *ng)
+/* After the reads: the kept results, REMOTE, and this tick's cache entry
+ * (the same entry, updated in place). */
+void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i)
 {
-	size_t n = s->topo->nnodes ? s->topo->nnodes : 1;
+	size_t per = kb_per(s);
 	struct snap_proc *sp = &snap->procs[i];
-	const struct nm_cache *e = s->link[i];
 	const struct nmsched_proc *q = &s->sched[i];
-	struct nm_cache *c = &ng->v[ng->n++];
-	int64_t *kb = ng->kb + i * NM_KB_ARRAYS * n;
-	*c = (struct nm_cache){
-		.pid = sp->info.pid, .starttime = sp->info.starttime,
-		.ticks = sp->info.utime + sp->info.stime,
-		.rss_prev = sp->info.rss_kb, .slot = i,
-		.home = sp->home, .moved_from = sp->moved_from,
-		.r = { .cost = -1, .cost_rss = -1 },
-	};
+	struct nm_cache *c = &s->cache.v[i];
+	int64_t *kb = s->cache.kb + i * per;
+	bool had = c->valid && c->r.have;
+	c->valid = true;
+	c->ticks = sp->info.utime + sp->info.stime;
+	c->rss_prev = sp->info.rss_kb;
+	c->home = sp->home;
+	c->moved_from = sp->moved_from;
 	if (sp->nm_fresh) {
-		sp->nm_age_s = 0;
-		struct nm_result *r = &c->r;
-		r->have = true;
-		r->read_at = s->tick_now;
 		/* A sampled read says nothing of the numa_maps cost. */
 		bool full = q->how == NMSCHED_READ;
-		r->cost = full ? q->last_cost : e ? e->r.cost : -1;
-		r->cost_rss = full ? q->cost_rss_kb : e ? e->r.cost_rss : -1;
-		r->rss_at = sp->info.rss_kb;
-		r->faults_at = sp->info.minflt + sp->info.majflt;
-		r->vm_at = s->vm;
-		r->nm = sp->nm;
-		r->nm_errno = sp->nm_errno;
-		r->sampled = sp->nm_sampled;
-		r->total_kb = sp->total_kb;
-		r->other_kb = sp->unknown_node_kb;
-		r->other_id = sp->unknown_node_id;
-		r->nbad = sp->nm_warnings;
-		r->huge_unknown = sp->huge_unknown;
-		r->nmappings = sp->nmappings;
-		snprintf(r->policy, sizeof(r->policy), "%s", sp->policy);
-		snprintf(r->pol_top, sizeof(r->pol_top), "%s", sp->pol_top);
-		r->pol_mode = sp->pol_mode;
-		memcpy(kb, sp->node_kb, NM_KB_ARRAYS * n * sizeof(int64_t));
-	} else if (e && e->r.have) {
+		sampler_keep_result(s, sp, c, kb, full ? q->last_cost : had ? c->r.cost : -1,
+				    full ? q->cost_rss_kb : had ? c->r.cost_rss : -1);
+	} else if (had) {
 		/* Kept: the last result, with its age. */
-		const int64_t *okb = s->gen[s->g].kb + e->slot * NM_KB_ARRAYS * n;
-		c->r = e->r;
-		memcpy(kb, okb, NM_KB_ARRAYS * n * sizeof(int64_t));
-		memcpy(sp->node_kb, okb, NM_KB_ARRAYS * n * sizeof(int64_t));
-		snprintf(sp->pol_top, sizeof(sp->pol_top), "%s", e->r.pol_top);
-		sp->pol_mode = e->r.pol_mode;
-		sp->nm = e->r.nm;
-		sp->nm_errno = e->r.nm_errno;
-		sp->nm_sampled = e->r.sampled;
-		sp->total_kb = e->r.nm == NMS_OK ? e->r.total_kb : -1;
-		sp->unknown_node_kb = e->r.other_kb;
-		sp->unknown_node_id = e->r.other_id;
-		sp->nm_warnings = e->r.nbad;
-		sp->huge_unknown = e->r.huge_unknown;
-		sp->nmappings = e->r.nmappings;
-		snprintf(sp->policy, sizeof(sp->policy), "%s", e->r.policy);
-		double age = s->tick_now - e->r.read_at;
+		const struct nm_result *r = &c->r;
+		memcpy(sp->node_kb, kb, per * sizeof(int64_t));
+		sp->pol_top = r->pol_top ? r->pol_top : "";
+		sp->pol_mode = r->pol_mode;
+		sp->nm = r->nm;
+		sp->nm_errno = r->nm_errno;
+		sp->nm_sampled = r->sampled;
+		sp->total_kb = r->nm == NMS_OK ? r->total_kb : -1;
+		sp->unknown_node_kb = r->other_kb;
+		sp->unknown_node_id = r->other_id;
+		sp->nm_warnings = r->nbad;
+		sp->huge_unknown = r->huge_unknown;
+		sp->nmappings = r->nmappings;
+		sp->policy = r->policy ? r->policy : "";
+		double age = s->tick_now - r->read_at;
 		sp->nm_age_s = age > 0 ? age : 0;
+	} else {
+		c->r = (struct nm_result){ .cost = -1, .cost_rss = -1 };
 	}
+	sampler_set_remote(sp);
+}
+
+void sampler_set_remote(struct snap_proc *sp)
+{
 	if (sp->nm == NMS_OK && sp->home >= 0) {
 		sp->remote_kb = sp->total_kb - sp->node_kb[sp->home];
 		sp->remote_pct = sp->total_kb > 0 ?
@@ -252,13 +287,30 @@ void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	}
 }
 
-void sampler_sort_cache(struct cache_gen *g)
+void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct nm_cache *c,
+			 int64_t *kb, double cost, int64_t cost_rss)
 {
-	/* The listing is nearly sorted by PID: insertion sort is linear. */
-	for (size_t i = 1; i < g->n; i++)
-		for (size_t j = i; j > 0 && g->v[j].pid < g->v[j - 1].pid; j--) {
-			struct nm_cache tmp = g->v[j];
-			g->v[j] = g->v[j - 1];
-			g->v[j - 1] = tmp;
-		}
+	size_t n = s->topo->nnodes ? s->topo->nnodes : 1;
+	sp->nm_age_s = 0;
+	struct nm_result *r = &c->r;
+	r->have = true;
+	r->read_at = s->tick_now;
+	r->cost = cost;
+	r->cost_rss = cost_rss;
+	r->rss_at = sp->info.rss_kb;
+	r->faults_at = sp->info.minflt + sp->info.majflt;
+	r->vm_at = s->vm;
+	r->nm = sp->nm;
+	r->nm_errno = sp->nm_errno;
+	r->sampled = sp->nm_sampled;
+	r->total_kb = sp->total_kb;
+	r->other_kb = sp->unknown_node_kb;
+	r->other_id = sp->unknown_node_id;
+	r->nbad = sp->nm_warnings;
+	r->huge_unknown = sp->huge_unknown;
+	r->nmappings = sp->nmappings;
+	r->policy = sp->policy;
+	r->pol_top = sp->pol_top;
+	r->pol_mode = sp->pol_mode;
+	memcpy(kb, sp->node_kb, NM_KB_ARRAYS * n * sizeof(int64_t));
 }

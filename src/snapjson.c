@@ -434,6 +434,13 @@ static int cgroups_from(struct snapshot *s, json_object *root)
 	return 0;
 }
 
+/* A process's string, kept in the snapshot's list (cut at max bytes). */
+static const char *proc_str(struct snapshot *s, const char *v, size_t max)
+{
+	v = v ? v : "";
+	return proc_list_strdup(&s->plist, v, strnlen(v, max));
+}
+
 static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, int64_t *kb)
 {
 	const struct topology *t = s->topo;
@@ -442,9 +449,11 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	struct proc_info *in = &p->info;
 	in->pid = (int)i64(o, "pid");
 	in->ppid = (int)i64(o, "ppid");
-	dup_clip(str(o, "comm"), in->comm, sizeof(in->comm));
-	dup_clip(str(o, "cmdline"), in->cmdline, sizeof(in->cmdline));
-	dup_clip(str(o, "user"), in->user, sizeof(in->user));
+	in->comm = proc_str(s, str(o, "comm"), 63);
+	in->cmdline = proc_str(s, str(o, "cmdline"), 255);
+	in->user = proc_str(s, str(o, "user"), 32);
+	if (!in->comm || !in->cmdline || !in->user)
+		return -ENOMEM;
 	in->uid = i64(o, "uid");
 	const char *stt = str(o, "state");
 	in->state = stt && stt[0] != '?' ? stt[0] : 0;
@@ -487,7 +496,10 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	p->remote_pct = dbl(o, "remote_pct");
 	int64_t maps = i64(o, "mappings");
 	p->nmappings = maps > 0 ? (size_t)maps : 0;
-	dup_clip(str(o, "policy"), p->policy, sizeof(p->policy));
+	p->policy = proc_str(s, str(o, "policy"), 63);
+	p->pol_top = "";
+	if (!p->policy)
+		return -ENOMEM;
 	const char *pl = str(o, "placement");
 	p->nm_sampled = pl && strcmp(pl, "sampled") == 0;
 	p->nm_age_s = dbl(o, "sample_age_s");

@@ -113,8 +113,11 @@ void ui_draw_status(struct ui *u, int y)
 		snprintf(part, sizeof(part), "  %zu warning%s (Tab: Nodes)", nw, nw == 1 ? "" : "s");
 		x = status_part(u, y, x, part, C_WARN);
 	}
-	char nm[64] = "";
-	if (!s->nm_stats.full && s->seq > 0)
+	char nm[96] = "";
+	if (s->nm_stats.warmup)
+		snprintf(nm, sizeof(nm), "  placement read for %zu of %zu", s->nm_stats.known,
+			 s->nprocs);
+	else if (!s->nm_stats.full && s->seq > 0)
 		snprintf(nm, sizeof(nm), "  numa_maps %zu read %zu sampled %.0fms",
 			 s->nm_stats.read, s->nm_stats.sampled, s->nm_stats.spent_ms);
 	/* NUMA balancing at work, when it is on: the compact line. */

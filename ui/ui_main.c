@@ -165,6 +165,24 @@ void ui_sample(struct ui *u)
 	u->last_sample = mono();
 }
 
+/* Between samples while the sampler warms up: the placement of more
+ * never-read processes (~150 ms at a time, keys in between), then the
+ * rows again. */
+static bool warm_step(struct ui *u)
+{
+	double left = u->delay - (mono() - u->last_sample);
+	if (left <= 0.02)
+		return false;
+	int rc = sampler_warmup(u->se.smp, &u->snap, left < 0.15 ? left : 0.15);
+	if (rc < 0) {
+		snprintf(u->msg, sizeof(u->msg), "warm-up failed: %s", strerror(-rc));
+		return false;
+	}
+	snapshot_sort(&u->snap, &u->sort);
+	ui_rebuild_rows(u);
+	return true;
+}
+
 /* The terminal as it was, for the handlers of the signals that end the
  * program (async-signal-safe: tcsetattr and write only). */
 static struct termios ui_saved_tty;
@@ -353,7 +371,9 @@ int ui_run(const struct options *o)
 		bool busy = ui_action_running(&u), measuring = ui_measure_running(&u) ||
 			   ui_cgmove_running(&u);
 		double left = u.delay - (mono() - u.last_sample);
-		int wait_ms = busy ? 0 : measuring ? 100 : u.paused || u.replay ? 1000 :
+		bool warm = !busy && !measuring && !u.paused && !u.replay &&
+			    sampler_warming(u.se.smp) && left > 0.02;
+		int wait_ms = busy || warm ? 0 : measuring ? 100 : u.paused || u.replay ? 1000 :
 			      left > 0 ? (int)(left * 1000) + 1 : 0;
 		timeout(wait_ms);
 		int ch;
@@ -380,6 +400,8 @@ int ui_run(const struct options *o)
 			ui_action_work(&u, 0.05);
 			continue;
 		}
+		if (warm && warm_step(&u))
+			continue;
 		if (!u.paused && !u.replay && mono() - u.last_sample >= u.delay)
 			ui_sample(&u);
 	}

@@ -46,6 +46,21 @@ static void sleep_for(double secs)
 		;
 }
 
+/* The delay between samples. While the sampler warms up it is spent
+ * first on never-read processes' placement, which the next sample shows. */
+static void pause_between(struct sampler *smp, struct snapshot *snap, double secs)
+{
+	double end = batch_now() + secs;
+	while (!stop_requested && sampler_warming(smp)) {
+		double left = end - batch_now();
+		if (left <= 0.01 || sampler_warmup(smp, snap, left) <= 0)
+			break;
+	}
+	double left = end - batch_now();
+	if (left > 0)
+		sleep_for(left);
+}
+
 int batch_run(const struct options *o, FILE *out, FILE *err)
 {
 	struct session_config sc;
@@ -117,7 +132,7 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	}
 	for (long i = 0; !stop_requested && (o->iterations == 0 || i < o->iterations); i++) {
 		if (i > 0)
-			sleep_for(delay);
+			pause_between(se.smp, &snap, delay);
 		if (stop_requested)
 			break;
 		double t0 = batch_now(), c0 = batch_cpu();

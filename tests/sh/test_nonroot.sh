@@ -136,6 +136,7 @@ EOF
 	keys() { tmux send-keys -t nr "$@"; sleep 0.3; }
 	if wait_for F10Quit 50; then ok nonroot_tui_starts; else bad nonroot_tui_starts "$(screen)"; fi
 	keys N   # by PID, ascending: PID 1 first
+	keys Home   # the selection (the largest process) may be far down: to the top
 	r1=$(screen | grep -E '^ +1 ')
 	printf '%s\n' "$r1" | grep -q 'no perm' && ! printf '%s\n' "$r1" | grep -Eq ' [0-9.]+[KMG]? +[0-9.]+[KMG] +[0-9.]+[KMG] ' \
 		&& ok nonroot_tui_pid1_no_perm || bad nonroot_tui_pid1_no_perm "$(screen | sed -n '/PID/,+2p')"

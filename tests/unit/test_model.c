@@ -61,6 +61,7 @@ static void sort_unknown_last(void)
 	memset(kb, 0, sizeof(kb));
 	int64_t remote[4] = { 100, -1, 500, 100 };
 	int pids[4] = { 7, 3, 5, 2 };
+	static const char *const names[4] = { "c4", "c3", "c2", "c1" };
 	for (int i = 0; i < 4; i++) {
 		p[i].info.pid = pids[i];
 		p[i].remote_kb = remote[i];
@@ -69,7 +70,9 @@ static void sort_unknown_last(void)
 		p[i].nm = remote[i] < 0 ? NMS_NO_PERM : NMS_OK;
 		p[i].node_kb = kb[i];
 		kb[i][1] = 10 * i;
-		snprintf(p[i].info.comm, sizeof(p[i].info.comm), "c%d", 4 - i);
+		p[i].info.comm = names[i];
+		p[i].info.cmdline = "";
+		p[i].info.user = "?";
 	}
 	struct snapshot s;
 	memset(&s, 0, sizeof(s));

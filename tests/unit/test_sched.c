@@ -460,6 +460,122 @@ static const struct snap_proc *find(const struct snapshot *s, int pid)
 	return NULL;
 }
 
+/* Warm-up: never-read processes first, largest first, each read or
+ * sampled by the usual rule; priority exact; a kept sampled estimate of a
+ * small process is read exactly once the warm-up is over. */
+static void warmup_plan(void)
+{
+	struct nmsched_config c;
+	nmsched_config_default(&c);
+	c.can_sample = true;
+	c.warmup = true;
+	c.budget_s = 0.1;
+	struct nmsched_proc v[6] = {
+		proc_read_at(-1, -1, 1024),             /* 0: new, 1 MiB */
+		proc_read_at(-1, -1, 2048 * 1024),      /* 1: new, 2 GiB: sampled */
+		proc_read_at(-1, -1, 64 * 1024),        /* 2: new, 64 MiB */
+		proc_read_at(90, 0.001, 8192),          /* 3: kept, unchanged */
+		proc_read_at(90, -1, 4096),             /* 4: a sampled estimate */
+		proc_read_at(-1, -1, 2048 * 1024),      /* 5: selected, 2 GiB: exact */
+	};
+	v[3].changed = v[4].changed = false;
+	v[4].sampled = true;
+	v[5].priority = true;
+	size_t order[6];
+	size_t k = nmsched_plan(&c, v, 6, 100, order);
+	CHECK_EQ_INT((long)k, 4);
+	CHECK_EQ_INT((long)order[0], 5);
+	CHECK_EQ_INT((long)order[1], 1);
+	CHECK_EQ_INT((long)order[2], 2);
+	CHECK_EQ_INT((long)order[3], 0);
+	CHECK_EQ_INT(v[5].how, NMSCHED_READ);
+	CHECK_EQ_INT(v[1].how, NMSCHED_SAMPLE);
+	CHECK_EQ_INT(v[2].how, NMSCHED_READ);
+	CHECK_EQ_INT(v[0].how, NMSCHED_READ);
+	CHECK_EQ_INT(v[3].how, NMSCHED_KEEP);
+	CHECK_EQ_INT(v[4].how, NMSCHED_KEEP);
+	/* After the warm-up, the estimate is read exactly. */
+	c.warmup = false;
+	k = nmsched_plan(&c, v, 6, 100, order);
+	CHECK_EQ_INT(v[4].how, NMSCHED_READ);
+	CHECK_EQ_INT(v[3].how, NMSCHED_KEEP);
+}
+
+/* A selected process whose read costs 64 ms (100 000 mappings) is not
+ * read every tick: every 6.4 s. A cheap selected one is. */
+static void priority_costly_paced(void)
+{
+	struct nmsched_config c;
+	nmsched_config_default(&c);
+	struct nmsched_proc v[2] = { proc_read_at(99, 0.064, 8192), proc_read_at(99, 0.002, 8192) };
+	v[0].priority = v[1].priority = true;
+	v[0].changed = v[1].changed = false;
+	size_t order[2];
+	CHECK_EQ_INT((long)nmsched_plan(&c, v, 2, 100, order), 1);
+	CHECK_EQ_INT(v[0].how, NMSCHED_KEEP);
+	CHECK_EQ_INT(v[1].how, NMSCHED_READ);
+	nmsched_plan(&c, v, 2, 105.3, order);
+	CHECK_EQ_INT(v[0].how, NMSCHED_KEEP);
+	nmsched_plan(&c, v, 2, 105.5, order);
+	CHECK_EQ_INT(v[0].how, NMSCHED_READ);
+}
+
+/* A clock that moves 20 ms each time it is read: budgets run out. */
+static double step_now;
+static double step_clock(void *ctx)
+{
+	(void)ctx;
+	return step_now += 0.02;
+}
+
+
+/* The sampler's warm-up: a tick reads what its budget allows, steps in
+ * between read the rest (their results in the snapshot at once), and the
+ * next tick keeps them. */
+static void sampler_warmup_steps(void)
+{
+	struct fsroot *r;
+	struct topology t;
+	struct sampler *s;
+	CHECK_EQ_INT(fsroot_open("tests/trees/opteron4", &r), 0);
+	CHECK_EQ_INT(topology_read(r, &t), 0);
+	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
+	step_now = 1000;
+	sampler_set_clock(s, step_clock, NULL);
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK(snap.nprocs >= 3);
+	CHECK(snap.nm_stats.warmup);
+	CHECK(sampler_warming(s));
+	CHECK(snap.nm_stats.known > 0 && snap.nm_stats.known < snap.nprocs);
+	CHECK_EQ_INT(snap.nm_stats.budget_ms, 100);
+	/* Sorted by the front end meanwhile: steps find processes by PID. */
+	struct sort_key key = { COL_PID, 0, true };
+	snapshot_sort(&snap, &key);
+	int left = sampler_warmup(s, &snap, 0.01);           /* one read */
+	CHECK(left > 0);
+	while (left > 0)
+		left = sampler_warmup(s, &snap, 0.05);
+	CHECK_EQ_INT(left, 0);
+	CHECK_EQ_INT((long)snap.nm_stats.known, (long)snap.nprocs);
+	CHECK(!snap.nm_stats.warmup && !sampler_warming(s));
+	const struct snap_proc *p = find(&snap, 1000);
+	CHECK(p && p->nm == NMS_OK && p->total_kb > 0 && p->remote_kb >= 0);
+	int64_t kb = p ? p->total_kb : -1;
+	/* The next tick keeps them all (nothing changed), on 20 ms. */
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK_EQ_INT(snap.nm_stats.read, 0);
+	CHECK_EQ_INT((long)snap.nm_stats.kept, (long)snap.nprocs);
+	CHECK_EQ_INT(snap.nm_stats.budget_ms, 20);
+	p = find(&snap, 1000);
+	CHECK(p && p->total_kb == kb);
+	snapshot_free(&snap);
+	sampler_free(s);
+	topology_free(&t);
+	fsroot_close(r);
+}
+
 static void sampler_keeps_and_rereads(void)
 {
 	char dir[] = "/tmp/numatop-smp-XXXXXX";
@@ -621,5 +737,8 @@ int main(void)
 	RUN_TEST(sampled_estimate);
 	RUN_TEST(sampled_scaled_to_rss);
 	RUN_TEST(sampler_keeps_and_rereads);
+	RUN_TEST(warmup_plan);
+	RUN_TEST(priority_costly_paced);
+	RUN_TEST(sampler_warmup_steps);
 	return CHECK_DONE();
 }

@@ -1,0 +1,204 @@
+/* test_scale.c - the pieces that make a tick cheap at 10 000 processes:
+ * the live backend's kept descriptors and its fallback by path, idle
+ * threads kept, the list's string store, interned policies. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "strpool.h"
+#include "check.h"
+#include "spawn.h"
+
+static const struct proc_info *find(const struct proc_list *l, int pid)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].pid == pid)
+			return &l->v[i];
+	return NULL;
+}
+
+static void string_store(void)
+{
+	struct proc_list l = { 0 };
+	char big[40000];
+	memset(big, 'x', sizeof(big));
+	const char *a = proc_list_strdup(&l, "alpha", 5);
+	const char *b = proc_list_strdup(&l, big, sizeof(big));   /* its own block */
+	const char *c = proc_list_strdup(&l, "gamma", 3);
+	CHECK(a && b && c);
+	CHECK_EQ_STR(a, "alpha");
+	CHECK_EQ_INT((long)strlen(b), (long)sizeof(big));
+	CHECK_EQ_STR(c, "gam");
+	CHECK_EQ_STR(proc_list_strdup(&l, "", 0), "");
+	/* Many small strings across blocks: all stay valid. */
+	const char *v[3000];
+	char t[32];
+	for (int i = 0; i < 3000; i++) {
+		snprintf(t, sizeof(t), "s%d", i);
+		v[i] = proc_list_strdup(&l, t, strlen(t));
+	}
+	int bad = 0;
+	for (int i = 0; i < 3000; i++) {
+		snprintf(t, sizeof(t), "s%d", i);
+		bad += strcmp(v[i], t) != 0;
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_STR(a, "alpha");
+	proc_list_clear_strings(&l);
+	CHECK_EQ_INT((long)l.strs.nblocks, 1);
+	proc_list_free(&l);
+}
+
+static void interned(void)
+{
+	struct strpool *p;
+	CHECK_EQ_INT(strpool_new(&p), 0);
+	const char *a = strpool_get(p, "bind:0-1");
+	char buf[16];
+	snprintf(buf, sizeof(buf), "bind:%d-1", 0);
+	CHECK(a && strpool_get(p, buf) == a);             /* the same copy */
+	CHECK(strpool_get(p, "default") != a);
+	CHECK_EQ_STR(strpool_get(p, NULL), "");
+	for (int i = 0; i < 5000; i++) {
+		snprintf(buf, sizeof(buf), "p%d", i);
+		strpool_get(p, buf);
+	}
+	CHECK_EQ_INT((long)strpool_count(p), 5003);
+	CHECK(strpool_get(p, "bind:0-1") == a);           /* kept across growth */
+	strpool_free(p);
+}
+
+static void threads_still(void)
+{
+	/* Same CPU time and thread count, read 3 s ago: kept. */
+	CHECK(proc_threads_still(100, 4, 10.0, 100, 4, 13.0, 10.0));
+	CHECK(!proc_threads_still(100, 4, 10.0, 101, 4, 13.0, 10.0));   /* ran */
+	CHECK(!proc_threads_still(100, 4, 10.0, 100, 5, 13.0, 10.0));   /* a new thread */
+	CHECK(!proc_threads_still(100, 4, 10.0, 100, 4, 20.0, 10.0));   /* too old */
+	CHECK(!proc_threads_still(100, 4, -1, 100, 4, 20.0, 10.0));     /* never read */
+}
+
+/* The live backend agrees with the files backend on PIDs, start times and
+ * uids, whether it keeps descriptors or reads by path. In a child: the
+ * descriptor limit is lowered there. */
+static int scan_compare(struct fsroot *r, size_t *kept, size_t *by_path)
+{
+	struct proc_source *lp, *fp;
+	if (proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp) || proc_source_open(r, PROC_BACKEND_FILES, &fp))
+		return 1;
+	struct proc_list a = { 0 }, b = { 0 };
+	int bad = 0;
+	for (int round = 0; round < 3 && !bad; round++) {
+		if (proc_source_scan(lp, &a) || proc_source_scan(fp, &b))
+			return 2;
+		size_t common = 0;
+		for (size_t i = 0; i < b.n; i++) {
+			const struct proc_info *y = &b.v[i], *x = find(&a, y->pid);
+			if (!x || x->starttime != y->starttime)
+				continue;
+			common++;
+			bad += x->uid != y->uid || x->ppid != y->ppid ||
+			       strcmp(x->cmdline, y->cmdline) != 0 || strcmp(x->user, y->user) != 0;
+		}
+		bad += common * 10 < b.n * 9;   /* most are in both */
+		for (size_t i = 1; i < a.n; i++)
+			bad += a.v[i].pid <= a.v[i - 1].pid;   /* in PID order */
+	}
+	struct proc_scan_stats st;
+	proc_source_stats(lp, &st);
+	*kept = st.kept_fd;
+	*by_path = st.by_path;
+	proc_list_free(&a);
+	proc_list_free(&b);
+	proc_source_close(lp);
+	proc_source_close(fp);
+	return bad ? 3 : 0;
+}
+
+static void live_fds_and_fallback(void)
+{
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open("/", &r), 0);
+	size_t kept = 0, by_path = 0;
+	CHECK_EQ_INT(scan_compare(r, &kept, &by_path), 0);
+	CHECK(kept > 0);
+	/* With 300 descriptors (a budget of 22 processes) it still lists
+	 * everyone: the rest by path. */
+	int p[2];
+	CHECK_EQ_INT(pipe(p), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit rl = { 300, 300 };
+		size_t k = 0, bp = 0;
+		int rc = setrlimit(RLIMIT_NOFILE, &rl) ? 9 : scan_compare(r, &k, &bp);
+		size_t out[3] = { (size_t)rc, k, bp };
+		if (write(p[1], out, sizeof(out)) != sizeof(out))
+			_exit(1);
+		_exit(0);
+	}
+	size_t res[3] = { 99, 0, 0 };
+	close(p[1]);
+	CHECK_EQ_INT((long)read(p[0], res, sizeof(res)), (long)sizeof(res));
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	CHECK_EQ_INT((long)res[0], 0);
+	CHECK(res[1] <= 22);
+	CHECK(res[2] > 0);
+	fsroot_close(r);
+}
+
+/* A process that exits is gone at the next scan; one that starts is
+ * there. Its 40 idle threads are read once, then kept. */
+static void live_exit_and_idle_threads(void)
+{
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open("/", &r), 0);
+	struct proc_source *lp;
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp), 0);
+	struct proc_list l = { 0 };
+	struct buf scratch = { 0 };
+	pid_t kid = spawn_threads(40, sleeper, 100000);
+	CHECK(kid > 0);
+	size_t read_then = 0;
+	for (int round = 0; round < 3; round++) {
+		CHECK_EQ_INT(proc_source_scan(lp, &l), 0);
+		struct proc_info *p = (struct proc_info *)find(&l, kid);
+		CHECK(p != NULL);
+		if (!p)
+			break;
+		CHECK_EQ_INT((long)p->nthreads, 41);
+		l.nthr = 0;
+		CHECK_EQ_INT(proc_source_threads(lp, &l, p, &scratch), 0);
+		CHECK_EQ_INT((long)p->thr_n, 41);
+		struct proc_scan_stats st;
+		proc_source_stats(lp, &st);
+		if (round == 0)
+			read_then = st.thr_read;
+		else
+			CHECK_EQ_INT((long)st.thr_kept, 1);   /* idle: kept */
+	}
+	CHECK_EQ_INT((long)read_then, 1);
+	reap(kid);
+	CHECK_EQ_INT(proc_source_scan(lp, &l), 0);
+	CHECK(find(&l, kid) == NULL);
+	buf_free(&scratch);
+	proc_list_free(&l);
+	proc_source_close(lp);
+	fsroot_close(r);
+}
+
+int main(void)
+{
+	(void)spawn_child;
+	RUN_TEST(string_store);
+	RUN_TEST(interned);
+	RUN_TEST(threads_still);
+	RUN_TEST(live_fds_and_fallback);
+	RUN_TEST(live_exit_and_idle_threads);
+	return CHECK_DONE();
+}
