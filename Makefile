@@ -33,7 +33,8 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 UI_CFLAGS  := $(shell pkg-config --cflags $(UI_PKGS) 2>/dev/null)
 UI_LIBS    := $(shell pkg-config --libs $(UI_PKGS) 2>/dev/null)
 CLI_CFLAGS := $(shell pkg-config --cflags $(CLI_PKGS) 2>/dev/null)
-CLI_LIBS   := $(shell pkg-config --libs $(CLI_PKGS) 2>/dev/null) -lpthread
+# libmicrohttpd is not linked: --serve loads it (src/cli/mhd_load.c).
+CLI_LIBS   := -ldl -lpthread
 
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CPPFLAGS) $(CFLAGS) -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 \

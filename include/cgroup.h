@@ -134,14 +134,14 @@ struct cgroup_pidmap;
 
 int cgroup_pidmap_new(struct cgroup_pidmap **out);
 void cgroup_pidmap_free(struct cgroup_pidmap *m);
-/* paths[i]: the cgroup of v[i] in the memory hierarchy of layout l (v2:
+/* paths[i]: the cgroup of process i (at v + i * stride) in the memory hierarchy of layout l (v2:
  * the "0::" line; v1 and hybrid: the memory controller's line), or NULL
  * when unknown (exited, unreadable). Read from /proc/PID/cgroup when a
  * process (PID + start time) is new and then again after refresh_s to
  * 2 * refresh_s seconds of now, spread by PID (a process can be moved). The strings stay valid until the next
  * update. Returns how many files were read, or -ENOMEM. */
 long cgroup_pidmap_update(struct cgroup_pidmap *m, const struct fsroot *r,
-			  enum cgroup_layout l, const struct proc_info *v, size_t n,
-			  double now, double refresh_s, const char **paths);
+			  enum cgroup_layout l, const struct proc_info *v, size_t stride,
+			  size_t n, double now, double refresh_s, const char **paths);
 
 #endif

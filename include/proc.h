@@ -49,8 +49,13 @@ struct proc_strings {
 };
 
 struct proc_list {
+	/* n elements of elem bytes (0: sizeof(struct proc_info)), each
+	 * beginning with a proc_info: a sampler scans straight into its
+	 * snapshot's processes (struct snap_proc), no copy. Index with
+	 * proc_list_at unless elem is 0. */
 	struct proc_info *v;
 	size_t n, cap;
+	size_t elem;
 	struct proc_thread *threads;
 	size_t nthr, thrcap;
 	struct proc_strings strs;
@@ -80,6 +85,10 @@ enum proc_backend proc_source_backend(const struct proc_source *s);
 int proc_source_scan(struct proc_source *s, struct proc_list *list);
 
 void proc_list_free(struct proc_list *l);
+static inline struct proc_info *proc_list_at(const struct proc_list *l, size_t i)
+{
+	return (struct proc_info *)((char *)l->v + i * (l->elem ? l->elem : sizeof(struct proc_info)));
+}
 /* A copy of s[0..n) in the list's string store (NUL added), or NULL when
  * out of memory. The store is emptied by proc_list_clear_strings and by
  * every scan into the list. */

@@ -76,7 +76,8 @@ static char *read_path(struct cgroup_pidmap *m, const struct fsroot *r, enum cgr
 }
 
 long cgroup_pidmap_update(struct cgroup_pidmap *m, const struct fsroot *r,
-			  enum cgroup_layout l, const struct proc_info *v, size_t n,
+			  enum cgroup_layout l, const struct proc_info *v, size_t stride,
+			  size_t n,
 			  double now, double refresh_s, const char **paths)
 {
 	int old = m->cur, nw = !m->cur;
@@ -90,25 +91,26 @@ long cgroup_pidmap_update(struct cgroup_pidmap *m, const struct fsroot *r,
 	long reads = 0;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
+		const struct proc_info *pi = (const struct proc_info *)((const char *)v + i * stride);
 		paths[i] = NULL;
 		if (l == CGROUP_NONE)
 			continue;
-		struct pm_entry *o = find(m->v[old], m->n[old], v[i].pid);
+		struct pm_entry *o = find(m->v[old], m->n[old], pi->pid);
 		struct pm_entry *e = &m->v[nw][k];
 		/* Spread over refresh_s .. 2 * refresh_s by PID: the processes
 		 * first seen together are not all read again in one sample. */
-		double every = refresh_s * (1.0 + (double)(v[i].pid % 16) / 16.0);
-		if (o && o->starttime == v[i].starttime && o->read_at <= now &&
+		double every = refresh_s * (1.0 + (double)(pi->pid % 16) / 16.0);
+		if (o && o->starttime == pi->starttime && o->read_at <= now &&
 		    now - o->read_at < every && !o->taken) {
 			*e = *o;
 			o->path = NULL;
 			o->taken = true;   /* a PID listed twice is read again */
 		} else {
-			e->pid = v[i].pid;
-			e->starttime = v[i].starttime;
+			e->pid = pi->pid;
+			e->starttime = pi->starttime;
 			e->read_at = now;
 			e->taken = false;
-			e->path = read_path(m, r, l, v[i].pid);
+			e->path = read_path(m, r, l, pi->pid);
 			reads++;
 		}
 		paths[i] = e->path;

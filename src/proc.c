@@ -139,16 +139,17 @@ const char *proc_list_strdup(struct proc_list *l, const char *s, size_t n)
 
 struct proc_info *proc_list_add(struct proc_list *l)
 {
+	size_t size = l->elem ? l->elem : sizeof(struct proc_info);
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct proc_info *v = realloc(l->v, cap * sizeof(*v));
+		void *v = realloc(l->v, cap * size);
 		if (!v)
 			return NULL;
 		l->v = v;
 		l->cap = cap;
 	}
-	struct proc_info *p = &l->v[l->n++];
-	memset(p, 0, sizeof(*p));
+	struct proc_info *p = proc_list_at(l, l->n++);
+	memset(p, 0, size);
 	p->comm = p->cmdline = "";
 	p->user = "?";
 	p->uid = p->rss_kb = p->nthreads = -1;

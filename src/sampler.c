@@ -342,10 +342,17 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	}
 	snap->nm_stats.full = cfg.full;
 	snap->nm_stats.budget_ms = cfg.budget_s * 1000.0;
-	snap->proc_rc = proc_source_scan(s->src, &snap->plist);
+	/* The scan writes into the snapshot's processes (each begins with
+	 * its proc_info): one record per process, not a list and a copy. */
+	struct proc_list *pl = &snap->plist;
+	pl->v = (struct proc_info *)snap->procs;
+	pl->cap = snap->proccap;
+	pl->elem = sizeof(struct snap_proc);
+	snap->proc_rc = proc_source_scan(s->src, pl);
+	snap->procs = (struct snap_proc *)pl->v;
+	snap->proccap = pl->cap;
 	if (snap->proc_rc)
 		return 0;
-	struct proc_list *pl = &snap->plist;
 	int rc = grow_procs(snap, pl->n, n);
 	if (rc)
 		return rc;
@@ -354,20 +361,20 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	snap->kthreads_hidden = 0;
 	for (size_t i = 0; i < pl->n; i++) {
 		bool kt;
-		if (wanted(s, &pl->v[i], &kt))
-			pl->v[keep++] = pl->v[i];
+		if (wanted(s, &snap->procs[i].info, &kt))
+			snap->procs[keep++].info = snap->procs[i].info;
 		snap->kthreads_hidden += kt;
 	}
 	pl->n = keep;
 	/* Both backends list by PID; the cache relies on it. */
 	for (size_t i = 1; i < pl->n; i++)
-		if (pl->v[i].pid <= pl->v[i - 1].pid) {
-			qsort(pl->v, pl->n, sizeof(*pl->v), by_info_pid);
+		if (snap->procs[i].info.pid <= snap->procs[i - 1].info.pid) {
+			qsort(snap->procs, pl->n, sizeof(*snap->procs), by_info_pid);
 			break;
 		}
 	pl->nthr = 0;
 	for (size_t i = 0; i < pl->n; i++)
-		if ((rc = proc_source_threads(s->src, pl, &pl->v[i], &s->scratch)) != 0)
+		if ((rc = proc_source_threads(s->src, pl, &snap->procs[i].info, &s->scratch)) != 0)
 			return rc;
 	if ((rc = grow_sched(s, pl->n)) != 0 || (rc = sampler_align_cache(s, pl)) != 0)
 		return rc;
@@ -375,8 +382,9 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		s->vm = (struct vmstat_migrate){ -1, -1 };
 	for (size_t i = 0; i < pl->n; i++) {
 		struct snap_proc *sp = &snap->procs[snap->nprocs++];
+		struct proc_info info = sp->info;
 		memset(sp, 0, sizeof(*sp));
-		sp->info = pl->v[i];
+		sp->info = info;
 		sp->threads = pl->threads + sp->info.thr_off;
 		int64_t *base = snap->kb_pool + i * NM_KB_ARRAYS * n;
 		memset(base, 0, NM_KB_ARRAYS * n * sizeof(int64_t));
@@ -470,7 +478,8 @@ static int read_cgroups(struct sampler *s, struct snapshot *snap)
 		s->cg_pathcap = snap->nprocs;
 	}
 	snap->cg_layout = cgroup_detect(s->root);
-	long rc = cgroup_pidmap_update(s->cgmap, s->root, snap->cg_layout, snap->plist.v,
+	long rc = cgroup_pidmap_update(s->cgmap, s->root, snap->cg_layout, &snap->procs[0].info,
+				       sizeof(*snap->procs),
 				       snap->nprocs, s->tick_now, CG_REFRESH_S, s->cg_paths);
 	if (rc < 0)
 		return (int)rc;

@@ -33,6 +33,8 @@ static void move_entry(struct cache_gen *g, size_t to, size_t from, size_t per)
 	memcpy(g->kb + to * per, g->kb + from * per, per * sizeof(int64_t));
 }
 
+#define PL(i) (proc_list_at(pl, (i)))
+
 int sampler_align_cache(struct sampler *s, const struct proc_list *pl)
 {
 	struct cache_gen *g = &s->cache;
@@ -40,9 +42,9 @@ int sampler_align_cache(struct sampler *s, const struct proc_list *pl)
 	/* Forward: keep the entries of processes still listed (w <= j). */
 	for (size_t j = 0; j < g->n; j++) {
 		const struct nm_cache *c = &g->v[j];
-		while (i < pl->n && pl->v[i].pid < c->pid)
+		while (i < pl->n && PL(i)->pid < c->pid)
 			i++;
-		if (i < pl->n && pl->v[i].pid == c->pid && pl->v[i].starttime == c->starttime) {
+		if (i < pl->n && PL(i)->pid == c->pid && PL(i)->starttime == c->starttime) {
 			if (w != j)
 				move_entry(g, w, j, per);
 			w++;
@@ -63,13 +65,13 @@ int sampler_align_cache(struct sampler *s, const struct proc_list *pl)
 	 * The kept are a subsequence of the list, so k - 1 <= t. */
 	size_t kk = w;
 	for (size_t t = pl->n; t-- > 0;) {
-		if (kk > 0 && g->v[kk - 1].pid == pl->v[t].pid) {
+		if (kk > 0 && g->v[kk - 1].pid == PL(t)->pid) {
 			kk--;
 			if (kk != t)
 				move_entry(g, t, kk, per);
 		} else {
-			g->v[t] = (struct nm_cache){ .pid = pl->v[t].pid,
-						     .starttime = pl->v[t].starttime,
+			g->v[t] = (struct nm_cache){ .pid = PL(t)->pid,
+						     .starttime = PL(t)->starttime,
 						     .r = { .cost = -1, .cost_rss = -1 } };
 			memset(g->kb + t * per, 0, per * sizeof(int64_t));
 		}

@@ -23,6 +23,8 @@ void snapshot_free(struct snapshot *s)
 	free(s->node_load);
 	free(s->node_ticks);
 	free(s->ns_rate);
+	if ((void *)s->plist.v == (void *)s->procs)
+		s->plist.v = NULL;      /* one array: the sampler scans into procs */
 	free(s->procs);
 	free(s->kb_pool);
 	free(s->why);

@@ -20,6 +20,7 @@
 
 #include "batch.h"
 #include "columns.h"
+#include "mhd_load.h"
 #include "output.h"
 #include "sampler.h"
 #include "session.h"
@@ -261,6 +262,10 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 	struct session_config sc;
 	struct session se;
 	char msg[512];
+	if (mhd_load(msg, sizeof(msg)) != 0) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		return 1;
+	}
 	options_session(o, true, &sc);
 	sc.measurement = true;
 	int orc = session_open(&se, &sc, msg, sizeof(msg));

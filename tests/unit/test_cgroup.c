@@ -968,7 +968,7 @@ static void pidmap(void)
 	v[3].pid = 300; v[3].starttime = 3000;
 	const char *paths[4];
 
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 100, 10, paths), 4);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, sizeof(*v), 4, 100, 10, paths), 4);
 	CHECK_EQ_STR(paths[0], "/");
 	CHECK_EQ_STR(paths[1], "/a");
 	CHECK(paths[2] == NULL);     /* unparsable */
@@ -976,7 +976,7 @@ static void pidmap(void)
 
 	/* Within refresh_s: nothing read (the file's change is not seen). */
 	put(dir, "proc/100/cgroup", "0::/b\n");
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 105, 10, paths), 0);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, sizeof(*v), 4, 105, 10, paths), 0);
 	CHECK_EQ_STR(paths[0], "/");
 	CHECK_EQ_STR(paths[1], "/a");
 	CHECK(paths[2] == NULL && paths[3] == NULL);
@@ -985,26 +985,26 @@ static void pidmap(void)
 	 * (refresh_s * (1 + pid % 16 / 16)): 10 s later only PID 400
 	 * (400 % 16 = 0), 12.5 s later also 100 (100 % 16 = 4), 20 s later
 	 * every one. */
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 110, 10, paths), 1);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, sizeof(*v), 4, 110, 10, paths), 1);
 	CHECK_EQ_STR(paths[1], "/a");
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 112.5, 10, paths), 1);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, sizeof(*v), 4, 112.5, 10, paths), 1);
 	CHECK_EQ_STR(paths[1], "/b");
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 120, 10, paths), 3);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, sizeof(*v), 4, 120, 10, paths), 3);
 	CHECK_EQ_STR(paths[0], "/");
 	CHECK_EQ_STR(paths[1], "/b");
 
 	/* A new start time (the PID was reused): read again at once. */
 	put(dir, "proc/200/cgroup", "4:memory:/m2\n0::/c\n");
 	v[0].starttime = 2001;
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 4, 121, 10, paths), 1);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, sizeof(*v), 4, 121, 10, paths), 1);
 	CHECK_EQ_STR(paths[0], "/c");
 	CHECK_EQ_STR(paths[1], "/b");
 
 	/* A process that leaves the list and comes back is new. */
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 1, 122, 10, paths), 0);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, sizeof(*v), 1, 122, 10, paths), 0);
 	CHECK_EQ_STR(paths[0], "/c");
 	put(dir, "proc/100/cgroup", "0::/d\n");
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 2, 123, 10, paths), 1);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, sizeof(*v), 2, 123, 10, paths), 1);
 	CHECK_EQ_STR(paths[0], "/c");
 	CHECK_EQ_STR(paths[1], "/d");
 
@@ -1012,7 +1012,7 @@ static void pidmap(void)
 	char p[256];
 	snprintf(p, sizeof(p), "%s/proc/100/cgroup", dir);
 	unlink(p);
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, 2, 300, 10, paths), 2);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_V2, v, sizeof(*v), 2, 300, 10, paths), 2);
 	CHECK_EQ_STR(paths[0], "/c");
 	CHECK(paths[1] == NULL);
 	cgroup_pidmap_free(m);
@@ -1022,7 +1022,7 @@ static void pidmap(void)
 	enum cgroup_layout ls[] = { CGROUP_V1, CGROUP_HYBRID };
 	for (int i = 0; i < 2; i++) {
 		CHECK_EQ_INT(cgroup_pidmap_new(&m), 0);
-		CHECK_EQ_INT(cgroup_pidmap_update(m, r, ls[i], v, 4, 0, 10, paths), 4);
+		CHECK_EQ_INT(cgroup_pidmap_update(m, r, ls[i], v, sizeof(*v), 4, 0, 10, paths), 4);
 		CHECK_EQ_STR(paths[0], "/m2");
 		CHECK(paths[1] == NULL);   /* no memory line */
 		CHECK(paths[2] == NULL && paths[3] == NULL);
@@ -1031,7 +1031,7 @@ static void pidmap(void)
 	/* No cgroups: nothing read, all unknown. */
 	CHECK_EQ_INT(cgroup_pidmap_new(&m), 0);
 	paths[0] = "x";
-	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_NONE, v, 4, 0, 10, paths), 0);
+	CHECK_EQ_INT(cgroup_pidmap_update(m, r, CGROUP_NONE, v, sizeof(*v), 4, 0, 10, paths), 0);
 	CHECK(paths[0] == NULL && paths[1] == NULL);
 	cgroup_pidmap_free(m);
 	cgroup_pidmap_free(NULL);
