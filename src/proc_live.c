@@ -64,11 +64,16 @@ struct live_proc {
 	uint64_t seen_ticks, seen_faults;
 	char seen_state;
 	double uid_at;
-	struct proc_thread *thr;      /* as last read */
-	size_t nthr;
-	uint64_t thr_ticks;
-	int64_t thr_nthreads;
-	double thr_at;                /* monotonic seconds, -1 never */
+	struct thr_cache *thr;        /* multi-threaded processes only */
+};
+
+/* A multi-threaded process's threads as last read, and when. */
+struct thr_cache {
+	uint64_t ticks;               /* the process's CPU time then */
+	int64_t nthreads;
+	double at;                    /* monotonic seconds */
+	size_t n;
+	struct proc_thread v[];
 };
 
 struct gen {
@@ -408,7 +413,6 @@ static int rec_open(struct live *lv, struct live_proc *r, int pid)
 	memset(r, 0, sizeof(*r));
 	r->pid = pid;
 	r->dirfd = r->statfd = -1;
-	r->thr_at = -1;
 	if (lv->nkept >= lv->fd_budget)
 		return 0;
 	char path[16];
@@ -730,14 +734,14 @@ static int read_tasks(struct live *lv, struct live_proc *r, const struct proc_in
 		free(tids);
 		return rc ? rc : -ENOENT;
 	}
-	struct proc_thread *t = realloc(r->thr, n * sizeof(*t));
+	struct thr_cache *t = realloc(r->thr, sizeof(*t) + n * sizeof(t->v[0]));
 	if (!t) {
 		free(tids);
 		close(taskfd);
 		return -ENOMEM;
 	}
 	r->thr = t;
-	r->nthr = 0;
+	t->n = 0;
 	for (size_t i = 0; i < n; i++) {
 		char path[32], text[1024];
 		snprintf(path, sizeof(path), "%d/stat", tids[i]);
@@ -751,15 +755,15 @@ static int read_tasks(struct live *lv, struct live_proc *r, const struct proc_in
 			cpu = st.processor;
 		else if (tids[i] != p->pid)
 			continue;   /* the thread exited meanwhile */
-		t[r->nthr].tid = tids[i];
-		t[r->nthr].last_cpu = tids[i] == p->pid && cpu < 0 ? p->last_cpu : cpu;
-		r->nthr++;
+		t->v[t->n].tid = tids[i];
+		t->v[t->n].last_cpu = tids[i] == p->pid && cpu < 0 ? p->last_cpu : cpu;
+		t->n++;
 	}
 	free(tids);
 	close(taskfd);
-	r->thr_ticks = p->utime + p->stime;
-	r->thr_nthreads = p->nthreads;
-	r->thr_at = mono();
+	t->ticks = p->utime + p->stime;
+	t->nthreads = p->nthreads;
+	t->at = mono();
 	return 0;
 }
 
@@ -775,14 +779,13 @@ int proc_live_threads(struct proc_source *s, struct proc_list *l, struct proc_in
 	if (p->nthreads <= 1) {
 		free(r->thr);
 		r->thr = NULL;
-		r->nthr = 0;
-		r->thr_at = -1;
 		return proc_list_add_thread(l, p, p->pid, p->last_cpu);
 	}
 	double now = mono();
-	if (!r->nthr || !proc_threads_still(r->thr_ticks, r->thr_nthreads, r->thr_at,
-					    p->utime + p->stime, p->nthreads, now,
-					    PROC_THREADS_MAX_AGE_S)) {
+	const struct thr_cache *t = r->thr;
+	if (!t || !t->n || !proc_threads_still(t->ticks, t->nthreads, t->at,
+					       p->utime + p->stime, p->nthreads, now,
+					       PROC_THREADS_MAX_AGE_S)) {
 		if (read_tasks(lv, r, p) != 0)
 			return proc_list_add_thread(l, p, p->pid, p->last_cpu);
 		lv->st.thr_read++;
@@ -790,10 +793,11 @@ int proc_live_threads(struct proc_source *s, struct proc_list *l, struct proc_in
 		lv->st.thr_kept++;
 	}
 	int rc = 0;
-	for (size_t i = 0; i < r->nthr && rc == 0; i++) {
+	t = r->thr;
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		/* The main thread's CPU is this tick's, from the process's stat. */
-		int cpu = r->thr[i].tid == p->pid ? p->last_cpu : r->thr[i].last_cpu;
-		rc = proc_list_add_thread(l, p, r->thr[i].tid, cpu);
+		int cpu = t->v[i].tid == p->pid ? p->last_cpu : t->v[i].last_cpu;
+		rc = proc_list_add_thread(l, p, t->v[i].tid, cpu);
 	}
 	return rc;
 }

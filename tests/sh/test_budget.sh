@@ -38,7 +38,12 @@ for i, x in enumerate(b):
         assert x["budget_ms"] in (20.0, 100.0), b
     else:
         assert x["budget_ms"] == 20.0, b
-assert not b[2]["warmup"], b
+# A few hundred processes are all read within 0.6 s (not so under a
+# load of thousands: the warm-up then goes on, its count growing).
+if b[2]["processes"] < 500:
+    assert not b[2]["warmup"], b
+elif b[2]["warmup"]:
+    assert b[2]["known"] > b[0]["known"], b
 for x in s:
     nb, ps = x["numa_maps_budget"], x["processes"]
     assert nb["processes"] == len(ps), nb
