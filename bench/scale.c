@@ -1,0 +1,442 @@
+/* scale.c - the monitor against htop at scale. Each program runs in a
+ * 200x50 pseudo-terminal whose output is drained and discarded; after a
+ * warm-up its utime + stime over a window, divided by the refreshes in it,
+ * is its CPU per refresh, and VmHWM at the end its peak RSS. Runs
+ * alternate (monitor, htop, monitor, htop) on the same load. Then
+ * `--json -d 0.5`: the time to the first line in which every process's
+ * placement has been read. Printed, never asserted. */
+#include "scale.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <json.h>
+#include <poll.h>
+#include <pty.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+
+#define SCALE_ROWS 50
+#define SCALE_COLS 200
+#define SCALE_MAPS 10                   /* mappings per load process */
+#define SCALE_KB_EACH 102               /* ~1 MiB per process in all */
+
+struct scale_run { double cpu_ms, rss_mib; };
+
+/* path into buf (NUL-terminated); bytes read or -1. */
+static ssize_t scale_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/* The number after key in a small file (key "": the first), -1. */
+static long scale_file_long(const char *path, const char *key)
+{
+	char buf[8192];
+	if (scale_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	const char *p = *key ? strstr(buf, key) : buf;
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/* utime + stime in ms, -1 when gone. */
+static double scale_read_cpu_ms(pid_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long long ut, st;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (scale_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	const char *p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Read and discard fd until the deadline; at hang-up just wait it out. */
+static void scale_drain(int fd, double until)
+{
+	static char sink[1 << 16];      /* discarded: shared is fine */
+	double left;
+	while ((left = until - mono_s()) > 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, (int)(left * 1000.0) + 1);
+		if (r <= 0)
+			continue;
+		ssize_t n = read(fd, sink, sizeof(sink));
+		if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+			usleep((useconds_t)(left * 1e6));
+			return;
+		}
+	}
+}
+
+/* SIGTERM, SIGKILL after 2 s, reaped; fd drained meanwhile so the
+ * program never blocks on output while it exits. */
+static void scale_stop_child(const struct scale_config *c, pid_t pid, int fd)
+{
+	kill(pid, SIGTERM);
+	double end = mono_s() + 2.0;
+	while (waitpid(pid, NULL, WNOHANG) == 0) {
+		if (mono_s() >= end) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		scale_drain(fd, mono_s() + 0.02);
+	}
+	*c->child = 0;
+}
+
+/* In a child: die with the benchmark. */
+static void scale_child_setup(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+}
+
+static int scale_rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+void scale_remove_home(const char *home)
+{
+	static const char *const sub[] = { "/config/htop", "/config/numatop-tui", "/config",
+					   "/cache/numatop-tui", "/cache", "" };
+	char path[SCALE_HOME_LEN + 32];
+	size_t n = strlen(home);
+	if (!n || n >= SCALE_HOME_LEN)
+		return;
+	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		memcpy(path, home, n);
+		memcpy(path + n, sub[i], strlen(sub[i]) + 1);
+		rmdir(path);
+	}
+}
+
+/* One run of argv in a pty with a fresh HOME (no htoprc, no settings). */
+static int scale_run_pty(const struct scale_config *c, char *const argv[], double delay,
+			 struct scale_run *out)
+{
+	char home[] = "/tmp/numatop-bench-scale.XXXXXX";
+	if (!mkdtemp(home))
+		return -errno;
+	memcpy(c->home, home, sizeof(home));
+	struct winsize ws = { .ws_row = SCALE_ROWS, .ws_col = SCALE_COLS };
+	pid_t parent = getpid();
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+	if (pid < 0) {
+		int e = -errno;
+		rmdir(home);
+		c->home[0] = '\0';
+		return e;
+	}
+	if (pid == 0) {
+		scale_child_setup(parent);
+		char cfg[64], cache[64];
+		snprintf(cfg, sizeof(cfg), "%s/config", home);
+		snprintf(cache, sizeof(cache), "%s/cache", home);
+		setenv("HOME", home, 1);
+		setenv("XDG_CONFIG_HOME", cfg, 1);
+		setenv("XDG_CACHE_HOME", cache, 1);
+		setenv("TERM", "xterm-256color", 1);
+		setenv("LANG", "C.UTF-8", 1);
+		setenv("LC_ALL", "C.UTF-8", 1);
+		unsetenv("COLUMNS");
+		unsetenv("LINES");
+		unsetenv("NO_COLOR");
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	*c->child = pid;
+	scale_drain(fd, mono_s() + c->warmup * delay);
+	double t0 = mono_s(), cpu0 = scale_read_cpu_ms(pid);
+	scale_drain(fd, t0 + c->window_s);
+	double t1 = mono_s(), cpu1 = scale_read_cpu_ms(pid);
+	char status[64];
+	snprintf(status, sizeof(status), "/proc/%d/status", (int)pid);
+	long hwm = scale_file_long(status, "\nVmHWM:");    /* a zombie has none */
+	int rc = cpu0 >= 0 && cpu1 >= 0 && hwm > 0 ? 0 : -ECHILD;
+	if (waitpid(pid, NULL, WNOHANG) == 0)
+		scale_stop_child(c, pid, fd);
+	else {                          /* it exited early: reaped */
+		*c->child = 0;
+		rc = -ECHILD;
+	}
+	close(fd);
+	nftw(home, scale_rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	c->home[0] = '\0';
+	out->cpu_ms = (cpu1 - cpu0) / ((t1 - t0) / delay);
+	out->rss_mib = (double)hwm / 1024.0;
+	return rc;
+}
+
+/* One NDJSON line: placements read (numa_maps not "not_read") and
+ * processes, from numa_maps_budget's known/processes when it has them.
+ * 0 or -EINVAL. */
+static int scale_count_line(const char *line, size_t *known, size_t *total)
+{
+	json_object *o = json_tokener_parse(line), *b, *k, *n, *procs;
+	if (!o)
+		return -EINVAL;
+	int rc = 0;
+	if (json_object_object_get_ex(o, "numa_maps_budget", &b) &&
+	    json_object_object_get_ex(b, "known", &k) && json_object_is_type(k, json_type_int) &&
+	    json_object_object_get_ex(b, "processes", &n) && json_object_is_type(n, json_type_int)) {
+		*known = (size_t)json_object_get_int64(k);
+		*total = (size_t)json_object_get_int64(n);
+	} else if (json_object_object_get_ex(o, "processes", &procs) &&
+		   json_object_is_type(procs, json_type_array)) {
+		*total = json_object_array_length(procs);
+		*known = 0;
+		for (size_t i = 0; i < *total; i++) {
+			json_object *v, *p = json_object_array_get_idx(procs, i);
+			const char *s = json_object_object_get_ex(p, "numa_maps", &v) ?
+					json_object_get_string(v) : NULL;
+			*known += s && strcmp(s, "not_read") != 0;
+		}
+	} else {
+		rc = -EINVAL;
+	}
+	json_object_put(o);
+	return rc;
+}
+
+/* `prog --json -d 0.5` until a line has every placement read or the cap.
+ * Lines of any length (several MB at 10 000 processes). */
+static int scale_complete(const struct scale_config *c, struct scale_result *r)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -errno;
+	pid_t parent = getpid();
+	double t0 = mono_s();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = -errno;
+		close(p[0]);
+		close(p[1]);
+		return e;
+	}
+	if (pid == 0) {
+		scale_child_setup(parent);
+		int null = open("/dev/null", O_RDWR);
+		dup2(p[1], 1);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 2);
+		}
+		execl(c->prog, c->prog, "--json", "-d", "0.5", (char *)NULL);
+		_exit(127);
+	}
+	*c->child = pid;
+	close(p[1]);
+	/* Room for a few lines: it never waits for this side's parsing. */
+	fcntl(p[0], F_SETPIPE_SZ, 32 << 20);
+	size_t len = 0, cap = 1 << 20, scanned = 0;
+	char *buf = malloc(cap);
+	int rc = buf ? 0 : -ENOMEM;
+	double end = t0 + c->json_cap_s, now;
+	while (rc == 0 && r->complete_s < 0 && (now = mono_s()) < end) {
+		struct pollfd pf = { .fd = p[0], .events = POLLIN };
+		if (poll(&pf, 1, (int)((end - now) * 1000.0) + 1) <= 0)
+			continue;
+		if (cap - len < (1 << 16)) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				rc = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		ssize_t got = read(p[0], buf + len, cap - len - 1);
+		if (got <= 0) {
+			rc = got < 0 && errno == EINTR ? 0 : -EPIPE;
+			continue;
+		}
+		len += (size_t)got;
+		double t = mono_s();
+		char *nl;
+		while (r->complete_s < 0 && (nl = memchr(buf + scanned, '\n', len - scanned)) != NULL) {
+			*nl = '\0';
+			if (scale_count_line(buf, &r->known, &r->total) == 0 && r->total > 0 &&
+			    r->known >= r->total)
+				r->complete_s = t - t0;
+			size_t rest = len - (size_t)(nl + 1 - buf);
+			memmove(buf, nl + 1, rest);
+			len = rest;
+			scanned = 0;
+		}
+		scanned = len;
+	}
+	r->waited_s = mono_s() - t0;
+	close(p[0]);                    /* a blocked write fails: it exits */
+	free(buf);
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	scale_stop_child(c, pid, null);
+	if (null >= 0)
+		close(null);
+	return rc;
+}
+
+static int scale_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median of n values (the mean of the middle two when n is even);
+ * -1 when there are none. */
+static double scale_median(double *v, int n)
+{
+	if (n <= 0)
+		return -1;
+	qsort(v, (size_t)n, sizeof(*v), scale_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void scale_measure(const struct scale_config *c, bool htop, struct scale_result *r)
+{
+	char *mon[] = { (char *)c->prog, "-d", "1", NULL };
+	char *ht[] = { (char *)c->htop, "-d", "10", NULL };
+	double mc[8], mr[8], hc[8], hr[8];
+	int nm = 0, nh = 0, rounds = c->rounds < 8 ? c->rounds : 8;
+	struct scale_run one;
+	for (int i = 0; i < rounds; i++) {
+		if (scale_run_pty(c, mon, 1.0, &one) == 0) {
+			mc[nm] = one.cpu_ms;
+			mr[nm++] = one.rss_mib;
+		}
+		if (htop && scale_run_pty(c, ht, 1.0, &one) == 0) {
+			hc[nh] = one.cpu_ms;
+			hr[nh++] = one.rss_mib;
+		}
+	}
+	r->mon_ms = scale_median(mc, nm);
+	r->mon_rss_mib = scale_median(mr, nm);
+	r->htop_ms = scale_median(hc, nh);
+	r->htop_rss_mib = scale_median(hr, nh);
+	scale_complete(c, r);
+}
+
+/* Whether `more` processes fit: pid_max and threads-max against the
+ * tasks running now, MemAvailable against ~1.25 MiB a process. */
+static int scale_check_room(size_t more, char *why, size_t len)
+{
+	long pid_max = scale_file_long("/proc/sys/kernel/pid_max", "");
+	long threads_max = scale_file_long("/proc/sys/kernel/threads-max", "");
+	long tasks = scale_file_long("/proc/loadavg", "/");  /* running/total */
+	long avail_kb = scale_file_long("/proc/meminfo", "MemAvailable:");
+	long limit = threads_max > 0 && threads_max < pid_max ? threads_max : pid_max;
+	if (limit > 0 && tasks + (long)more + 512 > limit) {
+		snprintf(why, len, "%s %ld: %ld tasks now, %zu more would leave fewer than 512 free",
+			 limit == pid_max ? "pid_max" : "threads-max", limit, tasks, more);
+		return -EAGAIN;
+	}
+	double need_kb = (double)more * 1280.0 + 512.0 * 1024.0;
+	if (avail_kb >= 0 && (double)avail_kb < need_kb) {
+		snprintf(why, len, "%.1f GiB available, %zu more processes of 1 MiB need about %.1f GiB",
+			 (double)avail_kb / (1 << 20), more, need_kb / (1 << 20));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* v with prec decimals, "-" when not measured. */
+static const char *scale_fmt(char *b, size_t len, int prec, double v)
+{
+	if (v < 0)
+		snprintf(b, len, "-");
+	else
+		snprintf(b, len, "%.*f", prec, v);
+	return b;
+}
+
+static void scale_print_row(const struct scale_result *r)
+{
+	char mon[16], cpu[16], ratio[16], mrss[16], hrss[16], rss[40], rratio[16], done[96];
+	bool both = r->mon_ms >= 0 && r->htop_ms > 0;
+	scale_fmt(mon, sizeof(mon), 1, r->mon_ms);
+	scale_fmt(cpu, sizeof(cpu), 1, r->htop_ms);
+	scale_fmt(ratio, sizeof(ratio), 2, both ? r->mon_ms / r->htop_ms : -1);
+	snprintf(rss, sizeof(rss), "%s / %s", scale_fmt(mrss, sizeof(mrss), 1, r->mon_rss_mib),
+		 scale_fmt(hrss, sizeof(hrss), 1, r->htop_rss_mib));
+	both = r->mon_rss_mib >= 0 && r->htop_rss_mib > 0;
+	scale_fmt(rratio, sizeof(rratio), 2, both ? r->mon_rss_mib / r->htop_rss_mib : -1);
+	if (r->complete_s >= 0)
+		snprintf(done, sizeof(done), "%.1f s (%zu processes)", r->complete_s, r->total);
+	else
+		snprintf(done, sizeof(done), "not complete after %.0f s (%zu of %zu read)",
+			 r->waited_s, r->known, r->total);
+	printf("%9zu | %22s | %15s | %5s | %31s | %5s | %s\n", r->n, mon, cpu, ratio, rss, rratio,
+	       done);
+	fflush(stdout);
+}
+
+int scale_run_phase(const struct scale_config *c, struct load *l, const size_t *ns, size_t nn,
+		    struct scale_result *out)
+{
+	bool htop = c->htop && access(c->htop, X_OK) == 0;
+	printf("\nscale: the monitor (-d 1)%s in a %dx%d terminal, %s%d round%s of %.0f s after "
+	       "%d s of warm-up;\nload: N processes of %d mappings, %d KiB each; CPU per refresh: "
+	       "utime+stime / refreshes; peak RSS: VmHWM\n",
+	       htop ? " and htop (-d 10) side by side" : "", SCALE_COLS, SCALE_ROWS,
+	       htop ? "alternating, " : "", c->rounds, c->rounds == 1 ? "" : "s", c->window_s,
+	       c->warmup, SCALE_MAPS, SCALE_KB_EACH);
+	if (!htop)
+		printf("  %s not installed: the monitor alone, no ratio\n", c->htop ? c->htop : "htop");
+	printf("%9s | %22s | %15s | %5s | %31s | %5s | %s\n", "processes", "numatop-tui ms/refresh",
+	       "htop ms/refresh", "ratio", "peak RSS numatop-tui / htop MiB", "ratio",
+	       "complete picture (--json -d 0.5)");
+	fflush(stdout);
+	size_t base = l->n, have = 0;
+	int rc = 0;
+	for (size_t i = 0; i < nn; i++) {
+		struct scale_result *r = &out[i];
+		memset(r, 0, sizeof(*r));
+		r->n = ns[i];
+		r->mon_ms = r->htop_ms = r->mon_rss_mib = r->htop_rss_mib = r->complete_s = -1;
+		if (r->n < have) {
+			load_kill_from(l, base + r->n);
+			have = r->n;
+		}
+		char why[160];
+		if (r->n > have && scale_check_room(r->n - have, why, sizeof(why)) != 0) {
+			printf("%9zu | skipped: %s\n", r->n, why);
+			r->skipped = true;
+			continue;
+		}
+		if (r->n > have && (rc = load_spawn_procs(l, r->n - have, SCALE_MAPS, SCALE_KB_EACH))) {
+			printf("%9zu | skipped: cannot spawn %zu processes: %s\n", r->n, r->n - have,
+			       strerror(-rc));
+			load_kill_from(l, base + have);
+			r->skipped = true;
+			continue;
+		}
+		have = r->n;
+		scale_measure(c, htop, r);
+		scale_print_row(r);
+	}
+	load_kill_from(l, base);
+	return 0;
+}

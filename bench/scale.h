@@ -1,0 +1,52 @@
+/* scale.h - the benchmark's scale phase: the interactive monitor side by
+ * side with htop on 1000 to 10 000 processes (CPU per refresh, peak RSS),
+ * and how long a --json stream takes to a complete picture. */
+#ifndef NUMATOP_BENCH_SCALE_H
+#define NUMATOP_BENCH_SCALE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "load.h"
+
+struct scale_config {
+	const char *prog;               /* numatop-tui */
+	const char *htop;               /* htop's path; missing: the monitor alone */
+	double window_s;                /* measured seconds per run (10) */
+	int warmup;                     /* refreshes before the window (3) */
+	int rounds;                     /* monitor, htop, monitor, htop ... (2) */
+	double json_cap_s;              /* longest wait for a complete picture (60) */
+	/* The running child's pid (0: none), for the caller's signal handler
+	 * to kill it on the way out. */
+	volatile sig_atomic_t *child;
+	/* SCALE_HOME_LEN bytes: the running child's fresh HOME ("": none),
+	 * for the handler's scale_remove_home. */
+	char *home;
+};
+
+#define SCALE_HOME_LEN 64
+
+struct scale_result {
+	size_t n;                       /* load processes */
+	bool skipped;                   /* the machine could not hold them */
+	double mon_ms, htop_ms;         /* CPU per refresh, median of the rounds; -1: none */
+	double mon_rss_mib, htop_rss_mib; /* peak RSS (VmHWM), median of the rounds */
+	double complete_s;              /* to every placement read once; -1: not within */
+	double waited_s;                /* how long the stream was read */
+	size_t known, total;            /* the last line seen: placements read, processes */
+};
+
+/* For each N in ns: grow (or shrink) the load to N processes of 10
+ * mappings of ~100 KiB (spawned into l after what it holds; killed again
+ * before returning), measure, print a row. A count the machine cannot
+ * hold (pid_max, memory) is skipped with the reason. out has nn entries.
+ * 0 or -errno. */
+/* For a signal handler (async-signal-safe, after the child is killed):
+ * remove the empty directories a killed child leaves in its HOME. */
+void scale_remove_home(const char *home);
+
+int scale_run_phase(const struct scale_config *c, struct load *l, const size_t *ns, size_t nn,
+		    struct scale_result *out);
+
+#endif
