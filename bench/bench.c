@@ -11,6 +11,8 @@
  *   exporter  at N=1000: --serve's scrape latency and CPU per sample;
  *   recorder  at N=1000: -w's bytes per process per sample in steady
  *             state, MB per day at 10 s, its CPU per sample.
+ * Then the scale phase (scale.c): the monitor and htop side by side on
+ * 1000 to 10 000 processes, and the time to a complete picture.
  * Timing is printed, never asserted. */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,14 +35,23 @@
 #include "numa_maps.h"
 #include "cgroups.h"
 #include "sampler.h"
+#include "scale.h"
 #include "sigstop.h"
 
 static struct load g_load;          /* for the signal handler */
+static volatile sig_atomic_t g_scale_child;   /* the scale phase's program */
+static char g_scale_home[SCALE_HOME_LEN];      /* and its HOME */
 
 static void on_signal(int sig)
 {
 	/* kill(2), waitpid(2), rmdir(2) are async-signal-safe; free is not used. */
 	cgroup_bench_cleanup();
+	pid_t sc = (pid_t)g_scale_child;
+	if (sc > 0) {
+		kill(sc, SIGKILL);
+		waitpid(sc, NULL, 0);
+	}
+	scale_remove_home(g_scale_home);
 	for (size_t i = 0; i < g_load.n; i++)
 		kill(g_load.pids[i], SIGKILL);
 	for (size_t i = 0; i < g_load.n; i++)
@@ -55,6 +66,8 @@ struct config {
 	double tick_delay;
 	const char *prog;
 	bool smoke;                     /* --smoke: small and quick */
+	size_t scale[8], nscale;        /* the scale phase's counts; 0: none */
+	bool scale_set;
 };
 
 
@@ -254,14 +267,15 @@ static int parse_list(const char *s, size_t *out, size_t max, size_t *n)
 static void usage(void)
 {
 	fputs("usage: bench [--smoke] [--n 200,1000,3000] [--k 10,1000] [--big-mib 4096]\n"
-	      "             [--many-maps 50000] [--ticks 30] [--prog ./numatop-tui]\n", stderr);
+	      "             [--many-maps 50000] [--ticks 30] [--prog ./numatop-tui]\n"
+	      "             [--scale 1000,5000,10000 | --scale 0 | --no-scale]\n", stderr);
 }
 
 int main(int argc, char **argv)
 {
 	struct config c = { .ns = { 200, 1000, 3000 }, .nn = 3, .ks = { 10, 1000 }, .nk = 2,
 			    .big_mib = 4096, .many_maps = 50000, .ticks = 30, .tick_delay = 0.5,
-			    .prog = "./numatop-tui" };
+			    .prog = "./numatop-tui", .scale = { 1000, 5000, 10000 }, .nscale = 3 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int bad = 0;
@@ -269,6 +283,11 @@ int main(int argc, char **argv)
 			c.ns[0] = 20; c.nn = 1; c.ks[0] = 10; c.nk = 1;
 			c.big_mib = 64; c.many_maps = 2000; c.ticks = 3; c.tick_delay = 0.05;
 			c.smoke = true;
+			continue;
+		}
+		if (!strcmp(a, "--no-scale")) {
+			c.nscale = 0;
+			c.scale_set = true;
 			continue;
 		}
 		if (!v) {
@@ -281,12 +300,22 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--many-maps")) c.many_maps = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--ticks")) c.ticks = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--prog")) c.prog = v;
+		else if (!strcmp(a, "--scale")) {
+			c.scale_set = true;
+			c.nscale = 0;
+			if (strcmp(v, "0") != 0)
+				bad = parse_list(v, c.scale, 8, &c.nscale);
+		}
 		else bad = 1;
 		if (bad || c.ticks == 0) {
 			usage();
 			return 2;
 		}
 		i++;
+	}
+	if (c.smoke && !c.scale_set) {
+		c.scale[0] = 50;
+		c.nscale = 1;
 	}
 	sigstop_install(on_signal);
 	struct utsname un;
@@ -346,6 +375,20 @@ int main(int argc, char **argv)
 	struct parser_rate pr;
 	parser_throughput(&capture, &pr);
 	buf_free(&capture);
-	print_summary(rows, nrows, &pr, c.big_mib);
+	/* On a load of its own: N processes of 1 MiB, nothing else. */
+	struct scale_result sc[8];
+	struct scale_config scc = { .prog = c.prog, .htop = "/usr/bin/htop", .window_s = 10,
+				    .warmup = 3, .rounds = 2, .json_cap_s = 60,
+				    .child = &g_scale_child, .home = g_scale_home };
+	if (c.smoke) {
+		scc.window_s = 2;
+		scc.warmup = 1;
+		scc.rounds = 1;
+		scc.json_cap_s = 10;
+	}
+	if (c.nscale)
+		scale_run_phase(&scc, &g_load, c.scale, c.nscale, sc);
+	load_kill_all(&g_load);
+	print_summary(rows, nrows, &pr, c.big_mib, sc, c.nscale);
 	return status;
 }

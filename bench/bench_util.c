@@ -14,6 +14,7 @@
 
 #include "fsroot.h"
 #include "numa_maps.h"
+#include "scale.h"
 #include "topology.h"
 
 #define CAPTURE_MAX (64u << 20)
@@ -270,8 +271,41 @@ static void target(const char *what, double got, double limit, bool le, const ch
 	       limit, met ? "met" : "MISS", where);
 }
 
+/* At the largest N the scale phase measured: CPU per refresh and peak
+ * RSS against htop's, and the time to a complete picture. */
+static void print_scale_targets(const struct scale_result *sc, size_t nsc)
+{
+	const struct scale_result *r = NULL;
+	for (size_t i = 0; i < nsc; i++)
+		if (!sc[i].skipped && sc[i].mon_ms >= 0 && (!r || sc[i].n > r->n))
+			r = &sc[i];
+	if (!r)
+		return;
+	char what[64], where[64];
+	if (r->htop_ms > 0) {
+		snprintf(what, sizeof(what), "CPU per refresh at N=%zu vs htop", r->n);
+		snprintf(where, sizeof(where), "%.1f / %.1f ms", r->mon_ms, r->htop_ms);
+		target(what, r->mon_ms / r->htop_ms, 0.15, true, "x", where);
+	}
+	if (r->mon_rss_mib >= 0 && r->htop_rss_mib > 0) {
+		snprintf(what, sizeof(what), "peak RSS at N=%zu vs htop", r->n);
+		snprintf(where, sizeof(where), "%.1f / %.1f MiB", r->mon_rss_mib, r->htop_rss_mib);
+		target(what, r->mon_rss_mib / r->htop_rss_mib, 1.0, true, "x", where);
+	}
+	if (r->htop_ms <= 0)
+		printf("  %-38s %10s %-5s (<= 0.15)  -    htop not measured\n",
+		       "CPU per refresh vs htop", "-", "x");
+	snprintf(what, sizeof(what), "complete picture at N=%zu (--json)", r->n);
+	snprintf(where, sizeof(where), "%zu of %zu processes read", r->known, r->total);
+	if (r->complete_s >= 0)
+		target(what, r->complete_s, 2, true, "s", where);
+	else
+		printf("  %-38s %10s %-5s (<= 2)  MISS %s after %.0f s\n", what, "none", "s", where,
+		       r->waited_s);
+}
+
 void print_summary(const struct row *rows, size_t n, const struct parser_rate *pr,
-		   size_t big_mib)
+		   size_t big_mib, const struct scale_result *sc, size_t nsc)
 {
 	printf("\nparser: %.0f MB/s on %.1f MB of captured numa_maps text\n", pr->mb_per_s, pr->mb);
 	printf("\ntargets (ratios and limits measured in this run):\n");
@@ -334,4 +368,5 @@ void print_summary(const struct row *rows, size_t n, const struct parser_rate *p
 		else
 			target("4 GiB process: shortest gap of reads", gap, 9.9, false, "s", where);
 	}
+	print_scale_targets(sc, nsc);
 }

@@ -50,7 +50,9 @@ struct row {
 	size_t nprocs;
 	double floor_mb;
 };
+/* The scale phase's rows (scale.h), nsc of them, may be none. */
+struct scale_result;
 void print_summary(const struct row *rows, size_t n, const struct parser_rate *pr,
-		   size_t big_mib);
+		   size_t big_mib, const struct scale_result *sc, size_t nsc);
 
 #endif
