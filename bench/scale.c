@@ -27,8 +27,6 @@
 #define SCALE_MAPS 10                   /* mappings per load process */
 #define SCALE_KB_EACH 102               /* ~1 MiB per process in all */
 
-struct scale_run { double cpu_ms, rss_mib; };
-
 /* path into buf (NUL-terminated); bytes read or -1. */
 static ssize_t scale_read_file(const char *path, char *buf, size_t len)
 {
@@ -66,7 +64,8 @@ static double scale_read_cpu_ms(pid_t pid)
 	return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }
 
-/* Read and discard fd until the deadline; at hang-up just wait it out. */
+/* Read and discard fd until the deadline; at hang-up (or fd -1: poll
+ * ignores it) just wait it out. */
 static void scale_drain(int fd, double until)
 {
 	static char sink[1 << 16];      /* discarded: shared is fine */
@@ -119,8 +118,8 @@ static int scale_rm_entry(const char *path, const struct stat *sb, int flag, str
 
 void scale_remove_home(const char *home)
 {
-	static const char *const sub[] = { "/config/htop", "/config/numatop-tui", "/config",
-					   "/cache/numatop-tui", "/cache", "" };
+	static const char *const sub[] = { "/.config/htop", "/.config/numatop-tui", "/.config",
+					   "/.cache/numatop-tui", "/.cache", "" };
 	char path[SCALE_HOME_LEN + 32];
 	size_t n = strlen(home);
 	if (!n || n >= SCALE_HOME_LEN)
@@ -134,7 +133,7 @@ void scale_remove_home(const char *home)
 
 /* One run of argv in a pty with a fresh HOME (no htoprc, no settings). */
 static int scale_run_pty(const struct scale_config *c, char *const argv[], double delay,
-			 struct scale_run *out)
+			 double *cpu_ms, double *rss_mib)
 {
 	char home[] = "/tmp/numatop-bench-scale.XXXXXX";
 	if (!mkdtemp(home))
@@ -152,18 +151,14 @@ static int scale_run_pty(const struct scale_config *c, char *const argv[], doubl
 	}
 	if (pid == 0) {
 		scale_child_setup(parent);
-		char cfg[64], cache[64];
-		snprintf(cfg, sizeof(cfg), "%s/config", home);
-		snprintf(cache, sizeof(cache), "%s/cache", home);
+		static const char *const unset[] = { "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+						     "XDG_DATA_HOME", "COLUMNS", "LINES", "NO_COLOR" };
+		for (size_t i = 0; i < sizeof(unset) / sizeof(unset[0]); i++)
+			unsetenv(unset[i]);     /* ~/.config, ~/.cache of the fresh HOME */
 		setenv("HOME", home, 1);
-		setenv("XDG_CONFIG_HOME", cfg, 1);
-		setenv("XDG_CACHE_HOME", cache, 1);
 		setenv("TERM", "xterm-256color", 1);
 		setenv("LANG", "C.UTF-8", 1);
 		setenv("LC_ALL", "C.UTF-8", 1);
-		unsetenv("COLUMNS");
-		unsetenv("LINES");
-		unsetenv("NO_COLOR");
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -185,20 +180,16 @@ static int scale_run_pty(const struct scale_config *c, char *const argv[], doubl
 	close(fd);
 	nftw(home, scale_rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 	c->home[0] = '\0';
-	out->cpu_ms = (cpu1 - cpu0) / ((t1 - t0) / delay);
-	out->rss_mib = (double)hwm / 1024.0;
+	*cpu_ms = (cpu1 - cpu0) / ((t1 - t0) / delay);
+	*rss_mib = (double)hwm / 1024.0;
 	return rc;
 }
 
-/* One NDJSON line: placements read (numa_maps not "not_read") and
- * processes, from numa_maps_budget's known/processes when it has them.
- * 0 or -EINVAL. */
-static int scale_count_line(const char *line, size_t *known, size_t *total)
+/* One sample: placements read (numa_maps not "not_read") and processes,
+ * from numa_maps_budget's known/processes when it has them. */
+static void scale_count(json_object *o, size_t *known, size_t *total)
 {
-	json_object *o = json_tokener_parse(line), *b, *k, *n, *procs;
-	if (!o)
-		return -EINVAL;
-	int rc = 0;
+	json_object *b, *k, *n, *procs;
 	if (json_object_object_get_ex(o, "numa_maps_budget", &b) &&
 	    json_object_object_get_ex(b, "known", &k) && json_object_is_type(k, json_type_int) &&
 	    json_object_object_get_ex(b, "processes", &n) && json_object_is_type(n, json_type_int)) {
@@ -214,15 +205,47 @@ static int scale_count_line(const char *line, size_t *known, size_t *total)
 					json_object_get_string(v) : NULL;
 			*known += s && strcmp(s, "not_read") != 0;
 		}
-	} else {
-		rc = -EINVAL;
 	}
-	json_object_put(o);
-	return rc;
 }
 
-/* `prog --json -d 0.5` until a line has every placement read or the cap.
- * Lines of any length (several MB at 10 000 processes). */
+/* The number after `"key":` in [p, end), -1 when absent or not a number. */
+static long scale_field(const char *p, const char *end, const char *key)
+{
+	char pat[64];
+	int n = snprintf(pat, sizeof(pat), "\"%s\":", key);
+	const char *f = memmem(p, (size_t)(end - p), pat, (size_t)n);
+	for (f = f ? f + n : NULL; f && f < end && *f == ' '; f++)
+		;
+	return f && f < end && *f >= '0' && *f <= '9' ? strtol(f, NULL, 10) : -1;
+}
+
+/* The same count by string search, cheap enough for every line (json-c
+ * takes 0.1-0.5 s of CPU on a 7 MB line: the program, on the same CPUs,
+ * would wait for it). An escaped quote inside a string never matches. */
+static void scale_scan(const char *line, size_t len, size_t *known, size_t *total)
+{
+	const char *end = line + len, *p = line, *b = memmem(line, len, "\"numa_maps_budget\":", 19);
+	const char *be = b ? memchr(b, '}', (size_t)(end - b)) : NULL;
+	long k = be ? scale_field(b, be, "known") : -1, n = be ? scale_field(b, be, "processes") : -1;
+	if (k >= 0 && n >= 0) {
+		*known = (size_t)k;
+		*total = (size_t)n;
+		return;
+	}
+	*known = *total = 0;
+	while ((p = memmem(p, (size_t)(end - p), "\"numa_maps\":", 12)) != NULL) {
+		p += 12;
+		while (p < end && *p == ' ')
+			p++;
+		(*total)++;
+		*known += (size_t)(end - p) < 10 || memcmp(p, "\"not_read\"", 10) != 0;
+	}
+}
+
+/* `prog --json -d 0.5` until a line has every placement read or the cap:
+ * each line counted by string search as it arrives (lines of any length:
+ * several MB at 10 000 processes), the first complete one confirmed with
+ * json-c. */
 static int scale_complete(const struct scale_config *c, struct scale_result *r)
 {
 	int p[2];
@@ -250,8 +273,6 @@ static int scale_complete(const struct scale_config *c, struct scale_result *r)
 	}
 	*c->child = pid;
 	close(p[1]);
-	/* Room for a few lines: it never waits for this side's parsing. */
-	fcntl(p[0], F_SETPIPE_SZ, 32 << 20);
 	size_t len = 0, cap = 1 << 20, scanned = 0;
 	char *buf = malloc(cap);
 	int rc = buf ? 0 : -ENOMEM;
@@ -271,20 +292,25 @@ static int scale_complete(const struct scale_config *c, struct scale_result *r)
 		}
 		ssize_t got = read(p[0], buf + len, cap - len - 1);
 		if (got <= 0) {
-			rc = got < 0 && errno == EINTR ? 0 : -EPIPE;
+			rc = got < 0 && errno == EINTR ? 0 : -EPIPE;    /* EOF: it exited */
 			continue;
 		}
 		len += (size_t)got;
-		double t = mono_s();
+		double t = mono_s() - t0;
 		char *nl;
 		while (r->complete_s < 0 && (nl = memchr(buf + scanned, '\n', len - scanned)) != NULL) {
 			*nl = '\0';
-			if (scale_count_line(buf, &r->known, &r->total) == 0 && r->total > 0 &&
-			    r->known >= r->total)
-				r->complete_s = t - t0;
-			size_t rest = len - (size_t)(nl + 1 - buf);
-			memmove(buf, nl + 1, rest);
-			len = rest;
+			r->samples++;
+			scale_scan(buf, (size_t)(nl - buf), &r->known, &r->total);
+			json_object *o = r->total && r->known >= r->total ? json_tokener_parse(buf) : NULL;
+			if (o) {
+				scale_count(o, &r->known, &r->total);
+				json_object_put(o);
+				if (r->known >= r->total)
+					r->complete_s = t;
+			}
+			len -= (size_t)(nl + 1 - buf);
+			memmove(buf, nl + 1, len);
 			scanned = 0;
 		}
 		scanned = len;
@@ -292,10 +318,7 @@ static int scale_complete(const struct scale_config *c, struct scale_result *r)
 	r->waited_s = mono_s() - t0;
 	close(p[0]);                    /* a blocked write fails: it exits */
 	free(buf);
-	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	scale_stop_child(c, pid, null);
-	if (null >= 0)
-		close(null);
+	scale_stop_child(c, pid, -1);
 	return rc;
 }
 
@@ -321,16 +344,9 @@ static void scale_measure(const struct scale_config *c, bool htop, struct scale_
 	char *ht[] = { (char *)c->htop, "-d", "10", NULL };
 	double mc[8], mr[8], hc[8], hr[8];
 	int nm = 0, nh = 0, rounds = c->rounds < 8 ? c->rounds : 8;
-	struct scale_run one;
 	for (int i = 0; i < rounds; i++) {
-		if (scale_run_pty(c, mon, 1.0, &one) == 0) {
-			mc[nm] = one.cpu_ms;
-			mr[nm++] = one.rss_mib;
-		}
-		if (htop && scale_run_pty(c, ht, 1.0, &one) == 0) {
-			hc[nh] = one.cpu_ms;
-			hr[nh++] = one.rss_mib;
-		}
+		nm += scale_run_pty(c, mon, 1.0, &mc[nm], &mr[nm]) == 0;
+		nh += htop && scale_run_pty(c, ht, 1.0, &hc[nh], &hr[nh]) == 0;
 	}
 	r->mon_ms = scale_median(mc, nm);
 	r->mon_rss_mib = scale_median(mr, nm);
@@ -384,10 +400,11 @@ static void scale_print_row(const struct scale_result *r)
 	both = r->mon_rss_mib >= 0 && r->htop_rss_mib > 0;
 	scale_fmt(rratio, sizeof(rratio), 2, both ? r->mon_rss_mib / r->htop_rss_mib : -1);
 	if (r->complete_s >= 0)
-		snprintf(done, sizeof(done), "%.1f s (%zu processes)", r->complete_s, r->total);
+		snprintf(done, sizeof(done), "%.1f s (%zu processes, sample %zu)", r->complete_s,
+			 r->total, r->samples);
 	else
-		snprintf(done, sizeof(done), "not complete after %.0f s (%zu of %zu read)",
-			 r->waited_s, r->known, r->total);
+		snprintf(done, sizeof(done), "not complete after %.0f s (%zu of %zu read, %zu samples)",
+			 r->waited_s, r->known, r->total, r->samples);
 	printf("%9zu | %22s | %15s | %5s | %31s | %5s | %s\n", r->n, mon, cpu, ratio, rss, rratio,
 	       done);
 	fflush(stdout);

@@ -35,6 +35,7 @@ struct scale_result {
 	double complete_s;              /* to every placement read once; -1: not within */
 	double waited_s;                /* how long the stream was read */
 	size_t known, total;            /* the last line seen: placements read, processes */
+	size_t samples;                 /* lines seen */
 };
 
 /* For each N in ns: grow (or shrink) the load to N processes of 10
