@@ -378,11 +378,12 @@ int main(int argc, char **argv)
 	/* On a load of its own: N processes of 1 MiB, nothing else. */
 	struct scale_result sc[8];
 	struct scale_config scc = { .prog = c.prog, .htop = "/usr/bin/htop", .window_s = 10,
-				    .warmup = 3, .rounds = 2, .json_cap_s = 60,
+				    .warmup = 3, .settle_s = 6, .rounds = 2, .json_cap_s = 60,
 				    .child = &g_scale_child, .home = g_scale_home };
 	if (c.smoke) {
 		scc.window_s = 2;
 		scc.warmup = 1;
+		scc.settle_s = 1;
 		scc.rounds = 1;
 		scc.json_cap_s = 10;
 	}

@@ -15,6 +15,7 @@ struct scale_config {
 	const char *htop;               /* htop's path; missing: the monitor alone */
 	double window_s;                /* measured seconds per run (10) */
 	int warmup;                     /* refreshes before the window (3) */
+	double settle_s;                /* and for the monitor, its warm-up (6) */
 	int rounds;                     /* monitor, htop, monitor, htop ... (2) */
 	double json_cap_s;              /* longest wait for a complete picture (60) */
 	/* The running child's pid (0: none), for the caller's signal handler
@@ -32,6 +33,8 @@ struct scale_result {
 	bool skipped;                   /* the machine could not hold them */
 	double mon_ms, htop_ms;         /* CPU per refresh, median of the rounds; -1: none */
 	double mon_rss_mib, htop_rss_mib; /* peak RSS (VmHWM), median of the rounds */
+	double floor_ms;                /* the kernel's floor: one pread of every
+					 * process's kept-open /proc/PID/stat, CPU */
 	double complete_s;              /* to every placement read once; -1: not within */
 	double waited_s;                /* how long the stream was read */
 	size_t known, total;            /* the last line seen: placements read, processes */
