@@ -31,12 +31,16 @@ struct hist_proc {
 	struct hist_ring *node_kb;    /* [nnodes] */
 };
 
+struct pid_idx;
+
 struct history {
 	size_t cap, nnodes;
 	unsigned long samples;        /* added so far */
 	struct hist_ring *node;       /* [nnodes * HIST_NODE_KEYS] */
 	struct hist_proc *procs;
 	size_t nprocs;
+	struct pid_idx *want;         /* scratch of history_add */
+	size_t wantcap;
 };
 
 /* cap samples for nnodes nodes. 0 or -ENOMEM. */

@@ -110,6 +110,7 @@ int history_init(struct history *h, size_t cap, size_t nnodes)
 
 void history_free(struct history *h)
 {
+	free(h->want);
 	for (size_t i = 0; h->node && i < h->nnodes * HIST_NODE_KEYS; i++)
 		free(h->node[i].v);
 	free(h->node);
@@ -195,11 +196,24 @@ static int cmp_pid_idx(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static const struct snap_proc *find(const struct snapshot *s, const struct pid_idx *by, int pid)
+/* The wanted PIDs (kept and displayed, sorted, idx set to SIZE_MAX) get
+ * their index in s from one pass over it: O(N log k), k <= 256 + shown. */
+static void locate(const struct snapshot *s, struct pid_idx *want, size_t k)
+{
+	for (size_t i = 0; i < s->nprocs && k; i++) {
+		struct pid_idx key = { s->procs[i].info.pid, 0 };
+		struct pid_idx *f = bsearch(&key, want, k, sizeof(*want), cmp_pid_idx);
+		if (f)
+			f->idx = i;
+	}
+}
+
+static const struct snap_proc *find(const struct snapshot *s, const struct pid_idx *want,
+				    size_t k, int pid)
 {
 	struct pid_idx key = { pid, 0 };
-	const struct pid_idx *f = s->nprocs ? bsearch(&key, by, s->nprocs, sizeof(*by), cmp_pid_idx) : NULL;
-	return f ? &s->procs[f->idx] : NULL;
+	const struct pid_idx *f = k ? bsearch(&key, want, k, sizeof(*want), cmp_pid_idx) : NULL;
+	return f && f->idx != SIZE_MAX ? &s->procs[f->idx] : NULL;
 }
 
 int history_add(struct history *h, const struct snapshot *s, const int *pids, size_t n)
@@ -216,25 +230,38 @@ int history_add(struct history *h, const struct snapshot *s, const int *pids, si
 	}
 	if (!h->nprocs && !n)
 		return 0;
-	/* Lookups by PID in O(log n): the refresh loop pays n log n once,
-	 * not (kept + displayed) x n. */
-	struct pid_idx *by = malloc((s->nprocs ? s->nprocs : 1) * sizeof(*by));
-	if (!by)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->nprocs; i++)
-		by[i] = (struct pid_idx){ s->procs[i].info.pid, i };
-	if (s->nprocs)
-		qsort(by, s->nprocs, sizeof(*by), cmp_pid_idx);
+	/* Only the kept and displayed PIDs are looked up: a small sorted
+	 * array (reused), located in one pass over the sample. */
+	size_t k = h->nprocs + n;
+	if (k > h->wantcap) {
+		struct pid_idx *w = realloc(h->want, k * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		h->want = w;
+		h->wantcap = k;
+	}
+	struct pid_idx *by = h->want;
+	for (size_t i = 0; i < h->nprocs; i++)
+		by[i] = (struct pid_idx){ h->procs[i].pid, SIZE_MAX };
+	for (size_t i = 0; i < n; i++)
+		by[h->nprocs + i] = (struct pid_idx){ pids[i], SIZE_MAX };
+	qsort(by, k, sizeof(*by), cmp_pid_idx);
+	size_t u = 0;                 /* kept and displayed: once */
+	for (size_t i = 0; i < k; i++)
+		if (!u || by[u - 1].pid != by[i].pid)
+			by[u++] = by[i];
+	k = u;
+	locate(s, by, k);
 	/* The kept processes: their value now, or unknown when gone. */
 	for (size_t i = 0; i < h->nprocs; i++) {
 		struct hist_proc *e = &h->procs[i];
-		const struct snap_proc *p = find(s, by, e->pid);
+		const struct snap_proc *p = find(s, by, k, e->pid);
 		proc_push(h, e, p && p->info.starttime == e->starttime ? p : NULL);
 	}
 	/* The displayed ones: remembered as seen now, new ones added. */
 	int rc = 0;
-	for (size_t k = 0; k < n && !rc; k++) {
-		const struct snap_proc *p = find(s, by, pids[k]);
+	for (size_t j = 0; j < n && !rc; j++) {
+		const struct snap_proc *p = find(s, by, k, pids[j]);
 		if (!p)
 			continue;
 		struct hist_proc *e = (struct hist_proc *)history_proc(h, p->info.pid, p->info.starttime);
@@ -247,6 +274,5 @@ int history_add(struct history *h, const struct snapshot *s, const int *pids, si
 		}
 		e->seen = h->samples;
 	}
-	free(by);
 	return rc;
 }
