@@ -471,8 +471,8 @@ static void scale_print_row(const struct scale_result *r)
 	fflush(stdout);
 }
 
-int scale_run_phase(const struct scale_config *c, struct load *l, const size_t *ns, size_t nn,
-		    struct scale_result *out)
+void scale_run_phase(const struct scale_config *c, struct load *l, const size_t *ns, size_t nn,
+		     struct scale_result *out)
 {
 	bool htop = c->htop && access(c->htop, X_OK) == 0;
 	printf("\nscale: the monitor (-d 1)%s in a %dx%d terminal, %s%d round%s of %.0f s after "
@@ -517,5 +517,4 @@ int scale_run_phase(const struct scale_config *c, struct load *l, const size_t *
 		scale_print_row(r);
 	}
 	load_kill_from(l, base);
-	return 0;
 }

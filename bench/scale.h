@@ -41,16 +41,16 @@ struct scale_result {
 	size_t samples;                 /* lines seen */
 };
 
-/* For each N in ns: grow (or shrink) the load to N processes of 10
- * mappings of ~100 KiB (spawned into l after what it holds; killed again
- * before returning), measure, print a row. A count the machine cannot
- * hold (pid_max, memory) is skipped with the reason. out has nn entries.
- * 0 or -errno. */
 /* For a signal handler (async-signal-safe, after the child is killed):
  * remove the empty directories a killed child leaves in its HOME. */
 void scale_remove_home(const char *home);
 
-int scale_run_phase(const struct scale_config *c, struct load *l, const size_t *ns, size_t nn,
-		    struct scale_result *out);
+/* For each N in ns: grow (or shrink) the load to N processes of 10
+ * mappings of ~100 KiB (spawned into l after what it holds; killed again
+ * before returning), measure, print a row. A count the machine cannot
+ * hold (pid_max, memory) or spawn is printed as skipped, with the
+ * reason. out has nn entries. */
+void scale_run_phase(const struct scale_config *c, struct load *l, const size_t *ns, size_t nn,
+		     struct scale_result *out);
 
 #endif
