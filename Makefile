@@ -154,7 +154,12 @@ $(BUILD)/tests/fuzz_replay: tests/fuzz/fuzz.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(BENCH_BIN): $(BENCH_SRC) $(wildcard bench/*.h) $(LIB)
+# The scale load's process: small (static when the C library allows).
+$(BUILD)/bench/tinyproc: bench/tiny/tinyproc.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -static -o $@ $< 2>/dev/null || $(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(BENCH_BIN): $(BENCH_SRC) $(wildcard bench/*.h) $(LIB) $(BUILD)/bench/tinyproc
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Ibench -o $@ $(BENCH_SRC) $(LIB) $(LDLIBS) -lpthread
 

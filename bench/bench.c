@@ -387,6 +387,16 @@ int main(int argc, char **argv)
 		scc.rounds = 1;
 		scc.json_cap_s = 10;
 	}
+	/* The scale load runs tinyproc, built next to this program. */
+	char tiny[4096];
+	ssize_t tl = readlink("/proc/self/exe", tiny, sizeof(tiny) - 16);
+	if (tl > 0) {
+		tiny[tl] = '\0';
+		char *slash = strrchr(tiny, '/');
+		snprintf(slash ? slash + 1 : tiny, 16, "tinyproc");
+		if (access(tiny, X_OK) == 0)
+			scc.tiny = tiny;
+	}
 	if (c.nscale)
 		scale_run_phase(&scc, &g_load, c.scale, c.nscale, sc);
 	load_kill_all(&g_load);

@@ -2,6 +2,7 @@
 #include "load.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -118,6 +119,47 @@ int load_spawn_procs(struct load *l, size_t n, size_t k, size_t kb_each)
 	struct procs_arg a = { k, kb_each };
 	for (size_t i = 0; i < n; i++) {
 		int rc = spawn_one(l, procs_body, &a, NULL);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* n processes exec'ing path (bench/tiny/tinyproc): K mappings of kb kB,
+ * ready when it writes a byte on the fd it is given. Die with the bench. */
+int load_spawn_exec(struct load *l, size_t n, const char *path, size_t k, size_t kb)
+{
+	for (size_t i = 0; i < n; i++) {
+		int fds[2];
+		if (pipe(fds) != 0)
+			return -errno;
+		pid_t parent = getpid();
+		pid_t p = fork();
+		if (p < 0) {
+			int e = errno;
+			close(fds[0]);
+			close(fds[1]);
+			return -e;
+		}
+		if (p == 0) {
+			close(fds[0]);
+			child_setup(parent);   /* PR_SET_PDEATHSIG survives the exec */
+			char ks[24], kbs[24], fd[24];
+			snprintf(ks, sizeof(ks), "%zu", k);
+			snprintf(kbs, sizeof(kbs), "%zu", kb);
+			snprintf(fd, sizeof(fd), "%d", fds[1]);
+			execl(path, path, ks, kbs, fd, (char *)NULL);
+			_exit(127);
+		}
+		close(fds[1]);
+		int rc = add_pid(l, p);
+		char c;
+		ssize_t r;
+		while ((r = read(fds[0], &c, 1)) < 0 && errno == EINTR)
+			;
+		close(fds[0]);
+		if (rc == 0 && r != 1)
+			rc = -ECHILD;
 		if (rc)
 			return rc;
 	}

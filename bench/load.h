@@ -27,6 +27,10 @@ struct stall_probe {
 /* n processes, each with k separate anonymous mappings of kb_each kB,
  * every page touched. 0 or -errno. Waits until all are ready. */
 int load_spawn_procs(struct load *l, size_t n, size_t k, size_t kb_each);
+/* n processes running the program at path (bench/tiny/tinyproc) with k
+ * mappings of kb_each kB: the size of a small real process, not of a fork
+ * of the benchmark. 0 or -errno. */
+int load_spawn_exec(struct load *l, size_t n, const char *path, size_t k, size_t kb_each);
 /* One process with mib MiB of touched 4 KiB pages (no THP) and a probe
  * thread writing to *probe (shared memory from load_probe_new). */
 int load_spawn_big(struct load *l, size_t mib, struct stall_probe *probe, pid_t *pid);

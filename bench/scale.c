@@ -482,6 +482,9 @@ void scale_run_phase(const struct scale_config *c, struct load *l, const size_t 
 	       htop ? " and htop (-d 10) side by side" : "", SCALE_COLS, SCALE_ROWS,
 	       htop ? "alternating, " : "", c->rounds, c->rounds == 1 ? "" : "s", c->window_s,
 	       c->warmup, c->settle_s, SCALE_MAPS, SCALE_KB_EACH);
+	printf("  load processes: %s\n", c->tiny ? "exec'd bench/tiny/tinyproc (a small process: "
+	       "its mappings plus the C runtime's)" : "forks of the benchmark (tinyproc not built: "
+	       "each also maps the benchmark's libraries)");
 	if (!htop)
 		printf("  %s not installed: the monitor alone, no ratio\n", c->htop ? c->htop : "htop");
 	printf("%9s | %22s | %15s | %5s | %10s | %5s | %31s | %5s | %s\n", "processes",
@@ -505,7 +508,9 @@ void scale_run_phase(const struct scale_config *c, struct load *l, const size_t 
 			r->skipped = true;
 			continue;
 		}
-		if (r->n > have && (rc = load_spawn_procs(l, r->n - have, SCALE_MAPS, SCALE_KB_EACH))) {
+		if (r->n > have && (rc = c->tiny ?
+				    load_spawn_exec(l, r->n - have, c->tiny, SCALE_MAPS, SCALE_KB_EACH) :
+				    load_spawn_procs(l, r->n - have, SCALE_MAPS, SCALE_KB_EACH))) {
 			printf("%9zu | skipped: cannot spawn %zu processes: %s\n", r->n, r->n - have,
 			       strerror(-rc));
 			load_kill_from(l, base + have);

@@ -13,6 +13,8 @@
 struct scale_config {
 	const char *prog;               /* numatop-tui */
 	const char *htop;               /* htop's path; missing: the monitor alone */
+	const char *tiny;               /* bench/tiny/tinyproc for the load, or NULL:
+					 * forks of the benchmark */
 	double window_s;                /* measured seconds per run (10) */
 	int warmup;                     /* refreshes before the window (3) */
 	double settle_s;                /* and for the monitor, its warm-up (6) */
