@@ -31,13 +31,13 @@ struct proc_info {
 	const char *cmdline;    /* raw, NULs turned into spaces, may be "" */
 	int64_t uid;            /* effective uid, -1 unknown */
 	const char *user;       /* name, or the uid as digits */
-	char state;
 	uint64_t utime, stime;  /* clock ticks */
 	uint64_t starttime;     /* clock ticks since boot: with pid, identity */
 	uint64_t minflt, majflt;
 	int64_t rss_kb;         /* -1 unknown */
-	int last_cpu;           /* -1 unknown */
 	int64_t nthreads;       /* -1 unknown */
+	int last_cpu;           /* -1 unknown */
+	char state;
 	bool kthread;           /* a kernel thread (PF_KTHREAD) */
 	size_t thr_off, thr_n;  /* into proc_list.threads */
 };

@@ -20,30 +20,20 @@ extern const char *const nm_state_names[];   /* "not_read","ok","no_perm","gone"
 struct snap_proc {
 	struct proc_info info;
 	double cpu_pct;               /* -1 unknown (first sample) */
-	int home;                     /* node index, -1 unknown */
-	enum nm_state nm;
-	int nm_errno;                 /* for NMS_ERROR */
 	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;  /* [nnodes] */
 	int64_t *pol_kb;              /* [nnodes]: in mappings with a policy
 				       * other than default/local */
 	const char *pol_top;          /* that policy holding most, "" none
 				       * (never NULL; interned by the sampler) */
-	int pol_mode;                 /* its enum nm_mode */
 	int64_t total_kb;             /* resident in numa_maps; -1 unknown */
 	int64_t unknown_node_kb;      /* on nodes the topology lacks (not in total) */
-	int unknown_node_id;          /* the first such node id, -1 none */
 	size_t nm_warnings;           /* numa_maps lines not understood */
-	bool huge_unknown;            /* hugetlb pages of unknown size, not counted */
 	int64_t remote_kb;            /* -1 unknown */
 	double remote_pct;            /* -1 unknown */
 	size_t nmappings;
 	const char *policy;           /* never NULL, "" unknown; interned */
 	double nm_age_s;              /* age of the placement numbers, -1 never read */
-	bool nm_sampled;              /* estimated from maps + move_pages queries */
-	bool nm_fresh;                /* read in this sample */
 	const struct proc_thread *threads;   /* thr_n entries */
-	int moved_from;               /* HOME (index) before it last changed
-				       * while watched, -1 never */
 	int64_t rss_growth_kb;        /* since the previous sample */
 	/* The kernel's view (/proc/PID/sched, on the budget): the share of
 	 * its sampled NUMA faults on another node than the faulting
@@ -52,11 +42,22 @@ struct snap_proc {
 	double racc_pct;
 	int64_t kmig_pages;
 	double kmig_rate, sched_age_s;
-	int why;                      /* enum why_cause (why.h) */
 	long why_idx;                 /* into snapshot.why, -1 none */
 	const char *cgroup;           /* path in the memory hierarchy, NULL
 				       * unknown or not read (sampler_set_cgroups) */
 	long cgroup_idx;              /* into snapshot.cgroups, -1 none */
+	/* The small fields, together (no padding between them). */
+	int home;                     /* node index, -1 unknown */
+	enum nm_state nm;
+	int nm_errno;                 /* for NMS_ERROR */
+	int pol_mode;                 /* pol_top's enum nm_mode */
+	int unknown_node_id;          /* the first such node id, -1 none */
+	bool huge_unknown;            /* hugetlb pages of unknown size, not counted */
+	bool nm_sampled;              /* estimated from maps + move_pages queries */
+	bool nm_fresh;                /* read in this sample */
+	int moved_from;               /* HOME (index) before it last changed
+				       * while watched, -1 never */
+	int why;                      /* enum why_cause (why.h) */
 };
 
 /* What the numa_maps budget did in one sample. */

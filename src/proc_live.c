@@ -54,6 +54,7 @@ static enum pids_item items[I_N] = {
 struct live_proc {
 	int pid;
 	int dirfd, statfd;            /* -1: read by path */
+	char seen_state;              /* (below) */
 	uint64_t starttime;
 	int64_t uid;
 	const char *user;             /* in the user table */
@@ -62,7 +63,6 @@ struct live_proc {
 	 * the process ran or faulted since, changed state, or after
 	 * UID_RECHECK_S; a sleeping process cannot call setuid(). */
 	uint64_t seen_ticks, seen_faults;
-	char seen_state;
 	double uid_at;
 	struct thr_cache *thr;        /* multi-threaded processes only */
 };
@@ -679,6 +679,12 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 	}
 	g->n = w;
 	int mrc = merge_new(lv);
+	if (lv->foundcap > 1024) {            /* a first scan's thousands: give back */
+		free(lv->found);
+		lv->found = NULL;
+		lv->foundcap = 0;
+	}
+	lv->nfound = 0;
 	lv->st.listed = n;
 	return rc ? rc : mrc;
 }

@@ -380,6 +380,12 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		return rc;
 	if ((snap->vmstat_rc = vmstat_read(s->root, &s->vm, &s->scratch)) != 0)
 		s->vm = (struct vmstat_migrate){ -1, -1 };
+	/* Unknown counters cannot prove that nothing moved. */
+	if (s->vm.pgmigrate_success < 0 || s->vm.numa_pages_migrated < 0 ||
+	    s->vm.pgmigrate_success != s->vm_last.pgmigrate_success ||
+	    s->vm.numa_pages_migrated != s->vm_last.numa_pages_migrated)
+		s->vm_gen++;
+	s->vm_last = s->vm;
 	for (size_t i = 0; i < pl->n; i++) {
 		struct snap_proc *sp = &snap->procs[snap->nprocs++];
 		struct proc_info info = sp->info;

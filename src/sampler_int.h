@@ -14,22 +14,22 @@
 struct nm_result {
 	bool have;                    /* the fields below are valid */
 	bool sampled;
+	bool huge_unknown;
 	enum nm_state nm;
 	int nm_errno;
+	int other_id;
+	enum nm_mode pol_mode;
+	uint32_t vm_gen;              /* sampler.vm_gen at the read */
 	double read_at, cost;         /* monotonic seconds; cost -1 unknown */
 	int64_t cost_rss;             /* RSS when cost was measured */
 	int64_t rss_at;               /* RSS, faults and migrations at the read */
 	uint64_t faults_at;
-	struct vmstat_migrate vm_at;
 	int64_t total_kb;
 	int64_t other_kb;             /* snap_proc's unknown_node_kb, ... */
-	int other_id;
 	size_t nbad;
-	bool huge_unknown;
 	size_t nmappings;
 	const char *policy;           /* interned in sampler.pol */
 	const char *pol_top;          /* snap_proc's pol_top, pol_mode */
-	enum nm_mode pol_mode;
 };
 
 struct nm_cache {
@@ -79,6 +79,10 @@ struct sampler {
 	struct placement_scratch psc;
 	long pagesize;
 	struct vmstat_migrate vm;     /* this tick's */
+	struct vmstat_migrate vm_last; /* the previous tick's */
+	uint32_t vm_gen;              /* + 1 at each tick whose counters moved
+				       * (or are unknown): a result read at
+				       * another generation may be stale */
 	struct snapshot *cur_snap;    /* during a tick, for the visit callback */
 	double tick_now;
 	double prev_mono, prev_self;

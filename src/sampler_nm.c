@@ -200,14 +200,6 @@ static bool is_priority(const struct sampler *s, int pid)
 	return false;
 }
 
-static bool vm_same(const struct vmstat_migrate *a, const struct vmstat_migrate *b)
-{
-	/* Unknown counters (-1) cannot prove that nothing moved. */
-	return a->pgmigrate_success >= 0 && a->numa_pages_migrated >= 0 &&
-	       a->pgmigrate_success == b->pgmigrate_success &&
-	       a->numa_pages_migrated == b->numa_pages_migrated;
-}
-
 /* The cheap part of every process (CPU%, HOME), and what the scheduler
  * needs to know of it. */
 void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
@@ -232,7 +224,7 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
 		.cached = have,
 		.sampled = have && e->r.sampled,
 		.changed = !have || sp->info.rss_kb != e->r.rss_at ||
-			   faults != e->r.faults_at || !vm_same(&s->vm, &e->r.vm_at),
+			   faults != e->r.faults_at || e->r.vm_gen != s->vm_gen,
 		.last_read = have ? e->r.read_at : -1,
 		.last_cost = have ? e->r.cost : -1,
 		.cost_rss_kb = have ? e->r.cost_rss : -1,
@@ -309,7 +301,7 @@ void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct nm_cach
 	r->cost_rss = cost_rss;
 	r->rss_at = sp->info.rss_kb;
 	r->faults_at = sp->info.minflt + sp->info.majflt;
-	r->vm_at = s->vm;
+	r->vm_gen = s->vm_gen;
 	r->nm = sp->nm;
 	r->nm_errno = sp->nm_errno;
 	r->sampled = sp->nm_sampled;
