@@ -3,7 +3,7 @@
  * warm-up its utime + stime over a window, divided by the refreshes in it,
  * is its CPU per refresh, and VmHWM at the end its peak RSS. Runs
  * alternate (monitor, htop, monitor, htop) on the same load. Then
- * `--json -d 0.5`: the time to the first line in which every process's
+ * `--json` (its default delay, 2 s): the time to the first line in which every process's
  * placement has been read. Printed, never asserted. */
 #include "scale.h"
 
@@ -245,7 +245,7 @@ static void scale_scan(const char *line, size_t len, size_t *known, size_t *tota
 	}
 }
 
-/* `prog --json -d 0.5` until a line has every placement read or the cap:
+/* `prog --json` (default delay) until a line has every placement read or the cap:
  * each line counted by string search as it arrives (lines of any length:
  * several MB at 10 000 processes), the first complete one confirmed with
  * json-c. */
@@ -271,7 +271,7 @@ static int scale_complete(const struct scale_config *c, struct scale_result *r)
 			dup2(null, 0);
 			dup2(null, 2);
 		}
-		execl(c->prog, c->prog, "--json", "-d", "0.5", (char *)NULL);
+		execl(c->prog, c->prog, "--json", (char *)NULL);
 		_exit(127);
 	}
 	*c->child = pid;
@@ -489,7 +489,7 @@ void scale_run_phase(const struct scale_config *c, struct load *l, const size_t 
 		printf("  %s not installed: the monitor alone, no ratio\n", c->htop ? c->htop : "htop");
 	printf("%9s | %22s | %15s | %5s | %10s | %5s | %31s | %5s | %s\n", "processes",
 	       "numatop-tui ms/refresh", "htop ms/refresh", "ratio", "stat floor", "ratio",
-	       "peak RSS numatop-tui / htop MiB", "ratio", "complete picture (--json -d 0.5)");
+	       "peak RSS numatop-tui / htop MiB", "ratio", "complete picture (--json)");
 	fflush(stdout);
 	size_t base = l->n, have = 0;
 	int rc = 0;

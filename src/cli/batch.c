@@ -47,13 +47,20 @@ static void sleep_for(double secs)
 }
 
 /* The delay between samples. While the sampler warms up it is spent
- * first on never-read processes' placement, which the next sample shows. */
+ * first on never-read processes' placement, which the next sample shows;
+ * when that completes the picture, the next sample comes at once (the
+ * stream's reader gets the complete picture as soon as it exists). */
 static void pause_between(struct sampler *smp, struct snapshot *snap, double secs)
 {
 	double end = batch_now() + secs;
 	while (!stop_requested && sampler_warming(smp)) {
 		double left = end - batch_now();
-		if (left <= 0.01 || sampler_warmup(smp, snap, left) <= 0)
+		if (left <= 0.01)
+			break;
+		int r = sampler_warmup(smp, snap, left);
+		if (r == 0 && !sampler_warming(smp))
+			return;
+		if (r <= 0)
 			break;
 	}
 	double left = end - batch_now();
