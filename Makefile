@@ -5,7 +5,7 @@
 #   make test       build and run every test (ends "N passed, N failed")
 #   make asan       the same tests under AddressSanitizer + UBSan
 #   make vmtest     boot 2- and 4-node QEMU guests (TCG) and test the program there
-#   make bench      measure the sampler against the kernel's floor (< 10 min)
+#   make bench      the sampler against the kernel's floor and htop (~20 min)
 #   make deps       install missing Debian packages (root) or print the line
 #   make install    install (PREFIX=/usr/local, DESTDIR=); make uninstall
 #   make man        the man page, build/numatop-tui.1
