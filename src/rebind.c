@@ -94,9 +94,12 @@ int rebind_threads(const struct fsroot *r, const struct action_target *t,
 	snprintf(dir, sizeof(dir), "/proc/%d/task", t->pid);
 	/* New threads inherit the creator's affinity; a thread created from
 	 * one not yet rebound shows up in the next pass. Passes go on until
-	 * one finds no new thread; a process that keeps creating threads
-	 * faster than that is reported (-EAGAIN), not silently half done. */
-	int pass = 0;
+	 * two in a row find no new thread (a clone that copied its creator's
+	 * old affinity just as the creator was rebound can appear in the task
+	 * list a moment after a pass listed it); a process that keeps
+	 * creating threads faster than that is reported (-EAGAIN), not
+	 * silently half done. */
+	int pass = 0, quiet = 0;
 	for (; rc == 0; pass++) {
 		if (pass == REBIND_MAX_PASSES) {
 			rc = -EAGAIN;
@@ -127,8 +130,11 @@ int rebind_threads(const struct fsroot *r, const struct action_target *t,
 			rc = tidset_add(&done, tids[i]);
 		}
 		free(tids);
-		if (fresh == 0)
+		quiet = fresh ? 0 : quiet + 1;
+		if (quiet == 2)
 			break;
+		if (!fresh)
+			sched_yield();
 	}
 	res->nthreads = done.n;
 	CPU_FREE(want);
