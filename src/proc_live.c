@@ -225,16 +225,10 @@ static const char *user_put(struct live *lv, int64_t uid, const char *name)
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
 {
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 256;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*v, c * size);
+	void *n = buf_grow_array(*v, cap, need, size);
 	if (!n)
 		return -ENOMEM;
 	*v = n;
-	*cap = c;
 	return 0;
 }
 
