@@ -72,7 +72,9 @@ static int map_regions(size_t k, size_t kb)
 	return 0;
 }
 
-static int spawn_one(struct load *l, int (*body)(void *), void *arg, pid_t *out)
+/* fork; the child runs body(arg, ready_fd) (which may exec a program
+ * that reports readiness on ready_fd itself), then reports ready. */
+static int spawn_one(struct load *l, int (*body)(void *, int), void *arg, pid_t *out)
 {
 	int fds[2];
 	if (pipe(fds) != 0)
@@ -88,7 +90,7 @@ static int spawn_one(struct load *l, int (*body)(void *), void *arg, pid_t *out)
 	if (p == 0) {
 		close(fds[0]);
 		child_setup(parent);
-		if (body(arg) != 0)
+		if (body(arg, fds[1]) != 0)
 			_exit(2);
 		child_ready_and_wait(fds[1]);
 	}
@@ -108,8 +110,9 @@ static int spawn_one(struct load *l, int (*body)(void *), void *arg, pid_t *out)
 
 struct procs_arg { size_t k, kb; };
 
-static int procs_body(void *a)
+static int procs_body(void *a, int fd)
 {
+	(void)fd;
 	const struct procs_arg *pa = a;
 	return map_regions(pa->k, pa->kb);
 }
@@ -125,41 +128,28 @@ int load_spawn_procs(struct load *l, size_t n, size_t k, size_t kb_each)
 	return 0;
 }
 
+struct exec_arg { const char *path; size_t k, kb; };
+
+/* In the child: the program, told the ready descriptor. */
+static int exec_body(void *a, int fd)
+{
+	const struct exec_arg *ea = a;
+	char ks[24], kbs[24], fds[24];
+	snprintf(ks, sizeof(ks), "%zu", ea->k);
+	snprintf(kbs, sizeof(kbs), "%zu", ea->kb);
+	snprintf(fds, sizeof(fds), "%d", fd);
+	execl(ea->path, ea->path, ks, kbs, fds, (char *)NULL);
+	return -1;
+}
+
 /* n processes exec'ing path (bench/tiny/tinyproc): K mappings of kb kB,
- * ready when it writes a byte on the fd it is given. Die with the bench. */
+ * ready when it writes a byte on the fd it is given. PR_SET_PDEATHSIG
+ * survives the exec: they die with the bench. */
 int load_spawn_exec(struct load *l, size_t n, const char *path, size_t k, size_t kb)
 {
+	struct exec_arg a = { path, k, kb };
 	for (size_t i = 0; i < n; i++) {
-		int fds[2];
-		if (pipe(fds) != 0)
-			return -errno;
-		pid_t parent = getpid();
-		pid_t p = fork();
-		if (p < 0) {
-			int e = errno;
-			close(fds[0]);
-			close(fds[1]);
-			return -e;
-		}
-		if (p == 0) {
-			close(fds[0]);
-			child_setup(parent);   /* PR_SET_PDEATHSIG survives the exec */
-			char ks[24], kbs[24], fd[24];
-			snprintf(ks, sizeof(ks), "%zu", k);
-			snprintf(kbs, sizeof(kbs), "%zu", kb);
-			snprintf(fd, sizeof(fd), "%d", fds[1]);
-			execl(path, path, ks, kbs, fd, (char *)NULL);
-			_exit(127);
-		}
-		close(fds[1]);
-		int rc = add_pid(l, p);
-		char c;
-		ssize_t r;
-		while ((r = read(fds[0], &c, 1)) < 0 && errno == EINTR)
-			;
-		close(fds[0]);
-		if (rc == 0 && r != 1)
-			rc = -ECHILD;
+		int rc = spawn_one(l, exec_body, &a, NULL);
 		if (rc)
 			return rc;
 	}
@@ -204,8 +194,9 @@ static void *probe_thread(void *a)
 
 struct big_arg { size_t mib; struct stall_probe *probe; };
 
-static int big_body(void *a)
+static int big_body(void *a, int fd)
 {
+	(void)fd;
 	const struct big_arg *ba = a;
 	size_t len = ba->mib << 20;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -228,8 +219,9 @@ int load_spawn_big(struct load *l, size_t mib, struct stall_probe *probe, pid_t 
 	return spawn_one(l, big_body, &a, pid);
 }
 
-static int many_body(void *a)
+static int many_body(void *a, int fd)
 {
+	(void)fd;
 	return map_regions(*(const size_t *)a, 4);
 }
 
