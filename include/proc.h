@@ -109,14 +109,10 @@ int proc_source_threads(struct proc_source *s, struct proc_list *l,
 bool proc_threads_still(uint64_t ticks_then, int64_t nthr_then, double read_at,
 			uint64_t ticks_now, int64_t nthr_now, double now, double max_age);
 
-/* What the live backend did in its last scan (bench, tests). */
+/* What the live backend did in its last scan (tests). */
 struct proc_scan_stats {
-	size_t listed, kept_fd, by_path, new_procs, gone;
+	size_t kept_fd, by_path;      /* processes read by kept descriptor / path */
 	size_t thr_read, thr_kept;    /* processes whose threads were read / kept */
-	size_t uid_checked;           /* processes whose uid was checked (fstat) */
-	bool list_skipped;            /* /proc not listed: no task created or
-				       * ended since the last listing */
-	size_t fd_budget;             /* processes that may keep descriptors */
 };
 void proc_source_stats(const struct proc_source *s, struct proc_scan_stats *out);
 

@@ -164,7 +164,6 @@ void proc_live_stats(const void *p, struct proc_scan_stats *out)
 {
 	const struct live *lv = p;
 	*out = lv->st;
-	out->fd_budget = lv->fd_budget;
 }
 
 /* Raise the soft descriptor limit to the hard one; the budget is what is
@@ -555,7 +554,6 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 	bool same = loadavg_key(lv, key, sizeof(key)) == 0 && strcmp(key, lv->loadavg_key) == 0;
 	if (same && lv->recs.n && now - lv->listed_at < RELIST_S) {
 		rc = reuse_pids(lv, &n);
-		lv->st.list_skipped = true;
 	} else {
 		rc = list_pids(lv, &n);
 		snprintf(lv->loadavg_key, sizeof(lv->loadavg_key), "%s", key);
@@ -583,10 +581,8 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 	size_t j = 0, w = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		int pid = lv->pids[i];
-		for (; j < g->n && g->v[j].pid < pid; j++) {
+		for (; j < g->n && g->v[j].pid < pid; j++)
 			rec_close(lv, &g->v[j]);       /* gone */
-			lv->st.gone++;
-		}
 		struct live_proc *r = NULL;
 		struct pid_stat st;
 		int64_t uid;
@@ -603,13 +599,11 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 			     strcmp(r->comm ? r->comm : "", st.comm) != 0)) {
 				e = read_uid(lv, r, &uid);
 				r->uid_at = now;
-				lv->st.uid_checked++;
 			}
 			if (e == 0 && st.starttime == r->starttime) {
 				fresh = false;
 			} else {
 				rec_close(lv, r);              /* gone, the PID reused */
-				lv->st.gone++;
 				if (e && e != -ESRCH) {
 					if (l->nunread++ == 0)
 						l->first_unread = pid, l->unread_errno = -e;
@@ -639,7 +633,6 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 			r->uid = -2;
 			if (fo->began == st.starttime && fo->uid == uid)
 				r->uid = uid, r->user = fo->user;
-			lv->st.new_procs++;
 		}
 		if (uid != r->uid) {                   /* new, or a setuid */
 			r->uid = uid;
@@ -667,10 +660,8 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 		else
 			w++;
 	}
-	for (; j < g->n; j++) {
+	for (; j < g->n; j++)
 		rec_close(lv, &g->v[j]);
-		lv->st.gone++;
-	}
 	g->n = w;
 	int mrc = merge_new(lv);
 	if (lv->foundcap > 1024) {            /* a first scan's thousands: give back */
@@ -679,7 +670,6 @@ int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
 		lv->foundcap = 0;
 	}
 	lv->nfound = 0;
-	lv->st.listed = n;
 	return rc ? rc : mrc;
 }
 

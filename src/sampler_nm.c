@@ -165,14 +165,6 @@ void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp)
 	snprintf(path, sizeof(path), "/proc/%d/numa_maps", sp->info.pid);
 	size_t total = 0;
 	int rc = stream_numa_maps(s, path, &total);
-	/* A read that failed otherwise than for permission or the
-	 * process's exit is tried once more: a process on its way out
-	 * (its memory being torn down, or stopped by a tracer) can fail
-	 * one read and be gone by the next, which is not an error. */
-	if (rc && rc != -EACCES && rc != -EPERM && rc != -ESRCH && rc != -ENOENT) {
-		total = 0;
-		rc = stream_numa_maps(s, path, &total);
-	}
 	if (read_state(s, sp, rc, total == 0) == NMS_OK)
 		take_summary(s, sp);
 }
