@@ -2,9 +2,10 @@
  *
  * Live mode (root "/"): libproc2's pids API discovers each new process
  * (its identity and user); from then on the per-tick numbers come from
- * the process's /proc/PID/stat read with pread() on a kept-open file
- * descriptor and the effective uid from fstat() of its kept /proc/PID
- * directory (proc_live.c). A recorded tree (or a forced file backend)
+ * kept-open descriptors: the process's schedstat says whether it ran
+ * since its stat was last read, its stat is read (pread) when it did, and
+ * the effective uid comes from fstat() of its kept /proc/PID directory
+ * (proc_live*.c). A recorded tree (or a forced file backend)
  * fills the same struct from proc/PID/{stat,status,cmdline} through the
  * rooted layer. Per-thread last CPUs come from proc/PID/task/TID/stat. */
 #ifndef NUMATOP_PROC_H
@@ -112,6 +113,7 @@ bool proc_threads_still(uint64_t ticks_then, int64_t nthr_then, double read_at,
 /* What the live backend did in its last scan (tests). */
 struct proc_scan_stats {
 	size_t kept_fd, by_path;      /* processes read by kept descriptor / path */
+	size_t stat_read, stat_kept;  /* stat read / kept (did not run: schedstat) */
 	size_t thr_read, thr_kept;    /* processes whose threads were read / kept */
 };
 void proc_source_stats(const struct proc_source *s, struct proc_scan_stats *out);

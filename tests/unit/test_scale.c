@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -192,6 +194,122 @@ static void live_exit_and_idle_threads(void)
 	fsroot_close(r);
 }
 
+/* A child that burns about 60 ms of CPU each time it is poked through
+ * *poke, says so through *done, and sleeps in between. */
+static pid_t spawn_burst(int *poke, int *done)
+{
+	int a[2], b[2];
+	if (pipe(a) || pipe(b))
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c;
+		while (read(a[0], &c, 1) == 1) {
+			struct timespec t0, t;
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+			do
+				clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+			while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 60000000L);
+			if (write(b[1], &c, 1) != 1)
+				break;
+		}
+		_exit(0);
+	}
+	close(a[0]);
+	close(b[1]);
+	*poke = a[1];
+	*done = b[0];
+	return pid;
+}
+
+/* The schedstat gate: an idle single-threaded child keeps its numbers (its
+ * stat is not read again); one that ran between two scans and sleeps
+ * again is read (its CPU time moved); an idle child whose parent ends
+ * shows its new parent in that same scan. */
+static void live_stat_gate(void)
+{
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open("/", &r), 0);
+	struct proc_source *lp;
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp), 0);
+	CHECK_EQ_INT(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	/* mid: the parent of an idle grandchild, told to exit through a pipe. */
+	pid_t idle = spawn_child(0);
+	int poke = -1, done = -1;
+	pid_t burst = spawn_burst(&poke, &done);
+	int go[2], said[2];
+	CHECK_EQ_INT(pipe(go), 0);
+	CHECK_EQ_INT(pipe(said), 0);
+	pid_t mid = fork();
+	if (mid == 0) {
+		pid_t g = fork();
+		if (g == 0) {
+			for (;;)
+				pause();
+		}
+		if (write(said[1], &g, sizeof(g)) != sizeof(g))
+			_exit(1);
+		char c;
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	pid_t grand = -1;
+	CHECK_EQ_INT((long)read(said[0], &grand, sizeof(grand)), (long)sizeof(grand));
+	CHECK(idle > 0 && burst > 0 && mid > 0 && grand > 0);
+	usleep(100000);
+	struct proc_list l = { 0 };
+	struct proc_scan_stats st;
+	CHECK_EQ_INT(proc_source_scan(lp, &l), 0);
+	const struct proc_info *p = find(&l, idle);
+	uint64_t idle_t = p ? p->starttime : 0;
+	p = find(&l, grand);
+	CHECK(p && p->ppid == mid);
+	for (int round = 0; round < 3; round++) {
+		CHECK_EQ_INT(proc_source_scan(lp, &l), 0);
+		p = find(&l, burst);
+		uint64_t before = p ? p->utime + p->stime : 0;
+		CHECK(p && p->state == 'S');
+		/* It runs 60 ms (six clock ticks) and is asleep again. */
+		char c = 'x';
+		CHECK_EQ_INT((long)write(poke, &c, 1), 1L);
+		CHECK_EQ_INT((long)read(done, &c, 1), 1L);
+		usleep(20000);
+		CHECK_EQ_INT(proc_source_scan(lp, &l), 0);
+		p = find(&l, burst);
+		CHECK(p && p->utime + p->stime > before);
+	}
+	proc_source_stats(lp, &st);
+	CHECK(st.stat_read >= 2);          /* the burst child and this test at least */
+	CHECK(st.stat_kept > 0);           /* the idle child, the grandchild, ... */
+	CHECK_EQ_INT((long)(st.stat_read + st.stat_kept), (long)l.n);
+	p = find(&l, idle);
+	CHECK(p && p->starttime == idle_t && p->ppid == getpid() && p->state == 'S');
+	/* The grandchild's parent ends: the grandchild is ours now (the
+	 * subreaper), though it did not run. */
+	CHECK_EQ_INT((long)write(go[1], "x", 1), 1L);
+	waitpid(mid, NULL, 0);
+	CHECK_EQ_INT(proc_source_scan(lp, &l), 0);
+	p = find(&l, grand);
+	CHECK(p != NULL);
+	if (p)
+		CHECK_EQ_INT(p->ppid, getpid());
+	CHECK(find(&l, mid) == NULL);
+	close(poke);
+	close(done);
+	reap(burst);
+	reap(grand);
+	reap(idle);
+	close(go[0]);
+	close(go[1]);
+	close(said[0]);
+	close(said[1]);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	proc_list_free(&l);
+	proc_source_close(lp);
+	fsroot_close(r);
+}
+
 int main(void)
 {
 	(void)spawn_child;
@@ -200,5 +318,6 @@ int main(void)
 	RUN_TEST(threads_still);
 	RUN_TEST(live_fds_and_fallback);
 	RUN_TEST(live_exit_and_idle_threads);
+	RUN_TEST(live_stat_gate);
 	return CHECK_DONE();
 }

@@ -1,0 +1,318 @@
+/* proc_live_rec.c - one process of the live backend, each tick.
+ *
+ * A kept process holds its /proc/PID directory open (fstat gives its live
+ * effective uid, openat its files: a reused PID can never be read as the
+ * old process) and its /proc/PID/schedstat. A tick reads schedstat first
+ * (one pread, three numbers): when a single-threaded process's run time
+ * is the same as at its last stat read it did not run since, and nothing
+ * in its stat changed but what others can change without it running (RSS
+ * falling by reclaim, its parent when that one ends). Its kept numbers
+ * stand; its stat is read again when it runs, when its parent ended, and
+ * at least every LIVE_STAT_REFRESH_S. A process that runs keeps its stat
+ * open too (pread again each tick); an idle one gives it back at its next
+ * refresh (the kernel holds a page for each stat file once read).
+ * Multi-threaded processes (schedstat is the main thread's only) and those
+ * last seen running are read every tick. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proc_live_int.h"
+
+static uint32_t decis(const struct live *lv)
+{
+	double d = (live_mono() - lv->t0) * 10.0;
+	return d > 0 ? (uint32_t)d : 0;
+}
+
+static void close_fd(struct live *lv, int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		lv->nfds--;
+		*fd = -1;
+	}
+}
+
+void live_rec_close(struct live *lv, struct live_proc *r)
+{
+	close_fd(lv, &r->dirfd);
+	close_fd(lv, &r->schedfd);
+	close_fd(lv, &r->statfd);
+	free(r->comm);
+	free(r->cmdline);
+	free(r->thr);
+	memset(r, 0, sizeof(*r));
+	r->dirfd = r->schedfd = r->statfd = -1;
+}
+
+static int gone_errno(int e)
+{
+	return e == ESRCH || e == ENOENT ? -ESRCH : -e;
+}
+
+/* A new record for pid: its directory and schedstat kept when the budget
+ * allows (else it is read by path). */
+int live_rec_open(struct live *lv, struct live_proc *r, int pid)
+{
+	memset(r, 0, sizeof(*r));
+	r->pid = pid;
+	r->dirfd = r->schedfd = r->statfd = -1;
+	r->uid = -2;
+	if (lv->nfds + 2 > lv->fd_limit)
+		return 0;
+	char path[16];
+	snprintf(path, sizeof(path), "%d", pid);
+	int d = openat(lv->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d < 0) {
+		if (errno == EMFILE || errno == ENFILE)
+			lv->fd_limit = lv->nfds;   /* near the limit: by path from now */
+		return errno == ENOENT ? -ESRCH : 0;
+	}
+	r->dirfd = d;
+	lv->nfds++;
+	if (lv->no_sched)
+		return 0;
+	int s = openat(d, "schedstat", O_RDONLY | O_CLOEXEC);
+	if (s >= 0) {
+		r->schedfd = s;
+		lv->nfds++;
+	} else if (errno == EMFILE || errno == ENFILE) {
+		lv->fd_limit = lv->nfds;
+	} else if (errno == ENOENT) {
+		/* A kernel without it (no CONFIG_SCHED_INFO): every stat read. */
+		struct stat sb;
+		if (fstatat(d, "stat", &sb, 0) == 0)
+			lv->no_sched = true;
+		else
+			return -ESRCH;
+	}
+	return 0;
+}
+
+/* The run time of r's main thread in ns (schedstat's first number). */
+static int read_runtime(const struct live_proc *r, uint64_t *ns)
+{
+	char text[96];
+	ssize_t n = pread(r->schedfd, text, sizeof(text) - 1, 0);
+	if (n < 0)
+		return gone_errno(errno);
+	text[n] = '\0';
+	uint64_t v = 0;
+	const char *s = text;
+	if (*s < '0' || *s > '9')
+		return -EIO;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (uint64_t)(*s - '0');
+	*ns = v;
+	return 0;
+}
+
+/* The stat of r, parsed: -ESRCH when it is gone. keep: a stat opened now
+ * stays open (the process runs) when the budget allows. */
+static int read_stat(struct live *lv, struct live_proc *r, struct pid_stat *st, bool keep)
+{
+	char text[1024];
+	ssize_t n;
+	if (r->statfd >= 0) {
+		n = pread(r->statfd, text, sizeof(text), 0);
+		if (n < 0)
+			return gone_errno(errno);
+	} else {
+		int fd;
+		if (r->dirfd >= 0) {
+			fd = openat(r->dirfd, "stat", O_RDONLY | O_CLOEXEC);
+		} else {
+			char path[32];
+			snprintf(path, sizeof(path), "%d/stat", r->pid);
+			fd = openat(lv->procfd, path, O_RDONLY | O_CLOEXEC);
+		}
+		if (fd < 0)
+			return gone_errno(errno);
+		n = read(fd, text, sizeof(text));
+		int e = errno;
+		if (n >= 0 && keep && r->dirfd >= 0 && lv->nfds < lv->fd_limit) {
+			r->statfd = fd;
+			lv->nfds++;
+		} else {
+			close(fd);
+		}
+		if (n < 0)
+			return gone_errno(e);
+	}
+	if (parse_pid_stat(text, (size_t)n, st) != 0 || st->pid != r->pid)
+		return -ESRCH;
+	return 0;
+}
+
+/* The effective uid of r, live: -ESRCH when it is gone. */
+static int read_uid(struct live *lv, const struct live_proc *r, int64_t *uid)
+{
+	struct stat sb;
+	int rc;
+	if (r->dirfd >= 0) {
+		rc = fstat(r->dirfd, &sb);
+	} else {
+		char path[16];
+		snprintf(path, sizeof(path), "%d", r->pid);
+		rc = fstatat(lv->procfd, path, &sb, 0);
+	}
+	if (rc != 0)
+		return -ESRCH;
+	*uid = sb.st_uid;
+	return 0;
+}
+
+/* The command line, up to PROC_CMDLINE_MAX bytes; NULL when empty. */
+static char *read_cmdline(struct live *lv, const struct live_proc *r)
+{
+	char raw[PROC_CMDLINE_MAX], text[PROC_CMDLINE_MAX];
+	char path[32];
+	int fd;
+	if (r->dirfd >= 0) {
+		fd = openat(r->dirfd, "cmdline", O_RDONLY | O_CLOEXEC);
+	} else {
+		snprintf(path, sizeof(path), "%d/cmdline", r->pid);
+		fd = openat(lv->procfd, path, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return NULL;
+	ssize_t n = read(fd, raw, sizeof(raw));
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	size_t k = proc_clean_cmdline(text, sizeof(text), raw, (size_t)n);
+	return k ? strndup(text, k) : NULL;
+}
+
+/* Names of r from this stat: comm kept, the command line read again when
+ * comm changed (an exec) or the record is new. */
+static int update_names(struct live *lv, struct live_proc *r, const struct pid_stat *st,
+			bool fresh)
+{
+	if (!fresh && r->comm && strcmp(r->comm, st->comm) == 0)
+		return 0;
+	char *c = strdup(st->comm);
+	if (!c)
+		return -ENOMEM;
+	free(r->comm);
+	r->comm = c;
+	free(r->cmdline);
+	r->cmdline = st->state == 'Z' ? NULL : read_cmdline(lv, r);
+	return 0;
+}
+
+static void keep_stat(struct live_stat *ls, const struct pid_stat *st)
+{
+	ls->utime = st->utime;
+	ls->stime = st->stime;
+	ls->minflt = st->minflt;
+	ls->majflt = st->majflt;
+	ls->rss_pages = st->rss_pages;
+	ls->ppid = st->ppid;
+	ls->processor = st->processor;
+	ls->nthreads = st->nthreads < 0 ? -1 : st->nthreads > 0x7fffffff ? 0x7fffffff
+									   : (int)st->nthreads;
+	ls->state = st->state;
+	ls->kthread = (st->flags & PID_STAT_PF_KTHREAD) != 0;
+}
+
+static void fill_info(struct live *lv, const struct live_proc *r, struct proc_info *p)
+{
+	const struct live_stat *ls = &r->ls;
+	const char *user = r->uid >= 0 ? live_user(lv, r->uid, NULL) : NULL;
+	p->pid = r->pid;
+	p->ppid = ls->ppid;
+	p->comm = r->comm ? r->comm : "";
+	p->cmdline = r->cmdline ? r->cmdline : "";
+	p->uid = r->uid;
+	p->user = user ? user : "?";
+	p->state = ls->state;
+	p->utime = ls->utime;
+	p->stime = ls->stime;
+	p->starttime = r->starttime;
+	p->minflt = ls->minflt;
+	p->majflt = ls->majflt;
+	p->rss_kb = ls->rss_pages >= 0 ? ls->rss_pages * lv->page_kb : -1;
+	p->last_cpu = ls->processor;
+	p->nthreads = ls->nthreads;
+	p->kthread = ls->kthread;
+}
+
+/* Whether r's stat says it ran, faulted or changed state since the last
+ * read (for processes without the schedstat gate). */
+static bool ran_since(const struct live_stat *ls, const struct pid_stat *st)
+{
+	return ls->utime != st->utime || ls->stime != st->stime || ls->minflt != st->minflt ||
+	       ls->majflt != st->majflt || ls->state != st->state;
+}
+
+int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct live_found *fo,
+		  struct proc_info *p)
+{
+	uint32_t now = decis(lv);
+	uint64_t rt = r->runtime;
+	bool gate = !fresh && r->schedfd >= 0 && r->ls.nthreads == 1 && r->ls.state != 'R';
+	bool have_rt = r->schedfd >= 0 && (fresh || gate);
+	int e;
+	if (have_rt && (e = read_runtime(r, &rt)) != 0)
+		return e;
+	if (gate && rt == r->runtime && now - r->stat_at < LIVE_STAT_REFRESH_S * 10) {
+		lv->st.stat_kept++;
+		fill_info(lv, r, p);
+		return 0;
+	}
+	/* It ran (or is read every tick): its stat stays open; a due refresh
+	 * of an idle one gives it back. */
+	bool ran = !gate || rt != r->runtime;
+	struct pid_stat st;
+	if ((e = read_stat(lv, r, &st, !fresh && ran)) != 0)
+		return e;
+	if (!ran)
+		close_fd(lv, &r->statfd);
+	if (fresh) {
+		r->starttime = st.starttime;
+	} else if (st.starttime != r->starttime) {
+		return -ESRCH;                       /* the PID reused */
+	}
+	bool renamed = !r->comm || strcmp(r->comm, st.comm) != 0;
+	int64_t uid = r->uid;
+	if (fresh || renamed || now - r->uid_at >= LIVE_UID_RECHECK_S * 10 ||
+	    (gate ? rt != r->runtime : ran_since(&r->ls, &st))) {
+		if ((e = read_uid(lv, r, &uid)) != 0)
+			return e;
+		r->uid_at = now;
+	}
+	if (uid != r->uid) {                         /* new, or a setuid */
+		const char *name = fresh && fo && fo->began == st.starttime && fo->uid == uid ?
+					   fo->user : NULL;
+		r->uid = uid;
+		if (!live_user(lv, uid, name))
+			return -ENOMEM;
+	}
+	if ((e = update_names(lv, r, &st, fresh)) != 0)
+		return e;
+	keep_stat(&r->ls, &st);
+	r->runtime = rt;
+	r->stat_at = now;
+	lv->st.stat_read++;
+	fill_info(lv, r, p);
+	return 0;
+}
+
+int live_rec_reread(struct live *lv, struct live_proc *r, struct proc_info *p)
+{
+	struct pid_stat st;
+	int e = read_stat(lv, r, &st, false);
+	if (e)
+		return e;
+	if (st.starttime != r->starttime)
+		return -ESRCH;
+	keep_stat(&r->ls, &st);
+	fill_info(lv, r, p);
+	return 0;
+}
