@@ -47,6 +47,11 @@ int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
 /* No file is read past this many bytes (-EFBIG): numa_maps of a process
  * with 65530 mappings (vm.max_map_count) is about 10 MB. */
 #define FSROOT_MAX_FILE ((size_t)64 << 20)
+/* The same on a descriptor the caller opened (a file of the live /proc:
+ * regular by construction); fd is closed. */
+int fsroot_read_fd_chunks(int fd, struct buf *b,
+			  int (*fn)(void *ctx, const char *data, size_t len, size_t *used),
+			  void *ctx, size_t *total);
 int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
 		       int (*fn)(void *ctx, const char *data, size_t len, size_t *used),
 		       void *ctx, size_t *total);

@@ -52,6 +52,7 @@ struct nmsched_proc {
 	bool cached;             /* a result for this process exists */
 	bool changed;            /* RSS/faults changed or pages migrated since */
 	bool sampled;            /* that result is a sampled estimate */
+	enum nmsched_how how;    /* out (here: no padding) */
 	double last_read;        /* monotonic seconds of that result */
 	double last_cost;        /* measured seconds of the last full read, -1 */
 	int64_t cost_rss_kb;     /* RSS at that read (the cost scales with it) */
@@ -59,8 +60,7 @@ struct nmsched_proc {
 	int64_t rss_delta_kb;    /* since the previous tick */
 	double cpu_pct;          /* -1 unknown */
 	size_t nmappings;        /* from the last read, 0 unknown */
-	/* out */
-	enum nmsched_how how;
+	/* out: how (above), */
 	double predicted;        /* seconds */
 	double score;
 };

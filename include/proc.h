@@ -110,6 +110,13 @@ int proc_source_threads(struct proc_source *s, struct proc_list *l,
 bool proc_threads_still(uint64_t ticks_then, int64_t nthr_then, double read_at,
 			uint64_t ticks_now, int64_t nthr_now, double now, double max_age);
 
+/* A file of p's /proc/PID opened through the live backend's kept
+ * directory: the same process for sure (a reused PID gives an error, not
+ * another process's file), and no path lookup. A descriptor, -EOPNOTSUPP
+ * when there is no kept directory (a recorded tree, a process read by
+ * path: open it by path), or -errno. */
+int proc_source_openat(struct proc_source *s, const struct proc_info *p, const char *name);
+
 /* What the live backend did in its last scan (tests). */
 struct proc_scan_stats {
 	size_t kept_fd, by_path;      /* processes read by kept descriptor / path */

@@ -180,6 +180,15 @@ int fsroot_read_file(const struct fsroot *r, const char *path, struct buf *b,
 	return rc;
 }
 
+int fsroot_read_fd_chunks(int fd, struct buf *b,
+			  int (*fn)(void *ctx, const char *data, size_t len, size_t *used),
+			  void *ctx, size_t *total)
+{
+	*total = 0;
+	buf_clear(b);
+	return read_loop(fd, b, FSROOT_MAX_LINE, fn, ctx, total);
+}
+
 int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
 		       int (*fn)(void *ctx, const char *data, size_t len, size_t *used),
 		       void *ctx, size_t *total)

@@ -73,6 +73,13 @@ int proc_source_threads(struct proc_source *s, struct proc_list *l,
 	return proc_read_threads(s->root, l, p, scratch);
 }
 
+int proc_source_openat(struct proc_source *s, const struct proc_info *p, const char *name)
+{
+	if (s->be == PROC_BACKEND_LIBPROC2 && s->pids)
+		return proc_live_openat(s->pids, p, name);
+	return -EOPNOTSUPP;
+}
+
 void proc_source_stats(const struct proc_source *s, struct proc_scan_stats *out)
 {
 	memset(out, 0, sizeof(*out));

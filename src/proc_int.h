@@ -22,5 +22,6 @@ void proc_live_close(void *live);
 int proc_live_threads(struct proc_source *s, struct proc_list *l, struct proc_info *p,
 		      struct buf *scratch);
 void proc_live_stats(const void *live, struct proc_scan_stats *out);
+int proc_live_openat(void *live, const struct proc_info *p, const char *name);
 
 #endif

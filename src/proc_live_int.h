@@ -30,6 +30,7 @@ struct live_stat {
 	int nthreads;                   /* -1 unknown */
 	char state;
 	bool kthread;
+	uint8_t cmd_off;                /* the command line in names */
 };
 
 struct live_proc {
@@ -40,7 +41,7 @@ struct live_proc {
 	int dirfd, schedfd, statfd;
 	uint64_t starttime;
 	int64_t uid;                    /* -2: not yet known */
-	char *comm, *cmdline;           /* owned; cmdline NULL: "" */
+	char *names;                    /* owned: "comm\0cmdline\0", NULL none */
 	uint64_t runtime;               /* schedstat ns before the last stat read */
 	uint32_t stat_at, uid_at;       /* deciseconds since the source opened */
 	struct live_stat ls;

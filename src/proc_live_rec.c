@@ -23,10 +23,16 @@
 
 #include "proc_live_int.h"
 
+/* Deciseconds since the source opened, from STAGGER_DS: a record's first
+ * stat time can be set back up to one refresh period without wrapping. */
+#define REFRESH_DS (LIVE_STAT_REFRESH_S * 10)
+#define STAGGER_DS 1000
+_Static_assert(STAGGER_DS >= REFRESH_DS, "room for the stagger");
+
 static uint32_t decis(const struct live *lv)
 {
 	double d = (live_mono() - lv->t0) * 10.0;
-	return d > 0 ? (uint32_t)d : 0;
+	return STAGGER_DS + (d > 0 ? (uint32_t)d : 0);
 }
 
 static void close_fd(struct live *lv, int *fd)
@@ -43,8 +49,7 @@ void live_rec_close(struct live *lv, struct live_proc *r)
 	close_fd(lv, &r->dirfd);
 	close_fd(lv, &r->schedfd);
 	close_fd(lv, &r->statfd);
-	free(r->comm);
-	free(r->cmdline);
+	free(r->names);
 	free(r->thr);
 	memset(r, 0, sizeof(*r));
 	r->dirfd = r->schedfd = r->statfd = -1;
@@ -167,10 +172,10 @@ static int read_uid(struct live *lv, const struct live_proc *r, int64_t *uid)
 	return 0;
 }
 
-/* The command line, up to PROC_CMDLINE_MAX bytes; NULL when empty. */
-static char *read_cmdline(struct live *lv, const struct live_proc *r)
+/* The command line into text (PROC_CMDLINE_MAX bytes): its length. */
+static size_t read_cmdline(struct live *lv, const struct live_proc *r, char *text)
 {
-	char raw[PROC_CMDLINE_MAX], text[PROC_CMDLINE_MAX];
+	char raw[PROC_CMDLINE_MAX];
 	char path[32];
 	int fd;
 	if (r->dirfd >= 0) {
@@ -180,29 +185,34 @@ static char *read_cmdline(struct live *lv, const struct live_proc *r)
 		fd = openat(lv->procfd, path, O_RDONLY | O_CLOEXEC);
 	}
 	if (fd < 0)
-		return NULL;
+		return 0;
 	ssize_t n = read(fd, raw, sizeof(raw));
 	close(fd);
 	if (n <= 0)
-		return NULL;
-	size_t k = proc_clean_cmdline(text, sizeof(text), raw, (size_t)n);
-	return k ? strndup(text, k) : NULL;
+		return 0;
+	return proc_clean_cmdline(text, PROC_CMDLINE_MAX, raw, (size_t)n);
 }
 
-/* Names of r from this stat: comm kept, the command line read again when
- * comm changed (an exec) or the record is new. */
+/* Names of r from this stat, in one allocation: comm kept, the command
+ * line read again when comm changed (an exec) or the record is new. */
 static int update_names(struct live *lv, struct live_proc *r, const struct pid_stat *st,
 			bool fresh)
 {
-	if (!fresh && r->comm && strcmp(r->comm, st->comm) == 0)
+	if (!fresh && r->names && strcmp(r->names, st->comm) == 0)
 		return 0;
-	char *c = strdup(st->comm);
-	if (!c)
+	char text[PROC_CMDLINE_MAX];
+	size_t c = strnlen(st->comm, sizeof(st->comm) - 1);
+	size_t k = st->state == 'Z' ? 0 : read_cmdline(lv, r, text);
+	char *v = malloc(c + 1 + k + 1);
+	if (!v)
 		return -ENOMEM;
-	free(r->comm);
-	r->comm = c;
-	free(r->cmdline);
-	r->cmdline = st->state == 'Z' ? NULL : read_cmdline(lv, r);
+	memcpy(v, st->comm, c);
+	v[c] = '\0';
+	memcpy(v + c + 1, text, k);
+	v[c + 1 + k] = '\0';
+	free(r->names);
+	r->names = v;
+	r->ls.cmd_off = (uint8_t)(c + 1);
 	return 0;
 }
 
@@ -227,8 +237,8 @@ static void fill_info(struct live *lv, const struct live_proc *r, struct proc_in
 	const char *user = r->uid >= 0 ? live_user(lv, r->uid, NULL) : NULL;
 	p->pid = r->pid;
 	p->ppid = ls->ppid;
-	p->comm = r->comm ? r->comm : "";
-	p->cmdline = r->cmdline ? r->cmdline : "";
+	p->comm = r->names ? r->names : "";
+	p->cmdline = r->names ? r->names + ls->cmd_off : "";
 	p->uid = r->uid;
 	p->user = user ? user : "?";
 	p->state = ls->state;
@@ -261,7 +271,7 @@ int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct
 	int e;
 	if (have_rt && (e = read_runtime(r, &rt)) != 0)
 		return e;
-	if (gate && rt == r->runtime && now - r->stat_at < LIVE_STAT_REFRESH_S * 10) {
+	if (gate && rt == r->runtime && now - r->stat_at < REFRESH_DS) {
 		lv->st.stat_kept++;
 		fill_info(lv, r, p);
 		return 0;
@@ -279,7 +289,7 @@ int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct
 	} else if (st.starttime != r->starttime) {
 		return -ESRCH;                       /* the PID reused */
 	}
-	bool renamed = !r->comm || strcmp(r->comm, st.comm) != 0;
+	bool renamed = !r->names || strcmp(r->names, st.comm) != 0;
 	int64_t uid = r->uid;
 	if (fresh || renamed || now - r->uid_at >= LIVE_UID_RECHECK_S * 10 ||
 	    (gate ? rt != r->runtime : ran_since(&r->ls, &st))) {
@@ -298,7 +308,9 @@ int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct
 		return e;
 	keep_stat(&r->ls, &st);
 	r->runtime = rt;
-	r->stat_at = now;
+	/* The processes read at once (at start) are refreshed spread over
+	 * the period, not all in the same tick 30 s later. */
+	r->stat_at = fresh ? now - (uint32_t)(((unsigned)r->pid * 2654435761u) % REFRESH_DS) : now;
 	lv->st.stat_read++;
 	fill_info(lv, r, p);
 	return 0;
@@ -315,4 +327,15 @@ int live_rec_reread(struct live *lv, struct live_proc *r, struct proc_info *p)
 	keep_stat(&r->ls, &st);
 	fill_info(lv, r, p);
 	return 0;
+}
+
+int proc_live_openat(void *live, const struct proc_info *p, const char *name)
+{
+	struct live *lv = live;
+	const struct live_gen *g = &lv->recs;
+	const struct live_proc *r = proc_find_pid(g->v, g->n, sizeof(*g->v), p->pid);
+	if (!r || r->dirfd < 0 || r->starttime != p->starttime)
+		return -EOPNOTSUPP;
+	int fd = openat(r->dirfd, name, O_RDONLY | O_CLOEXEC);
+	return fd >= 0 ? fd : -errno;
 }

@@ -125,12 +125,23 @@ static int feed_numa_maps(void *ctx, const char *data, size_t len, size_t *used)
 	return numa_maps_feed(data, len, &s->params, &s->map, &s->sum, used);
 }
 
-/* Read and summarize a numa_maps file in chunks: memory stays flat
- * however many mappings a process has. *total: bytes read. */
-static int stream_numa_maps(struct sampler *s, const char *path, size_t *total)
+/* Read and summarize p's numa_maps in chunks: memory stays flat however
+ * many mappings a process has. Live, through the process list's kept
+ * /proc/PID; else by path. *total: bytes read. */
+static int stream_numa_maps(struct sampler *s, const struct proc_info *p, size_t *total)
 {
 	numa_maps_begin(&s->sum);
-	int rc = fsroot_read_chunks(s->root, path, &s->nmbuf, feed_numa_maps, s, total);
+	int fd = proc_source_openat(s->src, p, "numa_maps"), rc;
+	if (fd >= 0) {
+		rc = fsroot_read_fd_chunks(fd, &s->nmbuf, feed_numa_maps, s, total);
+	} else if (fd == -EOPNOTSUPP) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/numa_maps", p->pid);
+		rc = fsroot_read_chunks(s->root, path, &s->nmbuf, feed_numa_maps, s, total);
+	} else {
+		*total = 0;
+		rc = fd;
+	}
 	if (rc == 0)
 		rc = numa_maps_end(&s->sum, s->nmbuf.len);
 	if (s->nmbuf.cap > (1u << 17))
@@ -161,10 +172,8 @@ static enum nm_state read_state(struct sampler *s, struct snap_proc *sp, int rc,
 
 void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/numa_maps", sp->info.pid);
 	size_t total = 0;
-	int rc = stream_numa_maps(s, path, &total);
+	int rc = stream_numa_maps(s, &sp->info, &total);
 	if (read_state(s, sp, rc, total == 0) == NMS_OK)
 		take_summary(s, sp);
 }
