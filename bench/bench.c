@@ -71,8 +71,11 @@ struct config {
 };
 
 
+/* Floor and full scan runs, alternating. */
+#define FULL_RUNS 5
+
 static int run_sampler_phase(const struct config *c, struct row *r, pid_t big,
-			     struct stall_probe *probe)
+			     struct stall_probe *probe, struct buf *capture)
 {
 	struct fsroot *root;
 	struct topology topo;
@@ -93,22 +96,30 @@ static int run_sampler_phase(const struct config *c, struct row *r, pid_t big,
 	memset(&snap, 0, sizeof(snap));
 	struct nmsched_config nc;
 	nmsched_config_default(&nc);
-	/* The full scan: one warm-up tick, then the median of three. */
+	/* The full scan: one warm-up tick, then FULL_RUNS of it alternating
+	 * with the floor, so that what drifts meanwhile (khugepaged collapsing
+	 * the big process's pages, the caches) weighs on both alike; the
+	 * median of each. The stall probe watches the full scans only. */
 	nc.full = true;
 	sampler_set_budget(s, &nc);
 	sampler_tick(s, &snap);
-	struct cost fc[3];
-	probe->reset = 1;
-	usleep(20000);
-	for (int i = 0; i < 3; i++) {
+	struct cost fc[FULL_RUNS], fl[FULL_RUNS];
+	uint64_t stall = 0;
+	for (int i = 0; i < FULL_RUNS; i++) {
+		floor_read_all(&fl[i], i == 0 ? capture : NULL, &r->floor_mb);
+		probe->reset = 1;
+		usleep(20000);
 		struct cost_mark m;
 		cost_begin(&m);
 		if ((rc = sampler_tick(s, &snap)) != 0)
 			goto out;
 		cost_end(&m, &fc[i]);
+		if (probe->max_ns > stall)
+			stall = probe->max_ns;
 	}
-	r->stall_full_ms = (double)probe->max_ns / 1e6;
-	r->full = cost_median3(fc);
+	r->stall_full_ms = (double)stall / 1e6;
+	r->floor = cost_median(fl, FULL_RUNS);
+	r->full = cost_median(fc, FULL_RUNS);
 	r->nprocs = snap.nprocs;
 	/* The steady state: everything read once (the last full tick),
 	 * then c->ticks ticks on the default budget. */
@@ -170,11 +181,7 @@ out:
 static void measure(const struct config *c, struct row *r, pid_t big,
 		    struct stall_probe *probe, struct buf *capture, struct spawner *sp)
 {
-	struct cost fl[3];
-	for (int i = 0; i < 3; i++)
-		floor_read_all(&fl[i], i == 0 ? capture : NULL, &r->floor_mb);
-	r->floor = cost_median3(fl);
-	int rc = run_sampler_phase(c, r, big, probe);
+	int rc = run_sampler_phase(c, r, big, probe, capture);
 	if (rc)
 		fprintf(stderr, "bench: sampler failed: %s\n", strerror(-rc));
 	run_numastat(&g_load, &r->numastat);

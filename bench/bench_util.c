@@ -45,13 +45,21 @@ void cost_end(const struct cost_mark *m, struct cost *out)
 	out->cpu_ms = (cpu_s() - m->cpu) * 1000.0;
 }
 
-struct cost cost_median3(const struct cost *c)
+static int cmp_cost(const void *a, const void *b)
 {
-	int a = 0, b = 1, d = 2, t;
-	if (c[a].cpu_ms > c[b].cpu_ms) { t = a; a = b; b = t; }
-	if (c[b].cpu_ms > c[d].cpu_ms) { t = b; b = d; d = t; }
-	if (c[a].cpu_ms > c[b].cpu_ms) { t = a; a = b; b = t; }
-	return c[b];
+	double x = ((const struct cost *)a)->cpu_ms, y = ((const struct cost *)b)->cpu_ms;
+	return x < y ? -1 : x > y;
+}
+
+/* The run with the median CPU time (n <= 16). */
+struct cost cost_median(const struct cost *c, size_t n)
+{
+	struct cost v[16];
+	if (n > 16)
+		n = 16;
+	memcpy(v, c, n * sizeof(*c));
+	qsort(v, n, sizeof(*v), cmp_cost);
+	return v[n / 2];
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -16,7 +16,7 @@ double mono_s(void);
 void cost_begin(struct cost_mark *m);
 void cost_end(const struct cost_mark *m, struct cost *out);
 /* The median of three by CPU time. */
-struct cost cost_median3(const struct cost *c);
+struct cost cost_median(const struct cost *c, size_t n);
 /* p-th percentile (nearest rank) of n values; sorts v. */
 double percentile(double *v, size_t n, double p);
 
