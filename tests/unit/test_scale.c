@@ -310,6 +310,45 @@ static void live_stat_gate(void)
 	fsroot_close(r);
 }
 
+/* A process's files through the kept directory: its own numa_maps while
+ * it lives, an error (never another process's file) once it is gone;
+ * the files backend has no kept directory. */
+static void live_openat(void)
+{
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open("/", &r), 0);
+	struct proc_source *lp, *fp;
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp), 0);
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_FILES, &fp), 0);
+	pid_t kid = spawn_child(0);
+	struct proc_list l = { 0 };
+	CHECK_EQ_INT(proc_source_scan(lp, &l), 0);
+	const struct proc_info *p = find(&l, kid);
+	CHECK(p != NULL);
+	if (p) {
+		struct proc_info info = *p;
+		int fd = proc_source_openat(lp, &info, "numa_maps");
+		CHECK(fd >= 0);
+		char buf[256];
+		CHECK(fd >= 0 && read(fd, buf, sizeof(buf)) > 0);
+		if (fd >= 0)
+			close(fd);
+		CHECK_EQ_INT(proc_source_openat(fp, &info, "numa_maps"), -EOPNOTSUPP);
+		info.starttime++;                  /* another process's identity */
+		CHECK_EQ_INT(proc_source_openat(lp, &info, "numa_maps"), -EOPNOTSUPP);
+		info.starttime--;
+		reap(kid);
+		fd = proc_source_openat(lp, &info, "numa_maps");
+		CHECK(fd < 0 && fd != -EOPNOTSUPP);
+		if (fd >= 0)
+			close(fd);
+	}
+	proc_list_free(&l);
+	proc_source_close(lp);
+	proc_source_close(fp);
+	fsroot_close(r);
+}
+
 int main(void)
 {
 	(void)spawn_child;
@@ -319,5 +358,6 @@ int main(void)
 	RUN_TEST(live_fds_and_fallback);
 	RUN_TEST(live_exit_and_idle_threads);
 	RUN_TEST(live_stat_gate);
+	RUN_TEST(live_openat);
 	return CHECK_DONE();
 }
