@@ -269,8 +269,14 @@ int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct
 	bool gate = !fresh && r->schedfd >= 0 && r->ls.nthreads == 1 && r->ls.state != 'R';
 	bool have_rt = r->schedfd >= 0 && (fresh || gate);
 	int e;
-	if (have_rt && (e = read_runtime(r, &rt)) != 0)
-		return e;
+	if (have_rt && (e = read_runtime(r, &rt)) != 0) {
+		if (e == -ESRCH)
+			return e;
+		/* Unreadable for another reason: this one's stat every tick. */
+		close_fd(lv, &r->schedfd);
+		gate = false;
+		rt = r->runtime;
+	}
 	if (gate && rt == r->runtime && now - r->stat_at < REFRESH_DS) {
 		lv->st.stat_kept++;
 		fill_info(lv, r, p);
