@@ -268,79 +268,58 @@ fi
 keys Escape
 
 # =====================================================================
-# 4. A process that execs while its migrate preview is open.
+# 4. A process that execs while an action's preview is open.
 # =====================================================================
-F=$T/go.fifo
-mkfifo "$F"
-en=ntsE$tag
-printf '#!/bin/sh\nread x <"%s"\nexec sleep 1000\n' "$F" >"$T/$en"
-chmod 755 "$T/$en"
-"$T/$en" & EP=$!; pids="$pids $EP"
-sleep 0.3
-mon -p "$EP" -d 0.5
-keys m
-if ! wait_for "Migrate memory of PID $EP" 20; then
-	bad exec_under_preview_refused "no migrate dialog: $(screen)"
-else
-	keys Enter
-	wait_for "Enter: start" 20
-	timeout 5 sh -c 'echo go >"$1"' sh "$F"
-	n=30; while [ $n -gt 0 ] && [ "$(cat /proc/$EP/comm 2>/dev/null)" != sleep ]; do sleep 0.1; n=$((n - 1)); done
-	if [ "$(cat /proc/$EP/comm 2>/dev/null)" != sleep ]; then
-		echo "SKIP exec_under_preview_refused: PID $EP did not exec sleep"
+# exec_under_preview TEST COMM KEY DIALOG DONE_RE [taskset -c CPUS]: COMM
+# (a script) waits on a FIFO, then execs sleep; the monitor watches it
+# (-p) and KEY's preview is open when it execs. Confirming then is
+# refused, the refusal mentions exec, DONE_RE (the action's result) is
+# not shown, and its CPUs are unchanged.
+exec_under_preview() {
+	test=$1 comm=$2 key=$3 dialog=$4 done_re=$5
+	shift 5
+	fifo=$T/$comm.fifo
+	mkfifo "$fifo"
+	printf '#!/bin/sh\nread x <"%s"\nexec sleep 1000\n' "$fifo" >"$T/$comm"
+	chmod 755 "$T/$comm"
+	"$@" "$T/$comm" & xp=$!; pids="$pids $xp"
+	sleep 0.3
+	cpus0=$(grep Cpus_allowed_list "/proc/$xp/status" | cut -f2)
+	mon -p "$xp" -d 0.5
+	keys "$key"
+	if ! wait_for "$dialog $xp" 20; then
+		bad "$test" "no dialog: $(screen)"
 	else
-		sleep 1.5
 		keys Enter
-		n=40; r=1
-		while [ $n -gt 0 ]; do
-			flat | sed 's/exec sleep//g' | grep -qi exec && { r=0; break; }
-			sleep 0.1; n=$((n - 1))
-		done
-		[ $r -eq 0 ] && ! flat | grep -q "moved [0-9.]*[KMG] to N" && ok exec_under_preview_refused ||
-			bad exec_under_preview_refused "$(screen | grep -v '^ *$')"
+		wait_for "Enter: start" 20
+		timeout 5 sh -c 'echo go >"$1"' sh "$fifo"
+		n=30; while [ $n -gt 0 ] && [ "$(cat /proc/$xp/comm 2>/dev/null)" != sleep ]; do sleep 0.1; n=$((n - 1)); done
+		if [ "$(cat /proc/$xp/comm 2>/dev/null)" != sleep ]; then
+			echo "SKIP $test: PID $xp did not exec sleep"
+		else
+			sleep 1.5
+			keys Enter
+			n=40; r=1
+			while [ $n -gt 0 ]; do
+				flat | sed 's/exec sleep//g' | grep -qi exec && { r=0; break; }
+				sleep 0.1; n=$((n - 1))
+			done
+			cpus1=$(grep Cpus_allowed_list "/proc/$xp/status" | cut -f2)
+			[ $r -eq 0 ] && ! flat | grep -q "$done_re" && [ "$cpus1" = "$cpus0" ] \
+				&& ok "$test (CPUs $cpus1 kept)" ||
+				bad "$test" "CPUs $cpus0 -> $cpus1; $(screen | grep -v '^ *$')"
+		fi
+		keys Enter
 	fi
-	keys Enter
-fi
-kill "$EP" 2>/dev/null; wait "$EP" 2>/dev/null
+	kill "$xp" 2>/dev/null; wait "$xp" 2>/dev/null
+}
 
-# 4b. The same under the rebind preview (B): refused, its CPUs unchanged.
-# It starts on CPU 0 only, so a rebind to node 0 would change them when
-# node 0 has more CPUs than that.
-F2=$T/go2.fifo
-mkfifo "$F2"
-en2=ntsR$tag
-printf '#!/bin/sh\nread x <"%s"\nexec sleep 1000\n' "$F2" >"$T/$en2"
-chmod 755 "$T/$en2"
-taskset -c 0 "$T/$en2" & RP=$!; pids="$pids $RP"
-sleep 0.3
-rcpus0=$(grep Cpus_allowed_list "/proc/$RP/status" | cut -f2)
-mon -p "$RP" -d 0.5
-keys B
-if ! wait_for "Rebind threads of PID $RP" 20; then
-	bad exec_under_rebind_preview_refused "no rebind dialog: $(screen)"
-else
-	keys Enter
-	wait_for "Enter: start" 20
-	timeout 5 sh -c 'echo go >"$1"' sh "$F2"
-	n=30; while [ $n -gt 0 ] && [ "$(cat /proc/$RP/comm 2>/dev/null)" != sleep ]; do sleep 0.1; n=$((n - 1)); done
-	if [ "$(cat /proc/$RP/comm 2>/dev/null)" != sleep ]; then
-		echo "SKIP exec_under_rebind_preview_refused: PID $RP did not exec sleep"
-	else
-		sleep 1.5
-		keys Enter
-		n=40; r=1
-		while [ $n -gt 0 ]; do
-			flat | sed 's/exec sleep//g' | grep -qi exec && { r=0; break; }
-			sleep 0.1; n=$((n - 1))
-		done
-		rcpus1=$(grep Cpus_allowed_list "/proc/$RP/status" | cut -f2)
-		[ $r -eq 0 ] && ! flat | grep -q "threads set" && [ "$rcpus1" = "$rcpus0" ] \
-			&& ok "exec_under_rebind_preview_refused (CPUs $rcpus1 kept)" ||
-			bad exec_under_rebind_preview_refused "CPUs $rcpus0 -> $rcpus1; $(screen | grep -v '^ *$')"
-	fi
-	keys Enter
-fi
-kill "$RP" 2>/dev/null; wait "$RP" 2>/dev/null
+exec_under_preview exec_under_preview_refused "ntsE$tag" m "Migrate memory of PID" \
+	"moved [0-9.]*[KMG] to N"
+# The same under the rebind preview (B). It starts on CPU 0 only, so a
+# rebind to node 0 would change its CPUs when node 0 has more than that.
+exec_under_preview exec_under_rebind_preview_refused "ntsR$tag" B "Rebind threads of PID" \
+	"threads set" taskset -c 0
 
 # =====================================================================
 # 5. Kernel threads are refused.
