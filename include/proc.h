@@ -117,6 +117,13 @@ bool proc_threads_still(uint64_t ticks_then, int64_t nthr_then, double read_at,
  * path: open it by path), or -errno. */
 int proc_source_openat(struct proc_source *s, const struct proc_info *p, const char *name);
 
+/* Whether a process's kept stat numbers can stand for this tick (the live
+ * backend's schedstat gate): single-threaded, not last seen running, the
+ * same schedstat run time (ns) as before that stat read, read less than
+ * max_age seconds ago. Pure, for tests. */
+bool proc_stat_still(uint64_t runtime_then, uint64_t runtime_now, int64_t nthreads,
+		     char state, double read_at, double now, double max_age);
+
 /* What the live backend did in its last scan (tests). */
 struct proc_scan_stats {
 	size_t kept_fd, by_path;      /* processes read by kept descriptor / path */

@@ -261,6 +261,13 @@ static bool ran_since(const struct live_stat *ls, const struct pid_stat *st)
 	       ls->majflt != st->majflt || ls->state != st->state;
 }
 
+bool proc_stat_still(uint64_t runtime_then, uint64_t runtime_now, int64_t nthreads,
+		     char state, double read_at, double now, double max_age)
+{
+	return nthreads == 1 && state != 'R' && runtime_now == runtime_then &&
+	       now - read_at < max_age;
+}
+
 int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct live_found *fo,
 		  struct proc_info *p)
 {
@@ -277,7 +284,8 @@ int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct
 		gate = false;
 		rt = r->runtime;
 	}
-	if (gate && rt == r->runtime && now - r->stat_at < REFRESH_DS) {
+	if (gate && proc_stat_still(r->runtime, rt, r->ls.nthreads, r->ls.state, r->stat_at, now,
+				    REFRESH_DS)) {
 		lv->st.stat_kept++;
 		fill_info(lv, r, p);
 		return 0;

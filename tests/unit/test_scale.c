@@ -85,6 +85,18 @@ static void threads_still(void)
 	CHECK(!proc_threads_still(100, 4, -1, 100, 4, 20.0, 10.0));     /* never read */
 }
 
+static void stat_still(void)
+{
+	/* Idle, single-threaded, read 3 s ago: its kept numbers stand. */
+	CHECK(proc_stat_still(5000, 5000, 1, 'S', 10.0, 13.0, 30.0));
+	CHECK(proc_stat_still(5000, 5000, 1, 'D', 10.0, 13.0, 30.0));
+	CHECK(!proc_stat_still(5000, 5001, 1, 'S', 10.0, 13.0, 30.0));   /* it ran */
+	CHECK(!proc_stat_still(5000, 5000, 2, 'S', 10.0, 13.0, 30.0));   /* threads */
+	CHECK(!proc_stat_still(5000, 5000, -1, 'S', 10.0, 13.0, 30.0));  /* unknown */
+	CHECK(!proc_stat_still(5000, 5000, 1, 'R', 10.0, 13.0, 30.0));   /* running */
+	CHECK(!proc_stat_still(5000, 5000, 1, 'S', 10.0, 40.0, 30.0));   /* due */
+}
+
 /* The live backend agrees with the files backend on PIDs, start times and
  * uids, whether it keeps descriptors or reads by path. In a child: the
  * descriptor limit is lowered there. */
@@ -355,6 +367,7 @@ int main(void)
 	RUN_TEST(string_store);
 	RUN_TEST(interned);
 	RUN_TEST(threads_still);
+	RUN_TEST(stat_still);
 	RUN_TEST(live_fds_and_fallback);
 	RUN_TEST(live_exit_and_idle_threads);
 	RUN_TEST(live_stat_gate);
