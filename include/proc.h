@@ -70,12 +70,14 @@ struct proc_list {
 	int first_unread, unread_errno;
 };
 
-enum proc_backend { PROC_BACKEND_AUTO, PROC_BACKEND_LIBPROC2, PROC_BACKEND_FILES };
+/* LIVE: libproc2 discovery and kept descriptors (proc_live*.c); FILES:
+ * every file by path through the rooted layer (recorded trees). */
+enum proc_backend { PROC_BACKEND_AUTO, PROC_BACKEND_LIVE, PROC_BACKEND_FILES };
 
 struct proc_source;
 
-/* AUTO = libproc2 on the live root, files otherwise. libproc2 on a
- * non-live root is -EINVAL. */
+/* AUTO = live on the live root, files otherwise. LIVE on a non-live root
+ * is -EINVAL. */
 int proc_source_open(const struct fsroot *r, enum proc_backend be,
 		     struct proc_source **out);
 void proc_source_close(struct proc_source *s);

@@ -23,8 +23,8 @@ int proc_source_open(const struct fsroot *r, enum proc_backend be,
 {
 	*out = NULL;
 	if (be == PROC_BACKEND_AUTO)
-		be = fsroot_is_live(r) ? PROC_BACKEND_LIBPROC2 : PROC_BACKEND_FILES;
-	if (be == PROC_BACKEND_LIBPROC2 && !fsroot_is_live(r))
+		be = fsroot_is_live(r) ? PROC_BACKEND_LIVE : PROC_BACKEND_FILES;
+	if (be == PROC_BACKEND_LIVE && !fsroot_is_live(r))
 		return -EINVAL;
 	struct proc_source *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -60,22 +60,22 @@ int proc_source_scan(struct proc_source *s, struct proc_list *l)
 	l->nthr = 0;
 	l->nbad = 0;
 	l->nunread = 0;
-	if (s->be == PROC_BACKEND_LIBPROC2)
-		return proc_scan_libproc2(s, l);
+	if (s->be == PROC_BACKEND_LIVE)
+		return proc_scan_live(s, l);
 	return proc_scan_files(s->root, l);
 }
 
 int proc_source_threads(struct proc_source *s, struct proc_list *l,
 			struct proc_info *p, struct buf *scratch)
 {
-	if (s->be == PROC_BACKEND_LIBPROC2 && s->pids)
+	if (s->be == PROC_BACKEND_LIVE && s->pids)
 		return proc_live_threads(s, l, p, scratch);
 	return proc_read_threads(s->root, l, p, scratch);
 }
 
 int proc_source_openat(struct proc_source *s, const struct proc_info *p, const char *name)
 {
-	if (s->be == PROC_BACKEND_LIBPROC2 && s->pids)
+	if (s->be == PROC_BACKEND_LIVE && s->pids)
 		return proc_live_openat(s->pids, p, name);
 	return -EOPNOTSUPP;
 }
@@ -83,7 +83,7 @@ int proc_source_openat(struct proc_source *s, const struct proc_info *p, const c
 void proc_source_stats(const struct proc_source *s, struct proc_scan_stats *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (s->be == PROC_BACKEND_LIBPROC2 && s->pids)
+	if (s->be == PROC_BACKEND_LIVE && s->pids)
 		proc_live_stats(s->pids, out);
 }
 

@@ -9,7 +9,7 @@
 struct proc_info *proc_list_add(struct proc_list *l);
 int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
 			 int cpu);
-int proc_scan_libproc2(struct proc_source *s, struct proc_list *l);
+int proc_scan_live(struct proc_source *s, struct proc_list *l);
 int proc_scan_files(const struct fsroot *r, struct proc_list *l);
 /* Command lines are kept up to this many bytes (with the NUL). */
 #define PROC_CMDLINE_MAX 256

@@ -355,7 +355,7 @@ static int drop(struct live *lv, struct proc_list *l, struct live_proc *r, int e
 	return 0;
 }
 
-int proc_scan_libproc2(struct proc_source *s, struct proc_list *l)
+int proc_scan_live(struct proc_source *s, struct proc_list *l)
 {
 	void **slot = proc_source_pids_slot(s);
 	struct live *lv = *slot;

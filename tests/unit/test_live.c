@@ -21,7 +21,7 @@ static void backends_agree(void)
 	CHECK_EQ_INT(fsroot_open("/", &r), 0);
 	CHECK(fsroot_is_live(r));
 	struct proc_source *lp, *fp;
-	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp), 0);
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIVE, &lp), 0);
 	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_FILES, &fp), 0);
 	/* libproc2, files, libproc2 again: a last CPU that did not change
 	 * between the two libproc2 scans must be what the files said. */
@@ -29,7 +29,7 @@ static void backends_agree(void)
 	CHECK_EQ_INT(proc_source_scan(lp, &a), 0);
 	CHECK_EQ_INT(proc_source_scan(fp, &b), 0);
 	struct proc_source *lp2;
-	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp2), 0);
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIVE, &lp2), 0);
 	CHECK_EQ_INT(proc_source_scan(lp2, &a2), 0);
 	proc_source_close(lp2);
 	CHECK(a.n > 5 && b.n > 5);
@@ -74,7 +74,7 @@ static void backends_agree(void)
 	struct fsroot *t;
 	CHECK_EQ_INT(fsroot_open("tests/trees", &t), 0);
 	CHECK(!fsroot_is_live(t));
-	CHECK_EQ_INT(proc_source_open(t, PROC_BACKEND_LIBPROC2, &lp), -EINVAL);
+	CHECK_EQ_INT(proc_source_open(t, PROC_BACKEND_LIVE, &lp), -EINVAL);
 	fsroot_close(t);
 	fsroot_close(r);
 }

@@ -103,7 +103,7 @@ static void stat_still(void)
 static int scan_compare(struct fsroot *r, size_t *kept, size_t *by_path)
 {
 	struct proc_source *lp, *fp;
-	if (proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp) || proc_source_open(r, PROC_BACKEND_FILES, &fp))
+	if (proc_source_open(r, PROC_BACKEND_LIVE, &lp) || proc_source_open(r, PROC_BACKEND_FILES, &fp))
 		return 1;
 	struct proc_list a = { 0 }, b = { 0 };
 	int bad = 0;
@@ -173,7 +173,7 @@ static void live_exit_and_idle_threads(void)
 	struct fsroot *r;
 	CHECK_EQ_INT(fsroot_open("/", &r), 0);
 	struct proc_source *lp;
-	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp), 0);
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIVE, &lp), 0);
 	struct proc_list l = { 0 };
 	struct buf scratch = { 0 };
 	pid_t kid = spawn_threads(40, sleeper, 100000);
@@ -243,7 +243,7 @@ static void live_stat_gate(void)
 	struct fsroot *r;
 	CHECK_EQ_INT(fsroot_open("/", &r), 0);
 	struct proc_source *lp;
-	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp), 0);
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIVE, &lp), 0);
 	CHECK_EQ_INT(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
 	/* mid: the parent of an idle grandchild, told to exit through a pipe. */
 	pid_t idle = spawn_child(0);
@@ -330,7 +330,7 @@ static void live_openat(void)
 	struct fsroot *r;
 	CHECK_EQ_INT(fsroot_open("/", &r), 0);
 	struct proc_source *lp, *fp;
-	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIBPROC2, &lp), 0);
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIVE, &lp), 0);
 	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_FILES, &fp), 0);
 	pid_t kid = spawn_child(0);
 	struct proc_list l = { 0 };
