@@ -122,7 +122,7 @@ int proc_source_openat(struct proc_source *s, const struct proc_info *p, const c
 /* Whether a process's kept stat numbers can stand for this tick (the live
  * backend's schedstat gate): single-threaded, not last seen running, the
  * same schedstat run time (ns) as before that stat read, read less than
- * max_age seconds ago. Pure, for tests. */
+ * max_age ago (read_at, now and max_age in one unit). Pure, for tests. */
 bool proc_stat_still(uint64_t runtime_then, uint64_t runtime_now, int64_t nthreads,
 		     char state, double read_at, double now, double max_age);
 

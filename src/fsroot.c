@@ -186,6 +186,8 @@ int fsroot_read_fd_chunks(int fd, struct buf *b,
 {
 	*total = 0;
 	buf_clear(b);
+	/* No kernel line is FSROOT_MAX_LINE long: a broken file, not a
+	 * reason to grow without end. */
 	return read_loop(fd, b, FSROOT_MAX_LINE, fn, ctx, total);
 }
 
@@ -198,9 +200,7 @@ int fsroot_read_chunks(const struct fsroot *r, const char *path, struct buf *b,
 	int fd = open_regular(r, path, 0);
 	if (fd < 0)
 		return fd;
-	/* No kernel line is FSROOT_MAX_LINE long: a broken file, not a
-	 * reason to grow without end. */
-	return read_loop(fd, b, FSROOT_MAX_LINE, fn, ctx, total);
+	return fsroot_read_fd_chunks(fd, b, fn, ctx, total);
 }
 
 int fsroot_read_small(const struct fsroot *r, const char *path, char *out,

@@ -13,8 +13,8 @@
 
 /* Descriptors left for everything else (numa_maps, cgroups, sockets). */
 #define LIVE_FD_RESERVE 256
-/* The effective uid of a multi-threaded process that did not run is
- * checked this often. */
+/* The effective uid of a process whose stat is read (it ran, or its stat
+ * refresh is due) is checked again at least this often. */
 #define LIVE_UID_RECHECK_S 10
 /* The stat of a process that did not run (its schedstat run time is the
  * same) is read again at least this often: only what another process or
@@ -30,14 +30,17 @@ struct live_stat {
 	int nthreads;                   /* -1 unknown */
 	char state;
 	bool kthread;
-	uint8_t cmd_off;                /* the command line in names */
+	uint8_t cmd_off;                /* not stat's: where the command line
+					 * starts in live_proc.names (here,
+					 * the struct's padding) */
 };
 
 struct live_proc {
 	int pid;
 	/* Kept descriptors, -1 none: the /proc/PID directory (none: read by
-	 * path), its schedstat (single-threaded processes), its stat (while
-	 * the process runs, or is multi-threaded). */
+	 * path), its schedstat (opened for every process, read for the
+	 * single-threaded ones), its stat (while the process runs, or is
+	 * multi-threaded). */
 	int dirfd, schedfd, statfd;
 	uint64_t starttime;
 	int64_t uid;                    /* -2: not yet known */
@@ -111,6 +114,10 @@ const char *live_user(struct live *lv, int64_t uid, const char *name);
 /* Per process (proc_live_rec.c). */
 int live_rec_open(struct live *lv, struct live_proc *r, int pid);
 void live_rec_close(struct live *lv, struct live_proc *r);
+/* A file of r's /proc/PID: through its kept directory, else by path
+ * relative to /proc. A descriptor or -1 (errno). */
+int live_rec_openat(const struct live *lv, const struct live_proc *r, const char *name,
+		    int flags);
 /* This tick's numbers of r into p: its stat read when it ran since the
  * last read (schedstat), or is due; else the kept numbers. New records
  * (fresh) are read whole. -ESRCH: gone or its PID reused; other -errno. */

@@ -99,6 +99,16 @@ int live_rec_open(struct live *lv, struct live_proc *r, int pid)
 	return 0;
 }
 
+int live_rec_openat(const struct live *lv, const struct live_proc *r, const char *name,
+		    int flags)
+{
+	if (r->dirfd >= 0)
+		return openat(r->dirfd, name, O_RDONLY | O_CLOEXEC | flags);
+	char path[48];
+	snprintf(path, sizeof(path), "%d/%.32s", r->pid, name);
+	return openat(lv->procfd, path, O_RDONLY | O_CLOEXEC | flags);
+}
+
 /* The run time of r's main thread in ns (schedstat's first number). */
 static int read_runtime(const struct live_proc *r, uint64_t *ns)
 {
@@ -128,14 +138,7 @@ static int read_stat(struct live *lv, struct live_proc *r, struct pid_stat *st, 
 		if (n < 0)
 			return gone_errno(errno);
 	} else {
-		int fd;
-		if (r->dirfd >= 0) {
-			fd = openat(r->dirfd, "stat", O_RDONLY | O_CLOEXEC);
-		} else {
-			char path[32];
-			snprintf(path, sizeof(path), "%d/stat", r->pid);
-			fd = openat(lv->procfd, path, O_RDONLY | O_CLOEXEC);
-		}
+		int fd = live_rec_openat(lv, r, "stat", 0);
 		if (fd < 0)
 			return gone_errno(errno);
 		n = read(fd, text, sizeof(text));
@@ -176,14 +179,7 @@ static int read_uid(struct live *lv, const struct live_proc *r, int64_t *uid)
 static size_t read_cmdline(struct live *lv, const struct live_proc *r, char *text)
 {
 	char raw[PROC_CMDLINE_MAX];
-	char path[32];
-	int fd;
-	if (r->dirfd >= 0) {
-		fd = openat(r->dirfd, "cmdline", O_RDONLY | O_CLOEXEC);
-	} else {
-		snprintf(path, sizeof(path), "%d/cmdline", r->pid);
-		fd = openat(lv->procfd, path, O_RDONLY | O_CLOEXEC);
-	}
+	int fd = live_rec_openat(lv, r, "cmdline", 0);
 	if (fd < 0)
 		return 0;
 	ssize_t n = read(fd, raw, sizeof(raw));
@@ -350,6 +346,6 @@ int proc_live_openat(void *live, const struct proc_info *p, const char *name)
 	const struct live_proc *r = proc_find_pid(g->v, g->n, sizeof(*g->v), p->pid);
 	if (!r || r->dirfd < 0 || r->starttime != p->starttime)
 		return -EOPNOTSUPP;
-	int fd = openat(r->dirfd, name, O_RDONLY | O_CLOEXEC);
+	int fd = live_rec_openat(lv, r, name, 0);
 	return fd >= 0 ? fd : -errno;
 }

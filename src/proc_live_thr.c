@@ -14,14 +14,7 @@
 static int list_tasks(struct live *lv, const struct live_proc *r, int **tids, size_t *n,
 		      size_t *cap, int *taskfd)
 {
-	char path[32];
-	int fd;
-	if (r->dirfd >= 0) {
-		fd = openat(r->dirfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	} else {
-		snprintf(path, sizeof(path), "%d/task", r->pid);
-		fd = openat(lv->procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	}
+	int fd = live_rec_openat(lv, r, "task", O_DIRECTORY);
 	if (fd < 0)
 		return -errno;
 	int keep = dup(fd);
