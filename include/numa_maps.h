@@ -65,6 +65,8 @@ struct nm_params {
 	const int *index_of_id;    /* index_of_id[id] = node index or -1 */
 	size_t nids;               /* length of index_of_id */
 	size_t nnodes;             /* number of node indexes */
+	bool reference;            /* every line by numa_maps_parse_line (what
+				    * the fast path is checked against) */
 };
 
 /* Per-process totals, arrays sized nnodes (node indexes). Reuse between

@@ -345,6 +345,7 @@ int topology_distance(const struct topology *t, size_t from, size_t to)
 
 void topology_nm_params(const struct topology *t, struct nm_params *p)
 {
+	memset(p, 0, sizeof(*p));     /* fields added later start off */
 	p->base_page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	p->default_huge_kb = t->default_huge_kb;
 	p->index_of_id = t->index_of_id;

@@ -35,7 +35,7 @@
 #include "topology.h"
 
 static const int ids[] = { 0, 1, -1, 2 };
-static const struct nm_params params = { 4, 2048, ids, 4, 3 };
+static const struct nm_params params = { 4, 2048, ids, 4, 3, false };
 
 static void check_sum(const struct nm_summary *s)
 {
@@ -129,6 +129,45 @@ static void t_numa_maps_chunks(const char *s, size_t size)
 	free(buf);
 	nm_summary_free(&whole);
 	nm_summary_free(&parts);
+	nm_mapping_free(&m);
+}
+
+/* Everything a summary holds is the same whether each line is parsed by
+ * the fast path (the kernel's shape, runs of alike lines) or by
+ * numa_maps_parse_line alone: the fast path decides nothing itself. */
+static bool same_summary(const struct nm_summary *a, const struct nm_summary *b)
+{
+	size_t n = a->nnodes * NM_KB_ARRAYS * sizeof(int64_t);
+	if (a->nnodes != b->nnodes || memcmp(a->node_kb, b->node_kb, n) != 0 ||
+	    strcmp(a->pol_top, b->pol_top) != 0 || a->pol_top_mode != b->pol_top_mode ||
+	    a->pol_top_kb != b->pol_top_kb || a->npols != b->npols ||
+	    a->total_kb != b->total_kb || a->other_kb != b->other_kb ||
+	    a->other_id != b->other_id || a->unknown_size_pages != b->unknown_size_pages ||
+	    a->nmappings != b->nmappings || a->nbad != b->nbad ||
+	    a->npolicies != b->npolicies || strcmp(a->policy, b->policy) != 0)
+		return false;
+	for (size_t i = 0; i < a->npols; i++)
+		if (strcmp(a->pols[i].text, b->pols[i].text) != 0 ||
+		    a->pols[i].mode != b->pols[i].mode || a->pols[i].kb != b->pols[i].kb)
+			return false;
+	return true;
+}
+
+static void t_numa_maps_fast(const char *s, size_t size)
+{
+	struct nm_params ref = params;
+	ref.reference = true;
+	struct nm_mapping m;
+	struct nm_summary fast, slow;
+	nm_mapping_init(&m);
+	if (nm_summary_init(&fast, 3) || nm_summary_init(&slow, 3))
+		abort();
+	int rf = numa_maps_summarize(s, size, &params, &m, &fast);
+	int rs = numa_maps_summarize(s, size, &ref, &m, &slow);
+	if (rf != rs || (rf == 0 && !same_summary(&fast, &slow)))
+		abort();
+	nm_summary_free(&fast);
+	nm_summary_free(&slow);
 	nm_mapping_free(&m);
 }
 
@@ -421,7 +460,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #else
 static const struct fuzz_target targets[] = {
 	{ "numa_maps", t_numa_maps }, { "numa_maps_line", t_numa_maps_line },
-	{ "numa_maps_chunks", t_numa_maps_chunks }, { "cpulist", t_cpulist },
+	{ "numa_maps_chunks", t_numa_maps_chunks }, { "numa_maps_fast", t_numa_maps_fast },
+	{ "cpulist", t_cpulist },
 	{ "cpumap", t_cpumap }, { "distance", t_distance }, { "meminfo", t_meminfo },
 	{ "numastat", t_numastat }, { "proc_stat", t_proc_stat }, { "pid_stat", t_pid_stat },
 	{ "pid_status", t_pid_status }, { "vmstat", t_vmstat }, { "maps", t_maps },

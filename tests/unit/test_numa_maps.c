@@ -22,7 +22,7 @@ static const char fig52[] =
 "7fffedcc7000 default stack anon=2 dirty=2 N3=2\n";
 
 static const int ids4[] = { 0, 1, 2, 3 };
-static const struct nm_params p4 = { 4, 2048, ids4, 4, 4 };
+static const struct nm_params p4 = { 4, 2048, ids4, 4, 4, false };
 
 static void article_figure(void)
 {
@@ -187,7 +187,7 @@ static void truncated_and_mixed(void)
 	CHECK_EQ_INT(s.total_kb, 0);
 	/* Sparse ids map to indexes; ids outside the topology are "other". */
 	const int sparse[] = { 0, -1, -1, 1 };
-	struct nm_params sp = { 4, 2048, sparse, 4, 2 };
+	struct nm_params sp = { 4, 2048, sparse, 4, 2, false };
 	struct nm_summary s2;
 	nm_summary_init(&s2, 2);
 	const char *t2 = "1000 default N3=2 N0=1 N2=5 N77=1 kernelpagesize_kB=4\n";
@@ -228,6 +228,58 @@ static void many_lines(void)
 	CHECK_EQ_INT(s.node_kb[2], 100000);
 	CHECK_EQ_INT(s.total_kb, 400000);
 	nm_summary_free(&s);
+	nm_mapping_free(&m);
+	free(txt);
+}
+
+/* Runs of lines alike after their address (the fast path takes each
+ * from the one before) count once per line; a bad address or counter in
+ * a run is a bad line, each time; the general parser alone (reference)
+ * gives the same summary. */
+static void runs_of_alike_lines(void)
+{
+	size_t cap = 1 << 20, o = 0;
+	char *txt = malloc(cap);
+	for (size_t i = 0; i < 1000; i++)
+		o += (size_t)snprintf(txt + o, cap - o,
+				      "%zx default anon=1 dirty=1 active=0 N0=1 kernelpagesize_kB=4\n",
+				      0x7f0000000000 + i * 0x2000);
+	/* 17 hex digits: not an address, though the rest is the run's. */
+	o += (size_t)snprintf(txt + o, cap - o,
+			      "7f000000000000000 default anon=1 dirty=1 active=0 N0=1 kernelpagesize_kB=4\n");
+	for (size_t i = 0; i < 3; i++)
+		o += (size_t)snprintf(txt + o, cap - o, "%zx default anon=x N1=5 kernelpagesize_kB=4\n",
+				      0x10000 + i * 0x1000);
+	for (size_t i = 0; i < 500; i++)
+		o += (size_t)snprintf(txt + o, cap - o, "%zx bind:1 anon=2 N1=2 kernelpagesize_kB=4\n",
+				      0x20000 + i * 0x1000);
+	o += (size_t)snprintf(txt + o, cap - o, "30000 default\n30001 default\n");
+	struct nm_params ref = p4;
+	ref.reference = true;
+	struct nm_mapping m;
+	struct nm_summary s, r;
+	nm_mapping_init(&m);
+	nm_summary_init(&s, 4);
+	nm_summary_init(&r, 4);
+	CHECK_EQ_INT(numa_maps_summarize(txt, o, &p4, &m, &s), 0);
+	CHECK_EQ_INT(s.nmappings, 1502);
+	CHECK_EQ_INT(s.nbad, 4);
+	CHECK_EQ_INT(s.node_kb[0], 4000);
+	CHECK_EQ_INT(s.node_kb[1], 4000);
+	CHECK_EQ_INT(s.pol_kb[1], 4000);
+	CHECK_EQ_INT(s.anon_kb[0], 4000);
+	CHECK_EQ_INT(s.npolicies, 2);
+	CHECK_EQ_STR(s.policy, "mixed: default,bind:1");
+	CHECK_EQ_STR(s.pol_top, "bind:1");
+	CHECK_EQ_INT(numa_maps_summarize(txt, o, &ref, &m, &r), 0);
+	CHECK_EQ_INT(r.nmappings, s.nmappings);
+	CHECK_EQ_INT(r.nbad, s.nbad);
+	CHECK_EQ_INT(r.node_kb[0], s.node_kb[0]);
+	CHECK_EQ_INT(r.node_kb[1], s.node_kb[1]);
+	CHECK_EQ_INT(r.pol_kb[1], s.pol_kb[1]);
+	CHECK_EQ_STR(r.policy, s.policy);
+	nm_summary_free(&s);
+	nm_summary_free(&r);
 	nm_mapping_free(&m);
 	free(txt);
 }
@@ -289,5 +341,6 @@ int main(void)
 	RUN_TEST(huge_pages_not_4k);
 	RUN_TEST(truncated_and_mixed);
 	RUN_TEST(many_lines);
+	RUN_TEST(runs_of_alike_lines);
 	return CHECK_DONE();
 }

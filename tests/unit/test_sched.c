@@ -372,7 +372,7 @@ static void sampled_estimate(void)
 	struct fsroot *r;
 	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
 	int index_of_id[3] = { 0, -1, 1 };       /* nodes 0 and 2 */
-	struct nm_params np = { 4, 2048, index_of_id, 3, 2 };
+	struct nm_params np = { 4, 2048, index_of_id, 3, 2, false };
 	struct nm_summary sum;
 	CHECK_EQ_INT(nm_summary_init(&sum, 2), 0);
 	struct fake_mp fm = { .node_for_even = 0, .node_for_odd = 2,
