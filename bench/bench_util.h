@@ -34,7 +34,9 @@ struct spawner { int to, from; };
 int spawner_start(struct spawner *sp, const char *prog, struct load *l);
 long run_peak_rss(struct spawner *sp, bool json);
 
-struct parser_rate { double mb_per_s, mb; };
+/* MB/s on the capture; on lines each unlike the one before; on the
+ * capture by numa_maps_parse_line alone. */
+struct parser_rate { double mb_per_s, mb, distinct_mb_per_s, reference_mb_per_s; };
 void parser_throughput(const struct buf *text, struct parser_rate *out);
 
 /* One line of the table. */
