@@ -29,6 +29,19 @@ static inline bool number(const char **pp, const char *e, int maxd, uint64_t *ou
 	return true;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* 0x80 in each byte of x (8 characters) that is not a hex digit, in
+ * registers: no byte's sum carries into the next. */
+static inline uint64_t not_hex(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = ones * 0x80;
+	uint64_t lo = x & ~high, folded = lo | ones * 0x20;   /* 'A'-'F' as 'a'-'f' */
+	uint64_t digit = (lo + ones * (0x80 - '0')) & ~(lo + ones * (0x80 - '9' - 1));
+	uint64_t letter = (folded + ones * (0x80 - 'a')) & ~(folded + ones * (0x80 - 'f' - 1));
+	return (~(digit | letter) | x) & high;
+}
+#endif
+
 const char *nm_fast_addr(const char *s, const char *e)
 {
 	static const unsigned char hex[256] = {
@@ -37,9 +50,24 @@ const char *nm_fast_addr(const char *s, const char *e)
 		['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['A'] = 1, ['B'] = 1,
 		['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
 	};
-	const char *p = s, *lim = e - s > 16 ? s + 16 : e;
-	while (p < lim && hex[(unsigned char)*p])
-		p++;
+	const char *p = s;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (e - s > 16) {
+		/* 16 characters at a time: the first one not a hex digit. */
+		uint64_t m = not_hex(nm_load64(s));
+		if (m)
+			p = s + (__builtin_ctzll(m) >> 3);
+		else if ((m = not_hex(nm_load64(s + 8))) != 0)
+			p = s + 8 + (__builtin_ctzll(m) >> 3);
+		else
+			p = s + 16;
+	} else
+#endif
+	{
+		const char *lim = e - s > 16 ? s + 16 : e;
+		while (p < lim && hex[(unsigned char)*p])
+			p++;
+	}
 	if (p == s || p >= e || *p != ' ')
 		return NULL;
 	return p + 1;

@@ -20,6 +20,29 @@ struct nm_line {
 	int64_t pagesize_kb;       /* kernelpagesize_kB, -1 when absent */
 };
 
+/* 8 bytes at p, any alignment. */
+static inline uint64_t nm_load64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Are the n bytes at a and b the same? From the end: lines alike but for
+ * a counter differ there, and a miss costs a word or two. */
+static inline bool nm_same_bytes(const char *a, const char *b, size_t n)
+{
+	while (n >= 8) {
+		n -= 8;
+		if (nm_load64(a + n) != nm_load64(b + n))
+			return false;
+	}
+	while (n--)
+		if (a[n] != b[n])
+			return false;
+	return true;
+}
+
 /* The page size in kB a line's counts are in (nm_mapping_page_kb). */
 static inline int64_t nm_page_kb(int64_t pagesize_kb, bool huge, int64_t base_kb,
 				 int64_t huge_kb)

@@ -94,7 +94,7 @@ static void note_policy(struct nm_summary *s, const char *pol, size_t len,
  * (the common case) costs a compare. */
 static void note_line_policy(struct nm_summary *s, const struct nm_line *v)
 {
-	if (s->npolicies && s->firstlen == v->plen && memcmp(s->first, v->pol, v->plen) == 0)
+	if (s->npolicies && s->firstlen == v->plen && nm_same_bytes(s->first, v->pol, v->plen))
 		return;
 	char pol[sizeof(((struct nm_mapping *)0)->policy)];
 	memcpy(pol, v->pol, v->plen);
@@ -233,7 +233,7 @@ int numa_maps_feed(const char *buf, size_t len, const struct nm_params *p,
 		const char *rest = p->reference ? NULL : nm_fast_addr(q, end), *nl;
 		int lrc = 1;
 		if (rest && same && (size_t)(end - rest) > samelen && rest[samelen] == '\n' &&
-		    memcmp(rest, same, samelen) == 0) {
+		    nm_same_bytes(rest, same, samelen)) {
 			nl = rest + samelen;
 		} else {
 			if ((nl = memchr(q, '\n', (size_t)(end - q))) == NULL)
@@ -260,7 +260,8 @@ int numa_maps_feed(const char *buf, size_t len, const struct nm_params *p,
 			s->nmappings++;
 			if (!first_pol) {
 				note_line_policy(s, &v);
-				first_pol = s->firstlen == v.plen && memcmp(s->first, v.pol, v.plen) == 0;
+				first_pol = s->firstlen == v.plen &&
+					    nm_same_bytes(s->first, v.pol, v.plen);
 			}
 			if ((rc = add_mapping(p, &v, m->nodes, m->nnodes, s)) != 0)
 				break;
