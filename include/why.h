@@ -69,6 +69,10 @@ struct why_result {
 	char text[256];                 /* the advice in words */
 };
 
+/* The causes the totals alone decide (not read, none): true and *cause,
+ * without the words why_decide would write; false: why_decide must. */
+bool why_settled(const struct why_input *in, enum why_cause *cause);
+
 /* Decide, in the order none, policy, cpuset, shared_file, spread, spill,
  * moved, unknown: the first cause the evidence supports. */
 void why_decide(const struct why_input *in, struct why_result *out);

@@ -227,6 +227,14 @@ int sampler_why(struct sampler *s, struct snapshot *snap)
 	for (size_t i = 0; i < snap->nprocs; i++) {
 		struct snap_proc *sp = &snap->procs[i];
 		input_of(s, snap, w, sp, NULL, &in);
+		/* Most processes: little remote, or not read. Nothing is kept
+		 * for them, so no words are written. */
+		enum why_cause settled;
+		if (why_settled(&in, &settled)) {
+			sp->why = settled;
+			sp->why_idx = -1;
+			continue;
+		}
 		why_decide(&in, &r);
 		sp->why = r.cause;
 		sp->why_idx = -1;

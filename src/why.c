@@ -86,16 +86,29 @@ static bool spill(const struct why_input *in, struct why_result *r, int hid)
 	return low || fell;
 }
 
+bool why_settled(const struct why_input *in, enum why_cause *cause)
+{
+	if (in->total_kb < 0 || in->remote_kb < 0)
+		*cause = WHY_NOT_READ;
+	else if (in->remote_kb < WHY_SMALL_KB || in->remote_kb * 100 < in->total_kb * WHY_SMALL_PCT)
+		*cause = WHY_NONE;
+	else
+		return false;
+	return true;
+}
+
 void why_decide(const struct why_input *in, struct why_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->node = -1;
-	if (in->total_kb < 0 || in->remote_kb < 0) {
+	enum why_cause settled;
+	bool done = why_settled(in, &settled);
+	if (done && settled == WHY_NOT_READ) {
 		r->cause = WHY_NOT_READ;
 		advise(r, WHY_ACT_NONE, -1, "placement not read yet");
 		return;
 	}
-	if (in->remote_kb < WHY_SMALL_KB || in->remote_kb * 100 < in->total_kb * WHY_SMALL_PCT) {
+	if (done) {
 		r->cause = WHY_NONE;
 		evidence(r, "remote %.1f MiB = %d %% of %.1f MiB", mib(in->remote_kb),
 			 pct(in->remote_kb, in->total_kb), mib(in->total_kb));
