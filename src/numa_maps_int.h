@@ -32,15 +32,17 @@ static inline uint64_t nm_load64(const char *p)
  * a counter differ there, and a miss costs a word or two. */
 static inline bool nm_same_bytes(const char *a, const char *b, size_t n)
 {
-	while (n >= 8) {
-		n -= 8;
-		if (nm_load64(a + n) != nm_load64(b + n))
-			return false;
+	if (n < 8) {
+		while (n--)
+			if (a[n] != b[n])
+				return false;
+		return true;
 	}
-	while (n--)
-		if (a[n] != b[n])
+	/* Whole words from the end, then the first word (overlapping). */
+	for (size_t i = n; i >= 8; i -= 8)
+		if (nm_load64(a + i - 8) != nm_load64(b + i - 8))
 			return false;
-	return true;
+	return nm_load64(a) == nm_load64(b);
 }
 
 /* The page size in kB a line's counts are in (nm_mapping_page_kb). */
