@@ -72,7 +72,7 @@ struct config {
 
 
 /* Floor and full scan runs, alternating. */
-#define FULL_RUNS 5
+#define FULL_RUNS 9
 
 static int run_sampler_phase(const struct config *c, struct row *r, pid_t big,
 			     struct stall_probe *probe, struct buf *capture)
