@@ -10,7 +10,7 @@ need python3 python3
 T=$(mktemp -d)
 trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
 cp -r tests/trees/opteron4 "$T/t"
-# 2000 copies of process 1000 (single-threaded); their numa_maps (2000
+# 2000 copies of process 1000 (single-threaded); their numa_maps (6000
 # lines, hard links to one file) take ~0.2 ms each to read and parse.
 python3 - "$T/t" <<'EOF'
 import os, sys, shutil
@@ -22,7 +22,7 @@ fields[18] = "1"            # num_threads (after "(comm) state"): one thread
 stat = " ".join(fields)
 base = open(os.path.join(src, "numa_maps")).read().splitlines()
 lines = []
-for i in range(2000):
+for i in range(6000):
     l = base[i % len(base)].split(" ", 1)[1]
     lines.append("%x %s" % (0x10000000 + i * 0x10000, l))
 nm = os.path.join(root, "numa_maps.big")
