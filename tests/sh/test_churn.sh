@@ -40,9 +40,9 @@ trap 'exit 1' INT TERM HUP
 # A sleep that a trapped signal interrupts (a foreground sleep would delay
 # the cleanup until it ends).
 nap() { sleep "$1" & napper=$!; wait $napper; napper=""; }
-# Open descriptors other than the live backend's kept /proc/N and
-# /proc/N/stat ones (two per listed process, closed at the scan after the
-# process is gone): "N K", with K how many of those are kept for PIDs that
+# Open descriptors other than the live backend's kept /proc/N,
+# /proc/N/schedstat and /proc/N/stat ones (two per listed process, three
+# while it runs; closed at the scan after the process is gone): "N K", with K how many of those are kept for PIDs that
 # no longer exist. The smallest of 5 looks: opens in flight are not leaks.
 fdcount() {
 	m=""; k=""
@@ -50,7 +50,7 @@ fdcount() {
 		set -- $( { ls /proc | sed -n 's/^\([0-9][0-9]*\)$/P \1/p'
 			    ls -l "/proc/$1/fd" 2>/dev/null | sed -n 's/.* -> /F /p'; } | awk '
 			$1 == "P" { live[$2] = 1; next }
-			$2 ~ /^\/proc\/[0-9]+(\/stat)?$/ { split($2, a, "/"); if (!(a[3] in live)) stale++; next }
+			$2 ~ /^\/proc\/[0-9]+(\/stat|\/schedstat)?$/ { split($2, a, "/"); if (!(a[3] in live)) stale++; next }
 			{ n++ }
 			END { print n + 0, stale + 0 }') "$1"
 		[ -z "$m" ] || [ "$1" -lt "$m" ] && m=$1
@@ -68,7 +68,10 @@ ldd "$PROG" 2>/dev/null | grep -q 'libasan\|libubsan' && sanitized=1
 memtotal=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
 ncpu=$(getconf _NPROCESSORS_CONF 2>/dev/null || echo 1)
 
-"$HELPER" $((S + 3)) 24 >"$T/churn.out" 2>&1 &
+# It outlives the monitors (stopped first, then it): one that saw it exit
+# in a sanitized build would see it stopped by LeakSanitizer, alive, its
+# numa_maps unreadable ("error", rightly).
+"$HELPER" $((S + 60)) 24 >"$T/churn.out" 2>&1 &
 churn=$!
 sleep 0.5
 # name: args
@@ -186,7 +189,7 @@ check_text() {
 			# a sanitized build the sibling monitors are ptrace-stopped
 			# by LeakSanitizer as they exit, and their numa_maps read
 			# can fail then: they are alive, so "error" is right.
-			if (mark == "error" && !(san != "" && $0 ~ /numatop-tui/)) err("vanished process shown as error")
+			if (mark == "error" && !(san != "" && $0 ~ /numatop-tui/)) err("vanished process shown as error: " $0)
 			if (rem != "-" || rp != "-" || pol != "-") err("unread row (" mark ") has REMOTE/REMOTE%/POLICY values")
 		}
 		next
@@ -247,7 +250,8 @@ for ln, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
         # Sanitized: the sibling monitors, stopped by LeakSanitizer as
         # they exit, are alive when their read fails (see the text check).
         if st == "error" and not (sanitized and p.get("comm") == "numatop-tui"):
-            err("pid %s numa_maps=%r: a vanished process is gone" % (pid, st))
+            err("pid %s (%s) numa_maps=%r (%s): a vanished process is gone" %
+                (pid, p.get("comm"), st, p.get("numa_maps_error")))
         if st != "ok":
             gone += st == "gone"
             for k in PERNODE:
