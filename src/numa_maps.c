@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "numa_maps_int.h"
 #include "parse.h"
 
@@ -115,12 +116,11 @@ static void decode_path(struct nm_mapping *m, const char *s, const char *e)
 
 int nm_grow_nodes(struct nm_mapping *m)
 {
-	size_t cap = m->cap ? m->cap * 2 : 8;
-	struct nm_node_pages *p = realloc(m->nodes, cap * sizeof(*p));
+	struct nm_node_pages *p = buf_grow_array(m->nodes, &m->cap,
+						 m->cap < 8 ? 8 : m->cap + 1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	m->nodes = p;
-	m->cap = cap;
 	return 0;
 }
 

@@ -254,6 +254,11 @@ static void runs_of_alike_lines(void)
 		o += (size_t)snprintf(txt + o, cap - o, "%zx bind:1 anon=2 N1=2 kernelpagesize_kB=4\n",
 				      0x20000 + i * 0x1000);
 	o += (size_t)snprintf(txt + o, cap - o, "30000 default\n30001 default\n");
+	/* 20 nodes on one line: the node array grows past its first 8. */
+	o += (size_t)snprintf(txt + o, cap - o, "40000 default");
+	for (int nd = 0; nd < 20; nd++)
+		o += (size_t)snprintf(txt + o, cap - o, " N%d=1", nd);
+	o += (size_t)snprintf(txt + o, cap - o, " kernelpagesize_kB=4\n");
 	struct nm_params ref = p4;
 	ref.reference = true;
 	struct nm_mapping m;
@@ -262,12 +267,14 @@ static void runs_of_alike_lines(void)
 	nm_summary_init(&s, 4);
 	nm_summary_init(&r, 4);
 	CHECK_EQ_INT(numa_maps_summarize(txt, o, &p4, &m, &s), 0);
-	CHECK_EQ_INT(s.nmappings, 1502);
+	CHECK_EQ_INT(s.nmappings, 1503);
 	CHECK_EQ_INT(s.nbad, 4);
-	CHECK_EQ_INT(s.node_kb[0], 4000);
-	CHECK_EQ_INT(s.node_kb[1], 4000);
+	CHECK_EQ_INT(s.node_kb[0], 4004);
+	CHECK_EQ_INT(s.node_kb[1], 4004);
+	CHECK_EQ_INT(s.node_kb[3], 4);
+	CHECK_EQ_INT(s.other_kb, 64);
 	CHECK_EQ_INT(s.pol_kb[1], 4000);
-	CHECK_EQ_INT(s.anon_kb[0], 4000);
+	CHECK_EQ_INT(s.anon_kb[0], 4004);
 	CHECK_EQ_INT(s.npolicies, 2);
 	CHECK_EQ_STR(s.policy, "mixed: default,bind:1");
 	CHECK_EQ_STR(s.pol_top, "bind:1");
@@ -276,6 +283,7 @@ static void runs_of_alike_lines(void)
 	CHECK_EQ_INT(r.nbad, s.nbad);
 	CHECK_EQ_INT(r.node_kb[0], s.node_kb[0]);
 	CHECK_EQ_INT(r.node_kb[1], s.node_kb[1]);
+	CHECK_EQ_INT(r.other_kb, s.other_kb);
 	CHECK_EQ_INT(r.pol_kb[1], s.pol_kb[1]);
 	CHECK_EQ_STR(r.policy, s.policy);
 	nm_summary_free(&s);
