@@ -94,8 +94,8 @@ int nm_fast_rest(const char *p, const char *e, struct nm_mapping *m,
 	 * order, twice, or unknown ends the walk short of the end: the
 	 * general parser takes the line. */
 #define NEXT() do { if (p == e) return 1; p++; } while (0)
-#define COUNTER(c0, c1, lit) \
-	if (HAS(p, e, lit) && p[0] == (c0) && p[1] == (c1)) { \
+#define COUNTER(lit) \
+	if (HAS(p, e, lit)) { \
 		p += sizeof(lit) - 1; \
 		if (!number(&p, e, 18, &v)) \
 			return 0; \
@@ -134,13 +134,13 @@ int nm_fast_rest(const char *p, const char *e, struct nm_mapping *m,
 		p += 4;
 		NEXT();
 	}
-	COUNTER('a', 'n', "anon=")
-	COUNTER('d', 'i', "dirty=")
-	COUNTER('m', 'a', "mapped=")
-	COUNTER('m', 'a', "mapmax=")
-	COUNTER('s', 'w', "swapcache=")
-	COUNTER('a', 'c', "active=")
-	COUNTER('w', 'r', "writeback=")
+	COUNTER("anon=")
+	COUNTER("dirty=")
+	COUNTER("mapped=")
+	COUNTER("mapmax=")
+	COUNTER("swapcache=")
+	COUNTER("active=")
+	COUNTER("writeback=")
 	while (p[0] == 'N') {
 		/* Node ids up to 0xfffff (7 digits), pages up to NM_MAX_PAGES
 		 * (11 digits). */

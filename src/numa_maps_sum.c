@@ -195,11 +195,11 @@ void numa_maps_begin(struct nm_summary *s)
 
 /* One line: 1 parsed into *v and m->nodes, -EINVAL (or another -errno
  * the parser gives) bad, -ENOMEM. rest: what follows the address, NULL
- * when the fast path cannot take the line. */
+ * when the fast path cannot take the line (or the reference is asked). */
 static int parse_line(const char *q, const char *nl, const char *rest,
-		      const struct nm_params *p, struct nm_mapping *m, struct nm_line *v)
+		      struct nm_mapping *m, struct nm_line *v)
 {
-	int rc = rest && !p->reference ? nm_fast_rest(rest, nl, m, v) : 0;
+	int rc = rest ? nm_fast_rest(rest, nl, m, v) : 0;
 	if (rc != 0)
 		return rc;
 	if ((rc = numa_maps_parse_line(q, (size_t)(nl - q), m)) != 0)
@@ -243,7 +243,7 @@ int numa_maps_feed(const char *buf, size_t len, const struct nm_params *p,
 				continue;
 			}
 			same = NULL;
-			lrc = parse_line(q, nl, rest, p, m, &v);
+			lrc = parse_line(q, nl, rest, m, &v);
 			if (lrc == 1 && rest) {
 				same = rest;
 				samelen = (size_t)(nl - rest);
