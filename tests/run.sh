@@ -5,13 +5,16 @@
 cd "$(dirname "$0")/.." || exit 1
 export PROG="${PROG:-./numatop-tui}" BUILD="${BUILD:-build}"
 log=$(mktemp)
-# Orphaned processes of the program (parent 1) before the tests: not ours.
-before=$(mktemp)
-pgrep -x -P 1 numatop-tui | sort >"$before"
+# Every process the tests start carries this run's marker in its
+# environment: what is left at the end and carries it is ours to end.
+# Nothing else is touched, whatever its name (a recorder or exporter of
+# someone else's, a service restarted meanwhile).
+NUMATOP_TEST_RUN=$$.$(date +%s%N)
+export NUMATOP_TEST_RUN
 # Where the tests' settings files go (tests/sh/lib.sh), removed at the end.
 NUMATOP_TEST_CFG=$(mktemp -d)
 export NUMATOP_TEST_CFG
-trap 'rm -f "$log" "$before"; rm -rf "$NUMATOP_TEST_CFG"' EXIT
+trap 'rm -f "$log"; rm -rf "$NUMATOP_TEST_CFG"' EXIT
 run() {
 	name=$1; shift
 	echo "== $name"
@@ -32,19 +35,25 @@ if [ $# -gt 0 ] && ! command -v bzip2 >/dev/null 2>&1; then
 	echo "FAIL unit_tests: needs bzip2 (apt-get install bzip2)" | tee -a "$log"
 fi
 for t in "$@"; do run "$(basename "$t")" "$t"; done
-for t in tests/sh/test_*.sh; do [ -f "$t" ] && run "$(basename "$t")" sh "$t"; done
-# Processes of the program still running now were left behind by a test
-# (a monitor whose tmux went away): said, and ended, so that they do not
-# load the machine for whatever runs next.
-orphans() { pgrep -x -P 1 numatop-tui | sort; }
-left=$(orphans | comm -23 - "$before")
-for p in $left; do left="$left $(pgrep -P "$p")"; done
-# (zombies are on their way out: not counted)
-left=$(for p in $left; do st=$(ps -o stat= -p "$p" 2>/dev/null); [ -n "$st" ] && [ "${st#Z}" = "$st" ] && echo "$p"; done)
+# NUMATOP_TEST_FILES: other shell tests than tests/sh/test_*.sh (the test
+# of this script's own clean-up runs it on one of its own).
+for t in ${NUMATOP_TEST_FILES:-tests/sh/test_*.sh}; do [ -f "$t" ] && run "$(basename "$t")" sh "$t"; done
+# Processes the tests started and left running (a monitor whose tmux
+# went away, a helper): said, and ended, so that they do not load the
+# machine for whatever runs next. Found by the marker in their environment,
+# never by name; zombies are on their way out and not counted.
+left=
+for e in /proc/[0-9]*/environ; do
+	p=${e#/proc/}; p=${p%/environ}
+	[ "$p" = $$ ] && continue
+	tr '\0' '\n' <"$e" 2>/dev/null | grep -qxF "NUMATOP_TEST_RUN=$NUMATOP_TEST_RUN" || continue
+	st=$(ps -o stat= -p "$p" 2>/dev/null)
+	[ -n "$st" ] && [ "${st#Z}" = "$st" ] && left="$left $p"
+done
 if [ -n "$left" ]; then
-	echo "note: $(echo "$left" | wc -l) process(es) of $PROG left running by the tests, killed:"
-	ps -o pid,etime,time,args -p "$(echo "$left" | tr '\n' ',' | sed 's/,$//')" 2>/dev/null | sed 's/^/    /'
-	echo "$left" | xargs kill -9 2>/dev/null
+	echo "note: $(echo $left | wc -w) process(es) started by the tests left running, killed:"
+	ps -o pid,etime,time,args -p "$(echo $left | tr ' ' ',')" 2>/dev/null | sed 's/^/    /'
+	kill -9 $left 2>/dev/null
 fi
 p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
 echo
