@@ -83,6 +83,11 @@ struct cgroup_info {
 				     * threads were not seen: filtered out */
 	int64_t remote_kb;          /* -1 unknown */
 	bool remote_by_mems;        /* judged against mems (else run_nodes) */
+	bool cut;                   /* cgroups below it not read (too deep,
+				     * too many, a name too long): the
+				     * tree's process count and run nodes
+				     * are unknown (memory.numa_stat is
+				     * the kernel's, with every descendant) */
 };
 
 struct cgroup_set {
@@ -93,7 +98,11 @@ struct cgroup_set {
 	int64_t *kb;                /* 3 * nnodes per cgroup */
 	size_t kbcap;
 	int rc;                     /* the walk's error, 0 */
-	size_t truncated;           /* cgroups past CGROUP_MAX left out */
+	size_t truncated;           /* cgroups left out: past CGROUP_MAX, or
+				     * the children of one CGROUP_MAX_DEPTH
+				     * deep (not their descendants) */
+	long first_cut;             /* the first cgroup whose children were
+				     * left out, -1 none */
 };
 
 #define CGROUP_MAX 65536        /* cgroups read in one sample */

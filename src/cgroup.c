@@ -98,6 +98,7 @@ static int add(struct walk *w, const char *path, int parent, int depth)
 	c->total_kb = c->anon_total_kb = c->file_total_kb = c->current_kb = -1;
 	c->unknown_node_kb = 0;
 	c->remote_kb = -1;
+	c->cut = false;
 	c->remote_by_mems = false;
 	c->npids = 0;
 	c->unseen = 0;
@@ -250,11 +251,22 @@ static void read_cpuset(struct walk *w, struct cgroup_info *c)
 		c->have_mems = true;
 }
 
+/* Cgroups below v[idx] are left out. */
+static void cut_below(struct cgroup_set *s, long idx, size_t n)
+{
+	s->truncated += n;
+	if (idx < 0)
+		return;
+	s->v[idx].cut = true;
+	if (s->first_cut < 0)
+		s->first_cut = idx;
+}
+
 static int walk(struct walk *w, const char *path, int parent, int depth)
 {
 	struct cgroup_set *s = w->set;
 	if (s->n >= CGROUP_MAX) {
-		s->truncated++;
+		cut_below(s, parent, 1);
 		return 0;
 	}
 	int rc = add(w, path, parent, depth);
@@ -271,8 +283,8 @@ static int walk(struct walk *w, const char *path, int parent, int depth)
 		return 0;
 	}
 	size_t use = nn;
-	if (depth >= CGROUP_MAX_DEPTH) {
-		s->truncated += nn;
+	if (depth >= CGROUP_MAX_DEPTH && nn > 0) {
+		cut_below(s, me, nn);
 		use = 0;
 	}
 	char child[4096];
@@ -280,7 +292,7 @@ static int walk(struct walk *w, const char *path, int parent, int depth)
 		int len = snprintf(child, sizeof(child), "%s/%s", strcmp(path, "/") ? path : "",
 				   names[i]);
 		if (len < 0 || (size_t)len >= sizeof(child)) {
-			s->truncated++;
+			cut_below(s, me, 1);
 			continue;
 		}
 		rc = walk(w, child, (int)me, depth + 1);
@@ -294,6 +306,7 @@ int cgroup_read_all(const struct fsroot *r, const struct topology *t, struct cgr
 	set->n = 0;
 	set->rc = 0;
 	set->truncated = 0;
+	set->first_cut = -1;
 	set->layout = cgroup_detect(r);
 	if (set->layout == CGROUP_NONE)
 		return 0;
@@ -365,8 +378,13 @@ void cgroup_finish(struct cgroup_set *set, const struct topology *t)
 			c->procs_tree = c->procs;
 		else if (c->procs >= 0)
 			c->procs_tree += c->procs;
+		/* Processes below a cut were not counted: not a number. */
+		if (c->cut)
+			c->procs_tree = -1;
 		if (c->parent >= 0) {
 			struct cgroup_info *p = &set->v[c->parent];
+			if (c->cut)
+				p->cut = true;
 			bitmap_or(&p->run_nodes, &c->run_nodes);
 			p->unseen += c->unseen;
 			if (c->procs_tree >= 0)
@@ -385,7 +403,7 @@ void cgroup_finish(struct cgroup_set *set, const struct topology *t)
 				if (t->nodes[k].has_memory && !bitmap_test(&c->mems, (unsigned)t->nodes[k].id))
 					restricted = true;
 		const struct bitmap *home = restricted ? &c->mems : &c->run_nodes;
-		if (!restricted && (bitmap_empty(&c->run_nodes) || c->unseen > 0))
+		if (!restricted && (bitmap_empty(&c->run_nodes) || c->unseen > 0 || c->cut))
 			continue;
 		c->remote_by_mems = restricted;
 		int64_t r = 0;

@@ -9,6 +9,7 @@
 
 #include "columns.h"
 #include "fsroot.h"
+#include "sanitize.h"
 
 const char *const nm_state_names[] = {
 	"not_read", "ok", "no_perm", "gone", "error",
@@ -150,5 +151,21 @@ size_t snapshot_warnings(const struct snapshot *s,
 		n += say(fn, ctx, "%zu process%s with hugetlb pages of unknown size (PID %d; no "
 			 "Hugepagesize in /proc/meminfo): not counted", huge, huge == 1 ? "" : "es",
 			 huge_pid);
+	const struct cgroup_set *cs = &s->cgroups;
+	if (s->have_cgroups && cs->truncated && cs->first_cut >= 0 && (size_t)cs->first_cut < cs->n) {
+		/* The end of the path (whole components), made printable. */
+		const char *path = cs->v[cs->first_cut].path, *tail = path;
+		size_t len = strlen(path);
+		if (len > 60) {
+			tail = path + len - 60;
+			const char *slash = strchr(tail, '/');
+			tail = slash ? slash : tail;
+		}
+		char shown[96];
+		sanitize_term(tail, shown, sizeof(shown));
+		n += say(fn, ctx, "cgroups: %zu not read below %s%s (deeper than %d levels, or over %d "
+			 "cgroups): process counts above them unknown", cs->truncated,
+			 tail == path ? "" : "...", shown, CGROUP_MAX_DEPTH, CGROUP_MAX);
+	}
 	return n;
 }

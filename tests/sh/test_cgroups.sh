@@ -162,6 +162,30 @@ else
 fi
 grep -Eq '^ +- +gone ' "$T/b.txt" && ok cg_gone_text || bad cg_gone_text "$(cat "$T/b.txt")"
 
+# A tree deeper than the walk goes (70 levels under db.service, its one
+# process at the bottom): the cut is said, and the process counts above it
+# are unknown, never 0; cgroups off that path keep theirs.
+D=$T/deep
+copy "$D"
+dp=$D/sys/fs/cgroup/system.slice/db.service rel=/system.slice/db.service
+: >"$dp/cgroup.procs"
+for i in $(seq 1 70); do
+	dp=$dp/l$i rel=$rel/l$i
+	mkdir "$dp"
+	: >"$dp/cgroup.procs"
+done
+echo 1000 >"$dp/cgroup.procs"
+echo "0::$rel" >"$D/proc/1000/cgroup"
+"$PROG" --root "$D" --json -n 1 >"$T/d.json" 2>"$T/d.err"
+cut62=/system.slice/db.service$(seq -s /l 0 62 | sed 's/^0//')
+jcheck cg_deep_warned "$T/d.json" 'any("not read below .../" in w and "/l62 (deeper than 64 levels" in w for w in d["warnings"])'
+jcheck cg_deep_counts_unknown "$T/d.json" \
+	"[C[p]['processes'] for p in ('/', '/system.slice', '/system.slice/db.service', '$cut62')] == [None] * 4"
+jcheck cg_deep_others_counted "$T/d.json" "C['/user.slice']['processes'] == 2 and C['/system.slice/db.service']['total_kb'] == 118784"
+"$PROG" --root "$D" -b --cgroups -n 1 >"$T/d.txt" 2>&1
+grep -q '^warning: cgroups: 1 not read below .*/l62 ' "$T/d.txt" && grep -Eq '^ +- +[0-9]+ .* /system.slice$' "$T/d.txt" \
+	&& ok cg_deep_text || bad cg_deep_text "$(head -40 "$T/d.txt")"
+
 # v1 (the memory controller's hierarchy, counts in pages) and no cgroups.
 V=$T/v1
 copy "$V"
