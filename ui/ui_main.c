@@ -309,6 +309,25 @@ static void handle(struct ui *u, int ch, bool is_key)
 	ui_handle_key(u, ch);
 }
 
+/* The keys already queued behind the one just handled (a paste, a held
+ * key), without a redraw between them: a redraw per key is what a 10 KB
+ * paste into a prompt took 20 s of CPU for. Bounded, so that sampling
+ * and redraws still come between long bursts. */
+static void drain_keys(struct ui *u)
+{
+	double t0 = mono();
+	timeout(0);
+	for (int i = 0; i < 4096 && !u->quit && !ui_stop; i++) {
+		int ch;
+		bool is_key;
+		if (read_key(&ch, &is_key) == ERR)
+			break;
+		handle(u, ch, is_key);
+		if ((i & 63) == 63 && mono() - t0 > 0.05)
+			break;
+	}
+}
+
 int ui_run(const struct options *o)
 {
 	int rc = check_terminal();
@@ -387,14 +406,19 @@ int ui_run(const struct options *o)
 			lost = true;
 			break;
 		}
-		if (got != ERR)
+		if (got != ERR) {
 			handle(&u, ch, is_key);
+			drain_keys(&u);
+		}
 		if (measuring) {
 			ui_measure_poll(&u);
 			ui_cgmove_poll(&u);
 			continue;
 		}
-		if (got != ERR)
+		/* After keys: the redraw at once, unless a sample is due
+		 * (keys that keep coming never stop the sampling). */
+		bool due = !u.paused && !u.replay && mono() - u.last_sample >= u.delay;
+		if (got != ERR && (!due || busy))
 			continue;
 		if (busy) {
 			ui_action_work(&u, 0.05);

@@ -651,6 +651,32 @@ done
 kill "$spin" 2>/dev/null
 
 # =========================================================================
+# 10b. A paste into a prompt: three 10 KB pastes into the filter prompt,
+# then Escape. The monitor takes them without a redraw per key (20 s of
+# CPU per paste once) and keeps sampling: the prompt closes
+# within a bound far above what the keys cost, and the TIME+ of a
+# spinning process moved.
+# =========================================================================
+sh -c 'while :; do :; done' & spin=$!; bg="$bg $spin"
+dval 0.5; D_paste=$D
+mon paste 100x30 tty -p $spin -o PID,TIME,COMMAND -d "$D"
+up paste; see paste "$spin " 30
+head -c 10000 /dev/zero | tr '\0' 'a' >"$T/paste.txt"
+tmux load-buffer -b p "$T/paste.txt"
+press paste '\'; prompt_open paste Filter
+t1=$(scr paste | awk -v p=$spin '$1 == p { print $2; exit }')
+for i in 1 2 3; do tmux paste-buffer -b p -t paste; sleep 0.3; done
+press paste Escape
+k=150; while [ $k -gt 0 ] && ! scr paste | tail -1 | grep -q Quit; do sleep 0.1; k=$((k - 1)); done
+sleep 1.2
+t2=$(scr paste | awk -v p=$spin '$1 == p { print $2; exit }')
+if [ $k -eq 0 ]; then bad prompt_paste_no_freeze "30 KB pasted into the filter prompt, then Escape: the prompt still open 15 s later: $(scr paste | tail -1 | cut -c1-80)"
+elif [ -z "$t1" ] || [ "$t1" = "$t2" ]; then bad prompt_paste_no_freeze "TIME+ of the spinning PID $spin: '$t1' then '$t2' (no sample during or after the paste)"
+else ok "prompt_paste_no_freeze (TIME+ $t1 -> $t2)"; fi
+killall_of "$D_paste"; tmux kill-session -t paste 2>/dev/null
+kill "$spin" 2>/dev/null
+
+# =========================================================================
 # 11. UTF-8 typed into the prompt; 12. a resize while it is open;
 # 13. "window too small" at 10x5.
 # =========================================================================
