@@ -9,6 +9,21 @@
 
 #include "snapshot.h"
 
+/* The process-table columns (their table is src/columns.c). */
+enum snap_col {
+	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
+	COL_REMOTE_PCT, COL_WHY, COL_RACC, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
+	COL_NCOLS
+};
+struct sort_key {
+	enum snap_col col;
+	int node;                     /* node index for COL_NODE */
+	bool descending;
+};
+/* Sort by the key (col_compare: unknown values last in both directions,
+ * ties by resident memory, largest first, then PID). */
+void snapshot_sort(struct snapshot *s, const struct sort_key *key);
+
 /* How a cell is formatted: batch text (kB as integers, comm) or the
  * monitor (kB human-readable, the command line, marks in the first node
  * cell only). */

@@ -5,10 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "columns.h"
 #include "sampler.h"
 #include "snapshot.h"
-
-struct col_list;
 
 /* What an exporter says of its own cost, summed over its samples. */
 struct output_stats {
@@ -60,24 +59,5 @@ extern const size_t output_nformats;
 const struct output_format *output_format_find(const char *name);
 /* "text json": the names, for messages. */
 void output_format_names(char *out, size_t n);
-
-/* Shared formatting helpers (also used by the UI). */
-const char *fmt_node_kind(const struct topology *t, size_t idx,
-			  const struct node_sample *ns);
-/* "12.3" or "-" for unknown (< 0). */
-void fmt_pct(char *out, size_t n, double v);
-/* Age of a sample: "0s", "42s", "7m", "3h"; "-" never (< 0). */
-void fmt_age(char *out, size_t n, double s);
-/* "812K", "65.4M", "1.2G"; at most 6 characters; "-" unknown. */
-void fmt_human_kb(char *out, size_t n, int64_t kb);
-/* "numa balancing: NUMA (kernel.numa_balancing=1)  hint faults 120/s
- * (local 95.0%)  numa pages migrated 10/s ..." from snapshot.nk. */
-void fmt_balancing(const struct snapshot *s, char *out, size_t n);
-/* "memory tiers: N0:tier4 N1:tier4"; false (out "") when none is known. */
-bool fmt_tiers(const struct snapshot *s, char *out, size_t n);
-/* A rate: "12/s", "1.2k/s", "-" unknown (< 0). */
-void fmt_rate(char *out, size_t n, double r);
-/* kB as an integer, or "-" for unknown (< 0). */
-void fmt_kb(char *out, size_t n, int64_t kb);
 
 #endif

@@ -129,21 +129,6 @@ void snapshot_free(struct snapshot *s);
  * "error", or "-" (not read). */
 const char *snapshot_nm_mark(const struct snap_proc *p);
 
-/* The process-table columns; their table is in columns.h. */
-enum snap_col {
-	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
-	COL_REMOTE_PCT, COL_WHY, COL_RACC, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
-	COL_NCOLS
-};
-struct sort_key {
-	enum snap_col col;
-	int node;                     /* node index for COL_NODE */
-	bool descending;
-};
-/* Sort by the key (col_compare: unknown values last in both directions,
- * ties by resident memory, largest first, then PID). */
-void snapshot_sort(struct snapshot *s, const struct sort_key *key);
-
 /* The sample's warnings, one line each, to fn: processes left out
  * ("1 process skipped: /proc/4242/stat unparsable"), files that could
  * not be read, pages on unknown nodes, numa_maps lines not understood,

@@ -9,8 +9,8 @@
 #include <strings.h>
 
 #include "buf.h"
-#include "output.h"
 #include "sanitize.h"
+#include "format.h"
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -522,4 +522,18 @@ int col_compare(const struct snap_proc *a, const struct snap_proc *b,
 	if (r == 0)
 		r = (a->info.pid > b->info.pid) - (a->info.pid < b->info.pid);
 	return r;
+}
+
+static int cmp_proc(const void *va, const void *vb, void *ctx)
+{
+	return col_compare(va, vb, ctx);
+}
+
+void snapshot_sort(struct snapshot *s, const struct sort_key *key)
+{
+	/* glibc's qsort_r (_GNU_SOURCE): the key goes with the call, no
+	 * file-static state. */
+	if (s->nprocs < 2)
+		return;
+	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, (void *)key);
 }

@@ -10,6 +10,7 @@
 #include <json.h>
 
 #include "sanitize.h"
+#include "format.h"
 
 static json_object *jnum(int64_t v)
 {

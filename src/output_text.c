@@ -9,67 +9,7 @@
 
 #include "columns.h"
 #include "sanitize.h"
-
-void fmt_pct(char *out, size_t n, double v)
-{
-	if (v < 0)
-		snprintf(out, n, "-");
-	else
-		snprintf(out, n, "%.1f", v);
-}
-
-void fmt_kb(char *out, size_t n, int64_t kb)
-{
-	if (kb < 0)
-		snprintf(out, n, "-");
-	else
-		snprintf(out, n, "%lld", (long long)kb);
-}
-
-void fmt_human_kb(char *out, size_t n, int64_t kb)
-{
-	if (kb < 0)
-		snprintf(out, n, "-");
-	else if (kb < 10000)
-		snprintf(out, n, "%lldK", (long long)kb);
-	else if (kb < 1000 * 1024)       /* at most 6 characters: "999.9M" */
-		snprintf(out, n, "%.1fM", (double)kb / 1024);
-	else if (kb < 1000LL * 1024 * 1024)
-		snprintf(out, n, "%.1fG", (double)kb / 1024 / 1024);
-	else
-		snprintf(out, n, "%.1fT", (double)kb / 1024 / 1024 / 1024);
-}
-
-void fmt_age(char *out, size_t n, double s)
-{
-	if (s < 0)
-		snprintf(out, n, "-");
-	else if (s < 100)
-		snprintf(out, n, "%.0fs", s);
-	else if (s < 6000)
-		snprintf(out, n, "%.0fm", s / 60);
-	else if (s < 48 * 3600)
-		snprintf(out, n, "%.0fh", s / 3600);
-	else
-		snprintf(out, n, "%.0fd", s / 86400);
-}
-
-const char *fmt_node_kind(const struct topology *t, size_t idx,
-			  const struct node_sample *ns)
-{
-	const struct topo_node *nd = &t->nodes[idx];
-	bool cpus = !bitmap_empty(&nd->cpus);
-	int64_t mem = ns && ns->mem_rc == 0 ? ns->mem.mem_total_kb : nd->mem_total_kb;
-	if (t->synthetic)
-		return "implicit (non-NUMA kernel)";
-	if (!cpus && mem > 0)
-		return "memory-only";
-	if (cpus && mem == 0)
-		return "no memory";
-	if (mem < 0)
-		return "memory unknown";
-	return "";
-}
+#include "format.h"
 
 static void print_warning(void *ctx, const char *line)
 {

@@ -1,4 +1,4 @@
-/* snapshot.c - the snapshot model's lifetime, sorting and warnings. */
+/* snapshot.c - the snapshot model's lifetime and warnings. */
 #include "snapshot.h"
 
 #include <errno.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "columns.h"
 #include "fsroot.h"
 #include "sanitize.h"
 
@@ -60,20 +59,6 @@ const char *snapshot_nm_mark(const struct snap_proc *p)
 	case NMS_ERROR: return "error";
 	default: return "-";
 	}
-}
-
-static int cmp_proc(const void *va, const void *vb, void *ctx)
-{
-	return col_compare(va, vb, ctx);
-}
-
-void snapshot_sort(struct snapshot *s, const struct sort_key *key)
-{
-	/* glibc's qsort_r (_GNU_SOURCE): the key goes with the call, no
-	 * file-static state. */
-	if (s->nprocs < 2)
-		return;
-	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, (void *)key);
 }
 
 static size_t say(void (*fn)(void *, const char *), void *ctx, const char *fmt, ...)

@@ -6,6 +6,7 @@
 
 #include "sanitize.h"
 #include "ui_action_int.h"
+#include "format.h"
 
 static int box_w(void) { return COLS - 4 < 76 ? COLS - 4 : 76; }
 

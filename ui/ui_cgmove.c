@@ -15,6 +15,7 @@
 #include "cgaction.h"
 #include "sanitize.h"
 #include "ui_int.h"
+#include "format.h"
 
 enum cgm_stage { CGM_CHOOSE, CGM_PREVIEW, CGM_RUNNING, CGM_DONE, CGM_FAILED };
 

@@ -10,6 +10,7 @@
 
 #include "sanitize.h"
 #include "ui_int.h"
+#include "format.h"
 
 /* The columns the screen sorts by (< > choose, I inverts). */
 enum { CGS_NAME, CGS_PROCS, CGS_MEM, CGS_REMOTE, CGS_NSORT };

@@ -10,6 +10,7 @@
 #include "output.h"
 #include "sanitize.h"
 #include "ui_int.h"
+#include "format.h"
 
 /* s from (y, x), cut at maxcols display columns (not bytes: a block
  * character is 3 bytes and one column), never past the edge. */

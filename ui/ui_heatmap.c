@@ -8,6 +8,7 @@
 
 #include "output.h"
 #include "ui_int.h"
+#include "format.h"
 
 static bool any_known(const int64_t *v, size_t n)
 {

@@ -11,7 +11,6 @@
 #include "hmat.h"
 #include "measure.h"
 #include "options.h"
-#include "output.h"
 #include "sampler.h"
 #include "session.h"
 #include "history.h"

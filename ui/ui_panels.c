@@ -9,6 +9,7 @@
 #include <curses.h>
 
 #include "ui_int.h"
+#include "format.h"
 
 #define FLOW_CELL 25      /* the narrowest cell of the flowing layout */
 

@@ -10,6 +10,7 @@
 #include "output.h"
 #include "sanitize.h"
 #include "ui_int.h"
+#include "format.h"
 
 
 struct warn_lines {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "columns.h"
 #include "nmsched.h"
 #include "placement.h"
 #include "sampler.h"
