@@ -11,7 +11,7 @@
 
 #include "fsroot.h"
 #include "hmat.h"
-#include "measure.h"
+#include "measure_io.h"
 #include "proc.h"
 #include "sampler.h"
 #include "topology.h"

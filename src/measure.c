@@ -24,38 +24,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int measure_alloc(struct measure_result *res, const struct topology *t)
-{
-	memset(res, 0, sizeof(*res));
-	size_t n = t->nnodes;
-	res->n = n;
-	res->node_ids = calloc(n ? n : 1, sizeof(int));
-	res->cell = calloc(n ? n * n : 1, sizeof(*res->cell));
-	if (!res->node_ids || !res->cell) {
-		measure_free(res);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		res->node_ids[i] = t->nodes[i].id;
-	for (size_t k = 0; k < n * n; k++)
-		res->cell[k] = (struct measure_cell){ -1, -1, -1, -1, 0 };
-	res->l2_ns = -1;
-	measure_key(t, res->key, sizeof(res->key));
-	return 0;
-}
-
-void measure_free(struct measure_result *res)
-{
-	free(res->node_ids);
-	free(res->cell);
-	memset(res, 0, sizeof(*res));
-}
-
-struct measure_cell *measure_at(const struct measure_result *res, size_t cpu, size_t mem)
-{
-	return &res->cell[cpu * res->n + mem];
-}
-
 /* xorshift64*: a fixed, fast generator (the order only has to defeat the
  * prefetchers, not be secret). */
 static uint64_t rnd(uint64_t *s)

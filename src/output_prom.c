@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "measure.h"
+#include "measure_io.h"
 #include "sanitize.h"
 
 struct expo {

@@ -14,7 +14,7 @@
 
 #include "buf.h"
 #include "hmat.h"
-#include "measure.h"
+#include "measure_io.h"
 #include "numa_maps.h"
 #include "topology_int.h"
 
