@@ -86,9 +86,6 @@ struct migrate_job {
 	const struct action_target *target;
 };
 
-/* Parse one /proc/PID/maps line's address range. 0 or -EINVAL. */
-int maps_parse_range(const char *s, size_t len, uint64_t *start, uint64_t *end);
-
 /* Build the plan and the preview for moving target's memory to node id
  * to_node. Uses the real kernel calls (ops may be replaced afterwards).
  * 0, -ESRCH (gone), -EACCES, -EINVAL (node has no memory), -ENOMEM. */

@@ -124,4 +124,7 @@ int parse_pid_sched(const char *buf, size_t len, struct pid_sched *out, int64_t 
 int parse_i64(const char **p, const char *end, int64_t *out);
 int parse_u64(const char **p, const char *end, uint64_t *out);
 
+/* Parse one /proc/PID/maps line's address range. 0 or -EINVAL. */
+int maps_parse_range(const char *s, size_t len, uint64_t *start, uint64_t *end);
+
 #endif

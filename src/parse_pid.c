@@ -152,3 +152,27 @@ int parse_pid_status(const char *buf, size_t len, struct pid_status *out)
 	}
 	return found ? 0 : -EINVAL;
 }
+
+int maps_parse_range(const char *s, size_t len, uint64_t *start, uint64_t *end)
+{
+	const char *p = s, *e = s + len;
+	uint64_t v[2] = { 0, 0 };
+	for (int k = 0; k < 2; k++) {
+		const char *d = p;
+		while (p < e && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))) {
+			if (p - d >= 16)
+				return -EINVAL;
+			v[k] = v[k] * 16 + (uint64_t)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
+			p++;
+		}
+		if (p == d)
+			return -EINVAL;
+		if (k == 0 && (p >= e || *p++ != '-'))
+			return -EINVAL;
+	}
+	if ((p < e && *p != ' ') || v[1] <= v[0])
+		return -EINVAL;
+	*start = v[0];
+	*end = v[1];
+	return 0;
+}

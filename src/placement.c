@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "migrate.h"
+#include "parse.h"
 
 #define BATCH 512
 /* About one sample per 2 MiB of 4 KiB pages. */

@@ -11,6 +11,7 @@
 
 #include "action.h"
 #include "migrate.h"
+#include "parse.h"
 #include "rebind.h"
 #include "check.h"
 #include "spawn.h"
