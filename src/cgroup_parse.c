@@ -1,6 +1,6 @@
 /* cgroup_parse.c - pure parsers of memory.numa_stat (v1 and v2) and of
  * /proc/PID/cgroup, and the short name of a cgroup path. */
-#include "cgroup.h"
+#include "cgroup_parse.h"
 
 #include <errno.h>
 #include <stdint.h>
