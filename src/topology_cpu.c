@@ -1,4 +1,4 @@
-/* topo_cpu.c - CPUs: online state, package/core/thread topology, caches
+/* topology_cpu.c - CPUs: online state, package/core/thread topology, caches
  * (the data of the article's tables 5.1-5.3). */
 #include "topology_int.h"
 
