@@ -56,7 +56,7 @@ int live_grow(void **v, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-void proc_live_close(void *p)
+static void live_close(void *p)
 {
 	struct live *lv = p;
 	for (size_t i = 0; i < lv->recs.n; i++)
@@ -78,7 +78,7 @@ void proc_live_close(void *p)
 	free(lv);
 }
 
-void proc_live_stats(const void *p, struct proc_scan_stats *out)
+static void live_stats(const void *p, struct proc_scan_stats *out)
 {
 	const struct live *lv = p;
 	*out = lv->st;
@@ -239,14 +239,15 @@ static int discover(struct live *lv, const int *pids, size_t n)
 }
 
 
-static int init_live(struct proc_source *s, struct live **out)
+static int live_open(const struct fsroot *root, void **out)
 {
 	struct live *lv = calloc(1, sizeof(*lv));
 	if (!lv)
 		return -ENOMEM;
+	lv->root = root;
 	long ps = sysconf(_SC_PAGESIZE);
 	lv->page_kb = ps > 0 ? ps / 1024 : 4;
-	int fd = fsroot_open_fd(proc_source_root(s), "/proc", O_RDONLY | O_DIRECTORY);
+	int fd = fsroot_open_fd(root, "/proc", O_RDONLY | O_DIRECTORY);
 	if (fd < 0) {
 		free(lv);
 		return fd;
@@ -355,16 +356,9 @@ static int drop(struct live *lv, struct proc_list *l, struct live_proc *r, int e
 	return 0;
 }
 
-int proc_scan_live(struct proc_source *s, struct proc_list *l)
+static int live_scan(void *state, struct proc_list *l)
 {
-	void **slot = proc_source_pids_slot(s);
-	struct live *lv = *slot;
-	if (!lv) {
-		int rc = init_live(s, &lv);
-		if (rc)
-			return rc;
-		*slot = lv;
-	}
+	struct live *lv = state;
 	memset(&lv->st, 0, sizeof(lv->st));
 	lv->nended = 0;
 	double now = live_mono();
@@ -473,3 +467,8 @@ int proc_scan_live(struct proc_source *s, struct proc_list *l)
 		reread_orphans(lv, l);
 	return rc ? rc : mrc;
 }
+
+const struct proc_backend_ops proc_live_ops = {
+	.open = live_open, .close = live_close, .scan = live_scan, .threads = live_threads,
+	.openat = live_openat, .stats = live_stats,
+};

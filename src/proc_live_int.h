@@ -81,6 +81,7 @@ struct live_found {
 struct pids_info;
 
 struct live {
+	const struct fsroot *root;
 	struct pids_info *info;
 	DIR *procdir;
 	int procfd;
@@ -125,5 +126,9 @@ int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct
 		  struct proc_info *p);
 /* r's stat read again now (its parent ended), into p. */
 int live_rec_reread(struct live *lv, struct live_proc *r, struct proc_info *p);
+
+/* The backend's ops that live in the other files (proc_live_ops). */
+int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct buf *scratch);
+int live_openat(void *state, const struct proc_info *p, const char *name);
 
 #endif

@@ -339,7 +339,7 @@ int live_rec_reread(struct live *lv, struct live_proc *r, struct proc_info *p)
 	return 0;
 }
 
-int proc_live_openat(void *live, const struct proc_info *p, const char *name)
+int live_openat(void *live, const struct proc_info *p, const char *name)
 {
 	struct live *lv = live;
 	const struct live_gen *g = &lv->recs;

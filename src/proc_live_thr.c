@@ -87,15 +87,14 @@ static int read_tasks(struct live *lv, struct live_proc *r, const struct proc_in
 	return 0;
 }
 
-int proc_live_threads(struct proc_source *s, struct proc_list *l, struct proc_info *p,
-		      struct buf *scratch)
+int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct buf *scratch)
 {
-	struct live *lv = *proc_source_pids_slot(s);
+	struct live *lv = state;
 	struct live_gen *g = &lv->recs;
 	struct live_proc *r = (struct live_proc *)proc_find_pid(g->v, g->n, sizeof(*g->v), p->pid);
 	p->thr_n = 0;
 	if (!r || r->starttime != p->starttime)
-		return proc_read_threads(proc_source_root(s), l, p, scratch);
+		return proc_read_threads(lv->root, l, p, scratch);
 	if (p->nthreads <= 1) {
 		free(r->thr);
 		r->thr = NULL;
