@@ -11,7 +11,7 @@
 #include "columns.h"
 #include "options.h"
 #include "output.h"
-#include "ui_int.h"
+#include "ui.h"
 
 /* Text as roff: backslash and hyphen escaped, no line starting with a
  * control character. */
@@ -127,9 +127,9 @@ static void keys(FILE *f)
 {
 	const char *label, *text;
 	char buf[160];
-	enum ui_color c;
-	for (long k = 0; ui_help_line(k, &label, &text, buf, sizeof(buf), &c); k++) {
-		if (c == C_HEADER) {
+	bool heading;
+	for (long k = 0; ui_help_entry(k, &label, &text, buf, sizeof(buf), &heading); k++) {
+		if (heading) {
 			if (strncmp(text, "Columns", 7) == 0)
 				break;          /* their own section */
 			fputs(".SS ", f);

@@ -7,6 +7,7 @@
 
 #include <curses.h>
 
+#include "ui.h"
 #include "ui_int.h"
 
 /* ---- adapters: each screen drawn in rows y0 .. y0+h-1 ----------------- */
@@ -374,4 +375,13 @@ bool ui_main_key(struct ui *u, int ch)
 		}
 	}
 	return false;
+}
+
+bool ui_help_entry(long k, const char **label, const char **text, char *buf, size_t n,
+		   bool *heading)
+{
+	enum ui_color c;
+	bool more = ui_help_line(k, label, text, buf, n, &c);
+	*heading = c == C_HEADER;
+	return more;
 }
