@@ -102,7 +102,7 @@ void ui_cgmove_poll(struct ui *u)
 	m->joined = true;
 	m->took = action_now() - m->t0;
 	m->stage = m->rc == 0 ? CGM_DONE : CGM_FAILED;
-	ui_sample(u);
+	ui_want_sample(u);
 }
 
 void ui_cgmove_key(struct ui *u, int ch)

@@ -100,6 +100,8 @@ struct ui {
 	int setup_sel, setup_pane, setup_avail;   /* F2: cursor, pane, available row */
 	bool color, c256, ascii, mouse;
 	double delay, last_sample;
+	bool sample_due;         /* a handler asked for a sample before the
+				  * next redraw (ui_want_sample) */
 	char filter[520], search[520];   /* filter: "cgroup <path>" fits */
 	struct ui_tag *tagged;   /* tagged processes: PID + start time */
 	size_t ntagged;
@@ -174,7 +176,10 @@ void ui_prompt_open(struct ui *u, int kind);
 void ui_prompt_key(struct ui *u, bool is_key, unsigned wc);
 void ui_prompt_draw(struct ui *u);
 void ui_help_key(struct ui *u, int ch);
-/* ui_main.c: sample now (the K key) */
+/* ui_main.c: a sample before the next redraw (the K key, a cgroup
+ * moved): handlers ask, the main loop samples, once for any number of
+ * asks. ui_sample is the main loop's own. */
+void ui_want_sample(struct ui *u);
 void ui_sample(struct ui *u);
 /* ui_settings.c: the settings file: read (after the options), and on
  * quit written when something changed: 0, or -errno with why. */

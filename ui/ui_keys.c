@@ -83,7 +83,7 @@ static void k_kthreads(struct ui *u, int ch)
 	struct sampler_filter f = { u->opt->pids, u->opt->npids, u->opt->user, u->kernel_threads };
 	if (!u->replay)
 		sampler_set_filter(u->se.smp, &f);
-	ui_sample(u);
+	ui_want_sample(u);
 	snprintf(u->msg, sizeof(u->msg), "kernel threads %s", u->kernel_threads ? "shown" : "hidden");
 }
 
@@ -152,7 +152,7 @@ static void k_screen(struct ui *u, int ch)
 	u->screen = (enum ui_screen)s;
 	u->scroll = 0;
 	if (u->screen == SCR_CGROUPS && !u->snap.have_cgroups && !u->paused)
-		ui_sample(u);     /* read them now, not at the next refresh */
+		ui_want_sample(u);   /* read them now, not at the next refresh */
 }
 
 static void k_enter(struct ui *u, int ch)

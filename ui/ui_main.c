@@ -137,9 +137,15 @@ static void set_priority(struct ui *u)
 	free(v);
 }
 
+void ui_want_sample(struct ui *u)
+{
+	u->sample_due = true;
+}
+
 void ui_sample(struct ui *u)
 {
 	int rc = 0;
+	u->sample_due = false;
 	if (u->replay) {
 		ui_replay_sample(u);
 	} else {
@@ -381,6 +387,8 @@ int ui_run(const struct options *o)
 	ui_sample(&u);
 	bool lost = false;
 	while (!u.quit && !ui_stop) {
+		if (u.sample_due)
+			ui_sample(&u);
 		ui_draw(&u);
 		/* While a migration runs: batches for ~50 ms between redraws,
 		 * keys (Esc) in between; no sampling. While a measurement runs:
