@@ -125,6 +125,16 @@ struct snapshot {
 
 void snapshot_free(struct snapshot *s);
 
+/* Facts every view shows alike (-1 unknown): a node's memory in use
+ * (total - free) in kB and as a share of its total, and the share of
+ * NUMA hint faults taken on the faulting task's own node. */
+int64_t snapshot_node_used_kb(const struct node_sample *ns);
+double snapshot_node_used_pct(const struct node_sample *ns);
+double snapshot_hint_local_pct(const struct snap_numa_kernel *nk);
+
+/* The process's why result (its advice), NULL when it has none. */
+const struct why_result *snapshot_why(const struct snapshot *s, const struct snap_proc *p);
+
 /* What a cell shows when numa_maps was not read: "no perm", "gone",
  * "error", or "-" (not read). */
 const char *snapshot_nm_mark(const struct snap_proc *p);

@@ -21,6 +21,8 @@ enum why_cause {
 /* "-", "none", "policy", "cpuset", "shared_file", "spread", "spill",
  * "moved", "unknown" */
 extern const char *const why_cause_names[WHY_NCAUSES];
+/* The name of a judged cause; NULL when not read yet (or out of range). */
+const char *why_cause_name(int cause);
 
 enum why_action { WHY_ACT_NONE, WHY_ACT_MIGRATE, WHY_ACT_REBIND };
 extern const char *const why_action_names[];   /* "none", "migrate", "rebind" */

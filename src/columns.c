@@ -201,7 +201,7 @@ static void c_policy(const struct col_ctx *c, const struct snap_proc *p, int nod
 
 static const char *s_why(const struct snap_proc *p)
 {
-	return p->why > WHY_NOT_READ && p->why < WHY_NCAUSES ? why_cause_names[p->why] : NULL;
+	return why_cause_name(p->why);
 }
 
 static void c_why(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)

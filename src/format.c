@@ -90,8 +90,9 @@ void fmt_balancing(const struct snapshot *s, char *out, size_t n)
 	fmt_rate(pr, sizeof(pr), r[NVM_PGPROMOTE_SUCCESS]);
 	fmt_rate(dk, sizeof(dk), r[NVM_PGDEMOTE_KSWAPD]);
 	fmt_rate(dd, sizeof(dd), r[NVM_PGDEMOTE_DIRECT]);
-	if (r[NVM_HINT_FAULTS] > 0 && r[NVM_HINT_FAULTS_LOCAL] >= 0)
-		snprintf(loc, sizeof(loc), "%.1f%%", 100.0 * r[NVM_HINT_FAULTS_LOCAL] / r[NVM_HINT_FAULTS]);
+	double lp = snapshot_hint_local_pct(nk);
+	if (lp >= 0)
+		snprintf(loc, sizeof(loc), "%.1f%%", lp);
 	else
 		snprintf(loc, sizeof(loc), "-");
 	if (nk->balancing >= 0)

@@ -103,8 +103,8 @@ static json_object *balancing_obj(const struct snapshot *s)
 	json_object_object_add(o, "mode_name", json_object_new_string(snapshot_balancing_name(nk->balancing)));
 	json_object_object_add(o, "counters", nvm_obj(nk->sys.v, NULL));
 	json_object_object_add(o, "per_s", nvm_obj(NULL, nk->sys_rate));
-	double h = nk->sys_rate[NVM_HINT_FAULTS], l = nk->sys_rate[NVM_HINT_FAULTS_LOCAL];
-	json_object_object_add(o, "hint_faults_local_pct", h > 0 && l >= 0 ? jreal(100.0 * l / h, 1) : NULL);
+	double lp = snapshot_hint_local_pct(nk);
+	json_object_object_add(o, "hint_faults_local_pct", lp >= 0 ? jreal(lp, 1) : NULL);
 	json_object *tiers = json_object_new_array();
 	const struct topology *t = s->topo;
 	for (size_t i = 0; nk->tier && i < t->nnodes; i++) {
@@ -243,10 +243,10 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "kernel_migrated_pages", jnum(p->kmig_pages));
 	json_object_object_add(o, "kernel_migrate_per_s", jreal(p->kmig_rate, 1));
 	json_object_object_add(o, "sched_age_s", jreal(p->sched_age_s, 1));
-	json_object_object_add(o, "remote_cause", p->why > WHY_NOT_READ && p->why < WHY_NCAUSES ?
-			       json_object_new_string(why_cause_names[p->why]) : NULL);
-	if (p->why_idx >= 0 && (size_t)p->why_idx < s->nwhy) {
-		const struct why_result *w = &s->why[p->why_idx];
+	const char *cause = why_cause_name(p->why);
+	json_object_object_add(o, "remote_cause", cause ? json_object_new_string(cause) : NULL);
+	const struct why_result *w = snapshot_why(s, p);
+	if (w) {
 		json_object *ev = json_object_new_array();
 		for (size_t k = 0; k < w->nevidence; k++)
 			json_object_array_add(ev, json_object_new_string(w->evidence[k]));

@@ -51,6 +51,30 @@ const char *snapshot_balancing_name(int mode)
 	}
 }
 
+int64_t snapshot_node_used_kb(const struct node_sample *ns)
+{
+	int64_t tot = ns->mem.mem_total_kb, fr = ns->mem.mem_free_kb;
+	return tot >= 0 && fr >= 0 && fr <= tot ? tot - fr : -1;
+}
+
+double snapshot_node_used_pct(const struct node_sample *ns)
+{
+	int64_t used = snapshot_node_used_kb(ns);
+	return used >= 0 && ns->mem.mem_total_kb > 0 ? 100.0 * (double)used / (double)ns->mem.mem_total_kb
+						       : -1;
+}
+
+double snapshot_hint_local_pct(const struct snap_numa_kernel *nk)
+{
+	double h = nk->sys_rate[NVM_HINT_FAULTS], l = nk->sys_rate[NVM_HINT_FAULTS_LOCAL];
+	return h > 0 && l >= 0 ? 100.0 * l / h : -1;
+}
+
+const struct why_result *snapshot_why(const struct snapshot *s, const struct snap_proc *p)
+{
+	return p->why_idx >= 0 && (size_t)p->why_idx < s->nwhy ? &s->why[p->why_idx] : NULL;
+}
+
 const char *snapshot_nm_mark(const struct snap_proc *p)
 {
 	switch (p->nm) {

@@ -9,6 +9,11 @@
 const char *const why_cause_names[WHY_NCAUSES] = {
 	"-", "none", "policy", "cpuset", "shared_file", "spread", "spill", "moved", "unknown",
 };
+
+const char *why_cause_name(int cause)
+{
+	return cause > WHY_NOT_READ && cause < WHY_NCAUSES ? why_cause_names[cause] : NULL;
+}
 const char *const why_action_names[] = { "none", "migrate", "rebind" };
 
 static void evidence(struct why_result *r, const char *fmt, ...)

@@ -129,9 +129,9 @@ void ui_draw_status(struct ui *u, int y)
 		fmt_rate(h, sizeof(h), r[NVM_HINT_FAULTS]);
 		fmt_rate(m, sizeof(m), r[NVM_PAGES_MIGRATED]);
 		char loc[16] = "-";
-		if (r[NVM_HINT_FAULTS] > 0 && r[NVM_HINT_FAULTS_LOCAL] >= 0)
-			snprintf(loc, sizeof(loc), "%.0f%%",
-				 100.0 * r[NVM_HINT_FAULTS_LOCAL] / r[NVM_HINT_FAULTS]);
+		double lp = snapshot_hint_local_pct(&s->nk);
+		if (lp >= 0)
+			snprintf(loc, sizeof(loc), "%.0f%%", lp);
 		snprintf(bal, sizeof(bal), "  balancing: faults %s %s local, migrated %s", h, loc, m);
 	}
 	snprintf(part, sizeof(part), "  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%.64s%s%s%s",

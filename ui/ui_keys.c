@@ -279,10 +279,8 @@ static void k_advice(struct ui *u, int ch)
 	const struct snap_proc *p = ui_selected(u);
 	if (!p)
 		return;
-	const struct why_result *w = p->why_idx >= 0 && (size_t)p->why_idx < u->snap.nwhy ?
-				     &u->snap.why[p->why_idx] : NULL;
-	const char *cause = p->why > WHY_NOT_READ && p->why < WHY_NCAUSES ? why_cause_names[p->why] :
-			    "not read yet";
+	const struct why_result *w = snapshot_why(&u->snap, p);
+	const char *cause = why_cause_name(p->why) ? why_cause_name(p->why) : "not read yet";
 	if (!w || w->action == WHY_ACT_NONE) {
 		snprintf(u->msg, sizeof(u->msg), "PID %d, remote: %s: %s", p->info.pid, cause,
 			 w ? w->text : p->why == WHY_NONE ? "nothing to do: little of it is remote" :

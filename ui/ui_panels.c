@@ -78,20 +78,19 @@ static int draw_node_line(struct ui *u, size_t i, int y, bool compact)
 		x += w + 1;
 		if (!compact)
 			ui_history_node_line(u, i, y, x, COLS - x);
-		int64_t tot = ns->mem.mem_total_kb, fr = ns->mem.mem_free_kb;
-		if (tot > 0 && fr >= 0) {
+		int64_t tot = ns->mem.mem_total_kb;
+		double used_pct = snapshot_node_used_pct(ns);
+		if (used_pct >= 0) {
 			char a[16], b[16];
-			fmt_human_kb(a, sizeof(a), tot - fr);
+			fmt_human_kb(a, sizeof(a), snapshot_node_used_kb(ns));
 			fmt_human_kb(b, sizeof(b), tot);
 			snprintf(txt, sizeof(txt), "%s/%s", a, b);
 			if (compact) {
-				bar(u, y, x, w, 100.0 * (double)(tot - fr) / (double)tot, 0,
-				    C_BAR_MEM, C_BAR_MEM, txt);
+				bar(u, y, x, w, used_pct, 0, C_BAR_MEM, C_BAR_MEM, txt);
 			} else {
 				y++;
 				mvaddstr(y, 0, "Mem");
-				bar(u, y, 5, w, 100.0 * (double)(tot - fr) / (double)tot, 0,
-				    C_BAR_MEM, C_BAR_MEM, txt);
+				bar(u, y, 5, w, used_pct, 0, C_BAR_MEM, C_BAR_MEM, txt);
 				x = 5 + w + 1;
 			}
 		} else {
@@ -161,9 +160,9 @@ static void draw_cell(struct ui *u, size_t i, int y, int x, int w, int idw)
 		bar(u, y, bx, bw, ld->user, ld->system, C_BAR_USER, C_BAR_SYS, txt);
 	}
 	bx += bw + 1;
-	int64_t tot = ns->mem.mem_total_kb, fr = ns->mem.mem_free_kb;
-	if (tot > 0 && fr >= 0) {
-		double used = 100.0 * (double)(tot - fr) / (double)tot;
+	int64_t tot = ns->mem.mem_total_kb;
+	double used = snapshot_node_used_pct(ns);
+	if (used >= 0) {
 		snprintf(txt, sizeof(txt), "%.0f%%", used);
 		bar(u, y, bx, bw, used, 0, C_BAR_MEM, C_BAR_MEM, txt);
 	} else {
@@ -178,8 +177,8 @@ static double busy(const struct ui *u, size_t i)
 {
 	const struct node_sample *ns = &u->snap.nodes[i];
 	double cpu = u->snap.node_load[i].busy;
-	int64_t tot = ns->mem.mem_total_kb, fr = ns->mem.mem_free_kb;
-	double mem = tot > 0 && fr >= 0 ? (double)(tot - fr) / (double)tot : 0;
+	double used = snapshot_node_used_pct(ns);
+	double mem = used >= 0 ? used / 100 : 0;
 	return (cpu > 0 ? cpu : 0) * 10 + mem;
 }
 

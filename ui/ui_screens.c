@@ -205,11 +205,10 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		attroff(ui_attr(u, C_WARN) | A_BOLD);
 	}
 	mvprintw(y++, 0, "Cpus_allowed %s   Mems_allowed %s", d->cpus_allowed, d->mems_allowed);
-	if (p && p->why > WHY_NOT_READ && p->why < WHY_NCAUSES) {
-		const struct why_result *w = p->why_idx >= 0 && (size_t)p->why_idx < u->snap.nwhy ?
-					     &u->snap.why[p->why_idx] : NULL;
+	if (p && why_cause_name(p->why)) {
+		const struct why_result *w = snapshot_why(&u->snap, p);
 		attron(ui_attr(u, C_LABEL));
-		mvprintw(y++, 0, "why remote: %s -- %s%s", why_cause_names[p->why],
+		mvprintw(y++, 0, "why remote: %s -- %s%s", why_cause_name(p->why),
 			 w ? w->text : "nothing to do: little of it is remote",
 			 w && w->action != WHY_ACT_NONE ? " (x: do it)" : "");
 		attroff(ui_attr(u, C_LABEL));
