@@ -71,7 +71,4 @@ const char *action_strerror(int err, char *buf, size_t n);
 /* kernel.numa_balancing: 0, 1, 2 ..., or -1 unknown. */
 int action_numa_balancing(const struct fsroot *r);
 
-/* Wall-clock seconds from CLOCK_MONOTONIC. */
-double action_now(void);
-
 #endif

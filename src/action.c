@@ -14,6 +14,7 @@
 
 #include "parse.h"
 #include "proc.h"
+#include "monotime.h"
 
 int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 {
@@ -184,13 +185,6 @@ const char *action_strerror(int err, char *buf, size_t n)
 		break;
 	}
 	return buf;
-}
-
-double action_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int action_numa_balancing(const struct fsroot *r)

@@ -1,6 +1,7 @@
 /* measure.c - latency and bandwidth between every CPU node and every
  * memory node, measured on the live machine. */
 #include "measure.h"
+#include "monotime.h"
 
 #include <errno.h>
 #include <numaif.h>
@@ -16,13 +17,6 @@
 
 #define LINE 64                    /* bytes per chased cache line */
 #define HUGE_ALIGN (2u << 20)
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* xorshift64*: a fixed, fast generator (the order only has to defeat the
  * prefetchers, not be secret). */
@@ -141,12 +135,12 @@ static void build_chain(char *buf, size_t lines, uint32_t *next)
 __attribute__((noinline)) static double chase(void *start, size_t steps, void **end)
 {
 	void *p = start;
-	double t0 = now_s();
+	double t0 = monotime_now();
 	__asm__ volatile("" : "+r"(p) : : "memory");
 	for (size_t i = 0; i < steps; i++)
 		p = *(void **)p;
 	__asm__ volatile("" : "+r"(p) : : "memory");
-	double dt = now_s() - t0;
+	double dt = monotime_now() - t0;
 	*end = p;
 	return dt;
 }
@@ -197,13 +191,13 @@ static void *reader_main(void *arg)
 	pthread_mutex_unlock(&r->gate->mu);
 	if (!go)
 		return NULL;
-	double t0 = now_s();
+	double t0 = monotime_now();
 	uint64_t s = 0;
 	for (unsigned k = 0; k < r->passes; k++) {
 		s += read_all(r->buf, r->words);
 		__asm__ volatile("" : "+r"(s) : : "memory");
 	}
-	r->seconds = now_s() - t0;
+	r->seconds = monotime_now() - t0;
 	r->sink = s;
 	return NULL;
 }
@@ -220,13 +214,13 @@ static double bandwidth(const char *buf, size_t len, const struct bitmap *cpus,
 			ids[nt++] = c;
 	if (!nt) {
 		volatile uint64_t sink = read_all((const uint64_t *)buf, len / 8);   /* warm */
-		double t0 = now_s();
+		double t0 = monotime_now();
 		uint64_t s = 0;
 		for (unsigned k = 0; k < passes; k++) {
 			s += read_all((const uint64_t *)buf, len / 8);
 			__asm__ volatile("" : "+r"(s) : : "memory");
 		}
-		double dt = now_s() - t0;
+		double dt = monotime_now() - t0;
 		sink += s;
 		(void)sink;
 		return dt > 0 ? (double)len * passes / dt / 1e9 : -1;
@@ -329,7 +323,7 @@ int measure_run(const struct fsroot *r, const struct topology *t,
 	res->quick = o->quick;
 	gethostname(res->host, sizeof(res->host) - 1);
 	measure_detect_hypervisor(r, res->hypervisor, sizeof(res->hypervisor));
-	double t0 = now_s();
+	double t0 = monotime_now();
 	size_t n = t->nnodes, ncpu = 0, nmem = 0;
 	for (size_t i = 0; i < n; i++) {
 		ncpu += t->nodes[i].ncpus_online > 0 || !bitmap_empty(&t->nodes[i].cpus);
@@ -455,7 +449,7 @@ int measure_run(const struct fsroot *r, const struct topology *t,
 	}
 	sched_setaffinity(0, sizeof(saved), &saved);
 	free(perm);
-	res->seconds = now_s() - t0;
+	res->seconds = monotime_now() - t0;
 	res->when = time(NULL);
 	if (rc) {
 		measure_free(res);

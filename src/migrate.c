@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "numa_maps.h"
 #include "parse.h"
+#include "monotime.h"
 
 /* pagemap entry bits (Documentation/admin-guide/mm/pagemap.rst) */
 #define PM_PRESENT (UINT64_C(1) << 63)
@@ -338,7 +339,7 @@ int migrate_step(struct migrate_job *j, size_t max_pages)
 {
 	if (j->cur >= j->nranges)
 		return 0;
-	double t0 = action_now();
+	double t0 = monotime_now();
 	if (j->t_start == 0)
 		j->t_start = t0;
 	int rc = 0;
@@ -388,7 +389,7 @@ int migrate_step(struct migrate_job *j, size_t max_pages)
 		if (j->addr >= rg->end && ++j->cur < j->nranges)
 			j->addr = j->ranges[j->cur].start;
 	}
-	j->t_end = action_now();
+	j->t_end = monotime_now();
 	if (rc == -ENOENT)
 		rc = -ESRCH;
 	if (rc)

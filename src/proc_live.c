@@ -23,6 +23,7 @@
 #include <libproc2/pids.h>
 
 #include "proc_live_int.h"
+#include "monotime.h"
 
 enum item_index { I_PID, I_BEGAN, I_EUID, I_EUSER, I_N };
 
@@ -39,13 +40,6 @@ static enum pids_item items[I_N] = {
 
 _Static_assert(offsetof(struct live_proc, pid) == 0, "proc_find_pid needs pid first");
 _Static_assert(offsetof(struct live_found, pid) == 0, "proc_find_pid needs pid first");
-
-double live_mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int live_grow(void **v, size_t *cap, size_t need, size_t size)
 {
@@ -269,7 +263,7 @@ static int live_open(const struct fsroot *root, void **out)
 		return rc;
 	}
 	lv->fd_limit = fd_budget();
-	lv->t0 = live_mono();
+	lv->t0 = monotime_now();
 	*out = lv;
 	return 0;
 }
@@ -361,7 +355,7 @@ static int live_scan(void *state, struct proc_list *l)
 	struct live *lv = state;
 	memset(&lv->st, 0, sizeof(lv->st));
 	lv->nended = 0;
-	double now = live_mono();
+	double now = monotime_now();
 	size_t n;
 	char key[64] = "";
 	int rc;

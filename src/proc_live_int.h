@@ -106,7 +106,6 @@ struct live {
 	struct proc_scan_stats st;
 };
 
-double live_mono(void);
 int live_grow(void **v, size_t *cap, size_t need, size_t size);
 /* The name of uid from the user table, added (from passwd, or digits)
  * when new; name: what libproc2 said, or NULL. NULL when out of memory. */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "proc_live_int.h"
+#include "monotime.h"
 
 /* Deciseconds since the source opened, from STAGGER_DS: a record's first
  * stat time can be set back up to one refresh period without wrapping. */
@@ -31,7 +32,7 @@ _Static_assert(STAGGER_DS >= REFRESH_DS, "room for the stagger");
 
 static uint32_t decis(const struct live *lv)
 {
-	double d = (live_mono() - lv->t0) * 10.0;
+	double d = (monotime_now() - lv->t0) * 10.0;
 	return STAGGER_DS + (d > 0 ? (uint32_t)d : 0);
 }
 

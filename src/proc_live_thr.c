@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "proc_live_int.h"
+#include "monotime.h"
 
 /* The thread ids of r, from its task directory. */
 static int list_tasks(struct live *lv, const struct live_proc *r, int **tids, size_t *n,
@@ -83,7 +84,7 @@ static int read_tasks(struct live *lv, struct live_proc *r, const struct proc_in
 	close(taskfd);
 	t->ticks = p->utime + p->stime;
 	t->nthreads = p->nthreads;
-	t->at = live_mono();
+	t->at = monotime_now();
 	return 0;
 }
 
@@ -100,7 +101,7 @@ int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct b
 		r->thr = NULL;
 		return proc_list_add_thread(l, p, p->pid, p->last_cpu);
 	}
-	double now = live_mono();
+	double now = monotime_now();
 	const struct thr_cache *t = r->thr;
 	if (!t || !t->n || !proc_threads_still(t->ticks, t->nthreads, t->at,
 					       p->utime + p->stime, p->nthreads, now,

@@ -12,13 +12,12 @@
 
 #include "numa_maps.h"
 #include "sampler_int.h"
+#include "monotime.h"
 
 static double mono_now(void *ctx)
 {
 	(void)ctx;
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return monotime_now();
 }
 
 static double self_cpu_seconds(void)

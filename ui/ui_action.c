@@ -10,6 +10,7 @@
 
 #include "sanitize.h"
 #include "ui_action_int.h"
+#include "monotime.h"
 
 void ui_action_free(struct ui *u)
 {
@@ -98,8 +99,8 @@ bool ui_action_running(const struct ui *u)
 void ui_action_work(struct ui *u, double seconds)
 {
 	struct ui_action *a = u->act;
-	double t0 = action_now();
-	while (a && a->st == ST_RUN && action_now() - t0 < seconds)
+	double t0 = monotime_now();
+	while (a && a->st == ST_RUN && monotime_now() - t0 < seconds)
 		if (actjob_step(&a->job, 2048) == 0)
 			a->st = ST_DONE;
 }

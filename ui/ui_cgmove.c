@@ -16,6 +16,7 @@
 #include "sanitize.h"
 #include "ui_int.h"
 #include "format.h"
+#include "monotime.h"
 
 enum cgm_stage { CGM_CHOOSE, CGM_PREVIEW, CGM_RUNNING, CGM_DONE, CGM_FAILED };
 
@@ -100,7 +101,7 @@ void ui_cgmove_poll(struct ui *u)
 	}
 	pthread_join(m->th, NULL);
 	m->joined = true;
-	m->took = action_now() - m->t0;
+	m->took = monotime_now() - m->t0;
 	m->stage = m->rc == 0 ? CGM_DONE : CGM_FAILED;
 	ui_want_sample(u);
 }
@@ -135,7 +136,7 @@ void ui_cgmove_key(struct ui *u, int ch)
 			m->prepared = false;
 			m->stage = CGM_CHOOSE;
 		} else if (enter) {
-			m->t0 = action_now();
+			m->t0 = monotime_now();
 			atomic_store(&m->done, 0);
 			if (pthread_create(&m->th, NULL, run, m) != 0) {
 				snprintf(m->err, sizeof(m->err), "cannot start the move: out of threads");
@@ -223,7 +224,7 @@ void ui_cgmove_draw(struct ui *u)
 	}
 	case CGM_RUNNING: {
 		snprintf(line, sizeof(line), "moving to node %d: the kernel migrates while cpuset.mems "
-			 "is written (%.0f s)", m->a.node_id, action_now() - m->t0);
+			 "is written (%.0f s)", m->a.node_id, monotime_now() - m->t0);
 		mvaddnstr(y++, x0 + 1, line, w - 2);
 		kb_line(++y, x0 + 1, w - 2, t, "before", m->a.before_kb, m->a.node_idx);
 		kb_line(++y, x0 + 1, w - 2, t, "now", m->now_kb, m->a.node_idx);

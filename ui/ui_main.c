@@ -16,19 +16,13 @@
 #include "ui.h"
 #include "ui_int.h"
 #include "sigstop.h"
+#include "monotime.h"
 
 static volatile sig_atomic_t ui_stop;
 
 static void on_term(int sig)
 {
 	ui_stop = sig;
-}
-
-static double mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void init_colors(struct ui *u)
@@ -168,7 +162,7 @@ void ui_sample(struct ui *u)
 		if (e == -ESRCH)
 			u->detail_exited = true;
 	}
-	u->last_sample = mono();
+	u->last_sample = monotime_now();
 }
 
 /* Between samples while the sampler warms up: the placement of more
@@ -176,7 +170,7 @@ void ui_sample(struct ui *u)
  * rows again. */
 static bool warm_step(struct ui *u)
 {
-	double left = u->delay - (mono() - u->last_sample);
+	double left = u->delay - (monotime_now() - u->last_sample);
 	if (left <= 0.02)
 		return false;
 	int rc = sampler_warmup(u->se.smp, &u->snap, left < 0.15 ? left : 0.15);
@@ -321,7 +315,7 @@ static void handle(struct ui *u, int ch, bool is_key)
  * and redraws still come between long bursts. */
 static void drain_keys(struct ui *u)
 {
-	double t0 = mono();
+	double t0 = monotime_now();
 	timeout(0);
 	for (int i = 0; i < 4096 && !u->quit && !ui_stop; i++) {
 		int ch;
@@ -329,7 +323,7 @@ static void drain_keys(struct ui *u)
 		if (read_key(&ch, &is_key) == ERR)
 			break;
 		handle(u, ch, is_key);
-		if ((i & 63) == 63 && mono() - t0 > 0.05)
+		if ((i & 63) == 63 && monotime_now() - t0 > 0.05)
 			break;
 	}
 }
@@ -397,7 +391,7 @@ int ui_run(const struct options *o)
 		 * not a spin). */
 		bool busy = ui_action_running(&u), measuring = ui_measure_running(&u) ||
 			   ui_cgmove_running(&u);
-		double left = u.delay - (mono() - u.last_sample);
+		double left = u.delay - (monotime_now() - u.last_sample);
 		bool warm = !busy && !measuring && !u.paused && !u.replay &&
 			    sampler_warming(u.se.smp) && left > 0.02;
 		int wait_ms = busy || warm ? 0 : measuring ? 100 : u.paused || u.replay ? 1000 :
@@ -425,7 +419,7 @@ int ui_run(const struct options *o)
 		}
 		/* After keys: the redraw at once, unless a sample is due
 		 * (keys that keep coming never stop the sampling). */
-		bool due = !u.paused && !u.replay && mono() - u.last_sample >= u.delay;
+		bool due = !u.paused && !u.replay && monotime_now() - u.last_sample >= u.delay;
 		if (got != ERR && (!due || busy))
 			continue;
 		if (busy) {
@@ -434,7 +428,7 @@ int ui_run(const struct options *o)
 		}
 		if (warm && warm_step(&u))
 			continue;
-		if (!u.paused && !u.replay && mono() - u.last_sample >= u.delay)
+		if (!u.paused && !u.replay && monotime_now() - u.last_sample >= u.delay)
 			ui_sample(&u);
 	}
 	endwin();
