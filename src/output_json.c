@@ -11,6 +11,7 @@
 
 #include "sanitize.h"
 #include "format.h"
+#include "node_fields.h"
 
 static json_object *jnum(int64_t v)
 {
@@ -61,15 +62,12 @@ static json_object *node_obj(const struct snapshot *s, size_t i)
 	json_object_object_add(o, "cpus_online", json_object_new_int((int)nd->ncpus_online));
 	const char *kind = fmt_node_kind(t, i, ns);
 	json_object_object_add(o, "kind", json_object_new_string(kind[0] ? kind : "normal"));
-	json_object_object_add(o, "mem_total_kb", jnum(ns->mem.mem_total_kb));
-	json_object_object_add(o, "mem_free_kb", jnum(ns->mem.mem_free_kb));
-	json_object_object_add(o, "file_kb", jnum(ns->mem.file_pages_kb));
-	json_object_object_add(o, "anon_kb", jnum(ns->mem.anon_pages_kb));
-	json_object_object_add(o, "shmem_kb", jnum(ns->mem.shmem_kb));
-	json_object_object_add(o, "cpu_busy_pct", jreal(s->node_load[i].busy, 1));
-	json_object_object_add(o, "cpu_user_pct", jreal(s->node_load[i].user, 1));
-	json_object_object_add(o, "cpu_system_pct", jreal(s->node_load[i].system, 1));
-	json_object_object_add(o, "cpu_iowait_pct", jreal(s->node_load[i].iowait, 1));
+	for (size_t k = 0; k < node_nfields; k++) {
+		const struct node_field *nf = &node_fields[k];
+		double v = nf->get(s, i);
+		json_object_object_add(o, nf->key, nf->unit == NF_KB ? jnum(v < 0 ? -1 : (int64_t)v)
+								       : jreal(v, 1));
+	}
 	json_object *st = json_object_new_object(), *rt = json_object_new_object();
 	for (int k = 0; k < NUMASTAT_NKEYS; k++) {
 		json_object_object_add(st, numastat_names[k], jnum(ns->ns.v[k]));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "measure_io.h"
+#include "node_fields.h"
 #include "sanitize.h"
 
 struct expo {
@@ -67,24 +68,16 @@ static double kb_bytes(int64_t kb) { return (double)kb * 1024.0; }
 static void node_memory(const struct expo *e, const struct snapshot *s)
 {
 	const struct topology *t = s->topo;
-	static const struct { const char *name, *help; size_t off; } mem[] = {
-		{ "numatop_node_memory_total_bytes", "Memory of the node (MemTotal).",
-		  offsetof(struct mem_info, mem_total_kb) },
-		{ "numatop_node_memory_free_bytes", "Free memory of the node (MemFree).",
-		  offsetof(struct mem_info, mem_free_kb) },
-		{ "numatop_node_memory_file_bytes", "Page cache on the node (FilePages).",
-		  offsetof(struct mem_info, file_pages_kb) },
-		{ "numatop_node_memory_anon_bytes", "Anonymous memory on the node (AnonPages).",
-		  offsetof(struct mem_info, anon_pages_kb) },
-		{ "numatop_node_memory_shmem_bytes", "Shared memory on the node (Shmem).",
-		  offsetof(struct mem_info, shmem_kb) },
-	};
-	for (size_t k = 0; k < sizeof(mem) / sizeof(mem[0]); k++) {
-		family(e, mem[k].name, F_GAUGE, mem[k].help);
+	for (size_t k = 0; k < node_nfields; k++) {
+		const struct node_field *nf = &node_fields[k];
+		if (!nf->prom)
+			continue;
+		family(e, nf->prom, F_GAUGE, nf->prom_help);
 		for (size_t i = 0; i < t->nnodes; i++) {
-			int64_t kb = *(const int64_t *)((const char *)&s->nodes[i].mem + mem[k].off);
-			if (kb >= 0)
-				node_sample(e, mem[k].name, t->nodes[i].id, kb_bytes(kb));
+			double v = nf->get(s, i);
+			if (v >= 0)
+				node_sample(e, nf->prom, t->nodes[i].id,
+					    nf->unit == NF_KB ? kb_bytes((int64_t)v) : v);
 		}
 	}
 	family(e, "numatop_node_cpus", F_GAUGE, "CPUs of the node (online ones).");

@@ -10,6 +10,7 @@
 #include "columns.h"
 #include "sanitize.h"
 #include "format.h"
+#include "node_fields.h"
 
 static void print_warning(void *ctx, const char *line)
 {
@@ -51,33 +52,43 @@ static void header(FILE *f, const struct snapshot *s, const struct output_opts *
 	snapshot_warnings(s, print_warning, f);
 }
 
+/* The node table's metrics, from the per-node field table, in order. */
+static const char *const node_cols[] = { "cpu_busy_pct", "cpu_user_pct", "cpu_system_pct",
+					  "mem_total_kb", "mem_free_kb" };
+#define NODE_NCOLS (sizeof(node_cols) / sizeof(node_cols[0]))
+
 static void node_table(FILE *f, const struct snapshot *s)
 {
 	const struct topology *t = s->topo;
-	fprintf(f, "\n%5s %-16s %4s %6s %6s %6s %12s %12s %12s %10s %10s  %s\n",
-		"NODE", "CPUS", "ONL", "LOAD%", "USER%", "SYS%", "MEM_TOTAL_KB",
-		"MEM_FREE_KB", "NUMA_HIT", "NUMA_MISS", "OTHER_NODE", "NOTE");
+	const struct node_field *nf[NODE_NCOLS];
+	for (size_t k = 0; k < NODE_NCOLS; k++)
+		nf[k] = node_field_find(node_cols[k]);
+	fprintf(f, "\n%5s %-16s %4s", "NODE", "CPUS", "ONL");
+	for (size_t k = 0; k < NODE_NCOLS; k++)
+		fprintf(f, " %*s", nf[k]->text_w, nf[k]->text_hdr);
+	fprintf(f, " %12s %10s %10s  %s\n", "NUMA_HIT", "NUMA_MISS", "OTHER_NODE", "NOTE");
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct topo_node *nd = &t->nodes[i];
 		const struct node_sample *ns = &s->nodes[i];
-		char cpus[4096], load[16], user[16], sys[16], tot[24], fr[24];
-		char hit[24], miss[24], other[24];
+		char cpus[4096], cell[32], hit[24], miss[24], other[24];
 		size_t need = bitmap_format_list(&nd->cpus, cpus, sizeof(cpus));
 		if (need == 0)
 			snprintf(cpus, sizeof(cpus), "none");
 		else if (need > 16)
 			snprintf(cpus + 13, sizeof(cpus) - 13, "...");
-		fmt_pct(load, sizeof(load), s->node_load[i].busy);
-		fmt_pct(user, sizeof(user), s->node_load[i].user);
-		fmt_pct(sys, sizeof(sys), s->node_load[i].system);
-		fmt_kb(tot, sizeof(tot), ns->mem.mem_total_kb);
-		fmt_kb(fr, sizeof(fr), ns->mem.mem_free_kb);
+		fprintf(f, "%5d %-16s %4u", nd->id, cpus, nd->ncpus_online);
+		for (size_t k = 0; k < NODE_NCOLS; k++) {
+			double v = nf[k]->get(s, i);
+			if (nf[k]->unit == NF_KB)
+				fmt_kb(cell, sizeof(cell), v < 0 ? -1 : (int64_t)v);
+			else
+				fmt_pct(cell, sizeof(cell), v);
+			fprintf(f, " %*s", nf[k]->text_w, cell);
+		}
 		fmt_kb(hit, sizeof(hit), ns->ns.v[NUMASTAT_HIT]);
 		fmt_kb(miss, sizeof(miss), ns->ns.v[NUMASTAT_MISS]);
 		fmt_kb(other, sizeof(other), ns->ns.v[NUMASTAT_OTHER_NODE]);
-		fprintf(f, "%5d %-16s %4u %6s %6s %6s %12s %12s %12s %10s %10s  %s\n",
-			nd->id, cpus, nd->ncpus_online, load, user, sys, tot, fr,
-			hit, miss, other, fmt_node_kind(t, i, ns));
+		fprintf(f, " %12s %10s %10s  %s\n", hit, miss, other, fmt_node_kind(t, i, ns));
 	}
 }
 

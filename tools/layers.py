@@ -28,7 +28,7 @@ LAYERS = [
               "numa_maps", "numa_maps_*", "cgroup_parse", "nmsched", "sigstop", "maps"]),
     ("readers", ["topology", "topology_*", "proc", "proc_*", "cgroup", "cgroup_procs",
                  "placement", "detail", "nodestat", "hmat", "measure_io"]),
-    ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "format", "history",
+    ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "format", "history", "node_fields",
                "session", "settings", "snapjson", "replay", "replay_*"]),
     ("emit/act", ["output", "output_*", "record", "record_*", "capture", "action", "action_*",
                   "actjob", "actjob_*", "migrate", "migrate_*", "rebind", "cgaction", "measure"]),
