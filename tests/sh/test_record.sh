@@ -4,7 +4,8 @@
 # prints the recorded lines, windows with --begin/--end; a SIGKILLed
 # recorder's file reads and is continued by the next one; a cut and a
 # corrupted frame lose only what they must, with a warning; files that are
-# no recording, of a newer version, or a full disk are clear errors;
+# no recording, of a newer version, or a full disk are clear errors; a
+# recorder started with fds 0-2 closed keeps its messages out of the file;
 # daily files and --keep-days.
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
@@ -172,6 +173,27 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 else
 	echo "SKIP full_disk: needs root and unshare -m (a small tmpfs)"
 fi
+
+# --- closed standard descriptors: the recording is never fd 0-2 ---
+# A file size limit (SIGXFSZ ignored: a write fails with EFBIG) ends the
+# run with an error message; with fds 0-2 closed that message must not
+# land in the recording (it did, as fd 2), and every whole sample reads
+# back. The limit: a.zst's size (a header, 3 samples) and a little more, in
+# dash's ulimit -f blocks of 512 bytes.
+lim=$(( ($(stat -c %s "$T/a.zst") + 128) / 512 + 1 ))
+for c in 'out_err:>&- 2>&-' 'in_err:<&- 2>&-' 'all:<&- >&- 2>&-'; do
+	closed=${c#*:}
+	rm -f "$T/fd.zst"
+	sh -c 'trap "" XFSZ; ulimit -f $4; eval "exec \"\$0\" --root \"\$1\" -w \"\$2\" -d 0.1 -n 200 $3"' \
+		"$PROG" "$TREE" "$T/fd.zst" "$closed" "$lim"; rc=$?
+	zn=$(zstdcat "$T/fd.zst" 2>/dev/null | grep -c '^{"timestamp"')
+	rn=$("$PROG" --replay "$T/fd.zst" --json 2>"$T/err" | wc -l)
+	inside=$(grep -ac 'numatop-tui: ' "$T/fd.zst")
+	name=closed_std_fds_recording_${c%%:*}
+	[ "$rc" = 1 ] && [ "$inside" = 0 ] && [ "$zn" -ge 3 ] && [ "$rn" = "$zn" ] && ! grep -q damaged "$T/err" \
+		&& ok "$name" || bad "$name" \
+		"$closed: rc=$rc messages in the file: $inside, samples: zstdcat $zn, replay $rn $(cat "$T/err")"
+done
 
 # --- daily files, --keep-days, a directory replayed in date order ---
 mkdir "$T/d"
