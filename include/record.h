@@ -44,7 +44,10 @@ typedef time_t (*rec_clock_fn)(void *ctx);
  * writer begins or continues. An existing file is continued: it must be
  * a recording of this format version or older; a last frame that a
  * killed recorder left open is closed first (its whole samples kept).
- * 0, or -errno with the reason in err. */
+ * One writer at a time: the file, and the directory of daily files, are
+ * locked (flock) while the writer is open, and a second writer on either
+ * gets -EBUSY with err naming the first's pid when /proc/locks says it
+ * (readers take no lock). 0, or -errno with the reason in err. */
 int rec_writer_open(struct rec_writer **out, const char *spec, int keep_days,
 		    const char *header, rec_clock_fn clock, void *clock_ctx,
 		    char *err, size_t errsz);

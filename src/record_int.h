@@ -37,4 +37,10 @@ int rec_decode_until(int fd, const struct rec_frame *f, struct buf *out, size_t 
 /* Free the decompression context the decoders keep. */
 void rec_decode_release(void);
 
+/* Lock the recording open on fd (a file, or with dir the directory of
+ * daily files, named what) for as long as fd stays open: one recorder
+ * at a time writes a stream. 0 (also where the filesystem has no locks);
+ * -EBUSY when another holds it, err naming it and its pid when known. */
+int rec_lock(int fd, const char *what, bool dir, char *err, size_t errsz);
+
 #endif

@@ -6,7 +6,8 @@
 # corrupted frame lose only what they must, with a warning; files that are
 # no recording, of a newer version, or a full disk are clear errors; a
 # recorder started with fds 0-2 closed keeps its messages out of the file;
-# daily files and --keep-days.
+# a second recorder on a file or directory is refused (the lock); daily
+# files and --keep-days.
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 need zstd zstd
@@ -194,6 +195,42 @@ for c in 'out_err:>&- 2>&-' 'in_err:<&- 2>&-' 'all:<&- >&- 2>&-'; do
 		&& ok "$name" || bad "$name" \
 		"$closed: rc=$rc messages in the file: $inside, samples: zstdcat $zn, replay $rn $(cat "$T/err")"
 done
+
+# --- two recorders at once: the second is refused by the lock, the
+# first's stream reads back whole ---
+# two_recorders NAME SPEC: a recorder on SPEC (a file or DIR/) runs; a
+# second one on SPEC, and one on the file the first writes, exit 1 naming
+# the first's pid; the first, ended by SIGTERM, left a whole stream.
+two_recorders() {
+	"$PROG" --root "$TREE" -w "$2" -d 0.1 2>"$T/err1" &
+	REC=$!
+	k=100; f=
+	while [ $k -gt 0 ]; do
+		case $2 in */) f=$(ls "$2"numatop-tui_*.zst 2>/dev/null | head -1) ;; *) f=$2 ;; esac
+		[ -n "$f" ] && [ -s "$f" ] && break
+		sleep 0.1; k=$((k - 1))
+	done
+	"$PROG" --root "$TREE" -w "$2" -d 0.1 -n 5 2>"$T/err2"; rc2=$?
+	"$PROG" --root "$TREE" -w "$f" -d 0.1 -n 5 2>"$T/err3"; rc3=$?
+	first=$REC
+	kill -TERM "$REC"; wait "$REC"; rc1=$?; REC=
+	zstdcat "$f" >"$T/two.ndjson" 2>"$T/zerr"; zrc=$?
+	hdrs=$(grep -c '^{"numatop_tui_recording"' "$T/two.ndjson")
+	zn=$(grep -c '^{"timestamp"' "$T/two.ndjson")
+	jn=$("$PROG" --replay "$f" --json 2>"$T/rerr" | wc -l)
+	bn=$("$PROG" --replay "$f" -b 2>>"$T/rerr" | grep -c "^numatop-tui .* replay $f")
+	[ "$rc2" = 1 ] && grep -q "is being recorded .*by another numatop-tui (pid $first)" "$T/err2" \
+		&& ok "${1}_second_refused" || bad "${1}_second_refused" "rc=$rc2 $(cat "$T/err2")"
+	[ "$rc3" = 1 ] && grep -q "$f is being recorded by another numatop-tui (pid $first)" "$T/err3" \
+		&& ok "${1}_its_file_refused" || bad "${1}_its_file_refused" "rc=$rc3 $(cat "$T/err3")"
+	[ "$rc1" = 0 ] && [ ! -s "$T/err1" ] && [ $zrc -eq 0 ] && [ "$hdrs" = 1 ] && [ "$zn" -ge 1 ] \
+		&& [ "$jn" = "$zn" ] && [ "$bn" = "$zn" ] && [ ! -s "$T/rerr" ] \
+		&& ok "${1}_first_whole" || bad "${1}_first_whole" \
+		"rc=$rc1 zstdcat rc=$zrc headers=$hdrs samples=$zn replay json=$jn text=$bn $(cat "$T/err1" "$T/zerr" "$T/rerr")"
+}
+two_recorders two_recorders_file "$T/two.zst"
+mkdir "$T/twod"
+two_recorders two_recorders_dir "$T/twod/"
 
 # --- daily files, --keep-days, a directory replayed in date order ---
 mkdir "$T/d"

@@ -2,7 +2,8 @@
  * clock (daily files turn over at local midnight, old ones are pruned by
  * the date in their names), frames ended every REC_FRAME_SAMPLES samples,
  * the reader's navigation (first, next, prev, last, seek) across frames
- * and files, and the small parsers (times, header versions). */
+ * and files, the small parsers (times, header versions), and one writer
+ * at a time on a file or directory (the lock). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -175,10 +176,48 @@ static void frames(void)
 	unlink(path);
 }
 
+/* A second writer on a file, or on a directory, that a first one writes
+ * is refused while the first is open (the lock is per open file, so two
+ * writers of one process count as two recorders), and can start after. */
+static void lock(void)
+{
+	char dir[] = "/tmp/numatop-test-rec.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char path[300], err[512], err2[512], daily[300];
+	snprintf(path, sizeof(path), "%s/one.zst", dir);
+	const char *hdr = "{\"numatop_tui_recording\":1}";
+	fake_now = 1796342400;
+	struct rec_writer *w, *w2;
+	CHECK_EQ_INT(rec_writer_open(&w, path, 28, hdr, fake_clock, NULL, err, sizeof(err)), 0);
+	CHECK_EQ_INT(rec_writer_open(&w2, path, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), -EBUSY);
+	CHECK(strstr(err2, "one.zst is being recorded by another") != NULL);
+	CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	CHECK_EQ_INT(rec_writer_open(&w2, path, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), 0);
+	CHECK_EQ_INT(rec_writer_close(w2, err2, sizeof(err2)), 0);
+	/* The directory, and its daily file by name; the directory's lock
+	 * stays across the turn of the day. */
+	CHECK_EQ_INT(rec_writer_open(&w, dir, 28, hdr, fake_clock, NULL, err, sizeof(err)), 0);
+	snprintf(daily, sizeof(daily), "%s", rec_writer_path(w));
+	CHECK_EQ_INT(rec_writer_open(&w2, dir, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), -EBUSY);
+	CHECK(strstr(err2, "is being recorded into by another") != NULL);
+	CHECK_EQ_INT(rec_writer_open(&w2, daily, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), -EBUSY);
+	char line[512];
+	fake_now += 86400;
+	size_t n = sample_line(line, sizeof(line), fake_now, 0);
+	CHECK_EQ_INT(rec_writer_add(w, line, n, err, sizeof(err)), 0);
+	CHECK(strcmp(rec_writer_path(w), daily) != 0);
+	CHECK_EQ_INT(rec_writer_open(&w2, dir, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), -EBUSY);
+	CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	RUN_TEST(times);
 	RUN_TEST(daily);
 	RUN_TEST(frames);
+	RUN_TEST(lock);
 	return CHECK_DONE();
 }
