@@ -64,7 +64,10 @@ void rec_writer_stats(const struct rec_writer *w, uint64_t *bytes, uint64_t *sam
 /* The daily file of a time in dir: "dir/numatop-tui_20261204.zst". */
 void rec_daily_name(const char *dir, time_t when, char *out, size_t n);
 /* Remove daily files in dir dated more than keep_days days before now
- * (by the date in their names). Returns how many were removed, or -errno. */
+ * (by the date in their names) that are this user's recordings: regular
+ * files (no symbolic link, FIFO or directory) of the effective user with
+ * one link, empty or starting with a recording's header line. Anything
+ * else with such a name is kept. Returns how many were removed, or -errno. */
 int rec_prune(const char *dir, time_t now, int keep_days);
 
 /* The header line of a session (malloc'ed JSON, no newline; NULL when

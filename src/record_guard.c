@@ -1,6 +1,7 @@
 /* record_guard.c - what keeps the recorder from harming files: the lock
  * that lets one recorder at a time write a recording (or a directory of
- * daily files). */
+ * daily files), and the check that a daily file is a recording of this
+ * user before --keep-days removes it. */
 #include "record.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "record_int.h"
 
 /* The pid holding a flock() write lock on the file st describes, from
@@ -83,4 +85,36 @@ int rec_lock(int fd, const char *what, bool dir, char *err, size_t errsz)
 	snprintf(err, errsz, "%s is being recorded %sby %s: not writing to it", what,
 		 dir ? "into " : "", by);
 	return -EBUSY;
+}
+
+/* The file on fd starts with a recording's header line: the zstd frame's
+ * first bytes decoded (a few hundred, not the file). */
+static bool is_recording(int fd, off_t size)
+{
+	struct rec_frame f = { .off = 0, .end = size };
+	struct buf text = { 0 };
+	int rc = rec_decode_head(fd, &f, &text, 1, 256);
+	bool yes = (rc == 0 || rc == -EPIPE) && text.len &&
+		   rec_header_version(text.data, strcspn(text.data, "\n")) >= 0;
+	buf_free(&text);
+	return yes;
+}
+
+bool rec_prunable(int dirfd, const char *name)
+{
+	struct stat st, fst;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_nlink != 1)
+		return false;
+	if (st.st_size == 0)
+		return true;      /* what a recorder killed at its start leaves */
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	bool yes = fstat(fd, &fst) == 0 && fst.st_dev == st.st_dev && fst.st_ino == st.st_ino &&
+		   S_ISREG(fst.st_mode) && fst.st_nlink == 1 && is_recording(fd, fst.st_size);
+	close(fd);
+	/* Still the file checked (not one put in its place since). */
+	return yes && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       st.st_dev == fst.st_dev && st.st_ino == fst.st_ino;
 }

@@ -43,4 +43,9 @@ void rec_decode_release(void);
  * -EBUSY when another holds it, err naming it and its pid when known. */
 int rec_lock(int fd, const char *what, bool dir, char *err, size_t errsz);
 
+/* A daily file --keep-days may remove: a regular file (no symbolic link,
+ * FIFO, device), of the effective user, with one link, that is empty or
+ * starts with a recording's header line. */
+bool rec_prunable(int dirfd, const char *name);
+
 #endif

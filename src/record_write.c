@@ -83,7 +83,9 @@ int rec_prune(const char *dir, time_t now, int keep_days)
 		}
 		if (!digits || date >= oldest)
 			continue;
-		if (unlinkat(dirfd(d), nm, 0) == 0)
+		/* Only this user's recordings: never what merely has the name
+		 * (another file, a link, a FIFO, someone else's). */
+		if (rec_prunable(dirfd(d), nm) && unlinkat(dirfd(d), nm, 0) == 0)
 			removed++;
 	}
 	closedir(d);

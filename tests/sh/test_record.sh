@@ -7,7 +7,7 @@
 # no recording, of a newer version, or a full disk are clear errors; a
 # recorder started with fds 0-2 closed keeps its messages out of the file;
 # a second recorder on a file or directory is refused (the lock); daily
-# files and --keep-days.
+# files and --keep-days (which removes only the user's own recordings).
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 need zstd zstd
@@ -246,6 +246,31 @@ today=$(date +%Y%m%d)
 cp "$T/d/numatop-tui_$today.zst" "$T/d/numatop-tui_$young.zst"
 "$PROG" --root "$TREE" -w "$T/d" --keep-days 2 -d 0.1 -n 1 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && [ ! -e "$T/d/numatop-tui_$young.zst" ] && ok daily_keep_days_option || bad daily_keep_days_option "rc=$rc $(ls "$T/d")"
+# --keep-days removes only this user's recordings (regular, one link):
+# never what merely has an old daily name.
+mkdir "$T/p"
+old=$T/p/numatop-tui_197001
+printf 'important\n' >"${old}01.zst"
+ln -s "$T/a.zst" "${old}02.zst"
+mkfifo "${old}03.zst"
+cp "$T/a.zst" "$T/hard.zst"; ln "$T/hard.zst" "${old}04.zst"
+printf 'hello\n' | zstd -q >"${old}05.zst"
+mkdir "${old}06.zst"
+cp "$T/a.zst" "${old}07.zst"         # the one to go: an old recording
+kept="01 02 03 04 05 06"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	cp "$T/a.zst" "${old}08.zst"; chown nobody "${old}08.zst"
+	kept="$kept 08"
+else
+	echo "SKIP prune_other_users_recording: chown needs root"
+fi
+"$PROG" --root "$TREE" -w "$T/p/" -d 0.1 -n 1 2>"$T/err"; rc=$?
+gone=
+for n in $kept; do [ -e "${old}$n.zst" ] || [ -L "${old}$n.zst" ] || gone="$gone $n"; done
+[ $rc -eq 0 ] && [ -z "$gone" ] && grep -qx important "${old}01.zst" && [ -p "${old}03.zst" ] \
+	&& [ "$(stat -c %h "$T/hard.zst")" = 2 ] && ok prune_keeps_what_is_no_own_recording \
+	|| bad prune_keeps_what_is_no_own_recording "rc=$rc removed:$gone $(cat "$T/err")"
+[ ! -e "${old}07.zst" ] && ok prune_removes_old_recording || bad prune_removes_old_recording "$(ls "$T/p")"
 cp "$T/d/numatop-tui_$today.zst" "$T/d/numatop-tui_$(date -d '-1 day' +%Y%m%d).zst"
 "$PROG" --replay "$T/d" --json 2>"$T/err" | wc -l | grep -qx 6 && ok daily_dir_replay || bad daily_dir_replay "$(cat "$T/err")"
 "$PROG" --replay "$T/a.zst" --json -n 1 --begin 00:00 >/dev/null 2>&1 && ok replay_begin_before_start || bad replay_begin_before_start

@@ -2,8 +2,8 @@
  * clock (daily files turn over at local midnight, old ones are pruned by
  * the date in their names), frames ended every REC_FRAME_SAMPLES samples,
  * the reader's navigation (first, next, prev, last, seek) across frames
- * and files, the small parsers (times, header versions), and one writer
- * at a time on a file or directory (the lock). */
+ * and files, the small parsers (times, header versions), one writer at a
+ * time on a file or directory (the lock), and pruning only recordings. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <zstd.h>
 
 #include "check.h"
 #include "record.h"
@@ -213,11 +215,62 @@ static void lock(void)
 	CHECK_EQ_INT(system(cmd), 0);
 }
 
+/* Old daily names on what is no recording of this user: all kept; the
+ * old recording and an empty file (a recorder killed at its start) go. */
+static void prune_only_recordings(void)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	char dir[] = "/tmp/numatop-test-rec.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char rec[300], p[300], err[256];
+	snprintf(rec, sizeof(rec), "%s/rec.zst", dir);
+	struct rec_writer *w;
+	fake_now = 1796342400;
+	CHECK_EQ_INT(rec_writer_open(&w, rec, 28, "{\"numatop_tui_recording\":1}", fake_clock, NULL,
+				     err, sizeof(err)), 0);
+	CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	/* 1970-01-01 .. 08: a file that says "important", a symbolic link
+	 * to a recording, a FIFO, a hard link to a recording, a zstd file of
+	 * other text, a directory; then a recording and an empty file. */
+#define OLD(k) (snprintf(p, sizeof(p), "%s/numatop-tui_1970010%d.zst", dir, k), p)
+	FILE *f = fopen(OLD(1), "w");
+	CHECK(f != NULL);
+	fputs("important\n", f);
+	fclose(f);
+	CHECK_EQ_INT(symlink(rec, OLD(2)), 0);
+	CHECK_EQ_INT(mkfifo(OLD(3), 0600), 0);
+	CHECK_EQ_INT(link(rec, OLD(4)), 0);
+	unsigned char z[64];
+	size_t zn = ZSTD_compress(z, sizeof(z), "hello\n", 6, 3);
+	CHECK(!ZSTD_isError(zn));
+	f = fopen(OLD(5), "w");
+	CHECK(f != NULL);
+	fwrite(z, 1, zn, f);
+	fclose(f);
+	CHECK_EQ_INT(mkdir(OLD(6), 0700), 0);
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "cp %s %s", rec, OLD(7));
+	CHECK_EQ_INT(system(cmd), 0);
+	close(open(OLD(8), O_CREAT | O_WRONLY, 0600));
+	CHECK_EQ_INT(rec_prune(dir, fake_now, 28), 2);
+	struct stat st;
+	for (int k = 1; k <= 6; k++)
+		CHECK(lstat(OLD(k), &st) == 0);
+	CHECK(lstat(OLD(7), &st) != 0);
+	CHECK(lstat(OLD(8), &st) != 0);
+	CHECK(lstat(rec, &st) == 0 && st.st_nlink == 2);
+#undef OLD
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	RUN_TEST(times);
 	RUN_TEST(daily);
 	RUN_TEST(frames);
 	RUN_TEST(lock);
+	RUN_TEST(prune_only_recordings);
 	return CHECK_DONE();
 }
