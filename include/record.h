@@ -44,7 +44,10 @@ typedef time_t (*rec_clock_fn)(void *ctx);
  * writer begins or continues. An existing file is continued: it must be
  * a recording of this format version or older; a last frame that a
  * killed recorder left open is closed first (its whole samples kept).
- * 0, or -errno with the reason in err. */
+ * One writer at a time: the file, and the directory of daily files, are
+ * locked (flock) while the writer is open, and a second writer on either
+ * gets -EBUSY with err naming the first's pid when /proc/locks says it
+ * (readers take no lock). 0, or -errno with the reason in err. */
 int rec_writer_open(struct rec_writer **out, const char *spec, int keep_days,
 		    const char *header, rec_clock_fn clock, void *clock_ctx,
 		    char *err, size_t errsz);
@@ -61,7 +64,10 @@ void rec_writer_stats(const struct rec_writer *w, uint64_t *bytes, uint64_t *sam
 /* The daily file of a time in dir: "dir/numatop-tui_20261204.zst". */
 void rec_daily_name(const char *dir, time_t when, char *out, size_t n);
 /* Remove daily files in dir dated more than keep_days days before now
- * (by the date in their names). Returns how many were removed, or -errno. */
+ * (by the date in their names) that are this user's recordings: regular
+ * files (no symbolic link, FIFO or directory) of the effective user with
+ * one link, empty or starting with a recording's header line. Anything
+ * else with such a name is kept. Returns how many were removed, or -errno. */
 int rec_prune(const char *dir, time_t now, int keep_days);
 
 /* The header line of a session (malloc'ed JSON, no newline; NULL when

@@ -37,4 +37,15 @@ int rec_decode_until(int fd, const struct rec_frame *f, struct buf *out, size_t 
 /* Free the decompression context the decoders keep. */
 void rec_decode_release(void);
 
+/* Lock the recording open on fd (a file, or with dir the directory of
+ * daily files, named what) for as long as fd stays open: one recorder
+ * at a time writes a stream. 0 (also where the filesystem has no locks);
+ * -EBUSY when another holds it, err naming it and its pid when known. */
+int rec_lock(int fd, const char *what, bool dir, char *err, size_t errsz);
+
+/* A daily file --keep-days may remove: a regular file (no symbolic link,
+ * FIFO, device), of the effective user, with one link, that is empty or
+ * starts with a recording's header line. */
+bool rec_prunable(int dirfd, const char *name);
+
 #endif

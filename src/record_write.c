@@ -1,5 +1,7 @@
 /* record_write.c - the recorder's file: frames of flushed samples, a
- * killed recorder's last frame closed when it restarts, daily files. */
+ * killed recorder's last frame closed when it restarts, daily files, one
+ * recorder at a time (a lock on the file, and on a directory of daily
+ * files, held for the whole run). */
 #include "record.h"
 
 #include <dirent.h>
@@ -19,6 +21,7 @@
 
 struct rec_writer {
 	char *dir;                  /* daily files here, or NULL */
+	int dirfd;                  /* dir, open (and locked), or -1 */
 	char path[4096];            /* the file being written */
 	int keep_days;
 	char *header;
@@ -80,7 +83,9 @@ int rec_prune(const char *dir, time_t now, int keep_days)
 		}
 		if (!digits || date >= oldest)
 			continue;
-		if (unlinkat(dirfd(d), nm, 0) == 0)
+		/* Only this user's recordings: never what merely has the name
+		 * (another file, a link, a FIFO, someone else's). */
+		if (rec_prunable(dirfd(d), nm) && unlinkat(dirfd(d), nm, 0) == 0)
 			removed++;
 	}
 	closedir(d);
@@ -205,7 +210,14 @@ static int open_file(struct rec_writer *w, char *err, size_t errsz)
 		w->fd = -1;
 		return -EINVAL;
 	}
-	int rc = 0;
+	/* Before anything is read or cut: another recorder's open frame is
+	 * no killed recorder's. */
+	int rc = rec_lock(w->fd, w->path, false, err, errsz);
+	if (rc) {
+		close(w->fd);
+		w->fd = -1;
+		return rc;
+	}
 	if (st.st_size > 0)
 		rc = continue_file(w, st.st_size, err, errsz);
 	if (!rc && lseek(w->fd, 0, SEEK_END) < 0)
@@ -230,6 +242,8 @@ static int open_file(struct rec_writer *w, char *err, size_t errsz)
 
 static void writer_free(struct rec_writer *w)
 {
+	if (w->dirfd >= 0)
+		close(w->dirfd);
 	free(w->header);
 	free(w->dir);
 	free(w->obuf);
@@ -246,6 +260,7 @@ int rec_writer_open(struct rec_writer **out, const char *spec, int keep_days,
 	if (!w)
 		return -ENOMEM;
 	w->fd = -1;
+	w->dirfd = -1;
 	w->day = -1;
 	w->keep_days = keep_days;
 	w->clock = clock ? clock : real_clock;
@@ -278,6 +293,16 @@ int rec_writer_open(struct rec_writer **out, const char *spec, int keep_days,
 			rc = -ENOMEM;
 			goto fail;
 		}
+		/* The directory's lock, held until the writer closes: a second
+		 * recorder into it is refused, whatever day each would write. */
+		w->dirfd = open(spec, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (w->dirfd < 0) {
+			rc = -errno;
+			goto fail;
+		}
+		rc = rec_lock(w->dirfd, spec, true, err, errsz);
+		if (rc)
+			goto fail;
 		time_t now = w->clock(w->clock_ctx);
 		w->day = day_of(now);
 		rec_daily_name(w->dir, now, w->path, sizeof(w->path));

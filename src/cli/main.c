@@ -122,10 +122,35 @@ static int capture_cli(struct options *o, FILE *out, FILE *err)
 	return 0;
 }
 
+/* Standard descriptors that came closed get a placeholder before
+ * anything else is opened: otherwise the next file opened (a recording,
+ * a capture's directory) becomes fd 1 or 2 and the program's own messages
+ * are written into it. The placeholder is /dev/null opened against the
+ * stream's direction (stdin write-only, stdout and stderr read-only), so
+ * using it fails as on a closed descriptor (EBADF): a closed stdout is
+ * still reported, a closed stdin is still no terminal. */
+static void main_hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int h = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_NOCTTY);
+		if (h < 0)      /* no /dev: a directory cannot be written either */
+			h = open("/", O_RDONLY | O_DIRECTORY);
+		if (h < 0)
+			return;
+		if (h != fd) {  /* lower ones are open: not expected */
+			dup2(h, fd);
+			close(h);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	char err[256];
+	main_hold_std_fds();
 	if (options_parse(argc, argv, getenv("NUMATOP_TUI_ROOT"), &o, err, sizeof(err)) != 0) {
 		fprintf(stderr, "numatop-tui: %s\nTry 'numatop-tui --help'.\n", err);
 		options_free(&o);

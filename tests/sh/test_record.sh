@@ -4,8 +4,10 @@
 # prints the recorded lines, windows with --begin/--end; a SIGKILLed
 # recorder's file reads and is continued by the next one; a cut and a
 # corrupted frame lose only what they must, with a warning; files that are
-# no recording, of a newer version, or a full disk are clear errors;
-# daily files and --keep-days.
+# no recording, of a newer version, or a full disk are clear errors; a
+# recorder started with fds 0-2 closed keeps its messages out of the file;
+# a second recorder on a file or directory is refused (the lock); daily
+# files and --keep-days (which removes only the user's own recordings).
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 need zstd zstd
@@ -173,6 +175,63 @@ else
 	echo "SKIP full_disk: needs root and unshare -m (a small tmpfs)"
 fi
 
+# --- closed standard descriptors: the recording is never fd 0-2 ---
+# A file size limit (SIGXFSZ ignored: a write fails with EFBIG) ends the
+# run with an error message; with fds 0-2 closed that message must not
+# land in the recording (it did, as fd 2), and every whole sample reads
+# back. The limit: a.zst's size (a header, 3 samples) and a little more, in
+# dash's ulimit -f blocks of 512 bytes.
+lim=$(( ($(stat -c %s "$T/a.zst") + 128) / 512 + 1 ))
+for c in 'out_err:>&- 2>&-' 'in_err:<&- 2>&-' 'all:<&- >&- 2>&-'; do
+	closed=${c#*:}
+	rm -f "$T/fd.zst"
+	sh -c 'trap "" XFSZ; ulimit -f $4; eval "exec \"\$0\" --root \"\$1\" -w \"\$2\" -d 0.1 -n 200 $3"' \
+		"$PROG" "$TREE" "$T/fd.zst" "$closed" "$lim"; rc=$?
+	zn=$(zstdcat "$T/fd.zst" 2>/dev/null | grep -c '^{"timestamp"')
+	rn=$("$PROG" --replay "$T/fd.zst" --json 2>"$T/err" | wc -l)
+	inside=$(grep -ac 'numatop-tui: ' "$T/fd.zst")
+	name=closed_std_fds_recording_${c%%:*}
+	[ "$rc" = 1 ] && [ "$inside" = 0 ] && [ "$zn" -ge 3 ] && [ "$rn" = "$zn" ] && ! grep -q damaged "$T/err" \
+		&& ok "$name" || bad "$name" \
+		"$closed: rc=$rc messages in the file: $inside, samples: zstdcat $zn, replay $rn $(cat "$T/err")"
+done
+
+# --- two recorders at once: the second is refused by the lock, the
+# first's stream reads back whole ---
+# two_recorders NAME SPEC: a recorder on SPEC (a file or DIR/) runs; a
+# second one on SPEC, and one on the file the first writes, exit 1 naming
+# the first's pid; the first, ended by SIGTERM, left a whole stream.
+two_recorders() {
+	"$PROG" --root "$TREE" -w "$2" -d 0.1 2>"$T/err1" &
+	REC=$!
+	k=100; f=
+	while [ $k -gt 0 ]; do
+		case $2 in */) f=$(ls "$2"numatop-tui_*.zst 2>/dev/null | head -1) ;; *) f=$2 ;; esac
+		[ -n "$f" ] && [ -s "$f" ] && break
+		sleep 0.1; k=$((k - 1))
+	done
+	"$PROG" --root "$TREE" -w "$2" -d 0.1 -n 5 2>"$T/err2"; rc2=$?
+	"$PROG" --root "$TREE" -w "$f" -d 0.1 -n 5 2>"$T/err3"; rc3=$?
+	first=$REC
+	kill -TERM "$REC"; wait "$REC"; rc1=$?; REC=
+	zstdcat "$f" >"$T/two.ndjson" 2>"$T/zerr"; zrc=$?
+	hdrs=$(grep -c '^{"numatop_tui_recording"' "$T/two.ndjson")
+	zn=$(grep -c '^{"timestamp"' "$T/two.ndjson")
+	jn=$("$PROG" --replay "$f" --json 2>"$T/rerr" | wc -l)
+	bn=$("$PROG" --replay "$f" -b 2>>"$T/rerr" | grep -c "^numatop-tui .* replay $f")
+	[ "$rc2" = 1 ] && grep -q "is being recorded .*by another numatop-tui (pid $first)" "$T/err2" \
+		&& ok "${1}_second_refused" || bad "${1}_second_refused" "rc=$rc2 $(cat "$T/err2")"
+	[ "$rc3" = 1 ] && grep -q "$f is being recorded by another numatop-tui (pid $first)" "$T/err3" \
+		&& ok "${1}_its_file_refused" || bad "${1}_its_file_refused" "rc=$rc3 $(cat "$T/err3")"
+	[ "$rc1" = 0 ] && [ ! -s "$T/err1" ] && [ $zrc -eq 0 ] && [ "$hdrs" = 1 ] && [ "$zn" -ge 1 ] \
+		&& [ "$jn" = "$zn" ] && [ "$bn" = "$zn" ] && [ ! -s "$T/rerr" ] \
+		&& ok "${1}_first_whole" || bad "${1}_first_whole" \
+		"rc=$rc1 zstdcat rc=$zrc headers=$hdrs samples=$zn replay json=$jn text=$bn $(cat "$T/err1" "$T/zerr" "$T/rerr")"
+}
+two_recorders two_recorders_file "$T/two.zst"
+mkdir "$T/twod"
+two_recorders two_recorders_dir "$T/twod/"
+
 # --- daily files, --keep-days, a directory replayed in date order ---
 mkdir "$T/d"
 : >"$T/d/numatop-tui_20200101.zst"
@@ -187,6 +246,31 @@ today=$(date +%Y%m%d)
 cp "$T/d/numatop-tui_$today.zst" "$T/d/numatop-tui_$young.zst"
 "$PROG" --root "$TREE" -w "$T/d" --keep-days 2 -d 0.1 -n 1 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && [ ! -e "$T/d/numatop-tui_$young.zst" ] && ok daily_keep_days_option || bad daily_keep_days_option "rc=$rc $(ls "$T/d")"
+# --keep-days removes only this user's recordings (regular, one link):
+# never what merely has an old daily name.
+mkdir "$T/p"
+old=$T/p/numatop-tui_197001
+printf 'important\n' >"${old}01.zst"
+ln -s "$T/a.zst" "${old}02.zst"
+mkfifo "${old}03.zst"
+cp "$T/a.zst" "$T/hard.zst"; ln "$T/hard.zst" "${old}04.zst"
+printf 'hello\n' | zstd -q >"${old}05.zst"
+mkdir "${old}06.zst"
+cp "$T/a.zst" "${old}07.zst"         # the one to go: an old recording
+kept="01 02 03 04 05 06"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	cp "$T/a.zst" "${old}08.zst"; chown nobody "${old}08.zst"
+	kept="$kept 08"
+else
+	echo "SKIP prune_other_users_recording: chown needs root"
+fi
+"$PROG" --root "$TREE" -w "$T/p/" -d 0.1 -n 1 2>"$T/err"; rc=$?
+gone=
+for n in $kept; do [ -e "${old}$n.zst" ] || [ -L "${old}$n.zst" ] || gone="$gone $n"; done
+[ $rc -eq 0 ] && [ -z "$gone" ] && grep -qx important "${old}01.zst" && [ -p "${old}03.zst" ] \
+	&& [ "$(stat -c %h "$T/hard.zst")" = 2 ] && ok prune_keeps_what_is_no_own_recording \
+	|| bad prune_keeps_what_is_no_own_recording "rc=$rc removed:$gone $(cat "$T/err")"
+[ ! -e "${old}07.zst" ] && ok prune_removes_old_recording || bad prune_removes_old_recording "$(ls "$T/p")"
 cp "$T/d/numatop-tui_$today.zst" "$T/d/numatop-tui_$(date -d '-1 day' +%Y%m%d).zst"
 "$PROG" --replay "$T/d" --json 2>"$T/err" | wc -l | grep -qx 6 && ok daily_dir_replay || bad daily_dir_replay "$(cat "$T/err")"
 "$PROG" --replay "$T/a.zst" --json -n 1 --begin 00:00 >/dev/null 2>&1 && ok replay_begin_before_start || bad replay_begin_before_start

@@ -2,7 +2,8 @@
  * clock (daily files turn over at local midnight, old ones are pruned by
  * the date in their names), frames ended every REC_FRAME_SAMPLES samples,
  * the reader's navigation (first, next, prev, last, seek) across frames
- * and files, and the small parsers (times, header versions). */
+ * and files, the small parsers (times, header versions), one writer at a
+ * time on a file or directory (the lock), and pruning only recordings. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <zstd.h>
 
 #include "check.h"
 #include "record.h"
@@ -175,10 +178,99 @@ static void frames(void)
 	unlink(path);
 }
 
+/* A second writer on a file, or on a directory, that a first one writes
+ * is refused while the first is open (the lock is per open file, so two
+ * writers of one process count as two recorders), and can start after. */
+static void lock(void)
+{
+	char dir[] = "/tmp/numatop-test-rec.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char path[300], err[512], err2[512], daily[300];
+	snprintf(path, sizeof(path), "%s/one.zst", dir);
+	const char *hdr = "{\"numatop_tui_recording\":1}";
+	fake_now = 1796342400;
+	struct rec_writer *w, *w2;
+	CHECK_EQ_INT(rec_writer_open(&w, path, 28, hdr, fake_clock, NULL, err, sizeof(err)), 0);
+	CHECK_EQ_INT(rec_writer_open(&w2, path, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), -EBUSY);
+	CHECK(strstr(err2, "one.zst is being recorded by another") != NULL);
+	CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	CHECK_EQ_INT(rec_writer_open(&w2, path, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), 0);
+	CHECK_EQ_INT(rec_writer_close(w2, err2, sizeof(err2)), 0);
+	/* The directory, and its daily file by name; the directory's lock
+	 * stays across the turn of the day. */
+	CHECK_EQ_INT(rec_writer_open(&w, dir, 28, hdr, fake_clock, NULL, err, sizeof(err)), 0);
+	snprintf(daily, sizeof(daily), "%s", rec_writer_path(w));
+	CHECK_EQ_INT(rec_writer_open(&w2, dir, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), -EBUSY);
+	CHECK(strstr(err2, "is being recorded into by another") != NULL);
+	CHECK_EQ_INT(rec_writer_open(&w2, daily, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), -EBUSY);
+	char line[512];
+	fake_now += 86400;
+	size_t n = sample_line(line, sizeof(line), fake_now, 0);
+	CHECK_EQ_INT(rec_writer_add(w, line, n, err, sizeof(err)), 0);
+	CHECK(strcmp(rec_writer_path(w), daily) != 0);
+	CHECK_EQ_INT(rec_writer_open(&w2, dir, 28, hdr, fake_clock, NULL, err2, sizeof(err2)), -EBUSY);
+	CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+}
+
+/* Old daily names on what is no recording of this user: all kept; the
+ * old recording and an empty file (a recorder killed at its start) go. */
+static void prune_only_recordings(void)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	char dir[] = "/tmp/numatop-test-rec.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char rec[300], p[300], err[256];
+	snprintf(rec, sizeof(rec), "%s/rec.zst", dir);
+	struct rec_writer *w;
+	fake_now = 1796342400;
+	CHECK_EQ_INT(rec_writer_open(&w, rec, 28, "{\"numatop_tui_recording\":1}", fake_clock, NULL,
+				     err, sizeof(err)), 0);
+	CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	/* 1970-01-01 .. 08: a file that says "important", a symbolic link
+	 * to a recording, a FIFO, a hard link to a recording, a zstd file of
+	 * other text, a directory; then a recording and an empty file. */
+#define OLD(k) (snprintf(p, sizeof(p), "%s/numatop-tui_1970010%d.zst", dir, k), p)
+	FILE *f = fopen(OLD(1), "w");
+	CHECK(f != NULL);
+	fputs("important\n", f);
+	fclose(f);
+	CHECK_EQ_INT(symlink(rec, OLD(2)), 0);
+	CHECK_EQ_INT(mkfifo(OLD(3), 0600), 0);
+	CHECK_EQ_INT(link(rec, OLD(4)), 0);
+	unsigned char z[64];
+	size_t zn = ZSTD_compress(z, sizeof(z), "hello\n", 6, 3);
+	CHECK(!ZSTD_isError(zn));
+	f = fopen(OLD(5), "w");
+	CHECK(f != NULL);
+	fwrite(z, 1, zn, f);
+	fclose(f);
+	CHECK_EQ_INT(mkdir(OLD(6), 0700), 0);
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "cp %s %s", rec, OLD(7));
+	CHECK_EQ_INT(system(cmd), 0);
+	close(open(OLD(8), O_CREAT | O_WRONLY, 0600));
+	CHECK_EQ_INT(rec_prune(dir, fake_now, 28), 2);
+	struct stat st;
+	for (int k = 1; k <= 6; k++)
+		CHECK(lstat(OLD(k), &st) == 0);
+	CHECK(lstat(OLD(7), &st) != 0);
+	CHECK(lstat(OLD(8), &st) != 0);
+	CHECK(lstat(rec, &st) == 0 && st.st_nlink == 2);
+#undef OLD
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	RUN_TEST(times);
 	RUN_TEST(daily);
 	RUN_TEST(frames);
+	RUN_TEST(lock);
+	RUN_TEST(prune_only_recordings);
 	return CHECK_DONE();
 }
