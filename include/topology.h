@@ -62,6 +62,10 @@ struct topology {
 int topology_read(const struct fsroot *r, struct topology *t);
 void topology_free(struct topology *t);
 
+/* For a topology built by hand (a replayed one): index_of_id (node id
+ * -> index) from t->nodes. 0 or -ENOMEM. */
+int topology_build_index(struct topology *t);
+
 int topology_node_index(const struct topology *t, int node_id);
 /* Node index of a CPU id, -1 if unknown. */
 int topology_cpu_node(const struct topology *t, int cpu);

@@ -16,7 +16,7 @@
 #include "hmat.h"
 #include "measure_io.h"
 #include "numa_maps.h"
-#include "topology_int.h"
+#include "topology.h"
 
 static json_object *get(json_object *o, const char *k)
 {

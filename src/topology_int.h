@@ -1,13 +1,11 @@
 /* topology_int.h - internal to the topology module (topology.c,
- * topo_cpu.c). */
+ * topology_cpu.c). */
 #ifndef NUMATOP_TOPOLOGY_INT_H
 #define NUMATOP_TOPOLOGY_INT_H
 
 #include "topology.h"
 
 int topo_read_cpus(const struct fsroot *r, struct topology *t);
-/* index_of_id (node id -> index) from t->nodes. 0 or -ENOMEM. */
-int topology_build_index(struct topology *t);
 void topo_warn(struct topology *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int topo_read_bitmap(const struct fsroot *r, const char *dir,
