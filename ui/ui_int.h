@@ -213,8 +213,24 @@ void ui_action_open(struct ui *u, bool migrate);
 /* The same on node index node_idx (-1: the usual), opened for the advice
  * of a cause (said in its title). */
 void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice);
+/* The guard of the keys that act (m, B, k, a cgroup move): true, and
+ * the reason in the status line, when refused. */
+bool ui_action_refused(struct ui *u, const char *what);
 void ui_action_key(struct ui *u, int ch);
 void ui_action_draw(struct ui *u);
+/* ui_jobs.c: the background jobs (ui_jobs[]): the one running, or NULL;
+ * wait_ms: how long the main loop waits for a key while it runs (0: it
+ * works between every two looks at the keys); step: its work or its
+ * progress, between keys. */
+struct ui_job {
+	const char *name;
+	int wait_ms;
+	bool (*running)(const struct ui *u);
+	void (*step)(struct ui *u);
+	void (*free)(struct ui *u);
+};
+const struct ui_job *ui_job_running(const struct ui *u);
+void ui_jobs_free(struct ui *u);
 bool ui_action_running(const struct ui *u);
 void ui_action_work(struct ui *u, double seconds);
 void ui_action_free(struct ui *u);

@@ -91,10 +91,8 @@ static int ui_open(struct ui *u, const struct options *o)
 
 static void ui_close(struct ui *u)
 {
-	ui_action_free(u);
+	ui_jobs_free(u);
 	ui_kill_close(u);
-	ui_measure_free(u);
-	ui_cgmove_free(u);
 	ui_cgroups_free(u);
 	free(u->meas_marks);
 	history_free(&u->hist);
@@ -384,17 +382,13 @@ int ui_run(const struct options *o)
 		if (u.sample_due)
 			ui_sample(&u);
 		ui_draw(&u);
-		/* While a migration runs: batches for ~50 ms between redraws,
-		 * keys (Esc) in between; no sampling. While a measurement runs:
-		 * no sampling (it would disturb the numbers), a redraw of the
-		 * progress every 100 ms. Paused: keys only (a second at a time,
-		 * not a spin). */
-		bool busy = ui_action_running(&u), measuring = ui_measure_running(&u) ||
-			   ui_cgmove_running(&u);
+		/* While a job runs (ui_jobs.c): no sampling, keys (Esc) between
+		 * its steps. Paused or replaying: keys only (a second at a
+		 * time, not a spin). */
+		const struct ui_job *job = ui_job_running(&u);
 		double left = u.delay - (monotime_now() - u.last_sample);
-		bool warm = !busy && !measuring && !u.paused && !u.replay &&
-			    sampler_warming(u.se.smp) && left > 0.02;
-		int wait_ms = busy || warm ? 0 : measuring ? 100 : u.paused || u.replay ? 1000 :
+		bool warm = !job && !u.paused && !u.replay && sampler_warming(u.se.smp) && left > 0.02;
+		int wait_ms = job ? job->wait_ms : warm ? 0 : u.paused || u.replay ? 1000 :
 			      left > 0 ? (int)(left * 1000) + 1 : 0;
 		timeout(wait_ms);
 		int ch;
@@ -412,23 +406,18 @@ int ui_run(const struct options *o)
 			handle(&u, ch, is_key);
 			drain_keys(&u);
 		}
-		if (measuring) {
-			ui_measure_poll(&u);
-			ui_cgmove_poll(&u);
+		if (job) {
+			job->step(&u);
 			continue;
 		}
 		/* After keys: the redraw at once, unless a sample is due
 		 * (keys that keep coming never stop the sampling). */
 		bool due = !u.paused && !u.replay && monotime_now() - u.last_sample >= u.delay;
-		if (got != ERR && (!due || busy))
+		if (got != ERR && !due)
 			continue;
-		if (busy) {
-			ui_action_work(&u, 0.05);
-			continue;
-		}
 		if (warm && warm_step(&u))
 			continue;
-		if (!u.paused && !u.replay && monotime_now() - u.last_sample >= u.delay)
+		if (due)
 			ui_sample(&u);
 	}
 	endwin();
