@@ -27,15 +27,24 @@ void ui_action_open(struct ui *u, bool migrate)
 	ui_action_open_at(u, migrate, -1, NULL);
 }
 
-void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice)
+/* The one guard of every key that acts on the machine (m, B, k, a cgroup
+ * move): refused in a replay, with --readonly and on a recorded tree, said
+ * in the status line as "WHAT: why". */
+bool ui_action_refused(struct ui *u, const char *what)
 {
 	if (ui_replay_refused(u))
-		return;
+		return true;
 	const char *why = action_refusal(u->opt->readonly, u->se.root);
-	if (why) {
-		snprintf(u->msg, sizeof(u->msg), "%s: %s", migrate ? "migrate" : "rebind", why);
+	if (!why)
+		return false;
+	snprintf(u->msg, sizeof(u->msg), "%s: %s", what, why);
+	return true;
+}
+
+void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice)
+{
+	if (ui_action_refused(u, migrate ? "migrate" : "rebind"))
 		return;
-	}
 	const struct snap_proc *sel = ui_selected(u);
 	if (!sel)
 		return;

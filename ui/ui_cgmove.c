@@ -69,13 +69,8 @@ void ui_cgmove_free(struct ui *u)
 
 void ui_cgmove_open(struct ui *u, const char *path)
 {
-	if (ui_replay_refused(u))
+	if (ui_action_refused(u, "cgroup move"))
 		return;
-	const char *why = action_refusal(u->opt->readonly, u->se.root);
-	if (why) {
-		snprintf(u->msg, sizeof(u->msg), "cgroup move: actions are %s", why);
-		return;
-	}
 	struct ui_cgmove *m = calloc(1, sizeof(*m));
 	size_t nn = u->se.topo.nnodes ? u->se.topo.nnodes : 1;
 	if (!m || !(m->now_kb = calloc(nn, sizeof(int64_t)))) {

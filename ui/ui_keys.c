@@ -234,13 +234,8 @@ static void k_filter(struct ui *u, int ch) { (void)ch; ui_prompt_open(u, UI_PROM
 static void k_kill(struct ui *u, int ch)
 {
 	(void)ch;
-	if (ui_replay_refused(u))
+	if (ui_action_refused(u, "kill"))
 		return;
-	const char *why = action_refusal(u->opt->readonly, u->se.root);
-	if (why) {
-		snprintf(u->msg, sizeof(u->msg), "kill: %s", why);
-		return;
-	}
 	ui_kill_open(u);
 }
 

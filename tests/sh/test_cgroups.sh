@@ -121,7 +121,7 @@ tui_start 150 30 "$prog --root $TREE -d 1"
 keys Tab Tab
 wait_for 'session-1.scope' 30
 keys Down m
-screen | grep -q 'cgroup move: actions are disabled on a recorded tree' && ok cg_move_key_tree || bad cg_move_key_tree "$(screen)"
+screen | grep -q 'cgroup move: disabled on a recorded tree' && ok cg_move_key_tree || bad cg_move_key_tree "$(screen)"
 if [ "$live" != v2 ]; then
 	tui_start 150 30 "$prog -d 1"
 	keys Tab Tab
