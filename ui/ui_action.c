@@ -1,7 +1,7 @@
 /* ui_action.c - the migrate (m) and rebind (B) dialogs: choose a node,
  * preview, confirm, run in small batches with a progress bar (Esc
  * cancels), then before/after per node. The work itself is the core's
- * action engine (actjob.c), as on the command line; targets are the
+ * action engine (action_job.c), as on the command line; targets are the
  * processes the user saw, by PID and start time from the snapshot. */
 #include <curses.h>
 #include <errno.h>

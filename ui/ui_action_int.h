@@ -1,10 +1,10 @@
 /* ui_action_int.h - the migrate / rebind dialog's state, shared by its
  * logic (ui_action.c) and its drawing (ui_action_draw.c). The work is the
- * core's action engine (actjob.h); the dialog only presents it. */
+ * core's action engine (action_job.h); the dialog only presents it. */
 #ifndef NUMATOP_UI_ACTION_INT_H
 #define NUMATOP_UI_ACTION_INT_H
 
-#include "actjob.h"
+#include "action_job.h"
 #include "ui_int.h"
 
 enum act_stage { ST_CHOOSE, ST_PREVIEW, ST_RUN, ST_DONE };

@@ -12,7 +12,7 @@
 #include <curses.h>
 
 #include "action.h"
-#include "cgaction.h"
+#include "action_cgroup.h"
 #include "sanitize.h"
 #include "ui_int.h"
 #include "format.h"

@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "action.h"
-#include "actjob.h"
-#include "cgaction.h"
-#include "migrate.h"
+#include "action_job.h"
+#include "action_cgroup.h"
+#include "action_migrate.h"
 #include "options.h"
-#include "rebind.h"
+#include "action_rebind.h"
 #include "sanitize.h"
 #include "session.h"
 #include "topology.h"
@@ -140,7 +140,7 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node)
 	return status;
 }
 
-/* The same engine as the monitor's m / B dialogs (actjob.h), one process,
+/* The same engine as the monitor's m / B dialogs (action_job.h), one process,
  * no preview: lock, rebind, plan, walk, after. */
 static int act(FILE *out, FILE *err, const struct options *o, const struct fsroot *r,
 	       const struct topology *t, int idx)

@@ -24,7 +24,7 @@
 #include "cgroup.h"
 #include "fsroot.h"
 #include "measure.h"
-#include "migrate.h"
+#include "action_migrate.h"
 #include "numa_maps.h"
 #include "parse.h"
 #include "placement.h"

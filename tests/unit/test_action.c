@@ -10,9 +10,9 @@
 #include <numaif.h>
 
 #include "action.h"
-#include "migrate.h"
+#include "action_migrate.h"
 #include "parse.h"
-#include "rebind.h"
+#include "action_rebind.h"
 #include "check.h"
 #include "spawn.h"
 

@@ -1,4 +1,4 @@
-/* test_actjob.c - the action engine that the monitor's m / B dialogs and
+/* test_action_job.c - the action engine that the monitor's m / B dialogs and
  * --migrate / --rebind share, on live children of this test: lock, plan,
  * confirm, rebind, walk, after and the summary; a reused PID, a target
  * that exits between preview and confirm, cancel; signals through the
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "actjob.h"
+#include "action_job.h"
 #include "check.h"
 #include "session.h"
 #include "spawn.h"
@@ -232,7 +232,7 @@ static void default_node(void)
 int main(void)
 {
 	if (open_live() != 0) {
-		printf("FAIL test_actjob: cannot open the live machine\n");
+		printf("FAIL test_action_job: cannot open the live machine\n");
 		return 1;
 	}
 	RUN_TEST(engine_live);

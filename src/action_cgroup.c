@@ -1,6 +1,6 @@
-/* cgaction.c - a v2 cgroup to one node through cpuset.mems, pinned by a
+/* action_cgroup.c - a v2 cgroup to one node through cpuset.mems, pinned by a
  * directory fd, with before/after numbers from memory.numa_stat. */
-#include "cgaction.h"
+#include "action_cgroup.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
-/* migrate.c - batched move_pages(2) of one process's memory to one node. */
-#include "migrate.h"
+/* action_migrate.c - batched move_pages(2) of one process's memory to one node. */
+#include "action_migrate.h"
 
 #include <errno.h>
 #include <fcntl.h>

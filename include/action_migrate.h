@@ -1,4 +1,4 @@
-/* migrate.h - move a process's memory to one node in small batches of
+/* action_migrate.h - move a process's memory to one node in small batches of
  * move_pages(2), so a large process is never stalled for long and the
  * caller can show progress and cancel between batches.
  *
@@ -7,8 +7,8 @@
  * that have pages off the target node: pagemap says which pages are
  * present (and which are page cache), a move_pages query says where they
  * are, and only pages off the target are moved. */
-#ifndef NUMATOP_MIGRATE_H
-#define NUMATOP_MIGRATE_H
+#ifndef NUMATOP_ACTION_MIGRATE_H
+#define NUMATOP_ACTION_MIGRATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* actjob.h - the action engine: migrate and/or rebind one or more
+/* action_job.h - the action engine: migrate and/or rebind one or more
  * processes to one node, as both the monitor and the command line run it.
  *
  *   actjob_add        a target by PID + start time (what the user saw)
@@ -12,16 +12,16 @@
  *
  * The front ends only present: the kernel calls, the checks and the
  * arithmetic are here. */
-#ifndef NUMATOP_ACTJOB_H
-#define NUMATOP_ACTJOB_H
+#ifndef NUMATOP_ACTION_JOB_H
+#define NUMATOP_ACTION_JOB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "action.h"
-#include "migrate.h"
-#include "rebind.h"
+#include "action_migrate.h"
+#include "action_rebind.h"
 
 struct actjob_item {
 	struct action_target tg;

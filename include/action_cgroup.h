@@ -1,10 +1,10 @@
-/* cgaction.h - move a cgroup v2 to one node: set its cpuset.mems, and the
+/* action_cgroup.h - move a cgroup v2 to one node: set its cpuset.mems, and the
  * kernel migrates the cgroup's pages (as it does whenever the mems of a
  * v2 cpuset change). The cgroup is pinned by a directory fd taken when
  * the preview is made: a cgroup removed and made again under the same
  * name is never the one written to. Live machine only. */
-#ifndef NUMATOP_CGACTION_H
-#define NUMATOP_CGACTION_H
+#ifndef NUMATOP_ACTION_CGROUP_H
+#define NUMATOP_ACTION_CGROUP_H
 
 #include <stdbool.h>
 #include <stddef.h>

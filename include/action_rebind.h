@@ -1,6 +1,6 @@
-/* rebind.h - set the CPU affinity of every thread of a process. */
-#ifndef NUMATOP_REBIND_H
-#define NUMATOP_REBIND_H
+/* action_rebind.h - set the CPU affinity of every thread of a process. */
+#ifndef NUMATOP_ACTION_REBIND_H
+#define NUMATOP_ACTION_REBIND_H
 
 #include <stddef.h>
 
@@ -22,7 +22,7 @@ struct rebind_result {
  * thread was set; -ESRCH when the process exited; -EAGAIN when threads
  * still kept appearing after REBIND_MAX_PASSES passes; else the first
  * errno (-EPERM, -EINVAL outside its cpuset). A thread that exits during
- * the walk is not counted (see set_one in rebind.c). */
+ * the walk is not counted (see set_one in action_rebind.c). */
 #define REBIND_MAX_PASSES 256
 int rebind_threads(const struct fsroot *r, const struct action_target *t,
 		   const struct bitmap *cpus, struct rebind_result *res);

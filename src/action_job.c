@@ -1,6 +1,6 @@
-/* actjob.c - the action engine (see actjob.h): lock, plan, confirm,
+/* action_job.c - the action engine (see action_job.h): lock, plan, confirm,
  * rebind, migrate in batches, read the result; and its summary. */
-#include "actjob.h"
+#include "action_job.h"
 
 #include "buf.h"
 #include "snapshot.h"

@@ -1,5 +1,5 @@
-/* rebind.c - sched_setaffinity for every thread of one process. */
-#include "rebind.h"
+/* action_rebind.c - sched_setaffinity for every thread of one process. */
+#include "action_rebind.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,10 +1,10 @@
-/* migrate_text.c - what the actions say: errors with their fix, the
+/* action_migrate_text.c - what the actions say: errors with their fix, the
  * reasons pages did not move, and what stays the process's own. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "migrate.h"
+#include "action_migrate.h"
 #include "sanitize.h"
 
 const char *const migrate_reason_text[MIG_NREASONS] = {

@@ -1,6 +1,6 @@
-/* actjob_sum.c - what an action did, summed over its targets: kB per node
+/* action_job_sum.c - what an action did, summed over its targets: kB per node
  * before and after, pages moved and why others did not, threads set. */
-#include "actjob.h"
+#include "action_job.h"
 
 #include <string.h>
 
