@@ -30,8 +30,8 @@ LAYERS = [
                  "placement", "detail", "nodestat", "hmat", "measure_io"]),
     ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "format", "history", "node_fields",
                "session", "settings", "snapjson", "replay", "replay_*"]),
-    ("emit/act", ["output", "output_*", "record", "record_*", "capture", "action", "action_*",
-                  "actjob", "actjob_*", "migrate", "migrate_*", "rebind", "cgaction", "measure"]),
+    ("emit/act", ["output", "output_*", "record", "record_*", "capture", "capture_*", "action",
+                  "action_*", "measure"]),
     ("ui", ["ui/*"]),
     ("cli", ["cli/*", "tools/*"]),
 ]
