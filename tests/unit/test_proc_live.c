@@ -1,4 +1,4 @@
-/* test_live.c - the two process backends agree on the live machine, and a
+/* test_proc_live.c - the two process backends agree on the live machine, and a
  * live sample of this very process is right. */
 #include <stdio.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-/* test_fixtures.c - topology, node memory and /proc/stat read from the 12
+/* test_topology.c - topology, node memory and /proc/stat read from the 12
  * recorded sysfs/procfs trees of hwloc's test suite.
  *
  * The trees live outside the repository (default ../shared/fixtures/hwloc-linux

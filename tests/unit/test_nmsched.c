@@ -1,4 +1,4 @@
-/* test_sched.c - the numa_maps budget with a fake clock: what is read,
+/* test_nmsched.c - the numa_maps budget with a fake clock: what is read,
  * kept, sampled and skipped; then the sampler on a copied recorded tree
  * with a fake clock and a fake move_pages. */
 #include <math.h>
