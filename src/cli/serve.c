@@ -1,8 +1,9 @@
 /* serve.c - --serve [ADDR:]PORT: a Prometheus / OpenMetrics endpoint.
  * The main thread samples every -d and renders both expositions; the
- * HTTP server (libmicrohttpd, one internal thread, bounded connections,
- * memory and time per connection) answers GET /metrics from the latest
- * rendering: a scrape never walks page tables. */
+ * HTTP server (libmicrohttpd, one internal thread that never waits on a
+ * client, bounded connections, memory and time per connection: see
+ * serve_conn.h) answers GET /metrics from the latest rendering: a scrape
+ * never walks page tables. */
 #include "serve.h"
 
 #include <arpa/inet.h>
@@ -23,6 +24,7 @@
 #include "mhd_load.h"
 #include "output.h"
 #include "sampler.h"
+#include "serve_conn.h"
 #include "session.h"
 #include "sigstop.h"
 
@@ -41,92 +43,8 @@ struct latest {
 	pthread_mutex_t mu;
 	char *text[2];          /* Prometheus, OpenMetrics; NULL before the first */
 	size_t len[2];
+	struct serve_conns *conns;
 };
-
-/* Every connection has REQUEST_SECONDS from its accept, and then from the
- * end of each request it completed, to complete its next one. MHD's own
- * timeout only counts idle time: a client trickling a byte every few
- * seconds would hold its slot (and one of the 8 of its address) forever. */
-#define REQUEST_SECONDS 10.0
-
-struct conn {
-	struct conn *prev, *next;
-	int fd;
-	double since;           /* accept, or the end of the last request */
-};
-
-struct conns {
-	pthread_mutex_t mu;
-	struct conn *head;
-};
-
-/* Runs in the server's thread: a connection starts or ends. MHD closes
- * the socket only after CLOSED returned, so an fd on the list (read
- * under the lock) is still this connection's. */
-static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
-			  enum MHD_ConnectionNotificationCode toe)
-{
-	struct conns *cs = cls;
-	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-		const union MHD_ConnectionInfo *i =
-			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-		struct conn *k = i ? calloc(1, sizeof(*k)) : NULL;
-		if (!k)
-			return;  /* untracked: MHD's idle timeout still applies */
-		k->fd = i->connect_fd;
-		k->since = batch_now();
-		pthread_mutex_lock(&cs->mu);
-		k->next = cs->head;
-		if (cs->head)
-			cs->head->prev = k;
-		cs->head = k;
-		pthread_mutex_unlock(&cs->mu);
-		*ctx = k;
-	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED && *ctx) {
-		struct conn *k = *ctx;
-		pthread_mutex_lock(&cs->mu);
-		if (k->prev)
-			k->prev->next = k->next;
-		else
-			cs->head = k->next;
-		if (k->next)
-			k->next->prev = k->prev;
-		pthread_mutex_unlock(&cs->mu);
-		free(k);
-		*ctx = NULL;
-	}
-}
-
-/* A request ended (answered, or cut): the next one has its own time. */
-static void on_completed(void *cls, struct MHD_Connection *c, void **req,
-			 enum MHD_RequestTerminationCode toe)
-{
-	(void)req;
-	(void)toe;
-	struct conns *cs = cls;
-	const union MHD_ConnectionInfo *i =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	if (!i || !i->socket_context)
-		return;
-	pthread_mutex_lock(&cs->mu);
-	((struct conn *)i->socket_context)->since = batch_now();
-	pthread_mutex_unlock(&cs->mu);
-}
-
-/* Shut down the sockets past their deadline; the server sees the end of
- * the stream and closes them. */
-static void reap(struct conns *cs)
-{
-	double now = batch_now();
-	pthread_mutex_lock(&cs->mu);
-	for (struct conn *k = cs->head; k; k = k->next) {
-		if (k->fd >= 0 && now - k->since > REQUEST_SECONDS) {
-			shutdown(k->fd, SHUT_RDWR);
-			k->fd = -1;
-		}
-	}
-	pthread_mutex_unlock(&cs->mu);
-}
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
 			     const char *body, size_t len, bool head)
@@ -157,6 +75,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	}
 	if (!*state) {          /* the headers: answer on the next call */
 		*state = c;
+		serve_conn_busy(l->conns, c);
 		return MHD_YES;
 	}
 	bool head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
@@ -209,7 +128,7 @@ static int listen_on(const char *addr, int port, char *err, size_t errsz)
 	int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	int one = 1;
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
-	    bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, 64) != 0) {
+	    bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SERVE_CONN_MAX) != 0) {
 		int e = errno;
 		snprintf(err, errsz, "cannot listen on %s port %d: %s%s", addr, port, strerror(e),
 			 e == EACCES ? " (ports below 1024 need root or CAP_NET_BIND_SERVICE)" :
@@ -222,11 +141,11 @@ static int listen_on(const char *addr, int port, char *err, size_t errsz)
 }
 
 /* Sleep SECS, cutting late connections every half second meanwhile. */
-static void sleep_for(double secs, struct conns *cs)
+static void sleep_for(double secs, struct serve_conns *cs)
 {
 	double end = batch_now() + secs;
 	for (;;) {
-		reap(cs);
+		serve_conn_reap(cs);
 		double left = end - batch_now();
 		if (serve_stop || left <= 0)
 			return;
@@ -279,21 +198,22 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		session_close(&se);
 		return 1;
 	}
-	struct latest l = { .mu = PTHREAD_MUTEX_INITIALIZER };
-	struct conns cs = { .mu = PTHREAD_MUTEX_INITIALIZER };
-	/* Bounded: one internal thread, at most 64 connections (8 from one
-	 * address), 32 KiB of memory each, 10 s idle and 10 s a request (a
-	 * slow client is cut). */
+	struct serve_conns cs = SERVE_CONNS_INIT;
+	struct latest l = { .mu = PTHREAD_MUTEX_INITIALIZER, .conns = &cs };
+	/* Bounded: one internal thread, at most SERVE_CONN_MAX connections
+	 * of 32 KiB each, none holding its slot more than a few seconds
+	 * without a request, nor when newer ones need it (serve_conn.h). No
+	 * per-address limit of libmicrohttpd's: every client on 127.0.0.1
+	 * (a reverse proxy with them) would share it. */
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL,
 		0, NULL, NULL, on_request, &l,
 		MHD_OPTION_LISTEN_SOCKET, fd,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)8,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONN_MAX,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_REQUEST_SECONDS,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
-		MHD_OPTION_NOTIFY_CONNECTION, on_connection, &cs,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, &cs,
+		MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, &cs,
+		MHD_OPTION_NOTIFY_COMPLETED, serve_conn_completed, &cs,
 		MHD_OPTION_END);
 	if (!d) {
 		fprintf(err, "numatop-tui: cannot start the HTTP server on %s port %d\n",
