@@ -2,8 +2,8 @@
  * The main thread samples every -d and renders both expositions; the
  * HTTP server (libmicrohttpd, one internal thread that never waits on a
  * client, bounded connections, memory and time per connection: see
- * serve_conn.h) answers GET /metrics from the latest rendering: a scrape
- * never walks page tables. */
+ * serve_conn.h) answers GET /metrics from the latest rendering
+ * (serve_http.c): a scrape never walks page tables. */
 #include "serve.h"
 
 #include <arpa/inet.h>
@@ -25,11 +25,9 @@
 #include "output.h"
 #include "sampler.h"
 #include "serve_conn.h"
+#include "serve_http.h"
 #include "session.h"
 #include "sigstop.h"
-
-#define CT_PROM "text/plain; version=0.0.4; charset=utf-8"
-#define CT_OM "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 static volatile sig_atomic_t serve_stop;
 
@@ -37,72 +35,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	serve_stop = 1;
-}
-
-struct latest {
-	pthread_mutex_t mu;
-	char *text[2];          /* Prometheus, OpenMetrics; NULL before the first */
-	size_t len[2];
-	struct serve_conns *conns;
-};
-
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
-			     const char *body, size_t len, bool head)
-{
-	struct MHD_Response *r = MHD_create_response_from_buffer(head ? 0 : len, (void *)body,
-								 MHD_RESPMEM_MUST_COPY);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	enum MHD_Result ok = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ok;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-				  const char *method, const char *version, const char *upload,
-				  size_t *upload_size, void **state)
-{
-	(void)version;
-	(void)upload;
-	struct latest *l = cls;
-	/* A body is never wanted: refused once its headers are in. */
-	if (*upload_size) {
-		*upload_size = 0;
-		return MHD_YES;
-	}
-	if (!*state) {          /* the headers: answer on the next call */
-		*state = c;
-		serve_conn_busy(l->conns, c);
-		return MHD_YES;
-	}
-	bool head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
-	if (!head && strcmp(method, MHD_HTTP_METHOD_GET) != 0) {
-		static const char m[] = "method not allowed: GET /metrics\n";
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", m, sizeof(m) - 1, false);
-	}
-	if (strcmp(url, "/") == 0) {
-		static const char m[] = "numatop-tui exporter: GET /metrics\n";
-		return reply(c, MHD_HTTP_OK, "text/plain", m, sizeof(m) - 1, head);
-	}
-	if (strcmp(url, "/metrics") != 0) {
-		static const char m[] = "not found: GET /metrics\n";
-		return reply(c, MHD_HTTP_NOT_FOUND, "text/plain", m, sizeof(m) - 1, head);
-	}
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	int om = accept && strstr(accept, "application/openmetrics-text") != NULL;
-	pthread_mutex_lock(&l->mu);
-	enum MHD_Result ok;
-	if (!l->text[om]) {
-		static const char m[] = "the first sample is not taken yet\n";
-		ok = reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", m, sizeof(m) - 1, head);
-	} else {
-		ok = reply(c, MHD_HTTP_OK, om ? CT_OM : CT_PROM, l->text[om], l->len[om], head);
-	}
-	pthread_mutex_unlock(&l->mu);
-	return ok;
 }
 
 /* The listening socket, made here so that a bind failure has its errno. */
@@ -199,7 +131,7 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		return 1;
 	}
 	struct serve_conns cs = SERVE_CONNS_INIT;
-	struct latest l = { .mu = PTHREAD_MUTEX_INITIALIZER, .conns = &cs };
+	struct serve_latest l = { .mu = PTHREAD_MUTEX_INITIALIZER, .conns = &cs };
 	/* Bounded: one internal thread, at most SERVE_CONN_MAX connections
 	 * of 32 KiB each, none holding its slot more than a few seconds
 	 * without a request, nor when newer ones need it (serve_conn.h). No
@@ -207,11 +139,12 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 	 * (a reverse proxy with them) would share it. */
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL,
-		0, NULL, NULL, on_request, &l,
+		0, NULL, NULL, serve_http_request, &l,
 		MHD_OPTION_LISTEN_SOCKET, fd,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONN_MAX,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_REQUEST_SECONDS,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
+		MHD_OPTION_URI_LOG_CALLBACK, serve_http_target, NULL,
 		MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, &cs,
 		MHD_OPTION_NOTIFY_COMPLETED, serve_conn_completed, &cs,
 		MHD_OPTION_END);

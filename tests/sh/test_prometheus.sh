@@ -5,7 +5,8 @@
 #   b. exact values, worked out from the tree's own files
 #   c. label escaping of a hostile process name
 #   d. --metrics-top
-#   e. --serve: status codes, content types, HEAD, port in use, signals
+#   e. --serve: status codes, content types, HEAD, Accept's q, Host, %00
+#      and NUL in the path, bodies never read, port in use, signals
 #   f. a real Prometheus server scraping --serve: exact values, the
 #      dashboard's queries
 #   g. hostile clients: slowloris, scrapes beside 8 and 64 slow clients,
@@ -644,6 +645,117 @@ def cmd_parallel(port, pid):
     print('samples ' + ' '.join('%d' % v for v in seq))
     return 0
 
+# --- HTTP details --------------------------------------------------------------
+
+def reply(port, req, wait_close=True):
+    """(status, {header: value}, body) of the answer to the raw REQ; body
+    None when the server did not close within 5 s (wait_close), status
+    'none' when no answer came in 5 s."""
+    s = socket.create_connection(('127.0.0.1', int(port)), timeout=5)
+    d, closed = b'', False
+    try:
+        s.sendall(req)
+        while wait_close or b'\r\n\r\n' not in d:
+            x = s.recv(65536)
+            if not x:
+                closed = True
+                break
+            d += x
+    except OSError:
+        pass
+    finally:
+        s.close()
+    head, sep, body = d.partition(b'\r\n\r\n')
+    lines = head.decode('latin-1').split('\r\n')
+    if not sep or not lines[0].startswith('HTTP/1.'):
+        return 'none', {}, None
+    hdr = {}
+    for h in lines[1:]:
+        k, _, v = h.partition(':')
+        hdr[k.strip().lower()] = v.strip()
+    return lines[0].split(' ')[1], hdr, body if closed else None
+
+def cmd_details(port):
+    """The answers to requests that were answered wrongly once: one line
+    "NAME ok" or "NAME bad: why" each, then "checks N"."""
+    n = [0]
+    def check(name, good, why):
+        n[0] += 1
+        print('%s %s' % (name, 'ok' if good else 'bad: ' + why))
+    def req(method, target, hdrs=b'Host: x\r\n', version=b'HTTP/1.1', body=b''):
+        return (method + b' ' + target + b' ' + version + b'\r\n' + hdrs +
+                b'Connection: close\r\n\r\n' + body)
+    # The target: %00 (decoded to a NUL) and raw control bytes never
+    # reach /metrics or / (they once ended the path there).
+    for name, t, want in (('nul_escape', b'/metrics%00.txt', ('404',)),
+                          ('nul_escape_end', b'/metrics%00', ('404',)),
+                          ('nul_escape_root', b'/%00', ('404',)),
+                          ('nul_raw', b'/metrics\x00x', ('400', '404')),
+                          ('nul_raw_end', b'/metrics\x00', ('400', '404')),
+                          ('nul_raw_query', b'/metrics?a\x00b', ('400', '404')),
+                          ('ctl_raw', b'/metrics\x01', ('400', '404')),
+                          ('del_raw', b'/metrics\x7f', ('400', '404')),
+                          ('escaped_letter', b'/metri%63s', ('200',)),
+                          ('query', b'/metrics?x=1', ('200',))):
+        st = reply(port, req(b'GET', t))[0]
+        check('target_' + name, st in want, '%r: %s, want %s' % (t, st, ' or '.join(want)))
+    # HEAD: the Content-Length a GET's body has (a new sample may come
+    # between the two: tried again).
+    for name, t in (('metrics', b'/metrics'), ('root', b'/'), ('404', b'/nope')):
+        for _ in range(5):
+            st, hdr, body = reply(port, req(b'HEAD', t))
+            st2, _, body2 = reply(port, req(b'GET', t))
+            if body2 is not None and hdr.get('content-length') == str(len(body2)):
+                break
+        check('head_length_' + name, st == st2 and body == b'' and body2 and
+              hdr.get('content-length') == str(len(body2)),
+              'HEAD %s: %s Content-Length %s body %r; GET: %s, %s bytes' % (
+                  t, st, hdr.get('content-length'), body, st2,
+                  len(body2) if body2 is not None else None))
+    # Accept: OpenMetrics only when named with a q above 0 and not below
+    # the text format's.
+    pq = ('application/openmetrics-text;version=1.0.0,application/openmetrics-text;'
+          'version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1')
+    for name, acc, want in (('om_q0', ['application/openmetrics-text;q=0'], 'prom'),
+                            ('om_q0_spaces', ['application/openmetrics-text ; q=0.000'], 'prom'),
+                            ('om_Q0', ['application/openmetrics-text;Q=0'], 'prom'),
+                            ('om_q0_version', ['application/openmetrics-text;version=1.0.0;q=0, text/plain'], 'prom'),
+                            ('om_below_text', ['application/openmetrics-text;q=0.1, text/plain;q=0.5'], 'prom'),
+                            ('om_below_any', ['application/openmetrics-text;q=0.5, */*;q=0.9'], 'prom'),
+                            ('om_bad_q', ['application/openmetrics-text;q=2'], 'prom'),
+                            ('any', ['*/*'], 'prom'),
+                            ('om_above_text', ['text/plain;q=0.5, application/openmetrics-text;q=0.6'], 'om'),
+                            ('om', ['application/openmetrics-text'], 'om'),
+                            ('om_case', ['Application/OpenMetrics-Text; version=1.0.0'], 'om'),
+                            ('om_second_header', ['text/plain;q=0.1', 'application/openmetrics-text'], 'om'),
+                            ('prometheus', [pq], 'om')):
+        h = b'Host: x\r\n' + b''.join(b'Accept: ' + a.encode() + b'\r\n' for a in acc)
+        st, hdr, _ = reply(port, req(b'GET', b'/metrics', h))
+        ct = hdr.get('content-type', '')
+        got = 'om' if ct.startswith('application/openmetrics-text') else \
+              'prom' if ct.startswith('text/plain; version=0.0.4') else ct
+        check('accept_' + name, st == '200' and got == want,
+              'Accept %s: %s %s, want %s' % (acc, st, ct, want))
+    # HTTP/1.1 needs one Host header; HTTP/1.0 none.
+    for name, h, v, want in (('11_none', b'', b'HTTP/1.1', '400'),
+                             ('11_twice', b'Host: a\r\nHost: b\r\n', b'HTTP/1.1', '400'),
+                             ('11_one', b'Host: a\r\n', b'HTTP/1.1', '200'),
+                             ('10_none', b'', b'HTTP/1.0', '200')):
+        st = reply(port, req(b'GET', b'/metrics', h, v))[0]
+        check('host_' + name, st == want, '%s with %r: %s, want %s' % (v, h, st, want))
+    # A body is never waited for: the answer comes while the client has
+    # sent a few bytes of a 1 GB or endless one.
+    for name, m, h, b, want in (
+            ('post_chunked', b'POST', b'Transfer-Encoding: chunked\r\n', b'5\r\nabcde\r\n', '405'),
+            ('post_length', b'POST', b'Content-Length: 1000000000\r\n', b'abcde', '405'),
+            ('put_chunked', b'PUT', b'Transfer-Encoding: chunked\r\n', b'5\r\nabcde\r\n', '405'),
+            ('get_length', b'GET', b'Content-Length: 1000000000\r\n', b'abcde', '200')):
+        st = reply(port, req(m, b'/metrics', b'Host: x\r\n' + h, body=b), False)[0]
+        check('body_not_read_' + name, st == want, '%s with %s: %s, want %s (in 5 s, the body unsent)'
+              % (m, h.strip(), st, want))
+    print('checks %d' % n[0])
+    return 0
+
 # --- Prometheus and the dashboard ---------------------------------------------
 
 def query(url, q):
@@ -946,6 +1058,16 @@ grep -qx 'status 405' "$T/o" && ok serve_delete_405 || bad serve_delete_405 "$(c
 $X http "$PORT" HEAD /metrics >"$T/o" 2>&1
 grep -qx 'status 200' "$T/o" && grep -qx 'body 0' "$T/o" && grep -q '^content-type: text/plain; version=0.0.4' "$T/o" \
 	&& ok serve_head || bad serve_head "$(cat "$T/o")"
+# The target (%00, raw NUL), HEAD's length, Accept's q, Host, a body
+# never read: one PASS or FAIL each.
+$X details "$PORT" >"$T/details" 2>&1; rc=$?
+while read -r name verdict why; do
+	case $name in checks) continue ;; esac
+	[ "$verdict" = ok ] && ok "serve_$name" || bad "serve_$name" "$why"
+done <"$T/details"
+n=$(field "$T/details" checks)
+[ $rc -eq 0 ] && isnum "$n" && [ "$(grep -c ' ok$' "$T/details")" -eq "$n" ] && ok "serve_details_all ($n)" \
+	|| bad serve_details_all "$(tail -3 "$T/details")"
 # The port in use: the default address (127.0.0.1) and the one given.
 timeout 10 "$PROG" --root "$TREE" --serve "$PORT" -d 1 >"$T/o" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q "cannot listen on 127.0.0.1 port $PORT: Address already in use" "$T/o" && ok serve_port_in_use \
