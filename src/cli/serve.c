@@ -8,6 +8,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -108,11 +109,35 @@ static int render(int (*write)(FILE *, const struct snapshot *, const struct out
 	return rc;
 }
 
+/* The "serving" line must arrive, as every mode's output must (a closed
+ * or full stdout is exit 1 and a message). A closed one is found before
+ * anything is opened: its descriptor would be the next file's. */
+static int out_failed(FILE *out, FILE *err, bool closed_only)
+{
+	int fd = fileno(out), e = 0;
+	if (closed_only) {
+		int fl = fd >= 0 ? fcntl(fd, F_GETFL) : O_WRONLY;
+		if (fl < 0)
+			e = errno;
+		else if ((fl & O_ACCMODE) == O_RDONLY)
+			e = EBADF;
+	} else {
+		errno = 0;
+		if (fflush(out) != 0 || ferror(out))
+			e = errno ? errno : EIO;
+	}
+	if (e)
+		fprintf(err, "numatop-tui: writing to standard output failed: %s\n", strerror(e));
+	return e != 0;
+}
+
 int serve_run(const struct options *o, FILE *out, FILE *err)
 {
 	struct session_config sc;
 	struct session se;
 	char msg[512];
+	if (out_failed(out, err, true))
+		return 1;
 	if (mhd_load(msg, sizeof(msg)) != 0) {
 		fprintf(err, "numatop-tui: %s\n", msg);
 		return 1;
@@ -160,7 +185,11 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 	fprintf(out, "numatop-tui: serving http://%s%s%s:%d/metrics every %.1f s\n",
 		strchr(o->listen_addr, ':') ? "[" : "", o->listen_addr,
 		strchr(o->listen_addr, ':') ? "]" : "", o->listen_port, o->delay);
-	fflush(out);
+	if (out_failed(out, err, false)) {
+		MHD_stop_daemon(d);     /* closes fd */
+		session_close(&se);
+		return 1;
+	}
 	struct sort_key key = { COL_REMOTE, -1, true };
 	struct output_stats stats = { 0 };
 	struct output_opts oo = { .root_label = o->root, .meas = se.have_meas ? &se.meas : NULL,
@@ -195,8 +224,7 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		}
 		sleep_for(o->delay - (batch_now() - t0), &cs);
 	}
-	MHD_stop_daemon(d);
-	close(fd);
+	MHD_stop_daemon(d);         /* closes fd */
 	for (int k = 0; k < 2; k++)
 		free(l.text[k]);
 	snapshot_free(&snap);

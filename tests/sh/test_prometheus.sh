@@ -6,7 +6,8 @@
 #   c. label escaping of a hostile process name
 #   d. --metrics-top
 #   e. --serve: status codes, content types, HEAD, Accept's q, Host, %00
-#      and NUL in the path, bodies never read, port in use, signals
+#      and NUL in the path, bodies never read, port in use, stdout lost,
+#      signals
 #   f. a real Prometheus server scraping --serve: exact values, the
 #      dashboard's queries
 #   g. hostile clients: slowloris, scrapes beside 8 and 64 slow clients,
@@ -1073,6 +1074,18 @@ timeout 10 "$PROG" --root "$TREE" --serve "$PORT" -d 1 >"$T/o" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q "cannot listen on 127.0.0.1 port $PORT: Address already in use" "$T/o" && ok serve_port_in_use \
 	|| bad serve_port_in_use "rc=$rc $(cat "$T/o")"
 alive "$SRV" && ok serve_survives_second_bind || bad serve_survives_second_bind
+# The "serving" line lost (stdout /dev/full or closed): exit 1 and a
+# message, as every other mode (timeout: a hang guard, it used to serve on).
+for m in devfull closed; do
+	P3=$($X freeport)
+	if [ $m = devfull ]; then
+		timeout 10 "$PROG" --root "$TREE" --serve "127.0.0.1:$P3" -d 1 >/dev/full 2>"$T/o"; rc=$?
+	else
+		timeout 10 "$PROG" --root "$TREE" --serve "127.0.0.1:$P3" -d 1 >&- 2>"$T/o"; rc=$?
+	fi
+	[ $rc -eq 1 ] && grep -q 'writing to standard output failed' "$T/o" && ok "serve_stdout_lost_$m" \
+		|| bad "serve_stdout_lost_$m" "rc=$rc $(cat "$T/o")"
+done
 
 # --- f. a real Prometheus scraping --serve ----------------------------
 P2=$($X freeport)
