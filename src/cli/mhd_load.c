@@ -26,8 +26,8 @@ static struct {
 	void (*destroy_response)(struct MHD_Response *);
 	const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *,
 								enum MHD_ConnectionInfoType, ...);
-	const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind,
-					       const char *);
+	int (*get_connection_values)(struct MHD_Connection *, enum MHD_ValueKind,
+				     MHD_KeyValueIterator, void *);
 	enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int,
 					  struct MHD_Response *);
 } mhd;
@@ -49,7 +49,7 @@ int mhd_load(char *err, size_t errsz)
 		{ (void **)&mhd.create_response_from_buffer, "MHD_create_response_from_buffer" },
 		{ (void **)&mhd.destroy_response, "MHD_destroy_response" },
 		{ (void **)&mhd.get_connection_info, "MHD_get_connection_info" },
-		{ (void **)&mhd.lookup_connection_value, "MHD_lookup_connection_value" },
+		{ (void **)&mhd.get_connection_values, "MHD_get_connection_values" },
 		{ (void **)&mhd.queue_response, "MHD_queue_response" },
 	};
 	for (size_t i = 0; i < sizeof(syms) / sizeof(*syms); i++) {
@@ -103,10 +103,10 @@ const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *c
 	return mhd.get_connection_info(c, t);
 }
 
-const char *MHD_lookup_connection_value(struct MHD_Connection *c, enum MHD_ValueKind kind,
-					const char *key)
+int MHD_get_connection_values(struct MHD_Connection *c, enum MHD_ValueKind kind,
+			      MHD_KeyValueIterator it, void *it_cls)
 {
-	return mhd.lookup_connection_value(c, kind, key);
+	return mhd.get_connection_values(c, kind, it, it_cls);
 }
 
 enum MHD_Result MHD_queue_response(struct MHD_Connection *c, unsigned int status,

@@ -1,12 +1,14 @@
 /* serve.c - --serve [ADDR:]PORT: a Prometheus / OpenMetrics endpoint.
  * The main thread samples every -d and renders both expositions; the
- * HTTP server (libmicrohttpd, one internal thread, bounded connections,
- * memory and time per connection) answers GET /metrics from the latest
- * rendering: a scrape never walks page tables. */
+ * HTTP server (libmicrohttpd, one internal thread that never waits on a
+ * client, bounded connections, memory and time per connection: see
+ * serve_conn.h) answers GET /metrics from the latest rendering
+ * (serve_http.c): a scrape never walks page tables. */
 #include "serve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -23,11 +25,10 @@
 #include "mhd_load.h"
 #include "output.h"
 #include "sampler.h"
+#include "serve_conn.h"
+#include "serve_http.h"
 #include "session.h"
 #include "sigstop.h"
-
-#define CT_PROM "text/plain; version=0.0.4; charset=utf-8"
-#define CT_OM "application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 static volatile sig_atomic_t serve_stop;
 
@@ -35,155 +36,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	serve_stop = 1;
-}
-
-struct latest {
-	pthread_mutex_t mu;
-	char *text[2];          /* Prometheus, OpenMetrics; NULL before the first */
-	size_t len[2];
-};
-
-/* Every connection has REQUEST_SECONDS from its accept, and then from the
- * end of each request it completed, to complete its next one. MHD's own
- * timeout only counts idle time: a client trickling a byte every few
- * seconds would hold its slot (and one of the 8 of its address) forever. */
-#define REQUEST_SECONDS 10.0
-
-struct conn {
-	struct conn *prev, *next;
-	int fd;
-	double since;           /* accept, or the end of the last request */
-};
-
-struct conns {
-	pthread_mutex_t mu;
-	struct conn *head;
-};
-
-/* Runs in the server's thread: a connection starts or ends. MHD closes
- * the socket only after CLOSED returned, so an fd on the list (read
- * under the lock) is still this connection's. */
-static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
-			  enum MHD_ConnectionNotificationCode toe)
-{
-	struct conns *cs = cls;
-	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-		const union MHD_ConnectionInfo *i =
-			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-		struct conn *k = i ? calloc(1, sizeof(*k)) : NULL;
-		if (!k)
-			return;  /* untracked: MHD's idle timeout still applies */
-		k->fd = i->connect_fd;
-		k->since = batch_now();
-		pthread_mutex_lock(&cs->mu);
-		k->next = cs->head;
-		if (cs->head)
-			cs->head->prev = k;
-		cs->head = k;
-		pthread_mutex_unlock(&cs->mu);
-		*ctx = k;
-	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED && *ctx) {
-		struct conn *k = *ctx;
-		pthread_mutex_lock(&cs->mu);
-		if (k->prev)
-			k->prev->next = k->next;
-		else
-			cs->head = k->next;
-		if (k->next)
-			k->next->prev = k->prev;
-		pthread_mutex_unlock(&cs->mu);
-		free(k);
-		*ctx = NULL;
-	}
-}
-
-/* A request ended (answered, or cut): the next one has its own time. */
-static void on_completed(void *cls, struct MHD_Connection *c, void **req,
-			 enum MHD_RequestTerminationCode toe)
-{
-	(void)req;
-	(void)toe;
-	struct conns *cs = cls;
-	const union MHD_ConnectionInfo *i =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	if (!i || !i->socket_context)
-		return;
-	pthread_mutex_lock(&cs->mu);
-	((struct conn *)i->socket_context)->since = batch_now();
-	pthread_mutex_unlock(&cs->mu);
-}
-
-/* Shut down the sockets past their deadline; the server sees the end of
- * the stream and closes them. */
-static void reap(struct conns *cs)
-{
-	double now = batch_now();
-	pthread_mutex_lock(&cs->mu);
-	for (struct conn *k = cs->head; k; k = k->next) {
-		if (k->fd >= 0 && now - k->since > REQUEST_SECONDS) {
-			shutdown(k->fd, SHUT_RDWR);
-			k->fd = -1;
-		}
-	}
-	pthread_mutex_unlock(&cs->mu);
-}
-
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
-			     const char *body, size_t len, bool head)
-{
-	struct MHD_Response *r = MHD_create_response_from_buffer(head ? 0 : len, (void *)body,
-								 MHD_RESPMEM_MUST_COPY);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	enum MHD_Result ok = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ok;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-				  const char *method, const char *version, const char *upload,
-				  size_t *upload_size, void **state)
-{
-	(void)version;
-	(void)upload;
-	struct latest *l = cls;
-	/* A body is never wanted: refused once its headers are in. */
-	if (*upload_size) {
-		*upload_size = 0;
-		return MHD_YES;
-	}
-	if (!*state) {          /* the headers: answer on the next call */
-		*state = c;
-		return MHD_YES;
-	}
-	bool head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
-	if (!head && strcmp(method, MHD_HTTP_METHOD_GET) != 0) {
-		static const char m[] = "method not allowed: GET /metrics\n";
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", m, sizeof(m) - 1, false);
-	}
-	if (strcmp(url, "/") == 0) {
-		static const char m[] = "numatop-tui exporter: GET /metrics\n";
-		return reply(c, MHD_HTTP_OK, "text/plain", m, sizeof(m) - 1, head);
-	}
-	if (strcmp(url, "/metrics") != 0) {
-		static const char m[] = "not found: GET /metrics\n";
-		return reply(c, MHD_HTTP_NOT_FOUND, "text/plain", m, sizeof(m) - 1, head);
-	}
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	int om = accept && strstr(accept, "application/openmetrics-text") != NULL;
-	pthread_mutex_lock(&l->mu);
-	enum MHD_Result ok;
-	if (!l->text[om]) {
-		static const char m[] = "the first sample is not taken yet\n";
-		ok = reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", m, sizeof(m) - 1, head);
-	} else {
-		ok = reply(c, MHD_HTTP_OK, om ? CT_OM : CT_PROM, l->text[om], l->len[om], head);
-	}
-	pthread_mutex_unlock(&l->mu);
-	return ok;
 }
 
 /* The listening socket, made here so that a bind failure has its errno. */
@@ -209,7 +61,7 @@ static int listen_on(const char *addr, int port, char *err, size_t errsz)
 	int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	int one = 1;
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
-	    bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, 64) != 0) {
+	    bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, SERVE_CONN_MAX) != 0) {
 		int e = errno;
 		snprintf(err, errsz, "cannot listen on %s port %d: %s%s", addr, port, strerror(e),
 			 e == EACCES ? " (ports below 1024 need root or CAP_NET_BIND_SERVICE)" :
@@ -222,11 +74,11 @@ static int listen_on(const char *addr, int port, char *err, size_t errsz)
 }
 
 /* Sleep SECS, cutting late connections every half second meanwhile. */
-static void sleep_for(double secs, struct conns *cs)
+static void sleep_for(double secs, struct serve_conns *cs)
 {
 	double end = batch_now() + secs;
 	for (;;) {
-		reap(cs);
+		serve_conn_reap(cs);
 		double left = end - batch_now();
 		if (serve_stop || left <= 0)
 			return;
@@ -257,11 +109,35 @@ static int render(int (*write)(FILE *, const struct snapshot *, const struct out
 	return rc;
 }
 
+/* The "serving" line must arrive, as every mode's output must (a closed
+ * or full stdout is exit 1 and a message). A closed one is found before
+ * anything is opened: its descriptor would be the next file's. */
+static int out_failed(FILE *out, FILE *err, bool closed_only)
+{
+	int fd = fileno(out), e = 0;
+	if (closed_only) {
+		int fl = fd >= 0 ? fcntl(fd, F_GETFL) : O_WRONLY;
+		if (fl < 0)
+			e = errno;
+		else if ((fl & O_ACCMODE) == O_RDONLY)
+			e = EBADF;
+	} else {
+		errno = 0;
+		if (fflush(out) != 0 || ferror(out))
+			e = errno ? errno : EIO;
+	}
+	if (e)
+		fprintf(err, "numatop-tui: writing to standard output failed: %s\n", strerror(e));
+	return e != 0;
+}
+
 int serve_run(const struct options *o, FILE *out, FILE *err)
 {
 	struct session_config sc;
 	struct session se;
 	char msg[512];
+	if (out_failed(out, err, true))
+		return 1;
 	if (mhd_load(msg, sizeof(msg)) != 0) {
 		fprintf(err, "numatop-tui: %s\n", msg);
 		return 1;
@@ -279,21 +155,23 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		session_close(&se);
 		return 1;
 	}
-	struct latest l = { .mu = PTHREAD_MUTEX_INITIALIZER };
-	struct conns cs = { .mu = PTHREAD_MUTEX_INITIALIZER };
-	/* Bounded: one internal thread, at most 64 connections (8 from one
-	 * address), 32 KiB of memory each, 10 s idle and 10 s a request (a
-	 * slow client is cut). */
+	struct serve_conns cs = SERVE_CONNS_INIT;
+	struct serve_latest l = { .mu = PTHREAD_MUTEX_INITIALIZER, .conns = &cs };
+	/* Bounded: one internal thread, at most SERVE_CONN_MAX connections
+	 * of 32 KiB each, none holding its slot more than a few seconds
+	 * without a request, nor when newer ones need it (serve_conn.h). No
+	 * per-address limit of libmicrohttpd's: every client on 127.0.0.1
+	 * (a reverse proxy with them) would share it. */
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL,
-		0, NULL, NULL, on_request, &l,
+		0, NULL, NULL, serve_http_request, &l,
 		MHD_OPTION_LISTEN_SOCKET, fd,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)8,
-		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONN_MAX,
+		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_REQUEST_SECONDS,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
-		MHD_OPTION_NOTIFY_CONNECTION, on_connection, &cs,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, &cs,
+		MHD_OPTION_URI_LOG_CALLBACK, serve_http_target, NULL,
+		MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, &cs,
+		MHD_OPTION_NOTIFY_COMPLETED, serve_conn_completed, &cs,
 		MHD_OPTION_END);
 	if (!d) {
 		fprintf(err, "numatop-tui: cannot start the HTTP server on %s port %d\n",
@@ -307,7 +185,11 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 	fprintf(out, "numatop-tui: serving http://%s%s%s:%d/metrics every %.1f s\n",
 		strchr(o->listen_addr, ':') ? "[" : "", o->listen_addr,
 		strchr(o->listen_addr, ':') ? "]" : "", o->listen_port, o->delay);
-	fflush(out);
+	if (out_failed(out, err, false)) {
+		MHD_stop_daemon(d);     /* closes fd */
+		session_close(&se);
+		return 1;
+	}
 	struct sort_key key = { COL_REMOTE, -1, true };
 	struct output_stats stats = { 0 };
 	struct output_opts oo = { .root_label = o->root, .meas = se.have_meas ? &se.meas : NULL,
@@ -342,8 +224,7 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		}
 		sleep_for(o->delay - (batch_now() - t0), &cs);
 	}
-	MHD_stop_daemon(d);
-	close(fd);
+	MHD_stop_daemon(d);         /* closes fd */
 	for (int k = 0; k < 2; k++)
 		free(l.text[k]);
 	snapshot_free(&snap);
