@@ -1,6 +1,7 @@
 /* options.c - parse the command line. */
 #include "options.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "columns.h"
 #include "output.h"
 #include "record.h"
+#include "sanitize.h"
 #include "session.h"
 
 /* Every name of a -o list or -s must exist (nodes are checked once the
@@ -102,11 +104,46 @@ int options_parse_listen(const char *spec, char *addr, size_t addrsz, int *port)
 		return -EINVAL;
 	memcpy(addr, spec, n);
 	addr[n] = '\0';
+	/* Numbers only (the server binds what it is given, never looks a
+	 * name up): a name is a usage error here, not a failure later. */
+	unsigned char sa[sizeof(struct in6_addr)];
+	if (inet_pton(AF_INET, addr, sa) != 1 && inet_pton(AF_INET6, addr, sa) != 1)
+		return -EADDRNOTAVAIL;
 	return 0;
 }
 
-int options_parse(int argc, char **argv, const char *env_root,
-		  struct options *o, char *err, size_t errsz)
+/* -u: a uid (0 to 4294967294; (uid_t)-1 is no uid) or a name without
+ * control characters. 0, or -EINVAL with the reason. */
+static int check_user(const char *u, char *err, size_t errsz)
+{
+	errno = 0;
+	if (*u && !u[strspn(u, "0123456789")] && (strtoull(u, NULL, 10) >= (uid_t)-1 || errno)) {
+		snprintf(err, errsz, "-u: uid %s is out of range (0 to %u)", u, (unsigned)(uid_t)-1 - 1);
+		return -EINVAL;
+	}
+	bool bad = !*u;
+	for (const unsigned char *p = (const unsigned char *)u; *p; p++)
+		bad |= *p < ' ' || *p == 0x7f || *p == ':';
+	if (bad)
+		snprintf(err, errsz, "-u: not a user name or uid: '%s'", u);
+	return bad ? -EINVAL : 0;
+}
+
+/* --begin after --end selects nothing: said. Times of day are on the
+ * recording's first day and dates are absolute, so two of one kind
+ * compare here (a time of day against a date waits for the recording). */
+static int check_span(const struct options *o, char *err, size_t errsz)
+{
+	time_t now = time(NULL), b, e;
+	if (!o->begin || !o->end || !strchr(o->begin, '-') != !strchr(o->end, '-') ||
+	    rec_parse_time(o->begin, now, &b) != 0 || rec_parse_time(o->end, now, &e) != 0 || b <= e)
+		return 0;
+	snprintf(err, errsz, "--begin %s is after --end %s: nothing to replay", o->begin, o->end);
+	return -EINVAL;
+}
+
+static int parse_args(int argc, char **argv, const char *env_root,
+		      struct options *o, char *err, size_t errsz)
 {
 	static const struct option longopts[] = {
 		{ "batch", no_argument, NULL, 'b' },
@@ -201,7 +238,11 @@ int options_parse(int argc, char **argv, const char *env_root,
 				return rc;
 			break;
 		}
-		case 'u': o->user = optarg; break;
+		case 'u':
+			o->user = optarg;
+			if (check_user(optarg, err, errsz))
+				return -EINVAL;
+			break;
 		case 's':
 			o->sort = optarg;
 			if (check_columns("-s", optarg, false, err, errsz))
@@ -256,14 +297,21 @@ int options_parse(int argc, char **argv, const char *env_root,
 			o->format = "openmetrics";
 			o->batch = true;
 			break;
-		case 'S':
+		case 'S': {
 			o->serve = optarg;
-			if (options_parse_listen(optarg, o->listen_addr, sizeof(o->listen_addr),
-						 &o->listen_port) != 0) {
+			int lrc = options_parse_listen(optarg, o->listen_addr, sizeof(o->listen_addr),
+						       &o->listen_port);
+			if (lrc == -EADDRNOTAVAIL) {
+				snprintf(err, errsz, "--serve: '%s' is not an IPv4 or IPv6 address (names "
+					 "are not looked up: 127.0.0.1, [::1], 0.0.0.0)", o->listen_addr);
+				return -EINVAL;
+			}
+			if (lrc != 0) {
 				snprintf(err, errsz, "--serve: need [ADDR:]PORT (PORT 1-65535), not '%s'", optarg);
 				return -EINVAL;
 			}
 			break;
+		}
 		case 'T':
 			errno = 0;
 			o->metrics_top = strtol(optarg, &end, 10);
@@ -292,7 +340,12 @@ int options_parse(int argc, char **argv, const char *env_root,
 		case 'e':
 		case 'z': {
 			time_t t;
-			if (rec_parse_time(optarg, time(NULL), &t) != 0) {
+			int trc = rec_parse_time(optarg, time(NULL), &t);
+			if (trc == -ERANGE) {
+				snprintf(err, errsz, "--%s: no such date: '%s'", c == 'e' ? "begin" : "end", optarg);
+				return -EINVAL;
+			}
+			if (trc != 0) {
 				snprintf(err, errsz, "--%s: need HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS], not '%s'",
 					 c == 'e' ? "begin" : "end", optarg);
 				return -EINVAL;
@@ -364,6 +417,8 @@ int options_parse(int argc, char **argv, const char *env_root,
 		snprintf(err, errsz, "--begin and --end need --replay FILE");
 		return -EINVAL;
 	}
+	if (check_span(o, err, errsz))
+		return -EINVAL;
 	bool act = o->migrate_pid || o->rebind_pid || o->migrate_cgroup;
 	if (act && o->to_node < 0) {
 		snprintf(err, errsz, "--migrate, --rebind and --migrate-cgroup need --to NODE");
@@ -378,6 +433,20 @@ int options_parse(int argc, char **argv, const char *env_root,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int options_parse(int argc, char **argv, const char *env_root,
+		  struct options *o, char *err, size_t errsz)
+{
+	int rc = parse_args(argc, argv, env_root, o, err, errsz);
+	if (rc && errsz) {
+		/* The messages echo what was typed: a newline or an escape
+		 * sequence in it is shown as \x0a, \x1b, never sent. */
+		char raw[1024];
+		snprintf(raw, sizeof(raw), "%s", err);
+		sanitize_term(raw, err, errsz);
+	}
+	return rc;
 }
 
 bool options_full_scan(const struct options *o)
