@@ -35,7 +35,9 @@ int safefile_write_all(int fd, const void *data, size_t len);
 int safefile_read(int dirfd, const char *name, struct buf *b, size_t max);
 
 /* The same by absolute path: the directory walked (made when saving),
- * then the file written or read. 0 or -errno; why says what was refused. */
+ * then the file written or read. 0 or -errno; why says what was refused
+ * (a directory of the walk; for a load also "is a symbolic link: not
+ * followed", "is not a regular file (a FIFO)", "is larger than N bytes"). */
 int safefile_save_path(const char *path, const char *data, size_t len, char *why, size_t whysz);
 int safefile_load_path(const char *path, struct buf *b, size_t max, char *why, size_t whysz);
 

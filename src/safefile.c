@@ -231,6 +231,23 @@ int safefile_save_path(const char *path, const char *data, size_t len, char *why
 	return rc;
 }
 
+/* What safefile_read refused, in words. */
+static void say_refused(int dfd, const char *name, int rc, size_t max, char *why, size_t whysz)
+{
+	struct stat st;
+	const char *kind = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ? NULL :
+			   S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+			   S_ISSOCK(st.st_mode) ? "a socket" :
+			   S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : NULL;
+	if (rc == -ELOOP)
+		snprintf(why, whysz, "is a symbolic link: not followed");
+	else if (rc == -EMEDIUMTYPE || rc == -EISDIR)
+		snprintf(why, whysz, "is not a regular file%s%s%s", kind ? " (" : "", kind ? kind : "",
+			 kind ? ")" : "");
+	else if (rc == -EFBIG)
+		snprintf(why, whysz, "is larger than %zu bytes", max);
+}
+
 int safefile_load_path(const char *path, struct buf *b, size_t max, char *why, size_t whysz)
 {
 	const char *name;
@@ -238,6 +255,8 @@ int safefile_load_path(const char *path, struct buf *b, size_t max, char *why, s
 	if (dfd < 0)
 		return dfd;
 	int rc = safefile_read(dfd, name, b, max);
+	if (rc && why && whysz)
+		say_refused(dfd, name, rc, max, why, whysz);
 	close(dfd);
 	return rc;
 }
