@@ -22,6 +22,12 @@
  * directory (why says which and why), -ENOTDIR, -ELOOP ... */
 int safefile_open_dir(const char *dir, int create, char *why, size_t whysz);
 
+/* The directory fd (reached as path) is one only root or the effective
+ * user can change: owned by one of them and writable by neither its
+ * group nor others (sticky or not), as a directory the program fills
+ * with what others must not read (--capture DIR). 0, or -EPERM with why. */
+int safefile_check_private(int fd, const char *path, char *why, size_t whysz);
+
 /* Write len bytes as NAME in the directory fd (atomic: a reader sees
  * the old file or the new one). 0 or -errno. */
 int safefile_write(int dirfd, const char *name, const char *data, size_t len);

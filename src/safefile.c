@@ -34,6 +34,24 @@ static int check_dir(int fd, const char *path, char *why, size_t whysz)
 	return 0;
 }
 
+int safefile_check_private(int fd, const char *path, char *why, size_t whysz)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	if (!trusted_owner(st.st_uid)) {
+		snprintf(why, whysz, "%s is owned by uid %u, not by root or uid %u",
+			 path, (unsigned)st.st_uid, (unsigned)geteuid());
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, whysz, "%s is writable by %s (mode %04o)", path,
+			 st.st_mode & S_IWOTH ? "every user" : "its group", (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* Open component name below dirfd (itself trusted). */
 static int open_step(int dirfd, const char *name, int create)
 {

@@ -184,6 +184,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		{ "end", required_argument, NULL, 'z' },
 		{ "capture", required_argument, NULL, 'Y' },
 		{ "capture-processes", required_argument, NULL, 'y' },
+		{ "capture-anonymize", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -365,6 +366,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 			}
 			o->capture_procs_set = true;
 			break;
+		case 'a': o->capture_opts.anonymize = true; break;
 		case 'M': o->no_mouse = true; break;
 		case 'C': o->no_color = true; break;
 		case 'U': o->ascii = true; break;
@@ -409,8 +411,9 @@ static int parse_args(int argc, char **argv, const char *env_root,
 			 "-w, --replay, --migrate, --rebind, --migrate-cgroup or --measure");
 		return -EINVAL;
 	}
-	if (o->capture_procs_set && !o->capture) {
-		snprintf(err, errsz, "--capture-processes needs --capture DIR");
+	if ((o->capture_procs_set || o->capture_opts.anonymize) && !o->capture) {
+		snprintf(err, errsz, "%s needs --capture DIR",
+			 o->capture_procs_set ? "--capture-processes" : "--capture-anonymize");
 		return -EINVAL;
 	}
 	if ((o->begin || o->end) && !o->replay) {
