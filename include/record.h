@@ -121,7 +121,8 @@ time_t rec_line_time(const char *line, size_t len);
 int rec_header_version(const char *line, size_t len);
 /* A time as users give it: "HH:MM[:SS]" on the local date of ref, or
  * "YYYY-MM-DD HH:MM[:SS]" (also with a T) in local time, or
- * "YYYY-MM-DDTHH:MM:SSZ" in UTC. 0, or -EINVAL. */
+ * "YYYY-MM-DDTHH:MM:SSZ" in UTC. 0, -EINVAL, or -ERANGE for a date that
+ * is not in the calendar (2026-02-30). */
 int rec_parse_time(const char *s, time_t ref, time_t *out);
 
 #endif

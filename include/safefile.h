@@ -22,6 +22,12 @@
  * directory (why says which and why), -ENOTDIR, -ELOOP ... */
 int safefile_open_dir(const char *dir, int create, char *why, size_t whysz);
 
+/* The directory fd (reached as path) is one only root or the effective
+ * user can change: owned by one of them and writable by neither its
+ * group nor others (sticky or not), as a directory the program fills
+ * with what others must not read (--capture DIR). 0, or -EPERM with why. */
+int safefile_check_private(int fd, const char *path, char *why, size_t whysz);
+
 /* Write len bytes as NAME in the directory fd (atomic: a reader sees
  * the old file or the new one). 0 or -errno. */
 int safefile_write(int dirfd, const char *name, const char *data, size_t len);
@@ -35,7 +41,9 @@ int safefile_write_all(int fd, const void *data, size_t len);
 int safefile_read(int dirfd, const char *name, struct buf *b, size_t max);
 
 /* The same by absolute path: the directory walked (made when saving),
- * then the file written or read. 0 or -errno; why says what was refused. */
+ * then the file written or read. 0 or -errno; why says what was refused
+ * (a directory of the walk; for a load also "is a symbolic link: not
+ * followed", "is not a regular file (a FIFO)", "is larger than N bytes"). */
 int safefile_save_path(const char *path, const char *data, size_t len, char *why, size_t whysz);
 int safefile_load_path(const char *path, struct buf *b, size_t max, char *why, size_t whysz);
 

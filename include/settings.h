@@ -17,11 +17,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* columns= holds at most this many names: every column once and one per
+ * node of the kernel's 1024 at most; each name up to 7 characters and
+ * its comma ("REMOTE%,", "N1023,"). */
+#define SETTINGS_MAX_COLUMNS 1040
+
 /* Each value: -1 / "" / < 0 when the file does not set it. */
 struct settings {
 	char sort[32];
 	int sort_descending;
-	char columns[512];
+	char columns[SETTINGS_MAX_COLUMNS * 8];
 	int show_nodes, show_heatmap, kernel_threads, tree;
 	char heatmap_layer[24];
 	double delay;
@@ -32,7 +37,8 @@ extern const char *const settings_layer_names[];
 extern const size_t settings_nlayers;
 
 void settings_init(struct settings *s);
-/* 0, or -EINVAL with "line N: ..." in err (s keeps what came before). */
+/* 0, or -EINVAL with "line N: ..." in err, in words ("line 3: columns:
+ * 10000 names, at most 1040"); s keeps what came before. */
 int settings_parse(const char *buf, size_t len, struct settings *s, char *err, size_t errsz);
 /* The file's text: every value that is set. */
 void settings_write(FILE *f, const struct settings *s);

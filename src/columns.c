@@ -432,7 +432,15 @@ int col_list_parse(const struct topology *t, const char *spec, struct col_list *
 		return -ENOMEM;
 	int rc = 0;
 	l->n = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+	/* An empty name (",,", a comma first or last) is a mistake, as in -p. */
+	size_t len = strlen(spec);
+	if (len && (spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,"))) {
+		rc = -EINVAL;
+		if (err)
+			snprintf(err, errsz, "an empty name in the column list '%s'", spec);
+	}
+	for (char *tok = rc ? NULL : strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
 		struct col_ref r;
 		rc = col_parse_name(t, tok, &r);
 		if (rc == 0)

@@ -84,6 +84,14 @@ int rec_header_version(const char *line, size_t len)
 	return v;
 }
 
+/* The date strptime read is one of the calendar: mktime and timegm take
+ * 2026-02-30 for March 2nd. */
+static bool real_date(const struct tm *asked, const struct tm *got)
+{
+	return asked->tm_year == got->tm_year && asked->tm_mon == got->tm_mon &&
+	       asked->tm_mday == got->tm_mday;
+}
+
 int rec_parse_time(const char *s, time_t ref, time_t *out)
 {
 	struct tm tm = { 0 };
@@ -93,8 +101,9 @@ int rec_parse_time(const char *s, time_t ref, time_t *out)
 		end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
 		if (!end || *end)
 			return -EINVAL;
+		struct tm asked = tm;
 		*out = timegm(&tm);
-		return 0;
+		return real_date(&asked, &tm) ? 0 : -ERANGE;
 	}
 	static const char *const full[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M",
 					    "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M" };
@@ -103,8 +112,9 @@ int rec_parse_time(const char *s, time_t ref, time_t *out)
 		end = strptime(s, full[i], &tm);
 		if (end && !*end) {
 			tm.tm_isdst = -1;
+			struct tm asked = tm;
 			*out = mktime(&tm);
-			return *out == (time_t)-1 ? -EINVAL : 0;
+			return *out == (time_t)-1 ? -EINVAL : real_date(&asked, &tm) ? 0 : -ERANGE;
 		}
 	}
 	static const char *const hm[] = { "%H:%M:%S", "%H:%M" };

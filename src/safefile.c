@@ -34,6 +34,24 @@ static int check_dir(int fd, const char *path, char *why, size_t whysz)
 	return 0;
 }
 
+int safefile_check_private(int fd, const char *path, char *why, size_t whysz)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	if (!trusted_owner(st.st_uid)) {
+		snprintf(why, whysz, "%s is owned by uid %u, not by root or uid %u",
+			 path, (unsigned)st.st_uid, (unsigned)geteuid());
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, whysz, "%s is writable by %s (mode %04o)", path,
+			 st.st_mode & S_IWOTH ? "every user" : "its group", (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* Open component name below dirfd (itself trusted). */
 static int open_step(int dirfd, const char *name, int create)
 {
@@ -231,6 +249,23 @@ int safefile_save_path(const char *path, const char *data, size_t len, char *why
 	return rc;
 }
 
+/* What safefile_read refused, in words. */
+static void say_refused(int dfd, const char *name, int rc, size_t max, char *why, size_t whysz)
+{
+	struct stat st;
+	const char *kind = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ? NULL :
+			   S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+			   S_ISSOCK(st.st_mode) ? "a socket" :
+			   S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : NULL;
+	if (rc == -ELOOP)
+		snprintf(why, whysz, "is a symbolic link: not followed");
+	else if (rc == -EMEDIUMTYPE || rc == -EISDIR)
+		snprintf(why, whysz, "is not a regular file%s%s%s", kind ? " (" : "", kind ? kind : "",
+			 kind ? ")" : "");
+	else if (rc == -EFBIG)
+		snprintf(why, whysz, "is larger than %zu bytes", max);
+}
+
 int safefile_load_path(const char *path, struct buf *b, size_t max, char *why, size_t whysz)
 {
 	const char *name;
@@ -238,6 +273,8 @@ int safefile_load_path(const char *path, struct buf *b, size_t max, char *why, s
 	if (dfd < 0)
 		return dfd;
 	int rc = safefile_read(dfd, name, b, max);
+	if (rc && why && whysz)
+		say_refused(dfd, name, rc, max, why, whysz);
 	close(dfd);
 	return rc;
 }

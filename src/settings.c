@@ -37,15 +37,17 @@ static int parse_bool(const char *v, int *out)
 	return 0;
 }
 
-/* A name or list: printable ASCII without blanks, and it fits. */
+/* A name or list: printable ASCII without blanks. */
 static int parse_word(const char *v, char *out, size_t n)
 {
 	size_t len = strlen(v);
-	if (len == 0 || len >= n)
+	if (len == 0)
 		return -EINVAL;
 	for (const char *p = v; *p; p++)
 		if (*p <= ' ' || *p > '~')
 			return -EINVAL;
+	if (len >= n)
+		return -E2BIG;
 	memcpy(out, v, len + 1);
 	return 0;
 }
@@ -54,8 +56,12 @@ static int set_value(struct settings *s, const char *key, const char *v)
 {
 	if (strcmp(key, "sort") == 0)
 		return parse_word(v, s->sort, sizeof(s->sort));
-	if (strcmp(key, "columns") == 0)
-		return parse_word(v, s->columns, sizeof(s->columns));
+	if (strcmp(key, "columns") == 0) {
+		size_t names = 1;
+		for (const char *p = v; *p; p++)
+			names += *p == ',';
+		return names > SETTINGS_MAX_COLUMNS ? -E2BIG : parse_word(v, s->columns, sizeof(s->columns));
+	}
 	if (strcmp(key, "sort_descending") == 0)
 		return parse_bool(v, &s->sort_descending);
 	if (strcmp(key, "show_nodes") == 0)
@@ -85,20 +91,43 @@ static int set_value(struct settings *s, const char *key, const char *v)
 	return 1;     /* not a key of this version: skipped */
 }
 
+/* A value refused, in words: a list by its names, a name by its length. */
+static void say_bad_value(int lineno, const char *key, const char *v, int rc, char *err, size_t errsz)
+{
+	size_t names = 1, len = strlen(v);
+	for (const char *p = v; *p; p++)
+		names += *p == ',';
+	if (rc == -E2BIG && strcmp(key, "columns") == 0 && names > SETTINGS_MAX_COLUMNS)
+		snprintf(err, errsz, "line %d: columns: %zu names, at most %d", lineno, names,
+			 SETTINGS_MAX_COLUMNS);
+	else if (rc == -E2BIG)
+		snprintf(err, errsz, "line %d: %s: %zu characters, at most %zu", lineno, key, len,
+			 strcmp(key, "sort") == 0 ? sizeof(((struct settings *)0)->sort) - 1 :
+			 sizeof(((struct settings *)0)->columns) - 1);
+	else
+		snprintf(err, errsz, "line %d: bad value for %.40s", lineno, key);
+}
+
 int settings_parse(const char *buf, size_t len, struct settings *s, char *err, size_t errsz)
 {
 	const char *p = buf, *end = buf + len;
-	for (int lineno = 1; p < end; lineno++) {
+	int rc = 0;
+	char *line = NULL;
+	for (int lineno = 1; p < end && rc == 0; lineno++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		char line[1024];
 		size_t n = (size_t)(le - p);
-		if (memchr(p, '\0', n) || n >= sizeof(line)) {
-			snprintf(err, errsz, "line %d: not text", lineno);
-			return -EINVAL;
+		if (memchr(p, '\0', n)) {
+			snprintf(err, errsz, "line %d: not text (a NUL byte)", lineno);
+			rc = -EINVAL;
+			break;
 		}
-		memcpy(line, p, n);
-		line[n] = '\0';
+		free(line);
+		if (!(line = strndup(p, n))) {
+			snprintf(err, errsz, "out of memory");
+			rc = -ENOMEM;
+			break;
+		}
 		p = nl ? nl + 1 : end;
 		/* Blanks around key and value are allowed. */
 		char *a = line;
@@ -112,7 +141,8 @@ int settings_parse(const char *buf, size_t len, struct settings *s, char *err, s
 		char *eq = strchr(a, '=');
 		if (!eq || eq == a) {
 			snprintf(err, errsz, "line %d: not key=value", lineno);
-			return -EINVAL;
+			rc = -EINVAL;
+			break;
 		}
 		char *k = eq;
 		while (k > a && (k[-1] == ' ' || k[-1] == '\t'))
@@ -121,12 +151,14 @@ int settings_parse(const char *buf, size_t len, struct settings *s, char *err, s
 		char *v = eq + 1;
 		while (*v == ' ' || *v == '\t')
 			v++;
-		if (set_value(s, a, v) < 0) {
-			snprintf(err, errsz, "line %d: bad value for %.40s", lineno, a);
-			return -EINVAL;
+		int vrc = set_value(s, a, v);
+		if (vrc < 0) {
+			say_bad_value(lineno, a, v, vrc, err, errsz);
+			rc = -EINVAL;
 		}
 	}
-	return 0;
+	free(line);
+	return rc;
 }
 
 void settings_write(FILE *f, const struct settings *s)

@@ -12,6 +12,7 @@
 #include "capture.h"
 #include "fsroot.h"
 #include "replay_cli.h"
+#include "sanitize.h"
 #include "measure_cli.h"
 #include "options.h"
 #include "serve.h"
@@ -36,8 +37,8 @@ static int finish_output(int status)
 	return status ? status : 1;
 }
 
-/* --capture DIR refused, in words. */
-static const char *capture_dest_error(int err)
+/* --capture DIR refused, in words (why: what capture_open_dest said). */
+static const char *capture_dest_error(int err, const char *why)
 {
 	if (err == -ENOTEMPTY || err == -EEXIST)
 		return "is not empty (a capture goes into a new or empty directory)";
@@ -45,7 +46,31 @@ static const char *capture_dest_error(int err)
 		return "is a symbolic link (refused: give a new or empty directory)";
 	if (err == -ENOTDIR)
 		return "exists and is not a directory";
+	if (err == -EPERM && why[0])
+		return why;
 	return fsroot_strerror(err);
+}
+
+/* What names people or the machine in a capture: said in its summary. */
+static void capture_names(const struct capture_opts *c, const struct capture_stats *st,
+			  char *out, size_t n)
+{
+	if (c->anonymize) {
+		snprintf(out, n, "includes: command names, uids, cgroup paths\n"
+			 "left out (--capture-anonymize): the host name, user names, command lines "
+			 "(command names instead), mapped file paths (file=[anonymized])\n");
+		return;
+	}
+	char users[64] = "", cmds[80] = "", maps[80] = "";
+	if (st->users)
+		snprintf(users, sizeof(users), "%zu user names, ", st->users);
+	if (st->cmdlines)
+		snprintf(cmds, sizeof(cmds), "%zu command lines with their arguments, ", st->cmdlines);
+	if (st->file_maps)
+		snprintf(maps, sizeof(maps), "the mapped file paths of %zu processes, ", st->file_maps);
+	snprintf(out, n, "includes: %s%s%s%scommand names, uids, cgroup paths\n"
+		 "  (--capture-anonymize leaves out the host name, user names, command lines "
+		 "and file paths)\n", st->host ? "the host name, " : "", users, cmds, maps);
 }
 
 /* What a capture holds, as a file in it (numatop-tui-capture.txt) and on
@@ -53,7 +78,7 @@ static const char *capture_dest_error(int err)
 static int capture_say(const struct options *o, const struct capture_stats *st, double secs,
 		       char *text, size_t n)
 {
-	char mode[32], bad[256] = "";
+	char mode[32], bad[256] = "", names[512], dir[512], root[512];
 	const struct capture_opts *c = &o->capture_opts;
 	if (c->mode == CAPTURE_TOP)
 		snprintf(mode, sizeof(mode), "top %zu", c->top);
@@ -62,6 +87,9 @@ static int capture_say(const struct options *o, const struct capture_stats *st, 
 	if (st->unreadable)
 		snprintf(bad, sizeof(bad), " (first: %s: %s)", st->first_unreadable,
 			 fsroot_strerror(st->unreadable_errno));
+	capture_names(c, st, names, sizeof(names));
+	sanitize_term(o->capture, dir, sizeof(dir));
+	sanitize_term(o->root, root, sizeof(root));
 	time_t now = time(NULL);
 	struct tm tm;
 	char when[32];
@@ -70,10 +98,12 @@ static int capture_say(const struct options *o, const struct capture_stats *st, 
 		"numatop-tui %s capture of %s at %s in %.1f s\n"
 		"processes (%s%s): %zu copied, %zu left out (exited while read)\n"
 		"files: %zu (%llu bytes), %zu links; %zu unreadable, left out%s\n"
+		"%s"
+		"private: only uid %u can read it (the directory 0700, its files 0600)\n"
 		"read it back: numatop-tui --root %s\n",
-		NUMATOP_VERSION, o->root, when, secs, mode, o->npids ? ", -p" : "", st->procs,
+		NUMATOP_VERSION, root, when, secs, mode, o->npids ? ", -p" : "", st->procs,
 		st->vanished, st->files, (unsigned long long)st->bytes, st->links, st->unreadable,
-		bad, o->capture);
+		bad, names, (unsigned)geteuid(), dir);
 	return len < 0 ? 0 : (size_t)len < n ? len : (int)n - 1;
 }
 
@@ -81,14 +111,19 @@ static int capture_say(const struct options *o, const struct capture_stats *st, 
 static int capture_cli(struct options *o, FILE *out, FILE *err)
 {
 	struct fsroot *r;
+	char dir[512], why[512];
+	sanitize_term(o->capture, dir, sizeof(dir));
 	int rc = fsroot_open(o->root, &r);
 	if (rc) {
-		fprintf(err, "numatop-tui: --root %s: %s\n", o->root, fsroot_strerror(rc));
+		sanitize_term(o->root, why, sizeof(why));
+		fprintf(err, "numatop-tui: --root %s: %s\n", why, fsroot_strerror(rc));
 		return 1;
 	}
-	int fd = capture_open_dest(o->capture);
+	int fd = capture_open_dest(o->capture, why, sizeof(why));
 	if (fd < 0) {
-		fprintf(err, "numatop-tui: --capture %s: %s\n", o->capture, capture_dest_error(fd));
+		char said[1024];
+		sanitize_term(capture_dest_error(fd, why), said, sizeof(said));
+		fprintf(err, "numatop-tui: --capture %s: %s\n", dir, said);
 		fsroot_close(r);
 		return 1;
 	}
@@ -99,11 +134,11 @@ static int capture_cli(struct options *o, FILE *out, FILE *err)
 	struct capture_stats st;
 	rc = capture_run(r, fd, &o->capture_opts, &st);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	char text[1024];
+	char text[4096];
 	int len = capture_say(o, &st, (double)(t1.tv_sec - t0.tv_sec) +
 			      (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, text, sizeof(text));
 	int nf = rc ? -1 : openat(fd, "numatop-tui-capture.txt",
-				  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+				  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (nf < 0 && !rc)
 		rc = -errno;
 	errno = 0;
@@ -115,7 +150,7 @@ static int capture_cli(struct options *o, FILE *out, FILE *err)
 	fsroot_close(r);
 	if (rc) {
 		fprintf(err, "numatop-tui: --capture %s: writing failed: %s (the capture is "
-			"incomplete)\n", o->capture, fsroot_strerror(rc));
+			"incomplete)\n", dir, fsroot_strerror(rc));
 		return 1;
 	}
 	fputs(text, out);

@@ -1,6 +1,7 @@
 /* options.c - parse the command line. */
 #include "options.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -10,84 +11,8 @@
 #include "columns.h"
 #include "output.h"
 #include "record.h"
+#include "sanitize.h"
 #include "session.h"
-
-void options_usage(FILE *f)
-{
-	fputs(
-"Usage: numatop-tui [OPTIONS]\n"
-"NUMA-aware process monitor: where each process's pages live and where its\n"
-"threads run. Without -b or --json it opens the interactive monitor.\n"
-"\n"
-"  -b, --batch          print text snapshots (like top -b)\n"
-"  -j, --json           print one JSON object per sample (NDJSON)\n"
-"      --format NAME    print samples in format NAME (see Formats below)\n"
-"  -n, --iterations N   stop after N samples (batch default: until killed)\n"
-"  -d, --delay SECS     seconds between samples (decimals allowed; 2)\n"
-"  -p, --pid PID[,PID]  only these processes\n"
-"  -u, --user USER      only processes of USER (name or uid)\n"
-"  -s, --sort COLUMN    sort by a column below (default REMOTE, descending)\n"
-"  -o, --columns LIST   the process table's columns, comma-separated (batch\n"
-"                       text and the monitor; N = one column per node)\n"
-"  -r, --root DIR       read /sys and /proc below DIR (a recorded tree);\n"
-"                       also NUMATOP_TUI_ROOT; default /\n"
-"      --proc-files     read /proc/PID files by path each sample instead of\n"
-"                       libproc2 and kept descriptors\n"
-"      --budget MS      milliseconds of numa_maps reading per sample (20);\n"
-"                       the rest keep their last numbers, shown with AGE\n"
-"      --full           read every process's numa_maps every sample (the\n"
-"                       default for -b or --json with -n 1)\n"
-"      --age            show the AGE column (age of each placement sample)\n"
-"      --cgroups        batch text: a cgroup table after the nodes (the top\n"
-"                       20 by memory; JSON always has \"cgroups\")\n"
-"      --kernel-threads show kernel threads (hidden by default, as in htop;\n"
-"                       a PID given with -p is always shown)\n"
-"      --measure        measure latency and bandwidth between every CPU node\n"
-"                       and memory node (~20 s for 2 nodes); with --json as\n"
-"                       JSON; saved for the monitor's heatmap (key v)\n"
-"      --measure-quick  the same, coarse and faster\n"
-"      --migrate PID    move PID's memory to --to NODE (batched move_pages)\n"
-"      --rebind PID     set the CPU affinity of every thread of PID to the\n"
-"                       CPUs of --to NODE (both options: rebind, then migrate)\n"
-"      --migrate-cgroup PATH  move a cgroup (v2) to --to NODE: set its\n"
-"                       cpuset.mems, the kernel migrates its pages\n"
-"      --to NODE        target node of --migrate / --rebind / --migrate-cgroup\n"
-"      --readonly       disable every action (keys m, B, k; --migrate ...)\n"
-"      --openmetrics    print OpenMetrics text per sample (--format openmetrics;\n"
-"                       --format prometheus for the Prometheus text format)\n"
-"      --serve [ADDR:]PORT  serve GET /metrics (Prometheus / OpenMetrics) over\n"
-"                       HTTP, sampling every -d in the background; ADDR\n"
-"                       127.0.0.1 unless given ([::1], 0.0.0.0 ...)\n"
-"      --metrics-top N  processes in the metrics: the top N by remote\n"
-"                       bytes (50; 0: none)\n"
-"  -w, --record FILE    record samples (-d, default 10 s; -n or until\n"
-"                       stopped) to FILE, a zstd stream of NDJSON\n"
-"                       (zstdcat FILE); FILE ending in / is a directory of\n"
-"                       daily files numatop-tui_YYYYMMDD.zst\n"
-"      --keep-days N    daily files: remove those older than N days (28)\n"
-"      --replay FILE    print a recording (FILE or a directory of daily\n"
-"                       files) with --json (the recorded lines)\n"
-"      --begin TIME     replay from TIME (HH:MM[:SS], YYYY-MM-DD HH:MM)\n"
-"      --end TIME       replay up to TIME\n"
-"      --capture DIR    for a bug report: copy the /sys, /proc and cgroup files\n"
-"                       the program reads (of / or --root) into DIR, new or\n"
-"                       empty; --root DIR reads it back\n"
-"      --capture-processes WHICH  all (default), none, or top:N (the N with\n"
-"                       the most resident memory); with -p only those PIDs\n"
-"  -M, --no-mouse       interactive: do not use the mouse\n"
-"  -C, --no-color       interactive: monochrome (also NO_COLOR)\n"
-"  -U, --no-unicode     interactive: ASCII instead of block characters\n"
-"  -h, --help           this text\n"
-"  -V, --version        print the version\n"
-"\nFormats (--format):\n", f);
-	for (size_t i = 0; i < output_nformats; i++)
-		fprintf(f, "  %-12s %s\n", output_formats[i].name, output_formats[i].desc);
-	fputs("\nColumns (-s, -o; case-insensitive):\n", f);
-	for (int c = 0; c < COL_NCOLS; c++) {
-		const struct col_def *d = col_get((enum snap_col)c);
-		fprintf(f, "  %-9s %s\n", c == COL_NODE ? "N<id>" : d->name, d->desc);
-	}
-}
 
 /* Every name of a -o list or -s must exist (nodes are checked once the
  * topology is read). */
@@ -179,11 +104,46 @@ int options_parse_listen(const char *spec, char *addr, size_t addrsz, int *port)
 		return -EINVAL;
 	memcpy(addr, spec, n);
 	addr[n] = '\0';
+	/* Numbers only (the server binds what it is given, never looks a
+	 * name up): a name is a usage error here, not a failure later. */
+	unsigned char sa[sizeof(struct in6_addr)];
+	if (inet_pton(AF_INET, addr, sa) != 1 && inet_pton(AF_INET6, addr, sa) != 1)
+		return -EADDRNOTAVAIL;
 	return 0;
 }
 
-int options_parse(int argc, char **argv, const char *env_root,
-		  struct options *o, char *err, size_t errsz)
+/* -u: a uid (0 to 4294967294; (uid_t)-1 is no uid) or a name without
+ * control characters. 0, or -EINVAL with the reason. */
+static int check_user(const char *u, char *err, size_t errsz)
+{
+	errno = 0;
+	if (*u && !u[strspn(u, "0123456789")] && (strtoull(u, NULL, 10) >= (uid_t)-1 || errno)) {
+		snprintf(err, errsz, "-u: uid %s is out of range (0 to %u)", u, (unsigned)(uid_t)-1 - 1);
+		return -EINVAL;
+	}
+	bool bad = !*u;
+	for (const unsigned char *p = (const unsigned char *)u; *p; p++)
+		bad |= *p < ' ' || *p == 0x7f || *p == ':';
+	if (bad)
+		snprintf(err, errsz, "-u: not a user name or uid: '%s'", u);
+	return bad ? -EINVAL : 0;
+}
+
+/* --begin after --end selects nothing: said. Times of day are on the
+ * recording's first day and dates are absolute, so two of one kind
+ * compare here (a time of day against a date waits for the recording). */
+static int check_span(const struct options *o, char *err, size_t errsz)
+{
+	time_t now = time(NULL), b, e;
+	if (!o->begin || !o->end || !strchr(o->begin, '-') != !strchr(o->end, '-') ||
+	    rec_parse_time(o->begin, now, &b) != 0 || rec_parse_time(o->end, now, &e) != 0 || b <= e)
+		return 0;
+	snprintf(err, errsz, "--begin %s is after --end %s: nothing to replay", o->begin, o->end);
+	return -EINVAL;
+}
+
+static int parse_args(int argc, char **argv, const char *env_root,
+		      struct options *o, char *err, size_t errsz)
 {
 	static const struct option longopts[] = {
 		{ "batch", no_argument, NULL, 'b' },
@@ -224,6 +184,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 		{ "end", required_argument, NULL, 'z' },
 		{ "capture", required_argument, NULL, 'Y' },
 		{ "capture-processes", required_argument, NULL, 'y' },
+		{ "capture-anonymize", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -278,7 +239,11 @@ int options_parse(int argc, char **argv, const char *env_root,
 				return rc;
 			break;
 		}
-		case 'u': o->user = optarg; break;
+		case 'u':
+			o->user = optarg;
+			if (check_user(optarg, err, errsz))
+				return -EINVAL;
+			break;
 		case 's':
 			o->sort = optarg;
 			if (check_columns("-s", optarg, false, err, errsz))
@@ -333,14 +298,21 @@ int options_parse(int argc, char **argv, const char *env_root,
 			o->format = "openmetrics";
 			o->batch = true;
 			break;
-		case 'S':
+		case 'S': {
 			o->serve = optarg;
-			if (options_parse_listen(optarg, o->listen_addr, sizeof(o->listen_addr),
-						 &o->listen_port) != 0) {
+			int lrc = options_parse_listen(optarg, o->listen_addr, sizeof(o->listen_addr),
+						       &o->listen_port);
+			if (lrc == -EADDRNOTAVAIL) {
+				snprintf(err, errsz, "--serve: '%s' is not an IPv4 or IPv6 address (names "
+					 "are not looked up: 127.0.0.1, [::1], 0.0.0.0)", o->listen_addr);
+				return -EINVAL;
+			}
+			if (lrc != 0) {
 				snprintf(err, errsz, "--serve: need [ADDR:]PORT (PORT 1-65535), not '%s'", optarg);
 				return -EINVAL;
 			}
 			break;
+		}
 		case 'T':
 			errno = 0;
 			o->metrics_top = strtol(optarg, &end, 10);
@@ -369,7 +341,12 @@ int options_parse(int argc, char **argv, const char *env_root,
 		case 'e':
 		case 'z': {
 			time_t t;
-			if (rec_parse_time(optarg, time(NULL), &t) != 0) {
+			int trc = rec_parse_time(optarg, time(NULL), &t);
+			if (trc == -ERANGE) {
+				snprintf(err, errsz, "--%s: no such date: '%s'", c == 'e' ? "begin" : "end", optarg);
+				return -EINVAL;
+			}
+			if (trc != 0) {
 				snprintf(err, errsz, "--%s: need HH:MM[:SS] or YYYY-MM-DD HH:MM[:SS], not '%s'",
 					 c == 'e' ? "begin" : "end", optarg);
 				return -EINVAL;
@@ -389,6 +366,7 @@ int options_parse(int argc, char **argv, const char *env_root,
 			}
 			o->capture_procs_set = true;
 			break;
+		case 'a': o->capture_opts.anonymize = true; break;
 		case 'M': o->no_mouse = true; break;
 		case 'C': o->no_color = true; break;
 		case 'U': o->ascii = true; break;
@@ -433,14 +411,17 @@ int options_parse(int argc, char **argv, const char *env_root,
 			 "-w, --replay, --migrate, --rebind, --migrate-cgroup or --measure");
 		return -EINVAL;
 	}
-	if (o->capture_procs_set && !o->capture) {
-		snprintf(err, errsz, "--capture-processes needs --capture DIR");
+	if ((o->capture_procs_set || o->capture_opts.anonymize) && !o->capture) {
+		snprintf(err, errsz, "%s needs --capture DIR",
+			 o->capture_procs_set ? "--capture-processes" : "--capture-anonymize");
 		return -EINVAL;
 	}
 	if ((o->begin || o->end) && !o->replay) {
 		snprintf(err, errsz, "--begin and --end need --replay FILE");
 		return -EINVAL;
 	}
+	if (check_span(o, err, errsz))
+		return -EINVAL;
 	bool act = o->migrate_pid || o->rebind_pid || o->migrate_cgroup;
 	if (act && o->to_node < 0) {
 		snprintf(err, errsz, "--migrate, --rebind and --migrate-cgroup need --to NODE");
@@ -455,6 +436,20 @@ int options_parse(int argc, char **argv, const char *env_root,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int options_parse(int argc, char **argv, const char *env_root,
+		  struct options *o, char *err, size_t errsz)
+{
+	int rc = parse_args(argc, argv, env_root, o, err, errsz);
+	if (rc && errsz) {
+		/* The messages echo what was typed: a newline or an escape
+		 * sequence in it is shown as \x0a, \x1b, never sent. */
+		char raw[1024];
+		snprintf(raw, sizeof(raw), "%s", err);
+		sanitize_term(raw, err, errsz);
+	}
+	return rc;
 }
 
 bool options_full_scan(const struct options *o)

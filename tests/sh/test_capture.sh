@@ -4,7 +4,11 @@
 # same time (the same PIDs, a helper's node_kb exactly, the same nodes,
 # CPUs and distances); --capture-processes none / top:N / -p; a capture
 # of the recorded tree is that tree, file for file, and gives its JSON;
-# a non-empty directory, a symbolic link and a file are refused; a
+# a non-empty directory, a symbolic link, a file and a directory someone
+# else could change are refused; a capture is private (0700, files 0600:
+# nobody cannot read a root process's numa_maps in it, as in /proc); the
+# summary says what it holds (host name, user names, command lines, file
+# paths) and --capture-anonymize leaves those out, read back cleanly; a
 # process that exits while it is copied is left out whole.
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
@@ -49,9 +53,10 @@ d=$(diff -r -x numatop-tui-capture.txt "$T/tree" "$T/tree2" 2>&1)
 [ -z "$d" ] && ok capture_of_capture || bad capture_of_capture "$d"
 
 # --- the destination ---
-mkdir "$T/full" && echo x >"$T/full/keep"
+mkdir "$T/full" "$T/keep-mode" && chmod 0755 "$T/full" "$T/keep-mode" && echo x >"$T/full/keep"
 out=$("$PROG" --root "$TREE" --capture "$T/full" 2>&1); rc=$?
 [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -q "is not empty" && [ "$(ls "$T/full")" = keep ] &&
+	[ "$(stat -c %a "$T/full")" = "$(stat -c %a "$T/keep-mode")" ] &&
 	ok capture_refuses_nonempty || bad capture_refuses_nonempty "rc=$rc $out $(ls "$T/full")"
 mkdir "$T/empty" && ln -s "$T/empty" "$T/link"
 out=$("$PROG" --root "$TREE" --capture "$T/link" 2>&1); rc=$?
@@ -68,6 +73,64 @@ out=$("$PROG" --root "$TREE" --capture "$T/empty" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ "$(procdirs "$T/empty" | wc -l)" -eq 4 ] && ok capture_into_empty_dir ||
 	bad capture_into_empty_dir "rc=$rc $out"
 
+# A directory someone else could change or read is refused (as the
+# settings file's): owned by another user, writable by its group or by
+# everyone (sticky or not). Nothing is written into it.
+if [ "$(id -u)" = 0 ]; then
+	for m in nobody 0777 1777 0770 0703; do
+		d=$T/not-mine-$m
+		mkdir "$d"
+		case $m in nobody) chown 65534 "$d" ;; *) chmod "$m" "$d" ;; esac
+		out=$("$PROG" --root "$TREE" --capture "$d" 2>&1); rc=$?
+		[ $rc -eq 1 ] && [ -z "$(ls -A "$d")" ] && printf '%s\n' "$out" | grep -Eq "owned by uid 65534|writable by" ||
+			echo "$m: rc=$rc $out; in it: $(ls -A "$d" | head -3)"
+	done >"$T/o.out"
+	[ ! -s "$T/o.out" ] && ok capture_refuses_others_dir || bad capture_refuses_others_dir "$(cat "$T/o.out")"
+else
+	echo "SKIP capture_refuses_others_dir: needs root (chown)"
+fi
+# Private: an existing empty directory of ours (0755) and a new one end
+# 0700, every directory 0700 and every file 0600.
+mkdir "$T/open" && chmod 0755 "$T/open"
+"$PROG" --root "$TREE" --capture "$T/open" >/dev/null 2>&1
+(umask 0; "$PROG" --root "$TREE" --capture "$T/new" >/dev/null 2>&1)
+for d in "$T/open" "$T/new"; do
+	[ "$(stat -c %a "$d")" = 700 ] && [ -s "$d/proc/1000/numa_maps" ] &&
+		[ -z "$(find "$d" ! -type l \( -perm /077 -o -type f ! -perm 0600 -o -type d ! -perm 0700 \))" ] ||
+		echo "$d: $(stat -c %a "$d"); $(find "$d" ! -type l \( -perm /077 -o -type f ! -perm 0600 \) -printf '%m %p\n' | head -5)"
+done >"$T/o.out"
+[ ! -s "$T/o.out" ] && ok capture_private_modes || bad capture_private_modes "$(cat "$T/o.out")"
+
+# --- what it holds: said; --capture-anonymize leaves names out ---
+# The tree names users (etc/passwd), has command lines with arguments and
+# mapped files: the summary says so. Anonymized: no etc/passwd, each
+# command line is its command name, numa_maps names no file, and --root
+# reads it without a word on stderr: the same processes and numbers, uids
+# for users.
+out=$("$PROG" --root "$TREE" --capture "$T/named" 2>&1)
+printf '%s\n' "$out" | grep -q '^includes: 4 user names, 4 command lines with their arguments, the mapped file paths of 3 processes' &&
+	printf '%s\n' "$out" | grep -q -- '--capture-anonymize leaves out the host name, user names, command lines' &&
+	cmp -s "$TREE/etc/passwd" "$T/named/etc/passwd" && ok capture_says_what_it_holds || bad capture_says_what_it_holds "$out"
+out=$("$PROG" --root "$TREE" --capture "$T/anon" --capture-anonymize 2>&1); rc=$?
+printf '%s\n' "$out" | grep -q '^includes: command names, uids, cgroup paths$' &&
+	printf '%s\n' "$out" | grep -q '^left out (--capture-anonymize): the host name, user names, command lines' &&
+	grep -q 'left out (--capture-anonymize)' "$T/anon/numatop-tui-capture.txt" &&
+	[ $rc -eq 0 ] && ok capture_anonymize_says || bad capture_anonymize_says "rc=$rc $out"
+left=$(cd "$T/anon" && { ls etc 2>/dev/null; grep -rl -e 'file=/' -e alice -e bob -e '/home' .; })
+cmds=$(for p in $(procdirs "$T/anon"); do
+	c=$(tr '\0' ' ' <"$T/anon/proc/$p/cmdline"); comm=$(sed 's/^[0-9]* (\(.*\)) .*/\1/' "$T/anon/proc/$p/stat")
+	[ -z "$c" ] || [ "$c" = "$comm " ] || echo "$p: '$c' is not '$comm'"
+done)
+[ "$(procdirs "$T/anon" | wc -l)" -eq 4 ] && [ -z "$left" ] && [ -z "$cmds" ] && ok capture_anonymize_leaves_out ||
+	bad capture_anonymize_leaves_out "left: $left; $cmds"
+ANON='del(.host) | .processes |= map(del(.user, .cmdline))'
+"$PROG" --root "$TREE" --json -n 1 --cgroups | jq -S -c "$VOLATILE | $ANON" >"$T/an.a" 2>&1
+"$PROG" --root "$T/anon" --json -n 1 --cgroups 2>"$T/an.err" >"$T/an.json"
+jq -S -c "$VOLATILE | $ANON" "$T/an.json" >"$T/an.b" 2>&1
+users=$(jq -r '.processes[].user' "$T/an.json" | sort -u | tr '\n' ' ')
+[ -s "$T/an.a" ] && cmp -s "$T/an.a" "$T/an.b" && [ ! -s "$T/an.err" ] && [ "$users" = "0 1000 1001 " ] &&
+	ok capture_anonymize_reads_back || bad capture_anonymize_reads_back "users: $users; $(cat "$T/an.err"; diff "$T/an.a" "$T/an.b" | head -10)"
+
 # --- the options ---
 "$PROG" --capture "$T/o1" --json >"$T/o.out" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "runs alone" "$T/o.out" && [ ! -e "$T/o1" ] && ok capture_runs_alone ||
@@ -81,7 +144,11 @@ for spec in top:0 top top:x some top:-1 "top 1x" top:99999999999; do
 	[ $? -eq 2 ] && [ ! -e "$T/o2" ] || { n=$((n + 1)); echo "accepted '$spec'"; }
 done >"$T/o.out"
 [ $n -eq 0 ] && ok capture_processes_bad_specs || bad capture_processes_bad_specs "$(cat "$T/o.out")"
+"$PROG" --capture-anonymize -b -n 1 >"$T/o.out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "capture-anonymize needs --capture" "$T/o.out" && ok capture_anonymize_needs_capture ||
+	bad capture_anonymize_needs_capture "rc=$rc $(cat "$T/o.out")"
 "$PROG" --help | grep -q -- "--capture DIR" && "$PROG" --help | grep -q -- "--capture-processes" &&
+	"$PROG" --help | grep -q -- "--capture-anonymize" &&
 	ok capture_in_help || bad capture_in_help
 
 # --- --capture-processes and -p on the tree ---
@@ -149,6 +216,42 @@ n=$(procdirs "$T/ltop" | wc -l)
 "$PROG" --capture "$T/lnone" --capture-processes none >/dev/null 2>&1
 n=$("$PROG" --root "$T/lnone" --json -n 1 --kernel-threads | jq '.processes | length')
 [ "$n" = 0 ] && ok capture_live_none || bad capture_live_none "n=$n"
+
+# Not more readable than /proc: a user who cannot read a root process's
+# numa_maps there cannot read its copy (the capture 0700, files 0600).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	NB="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	chmod 0755 "$T"
+	p=$(procdirs "$T/live" | while read -r p; do
+		[ "$(stat -c %u "/proc/$p" 2>/dev/null)" = 0 ] && [ -s "$T/live/proc/$p/numa_maps" ] &&
+			! $NB cat "/proc/$p/numa_maps" >/dev/null 2>&1 && echo "$p" && break
+	done)
+	if [ -n "$p" ]; then
+		got=$($NB cat "$T/live/proc/$p/numa_maps" 2>&1 | head -c 200); rc=$?
+		others=$(find "$T/live" ! -type l -perm /077 | head -5)
+		! $NB test -r "$T/live/proc/$p/numa_maps" && [ -z "$others" ] && ok capture_live_not_readable_by_others ||
+			bad capture_live_not_readable_by_others "nobody read proc/$p/numa_maps: $got; readable by others: $others"
+	else
+		echo "SKIP capture_live_not_readable_by_others: no root process whose numa_maps nobody cannot read"
+	fi
+	chmod 0700 "$T"
+else
+	echo "SKIP capture_live_not_readable_by_others: needs root and setpriv"
+fi
+# Anonymized on the live machine: a secret on a command line, the host
+# name and user names are not in it; --root reads it cleanly.
+bash -c 'exec -a "$0" sleep 30' "numatop-secret-$$ --password=numatop-secret-$$" &
+B=$!; pids="$pids $B"
+n=20; while [ $n -gt 0 ] && ! grep -q "numatop-secret" "/proc/$B/cmdline" 2>/dev/null; do sleep 0.1; n=$((n - 1)); done
+"$PROG" --capture "$T/lnamed" -p "$B" >/dev/null 2>&1
+out=$("$PROG" --capture "$T/lanon" -p "$B" --capture-anonymize 2>&1); rc=$?
+"$PROG" --root "$T/lanon" --json -n 1 -p "$B" 2>"$T/lanon.err" >"$T/lanon.json"
+a=$(jq -c ".host, (.processes[] | select(.pid == $B) | [.user, .cmdline, .comm])" "$T/lanon.json" | tr '\n' ' ')
+grep -rq "numatop-secret-$$" "$T/lnamed" && [ -s "$T/lnamed/proc/sys/kernel/hostname" ] &&
+	[ $rc -eq 0 ] && ! grep -rq "numatop-secret" "$T/lanon" && [ ! -e "$T/lanon/proc/sys/kernel/hostname" ] &&
+	[ ! -e "$T/lanon/etc" ] && [ ! -s "$T/lanon.err" ] && [ "$a" = 'null ["0","sleep","sleep"] ' ] &&
+	ok capture_live_anonymize || bad capture_live_anonymize "rc=$rc $out; read back: $a $(cat "$T/lanon.err");
+in the plain capture: $(grep -rl "numatop-secret-$$" "$T/lnamed" | head -3); in the anonymized: $(grep -rl numatop-secret "$T/lanon" | head -3)"
 
 # --- churn: a process that exits while it is copied is left out whole ---
 if [ -x "$CHURN" ]; then

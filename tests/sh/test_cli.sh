@@ -65,3 +65,51 @@ grep -q 'rc=0' "$t/rc" && [ ! -s "$t/e" ] && ok batch_closed_pipe_clean || bad b
 $PROG -b -d 0.2 >/dev/null 2>&1 & pid=$!
 sleep 0.5; kill -TERM $pid; wait $pid; rc=$?
 [ $rc -eq 0 ] && ok batch_sigterm || bad batch_sigterm "rc=$rc"
+
+# --- values refused as usage errors (exit 2), each echoed without a raw
+# control character; on the recorded tree, so that a value wrongly taken
+# runs one quick sample (exit 0) ---
+TREE=tests/trees/opteron4
+# use NAME ARGS...: "NAME: rc=N message" when the program did not refuse
+# the arguments with exit 2 and a one-line message.
+use() {
+	name=$1; shift
+	$PROG --root "$TREE" "$@" >/dev/null 2>"$t/e"; rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$t/e")" -eq 2 ] || echo "$name: rc=$rc $(head -c 300 "$t/e")"
+}
+for u in 4294967295 4294967296 18446744073709551616 99999999999999999999999; do
+	use "-u $u" -b -n 1 -u "$u"
+done >"$t/o"
+$PROG --root "$TREE" -b -n 1 -u 4294967294 >/dev/null 2>&1 || echo "-u 4294967294 refused" >>"$t/o"
+[ ! -s "$t/o" ] && grep -q 'out of range' "$t/e" && ok cli_user_uid_range || bad cli_user_uid_range "$(cat "$t/o")"
+nl=$(printf 'ro\nnot'); esc=$(printf 'a\033[31mb'); cr=$(printf 'x\ry')
+for a in "-u $nl" "-u $esc" "-u $cr" "-s $nl" "-o PID,$esc" "--format $esc" "--serve $nl:1" "-d $esc"; do
+	use "$a" -b -n 1 ${a%% *} "${a#* }"
+	tr -d '\n' <"$t/e" | LC_ALL=C grep -q '[[:cntrl:]]' && echo "$a: a control character in: $(od -c "$t/e" | head -3)"
+done >"$t/o" 2>&1
+[ ! -s "$t/o" ] && ok cli_echo_escaped || bad cli_echo_escaped "$(cat "$t/o")"
+for l in PID,,RSS ,PID PID, , PID,RSS,,; do
+	use "-o $l" -b -n 1 -o "$l"
+	grep -q 'empty name' "$t/e" || echo "-o $l: $(cat "$t/e")"
+done >"$t/o"
+[ ! -s "$t/o" ] && ok cli_columns_empty_name || bad cli_columns_empty_name "$(cat "$t/o")"
+# A host name is not an address (the server binds numbers only): a usage
+# error before anything starts, not a failure once the sampler runs.
+for s in localhost:1 example.invalid:9000 '[localhost]:1' 1.2.3:80 '[::1:80'; do
+	use "--serve $s" --serve "$s"
+done >"$t/o"
+[ ! -s "$t/o" ] && ok cli_serve_bad_address_usage || bad cli_serve_bad_address_usage "$(cat "$t/o")"
+# --begin / --end: a date that is not in the calendar, and a span that
+# ends before it begins (times of day, or dates), on a real recording.
+$PROG --root "$TREE" -w "$t/r.zst" -n 2 -d 0.1 >/dev/null 2>&1
+for d in '2026-02-30 10:00' '2026-04-31T10:00' '2026-02-29 10:00:00' '2026-02-30T10:00:00Z' '2027-06-31 00:00'; do
+	use "--begin $d" --replay "$t/r.zst" --json --begin "$d"
+	use "--end $d" --replay "$t/r.zst" --json --end "$d"
+done >"$t/o"
+$PROG --replay "$t/r.zst" --json --begin '2024-02-29 10:00' >/dev/null 2>&1 || echo "2024-02-29 refused" >>"$t/o"
+[ -s "$t/r.zst" ] && [ ! -s "$t/o" ] && grep -q 'no such date' "$t/e" && ok cli_replay_no_such_date ||
+	bad cli_replay_no_such_date "$(cat "$t/o")"
+use "12:00 11:59" --replay "$t/r.zst" --json --begin 12:00 --end 11:59 >"$t/o"
+use "dates" --replay "$t/r.zst" --json --begin '2026-01-02 00:00' --end '2026-01-01 23:59:59' >>"$t/o"
+[ -s "$t/r.zst" ] && [ ! -s "$t/o" ] && grep -q 'is after --end' "$t/e" && ok cli_replay_begin_after_end ||
+	bad cli_replay_begin_after_end "$(cat "$t/o")"

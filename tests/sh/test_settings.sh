@@ -282,3 +282,27 @@ echo "$s" | grep -i settings | grep -q 'not used' && [ "$(sortcol)" = REMOTE ] &
 keys P
 quit
 [ "$(rc)" = 0 ] && cmp -s "$F" "$T/f10" && ok settings_refused_kept || bad settings_refused_kept "$(why); $(cat "$F" 2>&1)"
+
+# --- 11. a settings "file" that is none, said in words -----------------------
+# A FIFO (never waited on) and a symbolic link: the status line says what
+# is wrong ("is not a regular file (a FIFO)", "is a symbolic link: not
+# followed"), not errno's text ("Wrong medium type", "Too many levels of
+# symbolic links"); the monitor starts and leaves them as they are.
+C=$T/c11; mkdir -p "$C/numatop-tui"
+F=$C/numatop-tui/numatop-tuirc
+mkfifo "$F"
+mon s11 "HOME=$T/h11" "XDG_CONFIG_HOME=$C"
+wait_for 'not used' 20
+s=$(screen)
+echo "$s" | grep settings | grep -q 'is not a regular file (a FIFO)' && ok settings_fifo_said ||
+	bad settings_fifo_said "$s"
+quit
+rm -f "$F"; printf 'tree=1\n' >"$C/real"; ln -s ../real "$F"
+mon s11b "HOME=$T/h11" "XDG_CONFIG_HOME=$C"
+wait_for 'not used' 20
+s=$(screen)
+echo "$s" | grep settings | grep -q 'is a symbolic link: not followed' && ok settings_symlink_said ||
+	bad settings_symlink_said "$s"
+quit
+[ "$(rc)" = 0 ] && [ -L "$F" ] && [ "$(cat "$C/real")" = tree=1 ] && ok settings_symlink_kept ||
+	bad settings_symlink_kept "$(why); $(ls -l "$C" "$C/numatop-tui")"

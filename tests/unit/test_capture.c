@@ -11,15 +11,17 @@
 #include "capture.h"
 #include "check.h"
 
-static char base[64];
+static char base[64], why[256];
 
-/* Run a shell script in base. */
-static void sh(const char *script)
+/* Run a shell script in base: 0 when it succeeded. */
+static int sh(const char *script)
 {
 	char cmd[2048];
 	snprintf(cmd, sizeof(cmd), "cd %s && %s", base, script);
-	if (system(cmd) != 0)
-		printf("  setup failed: %s\n", cmd);
+	int rc = system(cmd);
+	if (rc != 0)
+		printf("  failed: %s\n", cmd);
+	return rc;
 }
 
 static int exists(const char *rel)
@@ -48,26 +50,73 @@ static void dest_checks(void)
 {
 	char p[256], q[256];
 	snprintf(p, sizeof(p), "%s/new", base);
-	int fd = capture_open_dest(p);
+	int fd = capture_open_dest(p, why, sizeof(why));
 	CHECK(fd >= 0);
 	if (fd >= 0)
 		close(fd);
-	fd = capture_open_dest(p);       /* now it exists, empty: fine */
+	fd = capture_open_dest(p, why, sizeof(why));       /* now it exists, empty: fine */
 	CHECK(fd >= 0);
 	if (fd >= 0)
 		close(fd);
 	snprintf(q, sizeof(q), "%s/new/x", base);
 	close(open(q, O_WRONLY | O_CREAT, 0644));
-	CHECK_EQ_INT(capture_open_dest(p), -ENOTEMPTY);
+	CHECK_EQ_INT(capture_open_dest(p, why, sizeof(why)), -ENOTEMPTY);
 	snprintf(q, sizeof(q), "%s/empty", base);
 	mkdir(q, 0755);
 	snprintf(p, sizeof(p), "%s/link", base);
 	CHECK_EQ_INT(symlink(q, p), 0);
-	CHECK_EQ_INT(capture_open_dest(p), -ELOOP);
+	CHECK_EQ_INT(capture_open_dest(p, why, sizeof(why)), -ELOOP);
 	snprintf(p, sizeof(p), "%s/new/x", base);
-	CHECK_EQ_INT(capture_open_dest(p), -ENOTDIR);
+	CHECK_EQ_INT(capture_open_dest(p, why, sizeof(why)), -ENOTDIR);
 	snprintf(p, sizeof(p), "%s/no/such", base);
-	CHECK_EQ_INT(capture_open_dest(p), -ENOENT);
+	CHECK_EQ_INT(capture_open_dest(p, why, sizeof(why)), -ENOENT);
+}
+
+static unsigned mode_of(const char *rel)
+{
+	char p[512];
+	struct stat st;
+	snprintf(p, sizeof(p), "%s/%s", base, rel);
+	return lstat(p, &st) == 0 ? (unsigned)(st.st_mode & 07777) : 0xffff;
+}
+
+/* A destination someone else could change or read is refused or made
+ * private: owned by another user, writable by group or others (sticky
+ * too); one made, or an existing one of root's, ends 0700. */
+static void dest_private(void)
+{
+	char p[256];
+	static const struct { const char *make, *say; } refused[] = {
+		{ "mkdir nb && chown 65534 nb", "owned by uid 65534" },
+		{ "mkdir nb && chmod 0777 nb", "writable by every user" },
+		{ "mkdir nb && chmod 1777 nb", "writable by every user" },
+		{ "mkdir nb && chmod 0770 nb", "writable by its group" },
+		{ "mkdir nb && chmod 0702 nb", "writable by every user" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		sh("rm -rf nb");
+		sh(refused[i].make);
+		snprintf(p, sizeof(p), "%s/nb", base);
+		unsigned before = mode_of("nb");
+		CHECK_EQ_INT(capture_open_dest(p, why, sizeof(why)), -EPERM);
+		CHECK(strstr(why, refused[i].say) != NULL);
+		CHECK_EQ_INT(mode_of("nb"), before);
+	}
+	sh("rm -rf nb mine && mkdir mine && chmod 0755 mine");
+	snprintf(p, sizeof(p), "%s/mine", base);
+	int fd = capture_open_dest(p, why, sizeof(why));
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK_EQ_INT(mode_of("mine"), 0700);
+	snprintf(p, sizeof(p), "%s/made", base);
+	umask(0);
+	fd = capture_open_dest(p, why, sizeof(why));
+	umask(022);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK_EQ_INT(mode_of("made"), 0700);
 }
 
 #define STAT9 "S 1 0 0 0 -1 0 0 0 0 0 5 0 0 20 0 1 0 100 0 3 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0"
@@ -84,9 +133,12 @@ static void run_tree(void)
 	   "echo 0 >src/sys/devices/system/cpu/cpu0/topology/core_id && "
 	   "echo 1 >src/sys/devices/system/cpu/cpu0/cache/index0/level && "
 	   "echo x >src/sys/devices/system/cpu/cpufreq/online && echo 'cpu 1 2 3 4' >src/proc/stat && "
-	   "echo 'root:x:0:0::/:/bin/sh' >src/etc/passwd");
+	   "echo 'root:x:0:0::/:/bin/sh' >src/etc/passwd && mkdir -p src/proc/sys/kernel && "
+	   "echo myhost >src/proc/sys/kernel/hostname");
 	sh("cd src/proc && echo '7 (a b) " STAT9 "' >7/stat && cp 7/stat 7/task/7/stat && "
 	   "printf 'Name:\\ta b\\nUid:\\t0\\t0\\t0\\t0\\n' >7/status && printf 'a\\0b\\0' >7/cmdline && "
+	   "printf '7f00 default file=/home/alice/secret\\\\040db mapped=1 N0=1\\n"
+	   "7f10 default heap anon=2 N0=2\\n7f20 default file=/usr/lib/libc.so.6\\n' >7/numa_maps && "
 	   "echo '9 (c) " STAT9 "' >9/stat && mkfifo 9/numa_maps");
 	char src[128], dst[128], away[128];
 	snprintf(src, sizeof(src), "%s/src", base);
@@ -95,7 +147,7 @@ static void run_tree(void)
 	CHECK_EQ_INT(fsroot_open(src, &r), 0);
 	if (!r)
 		return;
-	int fd = capture_open_dest(dst);
+	int fd = capture_open_dest(dst, why, sizeof(why));
 	CHECK(fd >= 0);
 	struct capture_opts o = { .mode = CAPTURE_ALL };
 	struct capture_stats st;
@@ -106,6 +158,17 @@ static void run_tree(void)
 	CHECK_EQ_INT(st.unreadable, 1);                   /* the FIFO */
 	CHECK_EQ_STR(st.first_unreadable, "/proc/9/numa_maps");
 	CHECK_EQ_INT(st.links, 1);
+	/* What names people or the machine, for the summary. */
+	CHECK(st.host);
+	CHECK_EQ_INT(st.users, 1);
+	CHECK_EQ_INT(st.cmdlines, 1);
+	CHECK_EQ_INT(st.file_maps, 1);
+	/* Private: every directory 0700, every file 0600 (the links aside). */
+	CHECK_EQ_INT(sh("test -z \"$(find dst ! -type l -perm /077)\" && test -z \"$(find dst -type d ! -perm 0700)\" && "
+	   "test -z \"$(find dst -type f ! -perm 0600)\" || { echo '  modes:'; find dst ! -type l -printf '  %m %p\\n'; false; }"), 0);
+	CHECK_EQ_INT(mode_of("dst/proc/7/numa_maps"), 0600);
+	CHECK_EQ_INT(mode_of("dst/proc/7"), 0700);
+	CHECK_EQ_INT(exists("dst/proc/sys/kernel/hostname"), 1);
 	CHECK_EQ_INT(exists("dst/proc/7/stat"), 1);
 	CHECK_EQ_INT(exists("dst/proc/7/task/7/stat"), 1);
 	CHECK_EQ_INT(exists("dst/proc/7/cmdline"), 1);
@@ -121,7 +184,7 @@ static void run_tree(void)
 	int only[] = { 9 };
 	o = (struct capture_opts){ .mode = CAPTURE_ALL, .pids = only, .npids = 1 };
 	snprintf(dst, sizeof(dst), "%s/dst-p", base);
-	fd = capture_open_dest(dst);
+	fd = capture_open_dest(dst, why, sizeof(why));
 	CHECK_EQ_INT(capture_run(r, fd, &o, &st), 0);
 	close(fd);
 	CHECK_EQ_INT(st.procs, 1);
@@ -130,7 +193,7 @@ static void run_tree(void)
 	/* A link planted in the destination is not followed. */
 	snprintf(dst, sizeof(dst), "%s/dst-l", base);
 	snprintf(away, sizeof(away), "%s/away", base);
-	fd = capture_open_dest(dst);
+	fd = capture_open_dest(dst, why, sizeof(why));
 	mkdir(away, 0755);
 	CHECK_EQ_INT(symlinkat(away, fd, "proc"), 0);
 	o = (struct capture_opts){ .mode = CAPTURE_ALL };
@@ -138,6 +201,25 @@ static void run_tree(void)
 	close(fd);
 	CHECK_EQ_INT(exists("away/stat"), 0);
 	CHECK_EQ_INT(exists("away/7"), 0);
+	/* Anonymized: no host name, no etc/passwd, the command line is the
+	 * command name, numa_maps names no file; all else as it was. */
+	snprintf(dst, sizeof(dst), "%s/dst-a", base);
+	fd = capture_open_dest(dst, why, sizeof(why));
+	o = (struct capture_opts){ .mode = CAPTURE_ALL, .anonymize = true };
+	CHECK_EQ_INT(capture_run(r, fd, &o, &st), 0);
+	close(fd);
+	CHECK_EQ_INT(st.procs, 2);
+	CHECK(!st.host);
+	CHECK_EQ_INT(st.users + st.cmdlines + st.file_maps, 0);
+	CHECK_EQ_INT(exists("dst-a/proc/sys/kernel/hostname"), 0);
+	CHECK_EQ_INT(exists("dst-a/etc/passwd"), 0);
+	CHECK_EQ_INT(exists("dst-a/proc/7/status"), 1);
+	CHECK_EQ_INT(sh("printf 'a b\\0' | cmp -s - dst-a/proc/7/cmdline || { echo '  cmdline:'; od -c dst-a/proc/7/cmdline; false; }"), 0);
+	CHECK_EQ_INT(sh("printf '7f00 default file=[anonymized] mapped=1 N0=1\\n7f10 default heap anon=2 N0=2\\n"
+	   "7f20 default file=[anonymized]\\n' | cmp -s - dst-a/proc/7/numa_maps || "
+	   "{ echo '  numa_maps:'; cat dst-a/proc/7/numa_maps; false; }"), 0);
+	CHECK_EQ_INT(sh("test -z \"$(grep -rl -e alice -e myhost -e libc dst-a)\" || { grep -r -e alice -e myhost -e libc dst-a; false; }"), 0);
+	CHECK_EQ_INT(sh("rm -r dst/etc dst/proc/sys && diff -r --no-dereference -x cmdline -x numa_maps dst dst-a"), 0);
 	fsroot_close(r);
 }
 
@@ -150,6 +232,7 @@ int main(void)
 	}
 	RUN_TEST(pick_top);
 	RUN_TEST(dest_checks);
+	RUN_TEST(dest_private);
 	RUN_TEST(run_tree);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", base);

@@ -1,0 +1,88 @@
+/* options_usage.c - the --help text: the options, then the formats and
+ * columns from the program's own tables (tools/genman.c makes the man
+ * page's OPTIONS from it, the bash completion reads its options). */
+#include <stdio.h>
+
+#include "columns.h"
+#include "options.h"
+#include "output.h"
+
+void options_usage(FILE *f)
+{
+	fputs(
+"Usage: numatop-tui [OPTIONS]\n"
+"NUMA-aware process monitor: where each process's pages live and where its\n"
+"threads run. Without -b or --json it opens the interactive monitor.\n"
+"\n"
+"  -b, --batch          print text snapshots (like top -b)\n"
+"  -j, --json           print one JSON object per sample (NDJSON)\n"
+"      --format NAME    print samples in format NAME (see Formats below)\n"
+"  -n, --iterations N   stop after N samples (batch default: until killed)\n"
+"  -d, --delay SECS     seconds between samples (decimals allowed; 2)\n"
+"  -p, --pid PID[,PID]  only these processes\n"
+"  -u, --user USER      only processes of USER (name or uid)\n"
+"  -s, --sort COLUMN    sort by a column below (default REMOTE, descending)\n"
+"  -o, --columns LIST   the process table's columns, comma-separated (batch\n"
+"                       text and the monitor; N = one column per node)\n"
+"  -r, --root DIR       read /sys and /proc below DIR (a recorded tree);\n"
+"                       also NUMATOP_TUI_ROOT; default /\n"
+"      --proc-files     read /proc/PID files by path each sample instead of\n"
+"                       libproc2 and kept descriptors\n"
+"      --budget MS      milliseconds of numa_maps reading per sample (20);\n"
+"                       the rest keep their last numbers, shown with AGE\n"
+"      --full           read every process's numa_maps every sample (the\n"
+"                       default for -b or --json with -n 1)\n"
+"      --age            show the AGE column (age of each placement sample)\n"
+"      --cgroups        batch text: a cgroup table after the nodes (the top\n"
+"                       20 by memory; JSON always has \"cgroups\")\n"
+"      --kernel-threads show kernel threads (hidden by default, as in htop;\n"
+"                       a PID given with -p is always shown)\n"
+"      --measure        measure latency and bandwidth between every CPU node\n"
+"                       and memory node (~20 s for 2 nodes); with --json as\n"
+"                       JSON; saved for the monitor's heatmap (key v)\n"
+"      --measure-quick  the same, coarse and faster\n"
+"      --migrate PID    move PID's memory to --to NODE (batched move_pages)\n"
+"      --rebind PID     set the CPU affinity of every thread of PID to the\n"
+"                       CPUs of --to NODE (both options: rebind, then migrate)\n"
+"      --migrate-cgroup PATH  move a cgroup (v2) to --to NODE: set its\n"
+"                       cpuset.mems, the kernel migrates its pages\n"
+"      --to NODE        target node of --migrate / --rebind / --migrate-cgroup\n"
+"      --readonly       disable every action (keys m, B, k; --migrate ...)\n"
+"      --openmetrics    print OpenMetrics text per sample (--format openmetrics;\n"
+"                       --format prometheus for the Prometheus text format)\n"
+"      --serve [ADDR:]PORT  serve GET /metrics (Prometheus / OpenMetrics) over\n"
+"                       HTTP, sampling every -d in the background; ADDR\n"
+"                       127.0.0.1 unless given ([::1], 0.0.0.0 ...)\n"
+"      --metrics-top N  processes in the metrics: the top N by remote\n"
+"                       bytes (50; 0: none)\n"
+"  -w, --record FILE    record samples (-d, default 10 s; -n or until\n"
+"                       stopped) to FILE, a zstd stream of NDJSON\n"
+"                       (zstdcat FILE); FILE ending in / is a directory of\n"
+"                       daily files numatop-tui_YYYYMMDD.zst\n"
+"      --keep-days N    daily files: remove those older than N days (28)\n"
+"      --replay FILE    print a recording (FILE or a directory of daily\n"
+"                       files) with --json (the recorded lines)\n"
+"      --begin TIME     replay from TIME (HH:MM[:SS], YYYY-MM-DD HH:MM)\n"
+"      --end TIME       replay up to TIME\n"
+"      --capture DIR    for a bug report: copy the /sys, /proc and cgroup files\n"
+"                       the program reads (of / or --root) into DIR, new or\n"
+"                       empty, made private (0700); --root DIR reads it back\n"
+"      --capture-processes WHICH  all (default), none, or top:N (the N with\n"
+"                       the most resident memory); with -p only those PIDs\n"
+"      --capture-anonymize  leave the host name, user names, command lines\n"
+"                       and mapped file paths out of the capture (command\n"
+"                       names and uids stay): for a capture handed to others\n"
+"  -M, --no-mouse       interactive: do not use the mouse\n"
+"  -C, --no-color       interactive: monochrome (also NO_COLOR)\n"
+"  -U, --no-unicode     interactive: ASCII instead of block characters\n"
+"  -h, --help           this text\n"
+"  -V, --version        print the version\n"
+"\nFormats (--format):\n", f);
+	for (size_t i = 0; i < output_nformats; i++)
+		fprintf(f, "  %-12s %s\n", output_formats[i].name, output_formats[i].desc);
+	fputs("\nColumns (-s, -o; case-insensitive):\n", f);
+	for (int c = 0; c < COL_NCOLS; c++) {
+		const struct col_def *d = col_get((enum snap_col)c);
+		fprintf(f, "  %-9s %s\n", c == COL_NODE ? "N<id>" : d->name, d->desc);
+	}
+}
