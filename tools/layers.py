@@ -29,7 +29,7 @@ LAYERS = [
     ("readers", ["topology", "topology_*", "proc", "proc_*", "cgroup", "cgroup_procs",
                  "placement", "detail", "nodestat", "hmat", "measure_io"]),
     ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "format", "history", "node_fields",
-               "session", "settings", "snapjson", "replay", "replay_*"]),
+               "session", "settings", "snapjson", "replay", "replay_*", "sample_loop"]),
     ("emit/act", ["output", "output_*", "record", "record_*", "capture", "capture_*", "action",
                   "action_*", "measure"]),
     ("ui", ["ui/*"]),

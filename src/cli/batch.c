@@ -1,4 +1,5 @@
-/* batch.c - the batch loop: sample, sort, print, sleep. */
+/* batch.c - the batch modes (-b, --json, --format, -w): the sample loop
+ * (sample_loop.h) with the format's writer or the recording behind it. */
 #include "batch.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include "columns.h"
 #include "output.h"
 #include "record.h"
+#include "sample_loop.h"
 #include "sampler.h"
 #include "session.h"
 #include "sigstop.h"
@@ -23,49 +25,40 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-double batch_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+/* Where each sample goes: the format's writer, to out or (-w) through a
+ * memory stream into the recording. */
+struct batch_emit {
+	const struct output_format *fmt;
+	struct output_opts *oo;
+	struct output_stats *stats;
+	FILE *out;
+	struct rec_writer *rec;
+	FILE *mem;
+	char **line;
+};
 
-/* CPU time of the calling thread (the sampling one). */
-double batch_cpu(void)
+static int emit(void *ctx, const struct snapshot *snap, double wall_s, double cpu_s, char *msg,
+		size_t msgsz)
 {
-	struct timespec ts;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-		return 0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_for(double secs)
-{
-	struct timespec ts = { (time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9) };
-	while (!stop_requested && nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-/* The delay between samples. While the sampler warms up it is spent
- * first on never-read processes' placement, which the next sample shows;
- * when that completes the picture, the next sample comes at once (the
- * stream's reader gets the complete picture as soon as it exists). */
-static void pause_between(struct sampler *smp, struct snapshot *snap, double secs)
-{
-	double end = batch_now() + secs;
-	while (!stop_requested && sampler_warming(smp)) {
-		double left = end - batch_now();
-		if (left <= 0.01)
-			break;
-		int r = sampler_warmup(smp, snap, left);
-		if (r == 0 && !sampler_warming(smp))
-			return;
-		if (r <= 0)
-			break;
+	struct batch_emit *e = ctx;
+	output_stats_add(e->stats, snap, wall_s, cpu_s);
+	if (e->mem)
+		rewind(e->mem);
+	int rc = e->fmt->write(e->out, snap, e->oo);
+	if (e->mem && rc == 0) {
+		/* The line as --json prints it, without its newline. */
+		long len = ftell(e->mem);
+		rc = len > 0 ? rec_writer_add(e->rec, *e->line, (size_t)len - 1, msg, msgsz) : -EIO;
+		if (rc)
+			return rc;
 	}
-	double left = end - batch_now();
-	if (left > 0)
-		sleep_for(left);
+	if (rc == -EPIPE)
+		return 1;      /* reader went away (| head): a clean end */
+	if (rc) {
+		snprintf(msg, msgsz, "writing output: %s", strerror(-rc));
+		return rc;
+	}
+	return 0;
 }
 
 int batch_run(const struct options *o, FILE *out, FILE *err)
@@ -137,40 +130,13 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 		}
 		out = mem;
 	}
-	for (long i = 0; !stop_requested && (o->iterations == 0 || i < o->iterations); i++) {
-		if (i > 0)
-			pause_between(se.smp, &snap, delay);
-		if (stop_requested)
-			break;
-		double t0 = batch_now(), c0 = batch_cpu();
-		int rc = sampler_tick(se.smp, &snap);
-		if (rc) {
-			fprintf(err, "numatop-tui: sampling failed: %s\n", strerror(-rc));
-			status = 1;
-			break;
-		}
-		snapshot_sort(&snap, &key);
-		output_stats_add(&stats, &snap, batch_now() - t0, batch_cpu() - c0);
-		if (mem)
-			rewind(mem);
-		rc = fmt->write(out, &snap, &oo);
-		if (mem && rc == 0) {
-			/* The line as --json prints it, without its newline. */
-			long len = ftell(mem);
-			rc = len > 0 ? rec_writer_add(rec, line, (size_t)len - 1, msg, sizeof(msg)) : -EIO;
-			if (rc) {
-				fprintf(err, "numatop-tui: %s\n", msg);
-				status = 1;
-				break;
-			}
-		}
-		if (rc == -EPIPE)
-			break;      /* reader went away (| head): a clean end */
-		if (rc) {
-			fprintf(err, "numatop-tui: writing output: %s\n", strerror(-rc));
-			status = 1;
-			break;
-		}
+	struct batch_emit be = { fmt, &oo, &stats, out, rec, mem, &line };
+	struct sample_loop loop = { .smp = se.smp, .key = &key, .delay = delay,
+				    .iterations = o->iterations, .stop = &stop_requested,
+				    .emit = emit, .ctx = &be };
+	if (sample_loop_run(&loop, &snap, msg, sizeof(msg)) != 0) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		status = 1;
 	}
 	if (rec && rec_writer_close(rec, msg, sizeof(msg)) != 0) {
 		fprintf(err, "numatop-tui: %s\n", msg);

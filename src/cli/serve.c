@@ -20,10 +20,10 @@
 
 #include <microhttpd.h>
 
-#include "batch.h"
 #include "columns.h"
 #include "mhd_load.h"
 #include "output.h"
+#include "sample_loop.h"
 #include "sampler.h"
 #include "serve_conn.h"
 #include "serve_http.h"
@@ -73,23 +73,6 @@ static int listen_on(const char *addr, int port, char *err, size_t errsz)
 	return fd;
 }
 
-/* Sleep SECS, cutting late connections every half second meanwhile. */
-static void sleep_for(double secs, struct serve_conns *cs)
-{
-	double end = batch_now() + secs;
-	for (;;) {
-		serve_conn_reap(cs);
-		double left = end - batch_now();
-		if (serve_stop || left <= 0)
-			return;
-		if (left > 0.5)
-			left = 0.5;
-		struct timespec ts = { 0, (long)(left * 1e9) };
-		while (!serve_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR)
-			;
-	}
-}
-
 /* Render one exposition into a fresh buffer. */
 static int render(int (*write)(FILE *, const struct snapshot *, const struct output_opts *),
 		  const struct snapshot *s, const struct output_opts *oo, char **text, size_t *len)
@@ -129,6 +112,45 @@ static int out_failed(FILE *out, FILE *err, bool closed_only)
 	if (e)
 		fprintf(err, "numatop-tui: writing to standard output failed: %s\n", strerror(e));
 	return e != 0;
+}
+
+/* Each sample: both expositions rendered, then published for the
+ * handler at once. */
+struct serve_emit {
+	struct serve_latest *l;
+	struct output_opts *oo;
+	struct output_stats *stats;
+};
+
+static int emit(void *ctx, const struct snapshot *snap, double wall_s, double cpu_s, char *msg,
+		size_t msgsz)
+{
+	(void)msg;
+	(void)msgsz;
+	struct serve_emit *e = ctx;
+	output_stats_add(e->stats, snap, wall_s, cpu_s);
+	char *text[2];
+	size_t len[2];
+	if (render(output_prom_write, snap, e->oo, &text[0], &len[0]) == 0 &&
+	    render(output_openmetrics_write, snap, e->oo, &text[1], &len[1]) == 0) {
+		pthread_mutex_lock(&e->l->mu);
+		for (int k = 0; k < 2; k++) {
+			free(e->l->text[k]);
+			e->l->text[k] = text[k];
+			e->l->len[k] = len[k];
+		}
+		pthread_mutex_unlock(&e->l->mu);
+	} else {
+		free(text[0]);
+	}
+	return 0;
+}
+
+/* Between samples: late connections cut every half second. */
+static void idle(void *ctx)
+{
+	struct serve_emit *e = ctx;
+	serve_conn_reap(e->l->conns);
 }
 
 int serve_run(const struct options *o, FILE *out, FILE *err)
@@ -198,31 +220,13 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	int status = 0;
-	while (!serve_stop) {
-		double t0 = batch_now(), c0 = batch_cpu();
-		int rc = sampler_tick(se.smp, &snap);
-		if (rc) {
-			fprintf(err, "numatop-tui: sampling failed: %s\n", strerror(-rc));
-			status = 1;
-			break;
-		}
-		snapshot_sort(&snap, &key);
-		output_stats_add(&stats, &snap, batch_now() - t0, batch_cpu() - c0);
-		char *text[2];
-		size_t len[2];
-		if (render(output_prom_write, &snap, &oo, &text[0], &len[0]) == 0 &&
-		    render(output_openmetrics_write, &snap, &oo, &text[1], &len[1]) == 0) {
-			pthread_mutex_lock(&l.mu);
-			for (int k = 0; k < 2; k++) {
-				free(l.text[k]);
-				l.text[k] = text[k];
-				l.len[k] = len[k];
-			}
-			pthread_mutex_unlock(&l.mu);
-		} else {
-			free(text[0]);
-		}
-		sleep_for(o->delay - (batch_now() - t0), &cs);
+	struct serve_emit e = { &l, &oo, &stats };
+	struct sample_loop loop = { .smp = se.smp, .key = &key, .delay = o->delay,
+				    .stop = &serve_stop, .emit = emit, .idle = idle, .idle_s = 0.5,
+				    .ctx = &e };
+	if (sample_loop_run(&loop, &snap, msg, sizeof(msg)) != 0) {
+		fprintf(err, "numatop-tui: %s\n", msg);
+		status = 1;
 	}
 	MHD_stop_daemon(d);         /* closes fd */
 	for (int k = 0; k < 2; k++)

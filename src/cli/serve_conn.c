@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "batch.h"
+#include "monotime.h"
 
 struct serve_conn {
 	struct serve_conn *prev, *next;
@@ -84,7 +84,7 @@ void serve_conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
 		if (!k)
 			return;  /* untracked: MHD's idle timeout still applies */
 		k->fd = i->connect_fd;
-		k->since = batch_now();
+		k->since = monotime_now();
 		conn_addr(c, k->addr);
 		pthread_mutex_lock(&cs->mu);
 		k->next = cs->head;
@@ -124,7 +124,7 @@ void serve_conn_busy(struct serve_conns *cs, struct MHD_Connection *c)
 		return;
 	pthread_mutex_lock(&cs->mu);
 	k->busy = true;
-	k->since = batch_now();
+	k->since = monotime_now();
 	pthread_mutex_unlock(&cs->mu);
 }
 
@@ -140,7 +140,7 @@ void serve_conn_completed(void *cls, struct MHD_Connection *c, void **req,
 		return;
 	pthread_mutex_lock(&cs->mu);
 	k->busy = false;
-	k->since = batch_now();
+	k->since = monotime_now();
 	pthread_mutex_unlock(&cs->mu);
 }
 
@@ -148,7 +148,7 @@ void serve_conn_completed(void *cls, struct MHD_Connection *c, void **req,
  * answer too slowly. */
 void serve_conn_reap(struct serve_conns *cs)
 {
-	double now = batch_now();
+	double now = monotime_now();
 	pthread_mutex_lock(&cs->mu);
 	for (struct serve_conn *k = cs->head; k; k = k->next) {
 		if (k->fd >= 0 && now - k->since > SERVE_REQUEST_SECONDS)
