@@ -16,17 +16,27 @@ static int trusted_owner(uid_t uid)
 	return uid == 0 || uid == geteuid();
 }
 
+/* fstat of fd, refused (-EPERM, the reason in why) unless root or this
+ * user owns it. */
+static int stat_owned(int fd, const char *path, struct stat *st, char *why, size_t whysz)
+{
+	if (fstat(fd, st) != 0)
+		return -errno;
+	if (!trusted_owner(st->st_uid)) {
+		snprintf(why, whysz, "%s is owned by uid %u, not by root or uid %u",
+			 path, (unsigned)st->st_uid, (unsigned)geteuid());
+		return -EPERM;
+	}
+	return 0;
+}
+
 /* fd is a directory reached as path: 0, or -EPERM with the reason. */
 static int check_dir(int fd, const char *path, char *why, size_t whysz)
 {
 	struct stat st;
-	if (fstat(fd, &st) != 0)
-		return -errno;
-	if (!trusted_owner(st.st_uid)) {
-		snprintf(why, whysz, "%s is owned by uid %u, not by root or uid %u",
-			 path, (unsigned)st.st_uid, (unsigned)geteuid());
-		return -EPERM;
-	}
+	int rc = stat_owned(fd, path, &st, why, whysz);
+	if (rc)
+		return rc;
 	if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
 		snprintf(why, whysz, "%s is writable by every user", path);
 		return -EPERM;
@@ -37,13 +47,9 @@ static int check_dir(int fd, const char *path, char *why, size_t whysz)
 int safefile_check_private(int fd, const char *path, char *why, size_t whysz)
 {
 	struct stat st;
-	if (fstat(fd, &st) != 0)
-		return -errno;
-	if (!trusted_owner(st.st_uid)) {
-		snprintf(why, whysz, "%s is owned by uid %u, not by root or uid %u",
-			 path, (unsigned)st.st_uid, (unsigned)geteuid());
-		return -EPERM;
-	}
+	int rc = stat_owned(fd, path, &st, why, whysz);
+	if (rc)
+		return rc;
 	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
 		snprintf(why, whysz, "%s is writable by %s (mode %04o)", path,
 			 st.st_mode & S_IWOTH ? "every user" : "its group", (unsigned)(st.st_mode & 07777));
