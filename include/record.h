@@ -101,6 +101,15 @@ int rec_reader_next(struct rec_reader *r, struct rec_sample *s);
 int rec_reader_prev(struct rec_reader *r, struct rec_sample *s);
 int rec_reader_seek(struct rec_reader *r, time_t when, struct rec_sample *s);
 
+/* Where the reader is (the sample it last handed out), and back there:
+ * 0 with *s filled, -ENOENT when p is no sample, or -errno. */
+struct rec_pos {
+	long frame;
+	size_t line;
+};
+void rec_reader_tell(const struct rec_reader *r, struct rec_pos *p);
+int rec_reader_goto(struct rec_reader *r, const struct rec_pos *p, struct rec_sample *s);
+
 /* Warnings so far (damage found while indexing or decoding), one line
  * each, naming the file. */
 size_t rec_reader_nwarnings(const struct rec_reader *r);

@@ -519,6 +519,21 @@ int rec_reader_prev(struct rec_reader *r, struct rec_sample *s)
 	return rc;
 }
 
+void rec_reader_tell(const struct rec_reader *r, struct rec_pos *p)
+{
+	*p = (struct rec_pos){ r->cur, r->pos };
+}
+
+int rec_reader_goto(struct rec_reader *r, const struct rec_pos *p, struct rec_sample *s)
+{
+	if (p->frame < 0 || (size_t)p->frame >= r->nframes || r->frames[p->frame].header_frame < 0)
+		return -ENOENT;
+	int rc = load_frame(r, p->frame);
+	if (rc)
+		return rc;
+	return p->line < r->nlines ? fill(r, p->line, s) : -ENOENT;
+}
+
 int rec_reader_seek(struct rec_reader *r, time_t when, struct rec_sample *s)
 {
 	/* The last frame that starts at or before when; its samples, then

@@ -3,8 +3,9 @@
 # (zstdcat: the header line, then one sample line each); --replay --json
 # prints the recorded lines, windows with --begin/--end; a SIGKILLed
 # recorder's file reads and is continued by the next one; a cut and a
-# corrupted frame lose only what they must, with a warning; files that are
-# no recording, of a newer version, or a full disk are clear errors;
+# corrupted frame lose only what they must, with a warning; a sample that
+# cannot be read is skipped with a warning (batch and monitor); files that
+# are no recording, of a newer version, or a full disk are clear errors;
 # daily files and --keep-days.
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
@@ -129,6 +130,40 @@ last=$(tail -12 "$T/c2.ndjson" | cmp -s - "$(tail -12 "$T/c.ndjson" >"$T/c10"; e
 [ $rc -eq 0 ] && [ "$n" -ge 24 ] && [ "$n" -lt 36 ] && [ "$first" = same ] && [ "$last" = same ] \
 	&& grep -q 'damaged' "$T/err" && jq -e . "$T/c2.ndjson" >/dev/null \
 	&& ok corrupt_frame_skipped || bad corrupt_frame_skipped "rc=$rc samples=$n first=$first last=$last $(cat "$T/err")"
+
+# --- samples that cannot be read: skipped with a warning, never a crash
+# (a cgroup's run_nodes [-1] or mems_effective [99999999], an unknown key
+# holding 70 nested arrays) ---
+zstdcat "$T/a.zst" >"$T/g.ndjson"
+head -1 "$T/g.ndjson" >"$T/g.hdr"
+for k in 1 2 3; do sed -n "$((k + 1))p" "$T/g.ndjson" >"$T/g$k"; done
+nest=$(printf '%070d' 0 | tr 0 '[')$(printf '%070d' 0 | tr 0 ']')
+i=0
+for edit in 's/"run_nodes":\[/"run_nodes":[-1,/' 's/"mems_effective":\[/"mems_effective":[99999999,/' \
+	"s/\"comm\":/\"x\":$nest,\"comm\":/"; do
+	i=$((i + 1))
+	sed "$edit" "$T/g2" >"$T/bad"
+	cat "$T/g.hdr" "$T/g1" "$T/bad" "$T/g3" | zstd -q >"$T/gbg.zst"
+	"$PROG" --replay "$T/gbg.zst" -b >"$T/out" 2>"$T/err"; rc=$?
+	n=$(grep -c '^numatop-tui ' "$T/out")
+	"$PROG" --replay "$T/gbg.zst" --json >"$T/out.json" 2>"$T/err.json"; jrc=$?
+	! cmp -s "$T/g2" "$T/bad" && [ $rc -eq 0 ] && [ "$n" = 2 ] && grep -q 'malformed: skipped' "$T/err" \
+		&& [ $jrc -eq 0 ] && [ "$(wc -l <"$T/out.json")" = 2 ] \
+		&& grep -q 'malformed: skipped' "$T/err.json" && ok "replay_skips_malformed_$i" \
+		|| bad "replay_skips_malformed_$i" "$edit: rc=$rc samples=$n json rc=$jrc $(cat "$T/err" "$T/err.json")"
+done
+cat "$T/g.hdr" "$T/bad" | zstd -q >"$T/allbad.zst"
+"$PROG" --replay "$T/allbad.zst" -b >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'none of its samples could be read' "$T/err" && ok replay_none_readable \
+	|| bad replay_none_readable "rc=$rc $(cat "$T/err")"
+# A later header that is no topology: a warning, its samples skipped,
+# the next header's read.
+{ cat "$T/g.hdr" "$T/g1" | zstd -q
+  sed 's/"topology":{/"topology":7,"x":{/' "$T/g.hdr" | cat - "$T/g2" | zstd -q
+  cat "$T/g.hdr" "$T/g3" | zstd -q; } >"$T/h2.zst"
+"$PROG" --replay "$T/h2.zst" -b >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^numatop-tui ' "$T/out")" = 2 ] && grep -q 'header .*unusable' "$T/err" \
+	&& ok replay_bad_later_header || bad replay_bad_later_header "rc=$rc $(cat "$T/err")"
 
 # --- not a recording, a newer version ---
 head -c 5000 /dev/urandom >"$T/junk"
@@ -321,6 +356,25 @@ if [ "$(id -u)" = 0 ]; then
 else
 	echo "SKIP record_header_measurement: --measure needs root"
 fi
+# A sample that cannot be read: skipped, said, never a crash; at the
+# start (mems_effective [99999999] first) and on t / T (run_nodes [-1]).
+zstdcat "$T/m.zst" >"$T/m.ndjson"
+head -1 "$T/m.ndjson" >"$T/m.hdr"
+sed -n 2p "$T/m.ndjson" | sed 's/"mems_effective":\[/"mems_effective":[99999999,/' >"$T/mbad1"
+sed -n 3p "$T/m.ndjson" | sed 's/"run_nodes":\[/"run_nodes":[-1,/' >"$T/mbad2"
+{ cat "$T/m.hdr" "$T/mbad1"; sed -n 3,4p "$T/m.ndjson"; } | zstd -q >"$T/mb1.zst"
+tui_start 160 40 "$PROG --replay $T/mb1.zst"
+screen | grep -q "replay $(lt 2)" && screen | grep -q 'malformed: skipped' && screen | grep -q '/usr/sbin/dbserver' \
+	&& ok tui_replay_skips_bad_first || bad tui_replay_skips_bad_first "$(screen | head -3; screen | grep Tasks)"
+{ sed -n 1,2p "$T/m.ndjson"; cat "$T/mbad2"; sed -n 4p "$T/m.ndjson"; } | zstd -q >"$T/mb2.zst"
+tui_start 160 40 "$PROG --replay $T/mb2.zst"
+keys t
+wait_for "replay $(lt 3)" && screen | grep -q 'malformed: skipped' && ok tui_replay_skips_bad_next \
+	|| bad tui_replay_skips_bad_next "$(screen | head -1; screen | grep Tasks)"
+keys T
+wait_for "replay $(lt 1)" && screen | grep -q '/usr/sbin/dbserver' && ok tui_replay_skips_bad_prev \
+	|| bad tui_replay_skips_bad_prev "$(screen | head -1; screen | grep Tasks)"
+keys q
 "$PROG" --replay "$T/junk" </dev/null >/dev/null 2>"$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'not a numatop-tui recording\|not a terminal' "$T/err" && ok tui_replay_bad_file || bad tui_replay_bad_file "rc=$rc"
 tmux kill-server 2>/dev/null

@@ -1,0 +1,240 @@
+/* test_replay.c - the replay (src/replay.c): a sample that cannot be
+ * rebuilt leaves the caller's model as it was and is skipped with a
+ * warning, both ways, also under an unusable later header. Recordings
+ * are made from the opteron4 sample (tests/fuzz/corpus/replay/opteron4). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "check.h"
+#include "replay.h"
+
+static char *hdr, *good;       /* the fixture's header and sample */
+
+static char *file_line(const char *path, int n)
+{
+	FILE *f = fopen(path, "r");
+	char *l = NULL;
+	size_t cap = 0;
+	ssize_t len = -1;
+	for (int i = 0; f && i <= n; i++)
+		len = getline(&l, &cap, f);
+	if (f)
+		fclose(f);
+	if (len <= 0) {
+		free(l);
+		return NULL;
+	}
+	l[strcspn(l, "\n")] = '\0';
+	return l;
+}
+
+/* s with the first `from` replaced by `to` (malloc'ed). */
+static char *edit(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	CHECK(at != NULL);
+	size_t n = strlen(s) + strlen(to) + 1;
+	char *o = malloc(n);
+	if (!at)
+		snprintf(o, n, "%s", s);
+	else
+		snprintf(o, n, "%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
+	return o;
+}
+
+/* The good sample at minute m (its timestamp), with an edit. */
+static char *at_min(int m, const char *from, const char *to)
+{
+	char ts[64];
+	int tl = snprintf(ts, sizeof(ts), "{\"timestamp\":\"2026-12-04T10:%02d:00Z\"", m);
+	char *l = strdup(good);
+	memcpy(l, ts, (size_t)tl);     /* the same length */
+	if (!from)
+		return l;
+	char *e = edit(l, from, to);
+	free(l);
+	return e;
+}
+
+static time_t minute(int m)
+{
+	return 1796378400 + 60 * m;       /* 2026-12-04T10:00:00Z + m min */
+}
+
+/* A recording of these lines (a header line starts a zstd frame, as
+ * the recorder writes them); lines are freed. */
+static void make(const char *path, char **lines, size_t n)
+{
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	for (size_t a = 0; f && a < n;) {
+		size_t b = a + 1;
+		while (b < n && strncmp(lines[b], "{\"numatop_tui_recording\"", 24) != 0)
+			b++;
+		size_t len = 0;
+		for (size_t i = a; i < b; i++)
+			len += strlen(lines[i]) + 1;
+		char *text = malloc(len + 1), *z = malloc(ZSTD_compressBound(len));
+		size_t o = 0;
+		for (size_t i = a; i < b; i++)
+			o += (size_t)sprintf(text + o, "%s\n", lines[i]);
+		size_t zl = ZSTD_compress(z, ZSTD_compressBound(len), text, len, 1);
+		CHECK(!ZSTD_isError(zl) && fwrite(z, 1, zl, f) == zl);
+		free(text);
+		free(z);
+		a = b;
+	}
+	if (f)
+		fclose(f);
+	for (size_t i = 0; i < n; i++)
+		if (lines[i] != hdr)
+			free(lines[i]);
+}
+
+static char path[] = "/tmp/numatop-test-replay.XXXXXX";
+
+struct model {
+	struct replay *rp;
+	struct session se;
+	struct snapshot snap;
+	char err[512];
+};
+
+static int open_model(struct model *m, char **lines, size_t n)
+{
+	make(path, lines, n);
+	memset(m, 0, sizeof(*m));
+	return replay_open(&m->rp, path, m->err, sizeof(m->err));
+}
+
+static int move(struct model *m, enum replay_to to, time_t when)
+{
+	bool nt;
+	return replay_move(m->rp, to, when, &m->se, &m->snap, &nt, m->err, sizeof(m->err));
+}
+
+static void close_model(struct model *m)
+{
+	snapshot_free(&m->snap);
+	replay_close(m->rp, &m->se);
+}
+
+static bool warned(const struct replay *rp, const char *what)
+{
+	for (size_t i = 0; i < replay_nwarnings(rp); i++)
+		if (strstr(replay_warning(rp, i), what))
+			return true;
+	return false;
+}
+
+static const char *const bad_from[] = { "\"run_nodes\":[", "\"mems_effective\":[", "\"comm\":" };
+static const char *const bad_to[] = { "\"run_nodes\":[-1,", "\"mems_effective\":[99999999,",
+				      "\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+				      "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],\"comm\":" };
+
+/* A failed move leaves the model as it was: the snapshot (its
+ * processes, its topology), the position. */
+static void failed_move_keeps_model(void)
+{
+	for (size_t b = 0; b < 3; b++) {
+		char *lines[] = { hdr, at_min(0, NULL, NULL), at_min(1, bad_from[b], bad_to[b]) };
+		struct model m;
+		CHECK_EQ_INT(open_model(&m, lines, 3), 0);
+		CHECK_EQ_INT(move(&m, REPLAY_FIRST, 0), 0);
+		const struct snap_proc *procs = m.snap.procs;
+		size_t n = m.snap.nprocs;
+		CHECK(n == 4 && m.snap.topo == &m.se.topo && m.se.topo.nnodes == 4);
+		CHECK_EQ_INT(move(&m, REPLAY_NEXT, 0), -ENOENT);
+		CHECK(m.snap.procs == procs && m.snap.nprocs == n && m.snap.topo == &m.se.topo &&
+		      m.snap.nodes && m.se.topo.nnodes == 4);
+		CHECK(replay_when(&*m.rp) == minute(0));
+		CHECK(warned(m.rp, "malformed: skipped") && replay_nskipped(m.rp) == 1);
+		/* The model is still whole: the history takes it. */
+		struct history h = { 0 };
+		CHECK_EQ_INT(replay_history(m.rp, &m.se, &h, 8), 0);
+		CHECK_EQ_INT(history_add(&h, &m.snap, NULL, 0), 0);
+		CHECK(history_node(&h, 0, HIST_FREE_KB)->n == 1);
+		history_free(&h);
+		CHECK_EQ_INT(move(&m, REPLAY_SAME, 0), 0);
+		close_model(&m);
+	}
+}
+
+/* Good, bad, good: every move lands on a good one, the bad one is
+ * skipped (and said) whichever way; also at the start and at the end. */
+static void skipped_both_ways(void)
+{
+	char *lines[] = { hdr, at_min(0, NULL, NULL), at_min(1, bad_from[0], bad_to[0]),
+			  at_min(2, NULL, NULL) };
+	struct model m;
+	CHECK_EQ_INT(open_model(&m, lines, 4), 0);
+	CHECK_EQ_INT(move(&m, REPLAY_FIRST, 0), 0);
+	CHECK_EQ_INT(move(&m, REPLAY_NEXT, 0), 0);
+	CHECK(replay_when(m.rp) == minute(2) && replay_nskipped(m.rp) == 1);
+	CHECK_EQ_INT(move(&m, REPLAY_PREV, 0), 0);
+	CHECK(replay_when(m.rp) == minute(0) && replay_nskipped(m.rp) == 2);
+	CHECK_EQ_INT(move(&m, REPLAY_AT, minute(1)), 0);
+	CHECK(replay_when(m.rp) == minute(2));
+	CHECK_EQ_INT(move(&m, REPLAY_LAST, 0), 0);
+	CHECK(replay_when(m.rp) == minute(2));
+	close_model(&m);
+	/* Bad first: the first readable; bad last: AT turns back. */
+	char *l2[] = { hdr, at_min(0, bad_from[1], bad_to[1]), at_min(1, NULL, NULL),
+		       at_min(2, bad_from[2], bad_to[2]) };
+	CHECK_EQ_INT(open_model(&m, l2, 4), 0);
+	CHECK_EQ_INT(move(&m, REPLAY_FIRST, 0), 0);
+	CHECK(replay_when(m.rp) == minute(1));
+	CHECK_EQ_INT(move(&m, REPLAY_AT, minute(2)), 0);
+	CHECK(replay_when(m.rp) == minute(1));
+	CHECK_EQ_INT(move(&m, REPLAY_LAST, 0), 0);
+	CHECK(replay_when(m.rp) == minute(1));
+	close_model(&m);
+	/* None readable: -ENOENT, nothing changed. */
+	char *l3[] = { hdr, at_min(0, bad_from[0], bad_to[0]) };
+	CHECK_EQ_INT(open_model(&m, l3, 2), 0);
+	CHECK_EQ_INT(move(&m, REPLAY_FIRST, 0), -ENOENT);
+	CHECK(m.snap.procs == NULL && m.se.topo.nnodes == 0);
+	close_model(&m);
+}
+
+/* A later header that is no topology: a warning, its samples skipped,
+ * the next header's read. */
+static void headers(void)
+{
+	char *bad_hdr = edit(hdr, "\"topology\":{", "\"topology\":7,\"x\":{");
+	char *hdr2 = edit(hdr, "\"start\":\"", "\"start\":\"1");
+	char *lines[] = { hdr, at_min(0, NULL, NULL), bad_hdr, at_min(1, NULL, NULL), hdr2,
+			  at_min(2, NULL, NULL) };
+	struct model m;
+	CHECK_EQ_INT(open_model(&m, lines, 6), 0);
+	CHECK_EQ_INT(move(&m, REPLAY_FIRST, 0), 0);
+	bool nt;
+	CHECK_EQ_INT(replay_move(m.rp, REPLAY_NEXT, 0, &m.se, &m.snap, &nt, m.err, sizeof(m.err)), 0);
+	CHECK(replay_when(m.rp) == minute(2) && nt && m.snap.topo == &m.se.topo);
+	CHECK(warned(m.rp, "header") && warned(m.rp, "unusable"));
+	close_model(&m);
+}
+
+int main(void)
+{
+	const char *fx = "tests/fuzz/corpus/replay/opteron4";
+	hdr = file_line(fx, 0);
+	good = file_line(fx, 1);
+	if (!hdr || !good) {
+		printf("FAIL test_replay: cannot read %s (run from the source tree)\n", fx);
+		return 1;
+	}
+	int fd = mkstemp(path);
+	if (fd >= 0)
+		close(fd);
+	RUN_TEST(failed_move_keeps_model);
+	RUN_TEST(skipped_both_ways);
+	RUN_TEST(headers);
+	unlink(path);
+	free(hdr);
+	free(good);
+	return CHECK_DONE();
+}
