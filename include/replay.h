@@ -1,9 +1,10 @@
 /* replay.h - a recording played back into the model, for the batch
  * replay (--replay FILE -b / --json) and the monitor: the reader
  * (record.h), each header's topology, HMAT and measurement, each sample
- * rebuilt into a snapshot (snapjson.h). A sample that cannot be rebuilt
- * is skipped with a warning; the caller's model changes only for a
- * sample that was rebuilt whole. */
+ * rebuilt into a snapshot (snapjson.h) and filtered by the live sampler's
+ * own filter (sampler_filter_keeps). A sample that cannot be rebuilt is
+ * skipped with a warning; the caller's model changes only for a sample
+ * that was rebuilt whole. */
 #ifndef NUMATOP_REPLAY_H
 #define NUMATOP_REPLAY_H
 
@@ -12,6 +13,7 @@
 #include <time.h>
 
 #include "history.h"
+#include "sampler.h"
 #include "session.h"
 #include "snapshot.h"
 
@@ -24,15 +26,19 @@ int replay_open(struct replay **out, const char *path, char *err, size_t errsz);
  * measurement); free the snapshot built against it first. */
 void replay_close(struct replay *rp, struct session *se);
 
+/* -p, -u, K as the live sampler applies them; f's pointers must outlive
+ * the replay. Default: every process but kernel threads. */
+void replay_set_filter(struct replay *rp, const struct sampler_filter *f);
+
 enum replay_to {
-	REPLAY_SAME,     /* the current sample again */
+	REPLAY_SAME,     /* the current sample again (the filter changed) */
 	REPLAY_FIRST, REPLAY_LAST, REPLAY_NEXT, REPLAY_PREV,
 	REPLAY_AT,       /* the first at or after `when` (else the last) */
 };
 
 /* Move to a sample and rebuild it: se gets the topology, HMAT and
  * measurement of its header (*new_topology: they changed, so what was
- * made from the old ones must be made again), snap the sample.
+ * made from the old ones must be made again), snap the sample, filtered.
  * Samples that cannot be rebuilt are skipped (a warning each) on the way
  * on: forward for NEXT, FIRST and AT (then backward from there when
  * nothing after it can be), backward for PREV and LAST. 0; -ENOENT: no

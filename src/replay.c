@@ -1,8 +1,8 @@
 /* replay.c - a recording played back into the model: one module for the
  * batch replay and the monitor. The reader hands out sample lines; each
  * is rebuilt into a fresh snapshot against its header's topology (made
- * again when a later recorder session's header differs), and only then
- * handed to the caller. */
+ * again when a later recorder session's header differs), filtered as the
+ * live sampler filters, and only then handed to the caller. */
 #include "replay.h"
 
 #include <errno.h>
@@ -17,6 +17,7 @@
 
 struct replay {
 	struct rec_reader *r;
+	struct sampler_filter filter;
 	struct rec_pos pos;           /* the current sample */
 	bool have_cur;
 	time_t when, start;
@@ -114,6 +115,29 @@ void replay_close(struct replay *rp, struct session *se)
 	free(rp);
 }
 
+void replay_set_filter(struct replay *rp, const struct sampler_filter *f)
+{
+	if (f)
+		rp->filter = *f;
+	else
+		memset(&rp->filter, 0, sizeof(rp->filter));
+}
+
+/* The sampler's filter on a rebuilt sample. */
+static void filter(const struct sampler_filter *f, struct snapshot *s)
+{
+	size_t k = 0, hidden = 0;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		bool kt;
+		if (sampler_filter_keeps(f, &s->procs[i].info, &kt))
+			s->procs[k++] = s->procs[i];
+		else
+			hidden += kt;
+	}
+	s->nprocs = k;
+	s->kthreads_hidden += hidden;
+}
+
 /* Sample s into a fresh snapshot against its header's topology (a new
  * one when the header is not se's). Only when both were made are the
  * caller's snap and se replaced; else they are untouched and -EBADMSG
@@ -166,6 +190,7 @@ static int rebuild(struct replay *rp, const struct rec_sample *s, struct session
 		snprintf(err, errsz, "%s: the sample %s is malformed: skipped", s->file, when);
 		return -EBADMSG;
 	}
+	filter(&rp->filter, &fresh);
 	snapshot_free(snap);          /* made against se's topology: first */
 	*new_topology = !same;
 	if (!same) {

@@ -19,40 +19,17 @@ struct ui_replay {
 	struct replay *r;
 	bool fresh;                /* u->snap is the sample moved to, not yet
 				    * in the history */
+	bool built_kthreads;       /* the filter u->snap was built with */
 	size_t said;               /* warnings shown */
 };
 
 /* -p, -u and K as the live sampler applies them. */
-static bool wanted(const struct ui *u, const struct snap_proc *p)
+static void set_filter(struct ui *u)
 {
 	const struct options *o = u->opt;
-	bool named = false;
-	for (size_t i = 0; i < o->npids; i++)
-		named |= o->pids[i] == p->info.pid;
-	if (o->npids && !named)
-		return false;
-	if (p->info.kthread && !u->kernel_threads && !named)
-		return false;
-	if (o->user && strcmp(o->user, p->info.user) != 0) {
-		char uid[24];
-		snprintf(uid, sizeof(uid), "%lld", (long long)p->info.uid);
-		if (strcmp(o->user, uid) != 0)
-			return false;
-	}
-	return true;
-}
-
-static void filter_procs(struct ui *u)
-{
-	size_t k = 0, hidden = 0;
-	for (size_t i = 0; i < u->snap.nprocs; i++) {
-		if (wanted(u, &u->snap.procs[i]))
-			u->snap.procs[k++] = u->snap.procs[i];
-		else
-			hidden += u->snap.procs[i].info.kthread;
-	}
-	u->snap.nprocs = k;
-	u->snap.kthreads_hidden += hidden;
+	struct sampler_filter f = { o->pids, o->npids, o->user, u->kernel_threads };
+	replay_set_filter(u->rp->r, &f);
+	u->rp->built_kthreads = u->kernel_threads;
 }
 
 /* The newest warning not shown yet (a sample skipped, damage). */
@@ -97,6 +74,8 @@ int ui_replay_open(struct ui *u, const struct options *o, char *err, size_t errs
 	int rc = replay_open(&rp->r, o->replay, err, errsz);
 	if (rc)
 		return rc;
+	u->kernel_threads = o->kernel_threads;
+	set_filter(u);
 	time_t when = 0;
 	bool at = o->begin && rec_parse_time(o->begin, replay_start(rp->r), &when) == 0;
 	bool new_topo;
@@ -128,15 +107,19 @@ void ui_replay_close(struct ui *u)
 bool ui_replay_sample(struct ui *u)
 {
 	struct ui_replay *rp = u->rp;
-	bool fresh = rp->fresh, new_topo;
-	char err[300];
+	if (rp->fresh && rp->built_kthreads == u->kernel_threads) {
+		rp->fresh = false;
+		return true;
+	}
 	/* The same sample again (K changed the filter, a screen wants it
 	 * read now): the history has it already. */
-	if (!fresh && replay_move(rp->r, REPLAY_SAME, 0, &u->se, &u->snap, &new_topo, err, sizeof(err)) != 0)
+	bool was_fresh = rp->fresh, new_topo;
+	char err[300];
+	set_filter(u);
+	if (replay_move(rp->r, REPLAY_SAME, 0, &u->se, &u->snap, &new_topo, err, sizeof(err)) != 0)
 		snprintf(u->msg, sizeof(u->msg), "%s", err);
 	rp->fresh = false;
-	filter_procs(u);
-	return fresh;
+	return was_fresh;
 }
 
 /* Move; the sample is rebuilt and the rows with it. */
@@ -145,6 +128,7 @@ static void move_to(struct ui *u, enum replay_to to, time_t when, const char *no
 	struct ui_replay *rp = u->rp;
 	bool new_topo;
 	char err[300];
+	set_filter(u);
 	int rc = replay_move(rp->r, to, when, &u->se, &u->snap, &new_topo, err, sizeof(err));
 	if (rc) {
 		if (!say_warning(u, rc == -ENOENT ? none : err))

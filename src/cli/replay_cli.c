@@ -1,8 +1,9 @@
 /* replay_cli.c - --replay FILE|DIR in batch: a recording's samples
  * between --begin and --end, through the replay (src/replay.c) as the
  * monitor reads them: with --json as the NDJSON they were recorded as,
- * with -b (or --format) printed from the model as live. A sample that
- * cannot be read is skipped with a warning. */
+ * with -b (or --format) printed from the model as live; -p, -u and -K
+ * filter the model as they do live. A sample that cannot be read is
+ * skipped with a warning. */
 #include "replay_cli.h"
 
 #include <errno.h>
@@ -55,6 +56,8 @@ int replay_run(const struct options *o, FILE *out, FILE *err)
 		fprintf(err, "numatop-tui: %s\n", msg);
 		return 1;
 	}
+	struct sampler_filter f = { o->pids, o->npids, o->user, o->kernel_threads };
+	replay_set_filter(rp, &f);
 	struct session se;
 	struct snapshot snap;
 	struct sort_key key;

@@ -1,12 +1,12 @@
 #!/bin/sh
 # Recording and replay: -w on the recorded tree gives what --json gives
 # (zstdcat: the header line, then one sample line each); --replay --json
-# prints the recorded lines, windows with --begin/--end; a SIGKILLed
-# recorder's file reads and is continued by the next one; a cut and a
-# corrupted frame lose only what they must, with a warning; a sample that
-# cannot be read is skipped with a warning (batch and monitor); files that
-# are no recording, of a newer version, or a full disk are clear errors;
-# daily files and --keep-days.
+# prints the recorded lines, windows with --begin/--end; -p and -u filter
+# as live; a SIGKILLed recorder's file reads and is continued by the next
+# one; a cut and a corrupted frame lose only what they must, with a
+# warning; a sample that cannot be read is skipped with a warning (batch
+# and monitor); files that are no recording, of a newer version, or a full
+# disk are clear errors; daily files and --keep-days.
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 need zstd zstd
@@ -51,7 +51,9 @@ tail -n +2 "$T/a.ndjson" | cmp -s - "$T/r.ndjson" && [ $rc -eq 0 ] && [ ! -s "$T
 "$PROG" --replay "$T/a.zst" --json -n 2 | wc -l | grep -qx 2 && ok replay_n || bad replay_n
 # Text rebuilt from the recording is the text the live run printed (but
 # the first line: its root and times).
-for args in "-b" "-b -s PID" "-b --cgroups -o PID,USER,N0,N3,REMOTE,WHY,CGROUP,TIME+,COMMAND"; do
+# -p and -u filter as they did live (the sampler's own filter).
+for args in "-b" "-b -s PID" "-b --cgroups -o PID,USER,N0,N3,REMOTE,WHY,CGROUP,TIME+,COMMAND" \
+	"-b -p 1000,3000 -u root" "-b -u 1001"; do
 	"$PROG" --root "$TREE" -w "$T/b.zst" -d 0.3 -n 2 2>/dev/null
 	"$PROG" --root "$TREE" $args -d 0.3 -n 2 | grep -v '^numatop-tui \|tool cpu%\|^numa_maps budget' >"$T/live.txt"
 	"$PROG" --replay "$T/b.zst" $args | grep -v '^numatop-tui \|tool cpu%\|^numa_maps budget' >"$T/replay.txt"

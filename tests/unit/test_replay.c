@@ -1,7 +1,8 @@
 /* test_replay.c - the replay (src/replay.c): a sample that cannot be
  * rebuilt leaves the caller's model as it was and is skipped with a
- * warning, both ways, also under an unusable later header. Recordings
- * are made from the opteron4 sample (tests/fuzz/corpus/replay/opteron4). */
+ * warning, both ways, also under an unusable later header; -p, -u and K
+ * filter as the live sampler does (the same function). Recordings are
+ * made from the opteron4 sample (tests/fuzz/corpus/replay/opteron4). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,47 @@ static void headers(void)
 	close_model(&m);
 }
 
+/* -p, -u (name or uid), K: the sampler's own filter, in the model. */
+static void filter(void)
+{
+	/* 1000 alice, 2000 bob (uid 1001), 4242 root, 3000 root: 3000 made a
+	 * kernel thread. */
+	char *k = at_min(0, NULL, NULL);
+	char *kth = strstr(strstr(k, "\"pid\":3000,"), "\"kernel_thread\":false");
+	memcpy(kth + strlen("\"kernel_thread\":"), "true ", 5);
+	char *lines[] = { hdr, k };
+	struct model m;
+	CHECK_EQ_INT(open_model(&m, lines, 2), 0);
+	static const int p1000[] = { 1000 }, p3000[] = { 3000 };
+	const struct {
+		struct sampler_filter f;
+		size_t n;
+		int pid;
+		size_t hidden;
+	} cases[] = {
+		{ { NULL, 0, NULL, false }, 3, 0, 1 },
+		{ { NULL, 0, NULL, true }, 4, 0, 0 },
+		{ { p1000, 1, NULL, false }, 1, 1000, 0 },
+		{ { p3000, 1, NULL, false }, 1, 3000, 0 },   /* named: shown */
+		{ { NULL, 0, "bob", false }, 1, 2000, 0 },
+		{ { NULL, 0, "1001", false }, 1, 2000, 0 },
+		{ { NULL, 0, "root", false }, 1, 4242, 1 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		replay_set_filter(m.rp, &cases[i].f);
+		CHECK_EQ_INT(move(&m, i ? REPLAY_SAME : REPLAY_FIRST, 0), 0);
+		CHECK_EQ_INT((int)m.snap.nprocs, (int)cases[i].n);
+		for (size_t j = 0; j < m.snap.nprocs; j++) {
+			bool kt;
+			CHECK(sampler_filter_keeps(&cases[i].f, &m.snap.procs[j].info, &kt));
+		}
+		if (cases[i].pid)
+			CHECK_EQ_INT(m.snap.procs[0].info.pid, cases[i].pid);
+		CHECK_EQ_INT((int)m.snap.kthreads_hidden, (int)cases[i].hidden);
+	}
+	close_model(&m);
+}
+
 int main(void)
 {
 	const char *fx = "tests/fuzz/corpus/replay/opteron4";
@@ -233,6 +275,7 @@ int main(void)
 	RUN_TEST(failed_move_keeps_model);
 	RUN_TEST(skipped_both_ways);
 	RUN_TEST(headers);
+	RUN_TEST(filter);
 	unlink(path);
 	free(hdr);
 	free(good);
