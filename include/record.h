@@ -120,7 +120,9 @@ size_t rec_reader_nframes(const struct rec_reader *r);
 
 /* "2026-12-04T14:30:05Z" at the start of a sample line -> time, or -1. */
 time_t rec_line_time(const char *line, size_t len);
-/* A header line's format version, or -1 when the line is no header. */
+/* A header line's format version (a whole number from 1 to 99999, then
+ * the next member), or -1 when the line is no header or its version is
+ * no such number ("0", "1e300"). */
 int rec_header_version(const char *line, size_t len);
 /* A time as users give it: "HH:MM[:SS]" on the local date of ref, or
  * "YYYY-MM-DD HH:MM[:SS]" (also with a T) in local time, or

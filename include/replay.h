@@ -20,7 +20,8 @@
 struct replay;
 
 /* A recording (a file, or a directory of daily files). 0, or -errno with
- * err naming the file (not a recording). */
+ * err naming the file: not a recording, no samples in it (-ENOENT), the
+ * header of its first sample unusable. */
 int replay_open(struct replay **out, const char *path, char *err, size_t errsz);
 /* Close, and free what the replay put in se (topology, HMAT,
  * measurement); free the snapshot built against it first. */
@@ -63,8 +64,11 @@ size_t replay_nskipped(const struct replay *rp);
  * (read without their processes), oldest first. 0 or -ENOMEM. */
 int replay_history(struct replay *rp, const struct session *se, struct history *h, size_t n);
 
-/* The current sample as --json prints it: its recorded line (it was
- * rebuilt). *out is malloc'ed (no newline). 0 or -errno. */
+/* The current sample as --json prints it: its recorded line, checked
+ * (it was rebuilt), strings made valid UTF-8 with control characters
+ * escaped, the processes the filter leaves out taken out (and counted as
+ * the live run counts them). *out is malloc'ed (no newline). 0 or
+ * -errno (src/replay_json.c). */
 int replay_json_line(struct replay *rp, char **out, size_t *len);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "record.h"
+#include "replay_int.h"
 #include "snapjson.h"
 
 struct replay {
@@ -73,10 +74,22 @@ int replay_open(struct replay **out, const char *path, char *err, size_t errsz)
 	}
 	struct rec_sample s;
 	rc = rec_reader_first(rp->r, &s);
-	if (rc == 0)
+	if (rc) {
+		snprintf(err, errsz, "%s: %s", path, rc == -ENOENT ? "no samples in it (only its header)" :
+			 strerror(-rc));
+	} else {
+		/* The first header must be one: a later unusable one is only
+		 * a warning (its samples are skipped). */
+		struct topology t;
+		char why[200];
+		rc = snapjson_topology(s.header, &t, why, sizeof(why));
+		if (rc)
+			snprintf(err, errsz, "%s: %s", s.file, why);
+		else
+			topology_free(&t);
 		rp->start = s.when;
-	if (rc && rc != -ENOENT) {
-		snprintf(err, errsz, "%s: %s", path, strerror(-rc));
+	}
+	if (rc) {
 		replay_close(rp, NULL);
 		return rc;
 	}
@@ -362,10 +375,5 @@ int replay_json_line(struct replay *rp, char **out, size_t *len)
 {
 	struct rec_sample s;
 	int rc = rp->have_cur ? rec_reader_goto(rp->r, &rp->pos, &s) : -ENOENT;
-	if (rc)
-		return rc;
-	if (!(*out = strndup(s.line, s.len)))
-		return -ENOMEM;
-	*len = s.len;
-	return 0;
+	return rc ? rc : replay_json_clean(s.line, s.len, &rp->filter, out, len);
 }

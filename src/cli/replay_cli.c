@@ -1,9 +1,9 @@
 /* replay_cli.c - --replay FILE|DIR in batch: a recording's samples
  * between --begin and --end, through the replay (src/replay.c) as the
- * monitor reads them: with --json as the NDJSON they were recorded as,
- * with -b (or --format) printed from the model as live; -p, -u and -K
- * filter the model as they do live. A sample that cannot be read is
- * skipped with a warning. */
+ * monitor reads them: with --json as NDJSON (the recorded lines checked
+ * and written again), with -b (or --format) printed from the model as
+ * live; -p, -u and -K filter as they do live. A sample that cannot be
+ * read is skipped with a warning. */
 #include "replay_cli.h"
 
 #include <errno.h>

@@ -5,8 +5,9 @@
 # as live; a SIGKILLed recorder's file reads and is continued by the next
 # one; a cut and a corrupted frame lose only what they must, with a
 # warning; a sample that cannot be read is skipped with a warning (batch
-# and monitor); files that are no recording, of a newer version, or a full
-# disk are clear errors; daily files and --keep-days.
+# and monitor), names are escaped, absurd numbers are malformed; files
+# that are no recording, of a newer or no version, with no sample, or a
+# full disk are clear errors; daily files and --keep-days.
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 need zstd zstd
@@ -133,16 +134,17 @@ last=$(tail -12 "$T/c2.ndjson" | cmp -s - "$(tail -12 "$T/c.ndjson" >"$T/c10"; e
 	&& grep -q 'damaged' "$T/err" && jq -e . "$T/c2.ndjson" >/dev/null \
 	&& ok corrupt_frame_skipped || bad corrupt_frame_skipped "rc=$rc samples=$n first=$first last=$last $(cat "$T/err")"
 
-# --- samples that cannot be read: skipped with a warning, never a crash
-# (a cgroup's run_nodes [-1] or mems_effective [99999999], an unknown key
-# holding 70 nested arrays) ---
+# --- samples that cannot be read: skipped with a warning, never a crash,
+# never printed as a wrong number (a cgroup's run_nodes [-1] or
+# mems_effective [99999999], an unknown key holding 70 nested arrays,
+# 1e308 kB, a PID of 2^40) ---
 zstdcat "$T/a.zst" >"$T/g.ndjson"
 head -1 "$T/g.ndjson" >"$T/g.hdr"
 for k in 1 2 3; do sed -n "$((k + 1))p" "$T/g.ndjson" >"$T/g$k"; done
 nest=$(printf '%070d' 0 | tr 0 '[')$(printf '%070d' 0 | tr 0 ']')
 i=0
 for edit in 's/"run_nodes":\[/"run_nodes":[-1,/' 's/"mems_effective":\[/"mems_effective":[99999999,/' \
-	"s/\"comm\":/\"x\":$nest,\"comm\":/"; do
+	"s/\"comm\":/\"x\":$nest,\"comm\":/" 's/"rss_kb":[0-9]*/"rss_kb":1e308/' 's/"pid":1000,/"pid":1099511627776,/'; do
 	i=$((i + 1))
 	sed "$edit" "$T/g2" >"$T/bad"
 	cat "$T/g.hdr" "$T/g1" "$T/bad" "$T/g3" | zstd -q >"$T/gbg.zst"
@@ -150,7 +152,7 @@ for edit in 's/"run_nodes":\[/"run_nodes":[-1,/' 's/"mems_effective":\[/"mems_ef
 	n=$(grep -c '^numatop-tui ' "$T/out")
 	"$PROG" --replay "$T/gbg.zst" --json >"$T/out.json" 2>"$T/err.json"; jrc=$?
 	! cmp -s "$T/g2" "$T/bad" && [ $rc -eq 0 ] && [ "$n" = 2 ] && grep -q 'malformed: skipped' "$T/err" \
-		&& [ $jrc -eq 0 ] && [ "$(wc -l <"$T/out.json")" = 2 ] \
+		&& ! grep -qE '[0-9]{17}|^ +0 +[a-z]' "$T/out" && [ $jrc -eq 0 ] && [ "$(wc -l <"$T/out.json")" = 2 ] \
 		&& grep -q 'malformed: skipped' "$T/err.json" && ok "replay_skips_malformed_$i" \
 		|| bad "replay_skips_malformed_$i" "$edit: rc=$rc samples=$n json rc=$jrc $(cat "$T/err" "$T/err.json")"
 done
@@ -158,8 +160,32 @@ cat "$T/g.hdr" "$T/bad" | zstd -q >"$T/allbad.zst"
 "$PROG" --replay "$T/allbad.zst" -b >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 1 ] && grep -q 'none of its samples could be read' "$T/err" && ok replay_none_readable \
 	|| bad replay_none_readable "rc=$rc $(cat "$T/err")"
-# A later header that is no topology: a warning, its samples skipped,
-# the next header's read.
+# A name with an escape sequence and bytes that are no UTF-8: --json
+# prints JSON (jq reads every line), -b prints no raw escape.
+python3 - "$T/g1" "$T/esc" <<'PYEOF'
+import sys
+b = open(sys.argv[1], 'rb').read()
+b = b.replace(b'"comm":"dbserver"', b'"comm":"db\x1b]0;owned\x07\x1b[2J\xff\xfe"', 1)
+open(sys.argv[2], 'wb').write(b)
+PYEOF
+cat "$T/g.hdr" "$T/esc" | zstd -q >"$T/esc.zst"
+"$PROG" --replay "$T/esc.zst" --json >"$T/out.json" 2>"$T/err"; rc=$?
+"$PROG" --replay "$T/esc.zst" -b >"$T/out" 2>>"$T/err"
+esc=$(printf '\033')
+[ $rc -eq 0 ] && jq -e '.processes[0].comm | test("^db\u001b")' "$T/out.json" >/dev/null \
+	&& ! grep -q "$esc" "$T/out.json" && ! grep -q "$esc" "$T/out" && grep -q 'db\\x1b' "$T/out" \
+	&& ok replay_escapes_names || bad replay_escapes_names "rc=$rc $(cat "$T/err"; head -c 300 "$T/out.json")"
+# Header versions that are none; a header and no sample; a later header
+# that is no topology (a warning: its samples skipped, the next read).
+for v in 0 1e300; do
+	sed "s/\"numatop_tui_recording\":1/\"numatop_tui_recording\":$v/" "$T/g.hdr" | cat - "$T/g1" | zstd -q >"$T/v.zst"
+	"$PROG" --replay "$T/v.zst" --json >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 1 ] && [ ! -s "$T/out" ] && grep -q 'format version' "$T/err" && ok "replay_refuses_version_$v" \
+		|| bad "replay_refuses_version_$v" "rc=$rc $(cat "$T/err")"
+done
+zstd -q <"$T/g.hdr" >"$T/hdronly.zst"
+"$PROG" --replay "$T/hdronly.zst" -b >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'no samples in it' "$T/err" && ok replay_header_only || bad replay_header_only "rc=$rc $(cat "$T/err")"
 { cat "$T/g.hdr" "$T/g1" | zstd -q
   sed 's/"topology":{/"topology":7,"x":{/' "$T/g.hdr" | cat - "$T/g2" | zstd -q
   cat "$T/g.hdr" "$T/g3" | zstd -q; } >"$T/h2.zst"

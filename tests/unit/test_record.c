@@ -2,7 +2,8 @@
  * clock (daily files turn over at local midnight, old ones are pruned by
  * the date in their names), frames ended every REC_FRAME_SAMPLES samples,
  * the reader's navigation (first, next, prev, last, seek) across frames
- * and files, and the small parsers (times, header versions). */
+ * and files, and the small parsers (times, header versions); a later
+ * header of a version this program does not read is a warning. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -48,6 +49,15 @@ static void times(void)
 	CHECK_EQ_INT(rec_header_version(h, strlen(h)), 12);
 	CHECK_EQ_INT(rec_header_version(l, strlen(l)), -1);
 	CHECK_EQ_INT(rec_header_version("{\"numatop_tui_recording\":x}", 27), -1);
+	/* A version is a whole number from 1, then the next member: 0,
+	 * 1e300 (not 1), 1.5, -1, a cut one are none. */
+	static const char *const no[] = { "0,", "0}", "1e300,", "1.5,", "-1,", "1", "123456,", "1 ," };
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		char hl[64];
+		int n = snprintf(hl, sizeof(hl), "{\"numatop_tui_recording\":%s", no[i]);
+		CHECK_EQ_INT(rec_header_version(hl, (size_t)n), -1);
+	}
+	CHECK_EQ_INT(rec_header_version("{\"numatop_tui_recording\":1}", 27), 1);
 	time_t t;
 	CHECK_EQ_INT(rec_parse_time("2026-12-04T10:20:30Z", 0, &t), 0);
 	CHECK_EQ_INT((long)t, 1796379630L);
@@ -175,10 +185,59 @@ static void frames(void)
 	unlink(path);
 }
 
+static bool warned(const struct rec_reader *r, const char *what)
+{
+	for (size_t i = 0; i < rec_reader_nwarnings(r); i++)
+		if (strstr(rec_reader_warning(r, i), what))
+			return true;
+	return false;
+}
+
+/* A later recorder session's header of a version this program does not
+ * read (0, 1e300, newer): a warning, and its samples are skipped; the
+ * samples of the next readable header are read. */
+static void later_header_unreadable(void)
+{
+	static const char *const bad[] = { "0", "1e300", "9" };
+	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+		char path[] = "/tmp/numatop-test-rec.XXXXXX";
+		int fd = mkstemp(path);
+		CHECK(fd >= 0);
+		close(fd);
+		unlink(path);
+		char err[256], line[512], hdr[64];
+		snprintf(hdr, sizeof(hdr), "{\"numatop_tui_recording\":%s}", bad[b]);
+		const char *const heads[] = { "{\"numatop_tui_recording\":1}", hdr, "{\"numatop_tui_recording\":1}" };
+		fake_now = 1796342400;
+		for (int run = 0; run < 3; run++) {
+			struct rec_writer *w;
+			CHECK_EQ_INT(rec_writer_open(&w, path, 28, heads[run], fake_clock, NULL, err,
+						     sizeof(err)), 0);
+			for (int k = 0; k < 2; k++) {
+				size_t n = sample_line(line, sizeof(line), fake_now++, run * 2 + k);
+				CHECK_EQ_INT(rec_writer_add(w, line, n, err, sizeof(err)), 0);
+			}
+			CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+		}
+		struct rec_reader *r;
+		CHECK_EQ_INT(rec_reader_open(&r, path, err, sizeof(err)), 0);
+		struct rec_sample s;
+		int seen[6] = { 0 }, n = 0;
+		for (int rc = rec_reader_first(r, &s); rc == 0 && n < 6; rc = rec_reader_next(r, &s))
+			seen[n++] = sample_no(&s);
+		CHECK_EQ_INT(n, 4);
+		CHECK(seen[0] == 0 && seen[1] == 1 && seen[2] == 4 && seen[3] == 5);
+		CHECK(warned(r, "format version"));
+		rec_reader_close(r);
+		unlink(path);
+	}
+}
+
 int main(void)
 {
 	RUN_TEST(times);
 	RUN_TEST(daily);
 	RUN_TEST(frames);
+	RUN_TEST(later_header_unreadable);
 	return CHECK_DONE();
 }

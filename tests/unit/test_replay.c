@@ -1,8 +1,11 @@
 /* test_replay.c - the replay (src/replay.c): a sample that cannot be
  * rebuilt leaves the caller's model as it was and is skipped with a
  * warning, both ways, also under an unusable later header; -p, -u and K
- * filter as the live sampler does (the same function). Recordings are
- * made from the opteron4 sample (tests/fuzz/corpus/replay/opteron4). */
+ * filter as the live sampler does (the same function), in the model and
+ * in the --json line; the --json line is the recorded one, re-escaped;
+ * absurd numbers make a sample malformed. Recordings are made from the
+ * opteron4 sample (tests/fuzz/corpus/replay/opteron4). */
+#include <json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 
 #include "check.h"
 #include "replay.h"
+#include "sanitize.h"
 
 static char *hdr, *good;       /* the fixture's header and sample */
 
@@ -202,7 +206,8 @@ static void skipped_both_ways(void)
 }
 
 /* A later header that is no topology: a warning, its samples skipped,
- * the next header's read. */
+ * the next header's read; a file with only a header, or a first header
+ * that is none, is refused at open. */
 static void headers(void)
 {
 	char *bad_hdr = edit(hdr, "\"topology\":{", "\"topology\":7,\"x\":{");
@@ -217,9 +222,16 @@ static void headers(void)
 	CHECK(replay_when(m.rp) == minute(2) && nt && m.snap.topo == &m.se.topo);
 	CHECK(warned(m.rp, "header") && warned(m.rp, "unusable"));
 	close_model(&m);
+	char *only[] = { hdr };
+	CHECK_EQ_INT(open_model(&m, only, 1), -ENOENT);
+	CHECK(strstr(m.err, "no samples") != NULL);
+	char *first_bad[] = { edit(hdr, "\"topology\":{", "\"topology\":7,\"x\":{"), at_min(0, NULL, NULL) };
+	CHECK(open_model(&m, first_bad, 2) != 0);
+	CHECK(strstr(m.err, "topology") != NULL);
 }
 
-/* -p, -u (name or uid), K: the sampler's own filter, in the model. */
+/* -p, -u (name or uid), K: the sampler's own filter, in the model and in
+ * the --json line (with the counts that go with it). */
 static void filter(void)
 {
 	/* 1000 alice, 2000 bob (uid 1001), 4242 root, 3000 root: 3000 made a
@@ -256,8 +268,67 @@ static void filter(void)
 		if (cases[i].pid)
 			CHECK_EQ_INT(m.snap.procs[0].info.pid, cases[i].pid);
 		CHECK_EQ_INT((int)m.snap.kthreads_hidden, (int)cases[i].hidden);
+		char *line;
+		size_t len;
+		CHECK_EQ_INT(replay_json_line(m.rp, &line, &len), 0);
+		json_object *o = json_tokener_parse(line), *v;
+		CHECK(o && json_object_object_get_ex(o, "processes", &v) &&
+		      json_object_array_length(v) == cases[i].n);
+		CHECK(json_object_object_get_ex(o, "kernel_threads_hidden", &v) &&
+		      json_object_get_int(v) == (int)cases[i].hidden);
+		CHECK(json_object_object_get_ex(o, "numa_maps_budget", &v) &&
+		      json_object_object_get_ex(v, "processes", &v) && json_object_get_int(v) == (int)cases[i].n);
+		json_object_put(o);
+		free(line);
 	}
 	close_model(&m);
+}
+
+/* --json: the line as recorded when the program wrote it; escapes and
+ * invalid UTF-8 anywhere made valid; absurd numbers: malformed. */
+static void json_and_numbers(void)
+{
+	char *raw = at_min(0, "\"comm\":\"dbserver\"", "\"comm\":\"db\x1b]0;x\x07\xff\xc0\xaf\"");
+	char *esc = edit(raw, "\"user\":\"bob\"", "\"user\":\"b\xfe\\u0000\xff\"");
+	free(raw);
+	char *lines[] = { hdr, at_min(0, NULL, NULL), esc };
+	struct model m;
+	CHECK_EQ_INT(open_model(&m, lines, 3), 0);
+	CHECK_EQ_INT(move(&m, REPLAY_FIRST, 0), 0);
+	char *line, *want = at_min(0, NULL, NULL);
+	size_t len;
+	CHECK_EQ_INT(replay_json_line(m.rp, &line, &len), 0);
+	CHECK(len == strlen(want) && strcmp(line, want) == 0);
+	free(line);
+	free(want);
+	CHECK_EQ_INT(move(&m, REPLAY_NEXT, 0), 0);
+	CHECK_EQ_INT(replay_json_line(m.rp, &line, &len), 0);
+	json_tokener *tok = json_tokener_new();
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	json_object *o = json_tokener_parse_ex(tok, line, (int)len);
+	CHECK(o != NULL && strstr(line, "db\\u001b]0;x\\u0007\xef\xbf\xbd") != NULL);
+	CHECK(strchr(line, '\x1b') == NULL && utf8_valid(line));
+	json_object_put(o);
+	json_tokener_free(tok);
+	free(line);
+	close_model(&m);
+	/* Each of these makes the sample malformed: skipped, never shown. */
+	static const char *const from[] = { "\"rss_kb\":", "\"pid\":1000,", "\"uid\":1000,", "\"cpu_pct\":",
+					    "\"node_kb\":{\"0\":", "\"mem_free_kb\":", "\"pid\":1000,",
+					    "\"home_node\":" };
+	static const char *const to[] = { "\"rss_kb\":1e308,\"x\":", "\"pid\":1099511627776,",
+					  "\"uid\":1099511627776,", "\"cpu_pct\":NaN,\"x\":",
+					  "\"node_kb\":{\"0\":2251799813685248,\"x\":", "\"mem_free_kb\":1e19,\"x\":",
+					  "\"pid\":\"1000\",", "\"home_node\":4294967296,\"x\":" };
+	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
+		char *bad[] = { hdr, at_min(0, from[i], to[i]), at_min(1, NULL, NULL) };
+		CHECK_EQ_INT(open_model(&m, bad, 3), 0);
+		CHECK_EQ_INT(move(&m, REPLAY_FIRST, 0), 0);
+		if (replay_when(m.rp) != minute(1))
+			printf("  not refused: %s\n", to[i]);
+		CHECK(replay_when(m.rp) == minute(1) && replay_nskipped(m.rp) == 1);
+		close_model(&m);
+	}
 }
 
 int main(void)
@@ -276,6 +347,7 @@ int main(void)
 	RUN_TEST(skipped_both_ways);
 	RUN_TEST(headers);
 	RUN_TEST(filter);
+	RUN_TEST(json_and_numbers);
 	unlink(path);
 	free(hdr);
 	free(good);
