@@ -463,10 +463,15 @@ static int load_frame(struct rec_reader *r, long i)
 	}
 	if (!e->warned) {
 		bool last = (size_t)i + 1 == r->nframes || r->frames[i + 1].file != e->file;
-		if (rc == -EPIPE && last)
+		/* A frame still being written (or left open between two
+		 * samples) ends on a whole block and a whole line: nothing
+		 * of it is lost, it is not cut. */
+		bool open = rc == -EPIPE && last && e->fr.open &&
+			    (r->text.len == 0 || r->text.data[r->text.len - 1] == '\n');
+		if (rc == -EPIPE && last && !open)
 			warnf(r, "%s: the last frame (at byte %lld) is cut: its last sample is ignored "
 			      "(%lld whole samples read from it)", path, (long long)e->fr.off, (long long)r->nlines);
-		else if (rc == -EPIPE || rc == -EBADMSG || rc == -EFBIG)
+		else if (!open && (rc == -EPIPE || rc == -EBADMSG || rc == -EFBIG))
 			warnf(r, "%s: the frame at byte %lld is damaged: %lld samples before the damage "
 			      "kept, the rest of the frame skipped", path, (long long)e->fr.off,
 			      (long long)r->nlines);

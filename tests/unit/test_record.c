@@ -2,8 +2,9 @@
  * clock (daily files turn over at local midnight, old ones are pruned by
  * the date in their names), frames ended every REC_FRAME_SAMPLES samples,
  * the reader's navigation (first, next, prev, last, seek) across frames
- * and files, and the small parsers (times, header versions); a later
- * header of a version this program does not read is a warning. */
+ * and files, and the small parsers (times, header versions); a file
+ * still being recorded is read whole without a warning, a later header of
+ * a version this program does not read is a warning. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -185,12 +186,64 @@ static void frames(void)
 	unlink(path);
 }
 
+static size_t count(struct rec_reader *r)
+{
+	struct rec_sample s;
+	size_t n = 0;
+	for (int rc = rec_reader_first(r, &s); rc == 0; rc = rec_reader_next(r, &s))
+		n++;
+	return n;
+}
+
 static bool warned(const struct rec_reader *r, const char *what)
 {
 	for (size_t i = 0; i < rec_reader_nwarnings(r); i++)
 		if (strstr(rec_reader_warning(r, i), what))
 			return true;
 	return false;
+}
+
+/* A file being recorded ends in an open frame: read whole, without a
+ * warning (it is not cut); the same cut inside its last block is. */
+static void open_frame(void)
+{
+	char path[] = "/tmp/numatop-test-rec.XXXXXX", cut[64];
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	unlink(path);
+	struct rec_writer *w;
+	char err[256], line[512];
+	fake_now = 1796342400;
+	CHECK_EQ_INT(rec_writer_open(&w, path, 28, "{\"numatop_tui_recording\":1}", fake_clock, NULL,
+				     err, sizeof(err)), 0);
+	for (int k = 0; k < 5; k++) {
+		size_t n = sample_line(line, sizeof(line), fake_now + k, k);
+		CHECK_EQ_INT(rec_writer_add(w, line, n, err, sizeof(err)), 0);
+	}
+	struct rec_reader *r;
+	for (int pass = 0; pass < 2; pass++) {
+		CHECK_EQ_INT(rec_reader_open(&r, path, err, sizeof(err)), 0);
+		CHECK_EQ_INT((int)count(r), 5 + pass);
+		CHECK_EQ_INT((int)rec_reader_nwarnings(r), 0);
+		rec_reader_close(r);
+		/* One more sample, flushed: still open, still whole. */
+		size_t n = sample_line(line, sizeof(line), fake_now + 9, 9);
+		CHECK_EQ_INT(rec_writer_add(w, line, n, err, sizeof(err)), 0);
+	}
+	struct stat st;
+	CHECK_EQ_INT(stat(path, &st), 0);
+	snprintf(cut, sizeof(cut), "%s.cut", path);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "head -c %lld %s >%s", (long long)st.st_size - 3, path, cut);
+	CHECK_EQ_INT(system(cmd), 0);
+	CHECK_EQ_INT(rec_reader_open(&r, cut, err, sizeof(err)), 0);
+	CHECK_EQ_INT((int)count(r), 6);            /* the last one lost */
+	CHECK(warned(r, "is cut"));
+	rec_reader_close(r);
+	CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	unlink(path);
+	unlink(cut);
 }
 
 /* A later recorder session's header of a version this program does not
@@ -238,6 +291,7 @@ int main(void)
 	RUN_TEST(times);
 	RUN_TEST(daily);
 	RUN_TEST(frames);
+	RUN_TEST(open_frame);
 	RUN_TEST(later_header_unreadable);
 	return CHECK_DONE();
 }
