@@ -107,6 +107,15 @@ int rec_reader_next(struct rec_reader *r, struct rec_sample *s);
 int rec_reader_prev(struct rec_reader *r, struct rec_sample *s);
 int rec_reader_seek(struct rec_reader *r, time_t when, struct rec_sample *s);
 
+/* Where the reader is (the sample it last handed out), and back there:
+ * 0 with *s filled, -ENOENT when p is no sample, or -errno. */
+struct rec_pos {
+	long frame;
+	size_t line;
+};
+void rec_reader_tell(const struct rec_reader *r, struct rec_pos *p);
+int rec_reader_goto(struct rec_reader *r, const struct rec_pos *p, struct rec_sample *s);
+
 /* Warnings so far (damage found while indexing or decoding), one line
  * each, naming the file. */
 size_t rec_reader_nwarnings(const struct rec_reader *r);
@@ -117,7 +126,9 @@ size_t rec_reader_nframes(const struct rec_reader *r);
 
 /* "2026-12-04T14:30:05Z" at the start of a sample line -> time, or -1. */
 time_t rec_line_time(const char *line, size_t len);
-/* A header line's format version, or -1 when the line is no header. */
+/* A header line's format version (a whole number from 1 to 99999, then
+ * the next member), or -1 when the line is no header or its version is
+ * no such number ("0", "1e300"). */
 int rec_header_version(const char *line, size_t len);
 /* A time as users give it: "HH:MM[:SS]" on the local date of ref, or
  * "YYYY-MM-DD HH:MM[:SS]" (also with a T) in local time, or

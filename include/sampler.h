@@ -28,6 +28,11 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 		enum proc_backend be, struct sampler **out);
 void sampler_free(struct sampler *s);
 void sampler_set_filter(struct sampler *s, const struct sampler_filter *f);
+/* Whether f keeps process p (the one filter of the live sampler and of a
+ * replayed recording): false also sets *kthread_hidden when p is left
+ * out only for being a kernel thread (counted in kthreads_hidden). */
+bool sampler_filter_keeps(const struct sampler_filter *f, const struct proc_info *p,
+			  bool *kthread_hidden);
 
 /* The numa_maps budget (see nmsched.h). Default: 20 ms per tick, big
  * processes every 10 s, sampled placement on the live root. */

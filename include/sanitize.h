@@ -3,6 +3,7 @@
 #ifndef NUMATOP_SANITIZE_H
 #define NUMATOP_SANITIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* For the terminal: control characters (C0, DEL, C1), bidirectional
@@ -14,6 +15,9 @@ size_t sanitize_term(const char *in, char *out, size_t outsz);
 /* For JSON: valid UTF-8 is kept as is (the JSON library escapes control
  * characters); each invalid byte becomes U+FFFD. */
 size_t sanitize_utf8(const char *in, char *out, size_t outsz);
+
+/* Whether in is valid UTF-8 (what sanitize_utf8 keeps as is). */
+bool utf8_valid(const char *in);
 
 /* For a terminal that shows only ASCII (a non-UTF-8 locale, -U): each
  * character beyond ASCII (a whole UTF-8 sequence, or an invalid byte)

@@ -220,10 +220,12 @@ int history_add(struct history *h, const struct snapshot *s, const int *pids, si
 {
 	size_t nn = s->topo && s->topo->nnodes == h->nnodes ? h->nnodes : 0;
 	h->samples++;
+	/* A sample without its nodes (one that could not be read) has
+	 * them unknown. */
 	for (size_t i = 0; i < nn; i++) {
-		const struct node_sample *ns = &s->nodes[i];
+		const struct node_sample *ns = s->nodes ? &s->nodes[i] : NULL;
 		ring_push(&h->node[i * HIST_NODE_KEYS + HIST_CPU], s->node_load ? s->node_load[i].busy : -1);
-		ring_push(&h->node[i * HIST_NODE_KEYS + HIST_FREE_KB], (double)ns->mem.mem_free_kb);
+		ring_push(&h->node[i * HIST_NODE_KEYS + HIST_FREE_KB], ns ? (double)ns->mem.mem_free_kb : -1);
 		double miss = s->ns_rate ? s->ns_rate[i][NUMASTAT_MISS] : -1;
 		double other = s->ns_rate ? s->ns_rate[i][NUMASTAT_OTHER_NODE] : -1;
 		ring_push(&h->node[i * HIST_NODE_KEYS + HIST_MISS], miss >= 0 && other >= 0 ? miss + other : -1);

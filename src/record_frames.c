@@ -74,8 +74,10 @@ static int frame_at(int fd, off_t off, off_t size, struct rec_frame *f)
 		n = pread_full(fd, b, 3, pos);
 		if (n < 0)
 			return (int)n;
-		if (n < 3)
-			return 0;                       /* cut */
+		if (n < 3) {
+			f->open = n == 0 && pos == size;   /* ends on a whole block */
+			return 0;                       /* else cut */
+		}
 		uint32_t bh = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16;
 		unsigned type = (bh >> 1) & 3;
 		if (type == 3 || (bh >> 3) > (128u << 10))

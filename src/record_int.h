@@ -12,6 +12,8 @@
 struct rec_frame {
 	off_t off, end;          /* its bytes: [off, end) */
 	bool complete;           /* its last block (and checksum) is there */
+	bool open;               /* not complete, but its blocks end whole at
+				  * the end of the file: still being written */
 	bool bad;                /* not a frame: bytes skipped up to end */
 	bool skippable;          /* a skippable frame (ignored) */
 };

@@ -25,6 +25,7 @@ struct rframe {
 	size_t file;
 	struct rec_frame fr;
 	bool has_header;            /* its first line is a header */
+	bool unreadable;            /* ... of a version this program does not read */
 	long header_frame;          /* the frame whose header applies, -1 */
 	time_t first;               /* its first sample's time, -1 unknown */
 	bool warned;                /* its damage was said */
@@ -69,18 +70,27 @@ time_t rec_line_time(const char *line, size_t len)
 	return timegm(&tm);
 }
 
+static const char header_key[] = "{\"numatop_tui_recording\":";
+
+/* The line starts as a header does (its version may still be no version). */
+static bool header_like(const char *line, size_t len)
+{
+	size_t kl = sizeof(header_key) - 1;
+	return len > kl && memcmp(line, header_key, kl) == 0;
+}
+
 int rec_header_version(const char *line, size_t len)
 {
-	static const char key[] = "{\"numatop_tui_recording\":";
-	size_t kl = sizeof(key) - 1;
-	if (len <= kl || memcmp(line, key, kl) != 0)
+	size_t kl = sizeof(header_key) - 1;
+	if (!header_like(line, len))
 		return -1;
+	/* An integer from 1 to 99999, then the next member or the end. */
 	int v = 0;
 	size_t i = kl;
-	if (line[i] < '0' || line[i] > '9')
-		return -1;
-	while (i < len && line[i] >= '0' && line[i] <= '9' && v < 100000)
+	while (i < len && line[i] >= '0' && line[i] <= '9' && i - kl < 5)
 		v = v * 10 + (line[i++] - '0');
+	if (i == kl || v < 1 || i >= len || (line[i] != ',' && line[i] != '}'))
+		return -1;
 	return v;
 }
 
@@ -218,13 +228,29 @@ static int index_file(struct rec_reader *r, size_t fi, char *err, size_t errsz)
 		if (nl || (head.len >= 40 && rec_header_version(l1, head.len) < 0)) {
 			if (!nl)
 				nl = l1 + head.len;
-			int ver = rec_header_version(l1, (size_t)(nl - l1));
+			size_t hl = (size_t)(nl - l1);
+			int ver = rec_header_version(l1, hl);
 			e.has_header = ver >= 0;
 			if (!first_checked && ver > REC_FORMAT_VERSION) {
 				snprintf(err, errsz, "%s: recording format version %d is newer than this "
 					 "program's %d", f->path, ver, REC_FORMAT_VERSION);
 				rc = -EINVAL;
 				break;
+			}
+			if (!first_checked && ver < 0 && header_like(l1, hl)) {
+				snprintf(err, errsz, "%s: not a readable recording: its header's format "
+					 "version is no whole number from 1 to %d", f->path, REC_FORMAT_VERSION);
+				rc = -EINVAL;
+				break;
+			}
+			/* A later recorder session's header that this program
+			 * cannot read: its samples are skipped, said once. */
+			if (first_checked && (ver > REC_FORMAT_VERSION || (ver < 0 && header_like(l1, hl)))) {
+				warnf(r, "%s: the header at byte %lld has a format version this program "
+				      "does not read (it reads 1 to %d): the samples after it are skipped",
+				      f->path, (long long)fr[i].off, REC_FORMAT_VERSION);
+				e.has_header = true;
+				e.unreadable = true;
 			}
 			const char *s = e.has_header ? nl + 1 : l1;
 			if (s < head.data + head.len)
@@ -237,7 +263,7 @@ static int index_file(struct rec_reader *r, size_t fi, char *err, size_t errsz)
 			break;
 		}
 		first_checked = true;
-		e.header_frame = e.has_header ? (long)r->nframes :
+		e.header_frame = e.unreadable ? -1 : e.has_header ? (long)r->nframes :
 				 r->nframes ? r->frames[r->nframes - 1].header_frame : -1;
 		struct rframe *g = buf_grow_array(r->frames, &r->framecap, r->nframes + 1, sizeof(*g));
 		if (!g) {
@@ -447,10 +473,15 @@ static int load_frame(struct rec_reader *r, long i)
 	}
 	if (!e->warned) {
 		bool last = (size_t)i + 1 == r->nframes || r->frames[i + 1].file != e->file;
-		if (rc == -EPIPE && last)
+		/* A frame still being written (or left open between two
+		 * samples) ends on a whole block and a whole line: nothing
+		 * of it is lost, it is not cut. */
+		bool open = rc == -EPIPE && last && e->fr.open &&
+			    (r->text.len == 0 || r->text.data[r->text.len - 1] == '\n');
+		if (rc == -EPIPE && last && !open)
 			warnf(r, "%s: the last frame (at byte %lld) is cut: its last sample is ignored "
 			      "(%lld whole samples read from it)", path, (long long)e->fr.off, (long long)r->nlines);
-		else if (rc == -EPIPE || rc == -EBADMSG || rc == -EFBIG)
+		else if (!open && (rc == -EPIPE || rc == -EBADMSG || rc == -EFBIG))
 			warnf(r, "%s: the frame at byte %lld is damaged: %lld samples before the damage "
 			      "kept, the rest of the frame skipped", path, (long long)e->fr.off,
 			      (long long)r->nlines);
@@ -527,6 +558,21 @@ int rec_reader_prev(struct rec_reader *r, struct rec_sample *s)
 	if (rc == -ENOENT && load_frame(r, at) == 0)
 		r->pos = 0;
 	return rc;
+}
+
+void rec_reader_tell(const struct rec_reader *r, struct rec_pos *p)
+{
+	*p = (struct rec_pos){ r->cur, r->pos };
+}
+
+int rec_reader_goto(struct rec_reader *r, const struct rec_pos *p, struct rec_sample *s)
+{
+	if (p->frame < 0 || (size_t)p->frame >= r->nframes || r->frames[p->frame].header_frame < 0)
+		return -ENOENT;
+	int rc = load_frame(r, p->frame);
+	if (rc)
+		return rc;
+	return p->line < r->nlines ? fill(r, p->line, s) : -ENOENT;
 }
 
 int rec_reader_seek(struct rec_reader *r, time_t when, struct rec_sample *s)

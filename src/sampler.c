@@ -229,11 +229,9 @@ static void numastat_rates(struct sampler *s, struct snapshot *snap)
 	}
 }
 
-/* Whether p is shown: true; false; or hidden only for being a kernel
- * thread (*kthread_hidden, counted in the snapshot). */
-static bool wanted(const struct sampler *s, const struct proc_info *p, bool *kthread_hidden)
+bool sampler_filter_keeps(const struct sampler_filter *f, const struct proc_info *p,
+			  bool *kthread_hidden)
 {
-	const struct sampler_filter *f = &s->filter;
 	*kthread_hidden = false;
 	if (f->npids) {
 		bool hit = false;
@@ -245,7 +243,7 @@ static bool wanted(const struct sampler *s, const struct proc_info *p, bool *kth
 	if (f->user) {
 		char uid[24];
 		snprintf(uid, sizeof(uid), "%lld", (long long)p->uid);
-		if (strcmp(f->user, p->user) != 0 && strcmp(f->user, uid) != 0)
+		if (strcmp(f->user, p->user ? p->user : "") != 0 && (p->uid < 0 || strcmp(f->user, uid) != 0))
 			return false;
 	}
 	/* A PID asked for by name is shown, kernel thread or not. */
@@ -360,7 +358,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	snap->kthreads_hidden = 0;
 	for (size_t i = 0; i < pl->n; i++) {
 		bool kt;
-		if (wanted(s, &snap->procs[i].info, &kt))
+		if (sampler_filter_keeps(&s->filter, &snap->procs[i].info, &kt))
 			snap->procs[keep++].info = snap->procs[i].info;
 		snap->kthreads_hidden += kt;
 	}

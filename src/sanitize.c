@@ -104,6 +104,16 @@ size_t sanitize_utf8(const char *in, char *out, size_t outsz)
 	return o;
 }
 
+bool utf8_valid(const char *in)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	uint32_t cp;
+	for (size_t n; *s; s += n)
+		if ((n = utf8_decode(s, &cp)) == 0)
+			return false;
+	return true;
+}
+
 size_t sanitize_ascii(const char *in, char *out, size_t outsz)
 {
 	if (!outsz)

@@ -17,6 +17,8 @@
 #include "measure_io.h"
 #include "numa_maps.h"
 #include "topology.h"
+#include "sanitize.h"
+#include "snapjson_int.h"
 
 static json_object *get(json_object *o, const char *k)
 {
@@ -59,9 +61,22 @@ static int id_list(json_object *a, struct bitmap *b)
 	return 0;
 }
 
+/* Text from the file, shown as it is on a terminal: escaped for it
+ * (sanitize_term), cut to n bytes. */
 static char *dup_clip(const char *s, char *out, size_t n)
 {
-	snprintf(out, n, "%s", s ? s : "");
+	sanitize_term(s ? s : "", out, n);
+	return out;
+}
+
+/* The same, whole (a warning line). */
+static char *term_dup(const char *s)
+{
+	s = s ? s : "";
+	size_t n = 4 * strlen(s) + 1;
+	char *out = malloc(n);
+	if (out)
+		sanitize_term(s, out, n);
 	return out;
 }
 
@@ -188,7 +203,7 @@ static int topo_build(json_object *h, struct topology *t)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->nwarnings; i++) {
 		const char *s = json_object_get_string(json_object_array_get_idx(w, i));
-		if (!(t->warnings[i] = strdup(s ? s : "")))
+		if (!(t->warnings[i] = term_dup(s)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -198,7 +213,7 @@ int snapjson_topology(const char *header, struct topology *t, char *err, size_t 
 {
 	memset(t, 0, sizeof(*t));
 	json_object *h = json_tokener_parse(header);
-	int rc = h ? topo_build(h, t) : -EINVAL;
+	int rc = h && snapjson_check_header(h) == 0 ? topo_build(h, t) : -EINVAL;
 	json_object_put(h);
 	if (rc) {
 		snprintf(err, errsz, "the recording's header has no usable topology (%s)",
@@ -570,15 +585,18 @@ static int build(struct snapshot *s, json_object *root)
 	/* The recorded warnings, without the topology's own (the header's). */
 	json_object *w = get(root, "warnings");
 	for (size_t i = 0; i < alen(w); i++) {
-		const char *line = json_object_get_string(json_object_array_get_idx(w, i));
+		const char *raw = json_object_get_string(json_object_array_get_idx(w, i));
+		char *line = raw ? term_dup(raw) : NULL;
+		if (raw && !line)
+			return -ENOMEM;
 		bool topo = false;
 		for (size_t k = 0; line && k < s->topo->nwarnings; k++)
 			topo |= strcmp(s->topo->warnings[k], line) == 0;
-		if (line && !topo) {
-			if (keep_string(s, line, NULL))
-				return -ENOMEM;
-			s->rec_nwarnings++;
-		}
+		int rc = line && !topo ? keep_string(s, line, NULL) : 0;
+		s->rec_nwarnings += line && !topo && !rc;
+		free(line);
+		if (rc)
+			return rc;
 	}
 	int rc = nodes_from(s, root);
 	if (!rc)
@@ -612,7 +630,8 @@ int snapjson_snapshot(const char *line, size_t len, const struct topology *t, st
 	json_object *root = tok ? json_tokener_parse_ex(tok, line, (int)len) : NULL;
 	if (tok)
 		json_tokener_free(tok);
-	int rc = root && json_object_is_type(root, json_type_object) ? build(s, root) : -EINVAL;
+	int rc = root && json_object_is_type(root, json_type_object) &&
+		 snapjson_check_sample(root) == 0 ? build(s, root) : -EINVAL;
 	json_object_put(root);
 	if (rc) {
 		snprintf(err, errsz, "a recorded sample is %s", rc == -ENOMEM ? "too big for memory" :

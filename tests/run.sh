@@ -46,7 +46,8 @@ left=
 for e in /proc/[0-9]*/environ; do
 	p=${e#/proc/}; p=${p%/environ}
 	[ "$p" = $$ ] && continue
-	tr '\0' '\n' <"$e" 2>/dev/null | grep -qxF "NUMATOP_TEST_RUN=$NUMATOP_TEST_RUN" || continue
+	# (the braces: a process gone meanwhile fails the redirection, quietly)
+	{ tr '\0' '\n' <"$e"; } 2>/dev/null | grep -qxF "NUMATOP_TEST_RUN=$NUMATOP_TEST_RUN" || continue
 	st=$(ps -o stat= -p "$p" 2>/dev/null)
 	[ -n "$st" ] && [ "${st#Z}" = "$st" ] && left="$left $p"
 done

@@ -146,7 +146,8 @@ void ui_history_node_line(struct ui *u, size_t i, int y, int x, int w);
 /* ui_replay.c: the monitor on a recording (--replay) */
 int ui_replay_open(struct ui *u, const struct options *o, char *err, size_t errsz);
 void ui_replay_close(struct ui *u);
-void ui_replay_sample(struct ui *u);         /* the current sample into u->snap */
+bool ui_replay_sample(struct ui *u);         /* the current sample into u->snap;
+                                               * true: one not in the history yet */
 bool ui_replay_key(struct ui *u, int ch);    /* t T b Home End; false: not one */
 void ui_replay_jump(struct ui *u, const char *text);
 void ui_replay_status(const struct ui *u, char *out, size_t n);

@@ -138,8 +138,9 @@ void ui_sample(struct ui *u)
 {
 	int rc = 0;
 	u->sample_due = false;
+	bool to_history = true;
 	if (u->replay) {
-		ui_replay_sample(u);
+		to_history = ui_replay_sample(u);
 	} else {
 		set_priority(u);
 		sampler_set_cgroups(u->se.smp, ui_cg_need(u));
@@ -152,7 +153,8 @@ void ui_sample(struct ui *u)
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
 	ui_cg_rebuild(u);
-	ui_history_add(u);
+	if (to_history)
+		ui_history_add(u);
 	if (u->screen == SCR_DETAIL && !u->detail_exited && !u->replay) {
 		int e = detail_read(u->se.root, &u->se.topo, u->detail.pid, u->detail.starttime,
 				    &u->detail);

@@ -1,6 +1,9 @@
 /* replay_cli.c - --replay FILE|DIR in batch: a recording's samples
- * between --begin and --end, with --json as the NDJSON they were recorded
- * as, with -b (or --format) rebuilt into the model and printed as live. */
+ * between --begin and --end, through the replay (src/replay.c) as the
+ * monitor reads them: with --json as NDJSON (the recorded lines checked
+ * and written again), with -b (or --format) printed from the model as
+ * live; -p, -u and -K filter as they do live. A sample that cannot be
+ * read is skipped with a warning. */
 #include "replay_cli.h"
 
 #include <errno.h>
@@ -11,113 +14,91 @@
 #include "columns.h"
 #include "output.h"
 #include "record.h"
-#include "snapjson.h"
+#include "replay.h"
 
-static void say_warnings(const struct rec_reader *r, size_t *said, FILE *err)
+static void say_warnings(const struct replay *rp, size_t *said, FILE *err)
 {
-	for (; *said < rec_reader_nwarnings(r); (*said)++)
-		fprintf(err, "numatop-tui: warning: %s\n", rec_reader_warning(r, *said));
+	for (; *said < replay_nwarnings(rp); (*said)++)
+		fprintf(err, "numatop-tui: warning: %s\n", replay_warning(rp, *said));
 }
 
-/* The model rebuilt from the recording: the topology of the current
- * header (rebuilt when a new recorder session starts), the snapshot. */
-struct replay_state {
-	const struct options *o;
-	char *header;
-	struct topology topo;
-	bool have_topo;
-	struct snapshot snap;
-	struct sort_key key;
-	struct col_list cols;
-	char msg[300];
-};
-
-static void replay_state_free(struct replay_state *rs)
+static int print_json(struct replay *rp, FILE *out)
 {
-	snapshot_free(&rs->snap);
-	if (rs->have_topo)
-		topology_free(&rs->topo);
-	free(rs->header);
-	col_list_free(&rs->cols);
-}
-
-static int print_line(const struct rec_sample *s, FILE *out)
-{
-	if (fwrite(s->line, 1, s->len, out) != s->len || fputc('\n', out) == EOF)
-		return -EIO;
-	return 0;
-}
-
-static int print_model(struct replay_state *rs, const struct rec_sample *s,
-		       const struct output_format *fmt, FILE *out)
-{
-	if (!rs->header || strcmp(rs->header, s->header) != 0) {
-		snapshot_free(&rs->snap);
-		if (rs->have_topo)
-			topology_free(&rs->topo);
-		rs->have_topo = false;
-		free(rs->header);
-		if (!(rs->header = strdup(s->header)))
-			return -ENOMEM;
-		int rc = snapjson_topology(s->header, &rs->topo, rs->msg, sizeof(rs->msg));
-		if (rc)
-			return rc == -ENOMEM ? rc : -EBADMSG;
-		rs->have_topo = true;
-		/* Node columns (N<id>) and -s N<id> need the topology. */
-		col_list_free(&rs->cols);
-		memset(&rs->cols, 0, sizeof(rs->cols));
-		if (options_columns(rs->o, &rs->topo, &rs->key, &rs->cols, rs->msg, sizeof(rs->msg)) != 0)
-			return -EBADMSG;
-	}
-	int rc = snapjson_snapshot(s->line, s->len, &rs->topo, &rs->snap, rs->msg, sizeof(rs->msg));
+	char *line;
+	size_t len;
+	int rc = replay_json_line(rp, &line, &len);
 	if (rc)
-		return rc == -ENOMEM ? rc : -EBADMSG;
-	snapshot_sort(&rs->snap, &rs->key);
+		return rc;
+	rc = fwrite(line, 1, len, out) != len || fputc('\n', out) == EOF ? -EIO : 0;
+	free(line);
+	return rc;
+}
+
+static int print_model(const struct options *o, struct replay *rp, struct snapshot *snap,
+		       const struct sort_key *key, const struct col_list *cols, FILE *out)
+{
+	const struct output_format *fmt = output_format_find(o->format ? o->format : "text");
+	snapshot_sort(snap, key);
 	char label[300];
-	snprintf(label, sizeof(label), "replay %s", s->file);
-	struct output_opts oo = { .root_label = label, .show_age = rs->o->show_age,
-				  .cols = rs->o->columns ? &rs->cols : NULL,
-				  .metrics_top = (size_t)rs->o->metrics_top,
-				  .metrics_top_set = rs->o->metrics_top_set, .cgroups = rs->o->cgroups };
-	return fmt->write(out, &rs->snap, &oo) ? -EIO : 0;
+	snprintf(label, sizeof(label), "replay %s", replay_file(rp));
+	struct output_opts oo = { .root_label = label, .show_age = o->show_age,
+				  .cols = o->columns ? cols : NULL,
+				  .metrics_top = (size_t)o->metrics_top,
+				  .metrics_top_set = o->metrics_top_set, .cgroups = o->cgroups };
+	return fmt->write(out, snap, &oo) ? -EIO : 0;
 }
 
 int replay_run(const struct options *o, FILE *out, FILE *err)
 {
 	char msg[600];
-	const struct output_format *fmt = output_format_find(o->format ? o->format : "text");
-	struct rec_reader *r;
-	int rc = rec_reader_open(&r, o->replay, msg, sizeof(msg));
-	if (rc) {
+	struct replay *rp;
+	if (replay_open(&rp, o->replay, msg, sizeof(msg)) != 0) {
 		fprintf(err, "numatop-tui: %s\n", msg);
 		return 1;
 	}
+	struct sampler_filter f = { o->pids, o->npids, o->user, o->kernel_threads };
+	replay_set_filter(rp, &f);
+	struct session se;
+	struct snapshot snap;
+	struct sort_key key;
+	struct col_list cols = { 0 };
+	memset(&se, 0, sizeof(se));
+	memset(&snap, 0, sizeof(snap));
 	size_t said = 0;
-	struct rec_sample s;
-	rc = rec_reader_first(r, &s);
-	time_t begin = 0, end = 0;
-	/* Times of day are on the recording's first day. */
-	if (rc == 0 && o->begin && rec_parse_time(o->begin, s.when, &begin) == 0)
-		rc = rec_reader_seek(r, begin, &s);
-	if (rc == 0 && o->end)
-		rec_parse_time(o->end, s.when, &end);
-	signal(SIGPIPE, SIG_IGN);
 	int status = 0;
-	struct replay_state rs = { .o = o, .header = NULL };
-	if (!o->json && options_columns(o, NULL, &rs.key, &rs.cols, msg, sizeof(msg)) != 0) {
+	if (!o->json && options_columns(o, NULL, &key, &cols, msg, sizeof(msg)) != 0) {
 		fprintf(err, "numatop-tui: %s\n", msg);
-		rec_reader_close(r);
-		return 2;
+		status = 2;
+		goto out;
 	}
+	/* Times of day are on the recording's first day. */
+	time_t begin = 0, end = 0;
+	bool has_begin = o->begin && rec_parse_time(o->begin, replay_start(rp), &begin) == 0;
+	bool has_end = o->end && rec_parse_time(o->end, replay_start(rp), &end) == 0;
+	signal(SIGPIPE, SIG_IGN);
+	bool new_topo;
+	int rc = replay_move(rp, has_begin ? REPLAY_AT : REPLAY_FIRST, begin, &se, &snap, &new_topo,
+			     msg, sizeof(msg));
 	long n = 0;
 	while (rc == 0 && (o->iterations == 0 || n < o->iterations)) {
-		if (o->begin && s.when < begin)
-			break;          /* nothing at or after --begin */
-		if (o->end && s.when > end)
-			break;
-		int wrc = o->json ? print_line(&s, out) : print_model(&rs, &s, fmt, out);
-		if (wrc == -EBADMSG || wrc == -ENOMEM) {
-			fprintf(err, "numatop-tui: %s: %s\n", s.file, rs.msg);
+		time_t when = replay_when(rp);
+		if ((has_begin && when < begin) || (has_end && when > end))
+			break;          /* nothing in the window (any more) */
+		int wrc = 0;
+		/* Node columns (N<id>) and -s N<id> need the topology. */
+		if (new_topo && !o->json) {
+			col_list_free(&cols);
+			memset(&cols, 0, sizeof(cols));
+			if (options_columns(o, &se.topo, &key, &cols, msg, sizeof(msg)) != 0) {
+				fprintf(err, "numatop-tui: %s: %s\n", replay_file(rp), msg);
+				status = 1;
+				break;
+			}
+		}
+		say_warnings(rp, &said, err);
+		wrc = o->json ? print_json(rp, out) : print_model(o, rp, &snap, &key, &cols, out);
+		if (wrc == -ENOMEM) {
+			fprintf(err, "numatop-tui: %s: out of memory\n", replay_file(rp));
 			status = 1;
 			break;
 		}
@@ -129,19 +110,24 @@ int replay_run(const struct options *o, FILE *out, FILE *err)
 			break;
 		}
 		n++;
-		say_warnings(r, &said, err);
-		rc = rec_reader_next(r, &s);
+		rc = replay_move(rp, REPLAY_NEXT, 0, &se, &snap, &new_topo, msg, sizeof(msg));
 	}
-	say_warnings(r, &said, err);
+	say_warnings(rp, &said, err);
 	if (rc && rc != -ENOENT) {
-		fprintf(err, "numatop-tui: %s: %s\n", o->replay, strerror(-rc));
+		fprintf(err, "numatop-tui: %s: %s\n", o->replay, msg[0] ? msg : strerror(-rc));
+		status = 1;
+	} else if (n == 0 && replay_nskipped(rp) > 0) {
+		fprintf(err, "numatop-tui: %s: none of its samples%s could be read\n", o->replay,
+			has_begin || has_end ? " in the window" : "");
 		status = 1;
 	}
 	if (fflush(out) != 0 && errno != EPIPE) {
 		fprintf(err, "numatop-tui: writing output: %s\n", strerror(errno));
 		status = 1;
 	}
-	rec_reader_close(r);
-	replay_state_free(&rs);
+out:
+	snapshot_free(&snap);
+	replay_close(rp, &se);
+	col_list_free(&cols);
 	return status;
 }

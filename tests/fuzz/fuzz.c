@@ -20,8 +20,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <json.h>
+#include <zstd.h>
+
 #include "bitmap.h"
 #include "cgroup.h"
+#include "columns.h"
 #include "fsroot.h"
 #include "measure.h"
 #include "action_migrate.h"
@@ -30,6 +34,7 @@
 #include "placement.h"
 #include "output.h"
 #include "record.h"
+#include "replay.h"
 #include "sanitize.h"
 #include "snapjson.h"
 #include "topology.h"
@@ -312,6 +317,157 @@ static void t_recording(const char *s, size_t size)
 	close(fd);
 }
 
+/* Text for a terminal: no control character but the line ends. */
+static void check_term(const char *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)t[i] < 0x20 && t[i] != '\n') || t[i] == 0x7f)
+			abort();
+}
+
+/* What the monitor and the text output show of a replayed sample: the
+ * text writer's output, every cell of the monitor's table, the node
+ * panels' sparklines. */
+static void replay_show(const struct snapshot *snap, const struct history *h)
+{
+	char *text = NULL;
+	size_t tl = 0;
+	FILE *f = open_memstream(&text, &tl);
+	struct output_opts oo = { .root_label = "fuzz", .cgroups = true };
+	if (f) {
+		output_text_write(f, snap, &oo);
+		fclose(f);
+		check_term(text, tl);
+	}
+	free(text);
+	struct col_list l = { 0 };
+	struct col_ctx c = { snap->topo, true, 0 };
+	if (col_list_default(&l, true, true) == 0)
+		for (size_t i = 0; i < snap->nprocs; i++)
+			for (size_t k = 0; k < l.n; k++)
+				for (size_t j = 0; j < (col_get(l.v[k].col)->per_node ? snap->topo->nnodes : 1); j++) {
+					char cell[1024];
+					col_cell(&c, l.v[k].col, (int)j, &snap->procs[i], cell, sizeof(cell));
+					check_term(cell, strlen(cell));
+				}
+	col_list_free(&l);
+	for (size_t i = 0; i < h->nnodes; i++)
+		for (int k = 0; k < HIST_NODE_KEYS; k++) {
+			const struct hist_ring *r = history_node(h, i, (enum hist_node_key)k);
+			char spark[4 * 64 + 1];
+			if (!r || r->n > r->cap || hist_spark(r, 64, k == 1, 0, 0, spark, sizeof(spark)) > 64)
+				abort();
+		}
+}
+
+/* The whole replay: NDJSON (a header line, samples; each header starts
+ * a zstd frame, as the recorder writes them) -> the reader -> each sample
+ * into the model -> the history -> the text the monitor and -b show, and
+ * the line --json prints; moved through as the monitor moves, with and
+ * without a filter. A move that fails leaves the model as it was. */
+static void t_replay(const char *s, size_t size)
+{
+	int fd = memfd_create("fuzz-replay", 0);
+	if (fd < 0)
+		return;
+	size_t cap = ZSTD_compressBound(size) + 64;
+	char *z = malloc(cap);
+	for (size_t a = 0; z && a < size;) {
+		size_t b = a;
+		do {
+			const char *nl = memchr(s + b, '\n', size - b);
+			b = nl ? (size_t)(nl - s) + 1 : size;
+		} while (b < size && (size - b < 24 || memcmp(s + b, "{\"numatop_tui_recording\":", 24) != 0));
+		size_t zl = ZSTD_compress(z, cap, s + a, b - a, 1);
+		if (ZSTD_isError(zl) || write(fd, z, zl) != (ssize_t)zl)
+			break;
+		a = b;
+	}
+	free(z);
+	char path[64], err[512];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	struct replay *rp;
+	if (replay_open(&rp, path, err, sizeof(err)) != 0) {
+		close(fd);
+		return;
+	}
+	struct session se;
+	struct snapshot snap;
+	struct history h;
+	memset(&se, 0, sizeof(se));
+	memset(&snap, 0, sizeof(snap));
+	memset(&h, 0, sizeof(h));
+	static const int pid1000[] = { 1000 };
+	const struct sampler_filter filters[2] = { { NULL, 0, NULL, false }, { pid1000, 1, "root", true } };
+	static const enum replay_to moves[] = { REPLAY_FIRST, REPLAY_NEXT, REPLAY_NEXT, REPLAY_NEXT,
+						REPLAY_PREV, REPLAY_LAST, REPLAY_NEXT, REPLAY_AT, REPLAY_SAME,
+						REPLAY_PREV, REPLAY_PREV };
+	bool ok = false;
+	for (size_t m = 0; m < 2 * sizeof(moves) / sizeof(moves[0]); m++) {
+		const struct sampler_filter *fl = &filters[m / (sizeof(moves) / sizeof(moves[0]))];
+		replay_set_filter(rp, fl);
+		const struct snap_proc *procs = snap.procs;
+		size_t nprocs = snap.nprocs, nnodes = se.topo.nnodes;
+		bool new_topo;
+		enum replay_to to = moves[m % (sizeof(moves) / sizeof(moves[0]))];
+		int rc = replay_move(rp, to, replay_start(rp) + 1, &se, &snap, &new_topo, err, sizeof(err));
+		if (rc) {
+			if (snap.procs != procs || snap.nprocs != nprocs || se.topo.nnodes != nnodes ||
+			    (ok && snap.topo != &se.topo))
+				abort();    /* a failed move changed the model */
+			continue;
+		}
+		ok = true;
+		if (snap.topo != &se.topo || !se.topo.nnodes || !snap.nodes)
+			abort();
+		for (size_t i = 0; i < snap.nprocs; i++) {
+			const struct snap_proc *p = &snap.procs[i];
+			bool kt;
+			if (p->home >= (int)se.topo.nnodes || (p->why_idx >= 0 && (size_t)p->why_idx >= snap.nwhy) ||
+			    p->info.pid <= 0 || !sampler_filter_keeps(fl, &p->info, &kt) ||
+			    p->info.rss_kb > (1LL << 50) || p->total_kb > (1LL << 50))
+				abort();
+			for (size_t j = 0; j < se.topo.nnodes; j++)
+				if (p->node_kb[j] > (1LL << 50))
+					abort();   /* never an absurd number shown */
+		}
+		for (size_t j = 0; j < se.topo.nnodes; j++)
+			if (snap.nodes[j].mem.mem_free_kb > (1LL << 50))
+				abort();
+		if ((new_topo || to != REPLAY_NEXT) && replay_history(rp, &se, &h, 4) != 0)
+			continue;
+		int pids[8];
+		size_t np = 0;
+		for (; np < snap.nprocs && np < 8; np++)
+			pids[np] = snap.procs[np].info.pid;
+		history_add(&h, &snap, pids, np);
+		struct sort_key key = { COL_REMOTE, -1, true };
+		snapshot_sort(&snap, &key);
+		replay_show(&snap, &h);
+		char *line;
+		size_t len;
+		if (replay_json_line(rp, &line, &len) == 0) {
+			/* Valid JSON, UTF-8 throughout, no raw control character
+			 * (DEL is JSON's: --json live leaves it too). */
+			json_tokener *tok = json_tokener_new();
+			json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+			json_object *o = json_tokener_parse_ex(tok, line, (int)len);
+			if (!o || json_tokener_get_parse_end(tok) != len || memchr(line, '\n', len))
+				abort();
+			for (size_t i = 0; i < len; i++)
+				if ((unsigned char)line[i] < 0x20)
+					abort();
+			json_object_put(o);
+			json_tokener_free(tok);
+			free(line);
+		}
+	}
+	history_free(&h);
+	snapshot_free(&snap);
+	replay_close(rp, &se);
+	close(fd);
+}
+
 /* /proc/PID/cgroup: paths NUL-terminated inside their arrays, absolute. */
 static void t_cgroup_proc(const char *s, size_t size)
 {
@@ -468,7 +624,7 @@ static const struct fuzz_target targets[] = {
 	{ "measure_file", t_measure_file }, { "sanitize", t_sanitize },
 	{ "cgroup_numa_stat", t_cgroup_numa_stat }, { "cgroup_proc", t_cgroup_proc },
 	{ "pid_sched", t_pid_sched }, { "zoneinfo", t_zoneinfo },
-	{ "snapjson", t_snapjson }, { "recording", t_recording },
+	{ "snapjson", t_snapjson }, { "recording", t_recording }, { "replay", t_replay },
 };
 
 static char current[512];

@@ -1,13 +1,17 @@
 #!/bin/sh
 # Recording and replay: -w on the recorded tree gives what --json gives
 # (zstdcat: the header line, then one sample line each); --replay --json
-# prints the recorded lines, windows with --begin/--end; a SIGKILLed
+# prints the recorded lines, windows with --begin/--end; -p and -u filter
+# as live; a file being recorded reads without a warning; a SIGKILLed
 # recorder's file reads and is continued by the next one; a cut and a
-# corrupted frame lose only what they must, with a warning; files that are
-# no recording, of a newer version, or a full disk are clear errors; a
-# recorder started with fds 0-2 closed keeps its messages out of the file;
-# a second recorder on a file or directory is refused (the lock); daily
-# files and --keep-days (which removes only the user's own recordings).
+# corrupted frame lose only what they must, with a warning; a sample that
+# cannot be read is skipped with a warning (batch and monitor), names are
+# escaped, absurd numbers are malformed; files that are no recording, of
+# a newer or no version, with no sample, or a full disk are clear errors;
+# a recorder started with fds 0-2 closed keeps its messages out of the
+# file; a second recorder on a file or directory is refused (the lock);
+# daily files and --keep-days (which removes only the user's own
+# recordings).
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 need zstd zstd
@@ -52,7 +56,9 @@ tail -n +2 "$T/a.ndjson" | cmp -s - "$T/r.ndjson" && [ $rc -eq 0 ] && [ ! -s "$T
 "$PROG" --replay "$T/a.zst" --json -n 2 | wc -l | grep -qx 2 && ok replay_n || bad replay_n
 # Text rebuilt from the recording is the text the live run printed (but
 # the first line: its root and times).
-for args in "-b" "-b -s PID" "-b --cgroups -o PID,USER,N0,N3,REMOTE,WHY,CGROUP,TIME+,COMMAND"; do
+# -p and -u filter as they did live (the sampler's own filter).
+for args in "-b" "-b -s PID" "-b --cgroups -o PID,USER,N0,N3,REMOTE,WHY,CGROUP,TIME+,COMMAND" \
+	"-b -p 1000,3000 -u root" "-b -u 1001"; do
 	"$PROG" --root "$TREE" -w "$T/b.zst" -d 0.3 -n 2 2>/dev/null
 	"$PROG" --root "$TREE" $args -d 0.3 -n 2 | grep -v '^numatop-tui \|tool cpu%\|^numa_maps budget' >"$T/live.txt"
 	"$PROG" --replay "$T/b.zst" $args | grep -v '^numatop-tui \|tool cpu%\|^numa_maps budget' >"$T/replay.txt"
@@ -83,6 +89,15 @@ got=$("$PROG" --replay "$T/t.zst" --json --begin "$full" -n 1 | jq -r .timestamp
 "$PROG" --root "$TREE" -w "$T/k.zst" -d 0.1 2>/dev/null &
 REC=$!
 sleep 2
+# Read while it records: its last frame is open, not cut (no warning; a
+# read that meets a sample half written may say so: at most 1 run in 3).
+cuts=0
+for i in 1 2 3; do
+	"$PROG" --replay "$T/k.zst" --json >"$T/live.ndjson" 2>"$T/err"
+	grep -q 'cut' "$T/err" && cuts=$((cuts + 1))
+done
+[ "$cuts" -le 1 ] && [ -s "$T/live.ndjson" ] && ok replay_while_recording_not_cut \
+	|| bad replay_while_recording_not_cut "$cuts of 3 runs said: $(cat "$T/err")"
 kill -9 $REC; wait $REC 2>/dev/null; REC=
 "$PROG" --replay "$T/k.zst" --json >"$T/k1.ndjson" 2>"$T/err"; rc=$?
 n1=$(wc -l <"$T/k1.ndjson")
@@ -131,6 +146,65 @@ last=$(tail -12 "$T/c2.ndjson" | cmp -s - "$(tail -12 "$T/c.ndjson" >"$T/c10"; e
 [ $rc -eq 0 ] && [ "$n" -ge 24 ] && [ "$n" -lt 36 ] && [ "$first" = same ] && [ "$last" = same ] \
 	&& grep -q 'damaged' "$T/err" && jq -e . "$T/c2.ndjson" >/dev/null \
 	&& ok corrupt_frame_skipped || bad corrupt_frame_skipped "rc=$rc samples=$n first=$first last=$last $(cat "$T/err")"
+
+# --- samples that cannot be read: skipped with a warning, never a crash,
+# never printed as a wrong number (a cgroup's run_nodes [-1] or
+# mems_effective [99999999], an unknown key holding 70 nested arrays,
+# 1e308 kB, a PID of 2^40) ---
+zstdcat "$T/a.zst" >"$T/g.ndjson"
+head -1 "$T/g.ndjson" >"$T/g.hdr"
+for k in 1 2 3; do sed -n "$((k + 1))p" "$T/g.ndjson" >"$T/g$k"; done
+nest=$(printf '%070d' 0 | tr 0 '[')$(printf '%070d' 0 | tr 0 ']')
+i=0
+for edit in 's/"run_nodes":\[/"run_nodes":[-1,/' 's/"mems_effective":\[/"mems_effective":[99999999,/' \
+	"s/\"comm\":/\"x\":$nest,\"comm\":/" 's/"rss_kb":[0-9]*/"rss_kb":1e308/' 's/"pid":1000,/"pid":1099511627776,/'; do
+	i=$((i + 1))
+	sed "$edit" "$T/g2" >"$T/bad"
+	cat "$T/g.hdr" "$T/g1" "$T/bad" "$T/g3" | zstd -q >"$T/gbg.zst"
+	"$PROG" --replay "$T/gbg.zst" -b >"$T/out" 2>"$T/err"; rc=$?
+	n=$(grep -c '^numatop-tui ' "$T/out")
+	"$PROG" --replay "$T/gbg.zst" --json >"$T/out.json" 2>"$T/err.json"; jrc=$?
+	! cmp -s "$T/g2" "$T/bad" && [ $rc -eq 0 ] && [ "$n" = 2 ] && grep -q 'malformed: skipped' "$T/err" \
+		&& ! grep -qE '[0-9]{17}|^ +0 +[a-z]' "$T/out" && [ $jrc -eq 0 ] && [ "$(wc -l <"$T/out.json")" = 2 ] \
+		&& grep -q 'malformed: skipped' "$T/err.json" && ok "replay_skips_malformed_$i" \
+		|| bad "replay_skips_malformed_$i" "$edit: rc=$rc samples=$n json rc=$jrc $(cat "$T/err" "$T/err.json")"
+done
+cat "$T/g.hdr" "$T/bad" | zstd -q >"$T/allbad.zst"
+"$PROG" --replay "$T/allbad.zst" -b >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'none of its samples could be read' "$T/err" && ok replay_none_readable \
+	|| bad replay_none_readable "rc=$rc $(cat "$T/err")"
+# A name with an escape sequence and bytes that are no UTF-8: --json
+# prints JSON (jq reads every line), -b prints no raw escape.
+python3 - "$T/g1" "$T/esc" <<'PYEOF'
+import sys
+b = open(sys.argv[1], 'rb').read()
+b = b.replace(b'"comm":"dbserver"', b'"comm":"db\x1b]0;owned\x07\x1b[2J\xff\xfe"', 1)
+open(sys.argv[2], 'wb').write(b)
+PYEOF
+cat "$T/g.hdr" "$T/esc" | zstd -q >"$T/esc.zst"
+"$PROG" --replay "$T/esc.zst" --json >"$T/out.json" 2>"$T/err"; rc=$?
+"$PROG" --replay "$T/esc.zst" -b >"$T/out" 2>>"$T/err"
+esc=$(printf '\033')
+[ $rc -eq 0 ] && jq -e '.processes[0].comm | test("^db\u001b")' "$T/out.json" >/dev/null \
+	&& ! grep -q "$esc" "$T/out.json" && ! grep -q "$esc" "$T/out" && grep -q 'db\\x1b' "$T/out" \
+	&& ok replay_escapes_names || bad replay_escapes_names "rc=$rc $(cat "$T/err"; head -c 300 "$T/out.json")"
+# Header versions that are none; a header and no sample; a later header
+# that is no topology (a warning: its samples skipped, the next read).
+for v in 0 1e300; do
+	sed "s/\"numatop_tui_recording\":1/\"numatop_tui_recording\":$v/" "$T/g.hdr" | cat - "$T/g1" | zstd -q >"$T/v.zst"
+	"$PROG" --replay "$T/v.zst" --json >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 1 ] && [ ! -s "$T/out" ] && grep -q 'format version' "$T/err" && ok "replay_refuses_version_$v" \
+		|| bad "replay_refuses_version_$v" "rc=$rc $(cat "$T/err")"
+done
+zstd -q <"$T/g.hdr" >"$T/hdronly.zst"
+"$PROG" --replay "$T/hdronly.zst" -b >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q 'no samples in it' "$T/err" && ok replay_header_only || bad replay_header_only "rc=$rc $(cat "$T/err")"
+{ cat "$T/g.hdr" "$T/g1" | zstd -q
+  sed 's/"topology":{/"topology":7,"x":{/' "$T/g.hdr" | cat - "$T/g2" | zstd -q
+  cat "$T/g.hdr" "$T/g3" | zstd -q; } >"$T/h2.zst"
+"$PROG" --replay "$T/h2.zst" -b >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^numatop-tui ' "$T/out")" = 2 ] && grep -q 'header .*unusable' "$T/err" \
+	&& ok replay_bad_later_header || bad replay_bad_later_header "rc=$rc $(cat "$T/err")"
 
 # --- not a recording, a newer version ---
 head -c 5000 /dev/urandom >"$T/junk"
@@ -405,6 +479,25 @@ if [ "$(id -u)" = 0 ]; then
 else
 	echo "SKIP record_header_measurement: --measure needs root"
 fi
+# A sample that cannot be read: skipped, said, never a crash; at the
+# start (mems_effective [99999999] first) and on t / T (run_nodes [-1]).
+zstdcat "$T/m.zst" >"$T/m.ndjson"
+head -1 "$T/m.ndjson" >"$T/m.hdr"
+sed -n 2p "$T/m.ndjson" | sed 's/"mems_effective":\[/"mems_effective":[99999999,/' >"$T/mbad1"
+sed -n 3p "$T/m.ndjson" | sed 's/"run_nodes":\[/"run_nodes":[-1,/' >"$T/mbad2"
+{ cat "$T/m.hdr" "$T/mbad1"; sed -n 3,4p "$T/m.ndjson"; } | zstd -q >"$T/mb1.zst"
+tui_start 160 40 "$PROG --replay $T/mb1.zst"
+screen | grep -q "replay $(lt 2)" && screen | grep -q 'malformed: skipped' && screen | grep -q '/usr/sbin/dbserver' \
+	&& ok tui_replay_skips_bad_first || bad tui_replay_skips_bad_first "$(screen | head -3; screen | grep Tasks)"
+{ sed -n 1,2p "$T/m.ndjson"; cat "$T/mbad2"; sed -n 4p "$T/m.ndjson"; } | zstd -q >"$T/mb2.zst"
+tui_start 160 40 "$PROG --replay $T/mb2.zst"
+keys t
+wait_for "replay $(lt 3)" && screen | grep -q 'malformed: skipped' && ok tui_replay_skips_bad_next \
+	|| bad tui_replay_skips_bad_next "$(screen | head -1; screen | grep Tasks)"
+keys T
+wait_for "replay $(lt 1)" && screen | grep -q '/usr/sbin/dbserver' && ok tui_replay_skips_bad_prev \
+	|| bad tui_replay_skips_bad_prev "$(screen | head -1; screen | grep Tasks)"
+keys q
 "$PROG" --replay "$T/junk" </dev/null >/dev/null 2>"$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'not a numatop-tui recording\|not a terminal' "$T/err" && ok tui_replay_bad_file || bad tui_replay_bad_file "rc=$rc"
 tmux kill-server 2>/dev/null

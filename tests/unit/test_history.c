@@ -1,13 +1,15 @@
 /* test_history.c - the history rings (src/history.c): wrap-around keeps
  * the newest values in order, unknown values stay unknown, processes are
  * kept by PID and start time with at most HIST_MAX_PROCS (the least
- * recently displayed goes), sparklines scale and cut to their width. */
+ * recently displayed goes), sparklines scale and cut to their width; a
+ * sample that could not be read adds unknown values, never a crash. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "history.h"
+#include "snapjson.h"
 
 /* A snapshot of nnodes nodes and n processes, PIDs 100.. */
 static void fake(struct snapshot *s, struct topology *t, size_t n, double busy, int64_t free_kb,
@@ -118,9 +120,82 @@ static void bounded(void)
 	history_free(&h);
 }
 
+/* A line of a file, malloc'ed without its newline. */
+static char *file_line(const char *path, int n)
+{
+	FILE *f = fopen(path, "r");
+	char *l = NULL;
+	size_t cap = 0;
+	ssize_t len = -1;
+	for (int i = 0; f && i <= n; i++)
+		len = getline(&l, &cap, f);
+	if (f)
+		fclose(f);
+	if (len <= 0) {
+		free(l);
+		return NULL;
+	}
+	l[strcspn(l, "\n")] = '\0';
+	return l;
+}
+
+/* A sample that could not be read (a recorded one the replay rejects: a
+ * cgroup's run_nodes [-1], mems_effective [99999999]) has no nodes: the
+ * history takes it as unknown values, never reads what is not there. */
+static void unread_sample(void)
+{
+	const char *fx = "tests/fuzz/corpus/snapjson/opteron4";
+	char *hdr = file_line(fx, 0), *line = file_line(fx, 1), err[200];
+	struct topology t;
+	CHECK(hdr && line && snapjson_topology(hdr, &t, err, sizeof(err)) == 0);
+	if (!hdr || !line) {
+		free(hdr);
+		free(line);
+		return;
+	}
+	struct history h;
+	CHECK_EQ_INT(history_init(&h, 8, t.nnodes), 0);
+	struct snapshot s;
+	memset(&s, 0, sizeof(s));
+	CHECK_EQ_INT(snapjson_snapshot(line, strlen(line), &t, &s, err, sizeof(err)), 0);
+	int pid = s.nprocs ? s.procs[0].info.pid : 0;
+	CHECK_EQ_INT(history_add(&h, &s, &pid, 1), 0);
+	CHECK(!isnan(hist_at(history_node(&h, 0, HIST_FREE_KB), 0)));
+	static const char *const from[] = { "\"run_nodes\":[", "\"mems_effective\":[" };
+	static const char *const to[] = { "\"run_nodes\":[-1,", "\"mems_effective\":[99999999," };
+	for (int k = 0; k < 2; k++) {
+		char *at = strstr(line, from[k]);
+		CHECK(at != NULL);
+		if (!at)
+			continue;
+		size_t pre = (size_t)(at - line), n = strlen(line) + 32;
+		char *bad = malloc(n);
+		snprintf(bad, n, "%.*s%s%s", (int)pre, line, to[k], at + strlen(from[k]));
+		CHECK(snapjson_snapshot(bad, strlen(bad), &t, &s, err, sizeof(err)) != 0);
+		CHECK_EQ_INT(history_add(&h, &s, &pid, 1), 0);
+		const struct hist_ring *r = history_node(&h, 0, HIST_FREE_KB);
+		CHECK(r->n == (size_t)k + 2 && isnan(hist_at(r, r->n - 1)));
+		const struct hist_proc *p = history_proc(&h, pid, h.procs[0].starttime);
+		CHECK(p && isnan(hist_at(&p->remote_pct, p->remote_pct.n - 1)));
+		free(bad);
+	}
+	/* The same without snapjson: a snapshot with its topology and no
+	 * nodes, no processes. */
+	snapshot_free(&s);
+	s.topo = &t;
+	CHECK_EQ_INT(history_add(&h, &s, NULL, 0), 0);
+	CHECK(isnan(hist_at(history_node(&h, 1, HIST_FREE_KB), 3)));
+	snapshot_free(&s);
+	history_free(&h);
+	topology_free(&t);
+	free(hdr);
+	free(line);
+}
+
 int main(void)
 {
 	RUN_TEST(rings);
 	RUN_TEST(bounded);
+	RUN_TEST(unread_sample);
 	return CHECK_DONE();
 }

@@ -3,7 +3,9 @@
  * the date in their names), frames ended every REC_FRAME_SAMPLES samples,
  * the reader's navigation (first, next, prev, last, seek) across frames
  * and files, the small parsers (times, header versions), one writer at a
- * time on a file or directory (the lock), and pruning only recordings. */
+ * time on a file or directory (the lock), and pruning only recordings; a
+ * file still being recorded is read whole without a warning, a later
+ * header of a version this program does not read is a warning. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -51,6 +53,15 @@ static void times(void)
 	CHECK_EQ_INT(rec_header_version(h, strlen(h)), 12);
 	CHECK_EQ_INT(rec_header_version(l, strlen(l)), -1);
 	CHECK_EQ_INT(rec_header_version("{\"numatop_tui_recording\":x}", 27), -1);
+	/* A version is a whole number from 1, then the next member: 0,
+	 * 1e300 (not 1), 1.5, -1, a cut one are none. */
+	static const char *const no[] = { "0,", "0}", "1e300,", "1.5,", "-1,", "1", "123456,", "1 ," };
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		char hl[64];
+		int n = snprintf(hl, sizeof(hl), "{\"numatop_tui_recording\":%s", no[i]);
+		CHECK_EQ_INT(rec_header_version(hl, (size_t)n), -1);
+	}
+	CHECK_EQ_INT(rec_header_version("{\"numatop_tui_recording\":1}", 27), 1);
 	time_t t;
 	CHECK_EQ_INT(rec_parse_time("2026-12-04T10:20:30Z", 0, &t), 0);
 	CHECK_EQ_INT((long)t, 1796379630L);
@@ -265,6 +276,106 @@ static void prune_only_recordings(void)
 	CHECK_EQ_INT(system(cmd), 0);
 }
 
+static size_t count(struct rec_reader *r)
+{
+	struct rec_sample s;
+	size_t n = 0;
+	for (int rc = rec_reader_first(r, &s); rc == 0; rc = rec_reader_next(r, &s))
+		n++;
+	return n;
+}
+
+static bool warned(const struct rec_reader *r, const char *what)
+{
+	for (size_t i = 0; i < rec_reader_nwarnings(r); i++)
+		if (strstr(rec_reader_warning(r, i), what))
+			return true;
+	return false;
+}
+
+/* A file being recorded ends in an open frame: read whole, without a
+ * warning (it is not cut); the same cut inside its last block is. */
+static void open_frame(void)
+{
+	char path[] = "/tmp/numatop-test-rec.XXXXXX", cut[64];
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	unlink(path);
+	struct rec_writer *w;
+	char err[256], line[512];
+	fake_now = 1796342400;
+	CHECK_EQ_INT(rec_writer_open(&w, path, 28, "{\"numatop_tui_recording\":1}", fake_clock, NULL,
+				     err, sizeof(err)), 0);
+	for (int k = 0; k < 5; k++) {
+		size_t n = sample_line(line, sizeof(line), fake_now + k, k);
+		CHECK_EQ_INT(rec_writer_add(w, line, n, err, sizeof(err)), 0);
+	}
+	struct rec_reader *r;
+	for (int pass = 0; pass < 2; pass++) {
+		CHECK_EQ_INT(rec_reader_open(&r, path, err, sizeof(err)), 0);
+		CHECK_EQ_INT((int)count(r), 5 + pass);
+		CHECK_EQ_INT((int)rec_reader_nwarnings(r), 0);
+		rec_reader_close(r);
+		/* One more sample, flushed: still open, still whole. */
+		size_t n = sample_line(line, sizeof(line), fake_now + 9, 9);
+		CHECK_EQ_INT(rec_writer_add(w, line, n, err, sizeof(err)), 0);
+	}
+	struct stat st;
+	CHECK_EQ_INT(stat(path, &st), 0);
+	snprintf(cut, sizeof(cut), "%s.cut", path);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "head -c %lld %s >%s", (long long)st.st_size - 3, path, cut);
+	CHECK_EQ_INT(system(cmd), 0);
+	CHECK_EQ_INT(rec_reader_open(&r, cut, err, sizeof(err)), 0);
+	CHECK_EQ_INT((int)count(r), 6);            /* the last one lost */
+	CHECK(warned(r, "is cut"));
+	rec_reader_close(r);
+	CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+	unlink(path);
+	unlink(cut);
+}
+
+/* A later recorder session's header of a version this program does not
+ * read (0, 1e300, newer): a warning, and its samples are skipped; the
+ * samples of the next readable header are read. */
+static void later_header_unreadable(void)
+{
+	static const char *const bad[] = { "0", "1e300", "9" };
+	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+		char path[] = "/tmp/numatop-test-rec.XXXXXX";
+		int fd = mkstemp(path);
+		CHECK(fd >= 0);
+		close(fd);
+		unlink(path);
+		char err[256], line[512], hdr[64];
+		snprintf(hdr, sizeof(hdr), "{\"numatop_tui_recording\":%s}", bad[b]);
+		const char *const heads[] = { "{\"numatop_tui_recording\":1}", hdr, "{\"numatop_tui_recording\":1}" };
+		fake_now = 1796342400;
+		for (int run = 0; run < 3; run++) {
+			struct rec_writer *w;
+			CHECK_EQ_INT(rec_writer_open(&w, path, 28, heads[run], fake_clock, NULL, err,
+						     sizeof(err)), 0);
+			for (int k = 0; k < 2; k++) {
+				size_t n = sample_line(line, sizeof(line), fake_now++, run * 2 + k);
+				CHECK_EQ_INT(rec_writer_add(w, line, n, err, sizeof(err)), 0);
+			}
+			CHECK_EQ_INT(rec_writer_close(w, err, sizeof(err)), 0);
+		}
+		struct rec_reader *r;
+		CHECK_EQ_INT(rec_reader_open(&r, path, err, sizeof(err)), 0);
+		struct rec_sample s;
+		int seen[6] = { 0 }, n = 0;
+		for (int rc = rec_reader_first(r, &s); rc == 0 && n < 6; rc = rec_reader_next(r, &s))
+			seen[n++] = sample_no(&s);
+		CHECK_EQ_INT(n, 4);
+		CHECK(seen[0] == 0 && seen[1] == 1 && seen[2] == 4 && seen[3] == 5);
+		CHECK(warned(r, "format version"));
+		rec_reader_close(r);
+		unlink(path);
+	}
+}
+
 int main(void)
 {
 	RUN_TEST(times);
@@ -272,5 +383,7 @@ int main(void)
 	RUN_TEST(frames);
 	RUN_TEST(lock);
 	RUN_TEST(prune_only_recordings);
+	RUN_TEST(open_frame);
+	RUN_TEST(later_header_unreadable);
 	return CHECK_DONE();
 }
