@@ -9,6 +9,7 @@
 #   make deps       install missing Debian packages (root) or print the line
 #   make install    install (PREFIX=/usr/local, DESTDIR=); make uninstall
 #   make man        the man page, build/numatop-tui.1
+#   make docs       docs/options.md and docs/keys.md from the program's tables
 #   make deb        the Debian package, build/numatop-tui_VERSION_*.deb
 
 CC      ?= cc
@@ -61,7 +62,7 @@ BENCH_BIN := $(BUILD)/bench/bench
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench man install uninstall deb
+.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench man docs install uninstall deb
 
 all: $(PROG) $(BUILD)/numatop-tui.1
 
@@ -96,6 +97,18 @@ $(BUILD)/numatop-tui.1: doc/numatop-tui.1.in $(GENMAN)
 	$(GENMAN) $< $(VERSION) $(VERSION_DATE) > $@.tmp && mv $@.tmp $@
 
 man: $(BUILD)/numatop-tui.1
+
+# The option and key pages of docs/, from their templates and the same
+# tables (tools/genman.c --markdown); committed, and tests/sh/test_docs.sh
+# fails when they differ from what this writes. DOCS_OUT: write them
+# elsewhere (the test does).
+DOCS_GEN := options keys
+DOCS_OUT ?= docs
+docs: $(GENMAN)
+	@mkdir -p $(DOCS_OUT)
+	@for d in $(DOCS_GEN); do \
+	  $(GENMAN) --markdown doc/$$d.md.in > $(DOCS_OUT)/$$d.md.tmp && mv $(DOCS_OUT)/$$d.md.tmp $(DOCS_OUT)/$$d.md || exit 1; \
+	done
 
 # make install [PREFIX=/usr/local] [DESTDIR=]; make uninstall removes
 # exactly these files.
