@@ -9,6 +9,7 @@
 #   make deps       install missing Debian packages (root) or print the line
 #   make install    install (PREFIX=/usr/local, DESTDIR=); make uninstall
 #   make man        the man page, build/numatop-tui.1
+#   make docs       docs/options.md and docs/keys.md from the program's tables
 #   make deb        the Debian package, build/numatop-tui_VERSION_*.deb
 
 CC      ?= cc
@@ -61,7 +62,7 @@ BENCH_BIN := $(BUILD)/bench/bench
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench man install uninstall deb
+.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench man docs install uninstall deb
 
 all: $(PROG) $(BUILD)/numatop-tui.1
 
@@ -97,6 +98,18 @@ $(BUILD)/numatop-tui.1: doc/numatop-tui.1.in $(GENMAN)
 
 man: $(BUILD)/numatop-tui.1
 
+# The option and key pages of docs/, from their templates and the same
+# tables (tools/genman.c --markdown); committed, and tests/sh/test_docs.sh
+# fails when they differ from what this writes. DOCS_OUT: write them
+# elsewhere (the test does).
+DOCS_GEN := options keys
+DOCS_OUT ?= docs
+docs: $(GENMAN)
+	@mkdir -p $(DOCS_OUT)
+	@for d in $(DOCS_GEN); do \
+	  $(GENMAN) --markdown doc/$$d.md.in > $(DOCS_OUT)/$$d.md.tmp && mv $(DOCS_OUT)/$$d.md.tmp $(DOCS_OUT)/$$d.md || exit 1; \
+	done
+
 # make install [PREFIX=/usr/local] [DESTDIR=]; make uninstall removes
 # exactly these files.
 PREFIX ?= /usr/local
@@ -114,15 +127,21 @@ DOCDIR  = $(PREFIX)/share/doc/numatop-tui
 # The Debian package sets UNITDIR=/lib/systemd/system (debian/rules).
 UNITDIR = $(PREFIX)/lib/systemd/system
 UNIT    = numatop-tui-record.service
+# The README and HACKING.md, and the pages of docs/ in $(DOCDIR)/docs/, where
+# the README's links find them.
+DOC_PAGES := $(notdir $(wildcard docs/*.md))
 INSTALLED = $(BINDIR)/numatop-tui $(MANDIR)/numatop-tui.1 $(COMPDIR)/numatop-tui \
-            $(DOCDIR)/README.md $(UNITDIR)/$(UNIT)
+            $(DOCDIR)/README.md $(DOCDIR)/HACKING.md $(addprefix $(DOCDIR)/docs/,$(DOC_PAGES)) \
+            $(UNITDIR)/$(UNIT)
 
 install: $(PROG) $(BUILD)/numatop-tui.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/numatop-tui
 	install -m 0644 $(BUILD)/numatop-tui.1 $(DESTDIR)$(MANDIR)/numatop-tui.1
 	install -m 0644 completion/numatop-tui.bash $(DESTDIR)$(COMPDIR)/numatop-tui
-	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 README.md HACKING.md $(DESTDIR)$(DOCDIR)/
+	install -d $(DESTDIR)$(DOCDIR)/docs
+	install -m 0644 $(addprefix docs/,$(DOC_PAGES)) $(DESTDIR)$(DOCDIR)/docs/
 	install -d $(DESTDIR)$(UNITDIR)
 	sed 's|@BINDIR@|$(BINDIR)|g' contrib/systemd/$(UNIT).in > $(DESTDIR)$(UNITDIR)/$(UNIT).tmp
 	chmod 0644 $(DESTDIR)$(UNITDIR)/$(UNIT).tmp
@@ -130,7 +149,7 @@ install: $(PROG) $(BUILD)/numatop-tui.1
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 # The Debian package, built from a copy of the tree into build/deb/:
 # build/numatop-tui_$(VERSION)_*.deb.
@@ -234,7 +253,7 @@ vmtest: deps
 	$(MAKE) $(PROG)
 	BUILD=$(BUILD) PROG=./$(PROG) tests/vm/vmtest.sh
 
-# The benchmark: load, floor, full scan, budgeted ticks (see README).
+# The benchmark: load, floor, full scan, budgeted ticks (see HACKING.md).
 bench:
 	$(MAKE) deps DEB_PKGS="$(DEB_PKGS) $(BENCH_PKGS)"
 	$(MAKE) $(PROG) $(BENCH_BIN)

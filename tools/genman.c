@@ -1,9 +1,15 @@
 /* genman.c - write numatop-tui.1 from doc/numatop-tui.1.in: the options
  * (from --help), formats, keys (the help screen's text) and columns come
  * from the tables the program itself uses, so the man page cannot drift.
+ * With --markdown the same markers become Markdown tables: the option and
+ * key pages of docs/ (make docs), from doc/options.md.in and
+ * doc/keys.md.in.
  *
  *   genman TEMPLATE VERSION DATE > numatop-tui.1
+ *   genman --markdown TEMPLATE > docs/NAME.md
  */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +35,39 @@ static void roff(FILE *f, const char *s)
 	}
 }
 
+/* Text in a Markdown table cell: characters that would start markup or
+ * HTML, or end the cell, are escaped; "_" only where it could start or
+ * end emphasis (numa_maps stays as it is). */
+static void md(FILE *f, const char *s)
+{
+	for (const char *c = s; *c; c++) {
+		bool alnum_before = c > s && isalnum((unsigned char)c[-1]);
+		bool alnum_after = isalnum((unsigned char)c[1]);
+		if (strchr("\\`*|<[]~&", *c) || (*c == '_' && !(alnum_before && alnum_after)))
+			fputc('\\', f);
+		fputc(*c, f);
+	}
+}
+
+/* A code span in a Markdown table cell ("F4 \\", "N<id>"): longer fences
+ * when it holds a backtick, "|" escaped (the table splits its cells
+ * first). */
+static void md_code(FILE *f, const char *s)
+{
+	bool tick = strchr(s, '`') != NULL;
+	fputs(tick ? "`` " : "`", f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputs(tick ? " ``" : "`", f);
+}
+
 /* "  -b, --batch          print ..." and its continuation lines (indented
  * further than any option): one .TP entry, the flags bold, their argument
- * in italics. */
-static void options(FILE *f)
+ * in italics; in Markdown one table row, the flags a code span. */
+static void options(FILE *f, bool markdown)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -41,6 +76,9 @@ static void options(FILE *f)
 		exit(1);
 	options_usage(m);
 	fclose(m);
+	if (markdown)
+		fputs("| option | meaning |\n|---|---|\n", f);
+	bool row = false;           /* a Markdown row is open */
 	/* The options are the lines between the first and the second
 	 * empty line of the usage text. */
 	int blank = 0;
@@ -61,8 +99,8 @@ static void options(FILE *f)
 		 * "      --full"); a line indented further continues the
 		 * help text above (it may start with "--format"). */
 		if (p - line >= 8 || *p != '-') {
-			fputc('\n', f);
-			roff(f, p);
+			fputc(markdown ? ' ' : '\n', f);
+			(markdown ? md : roff)(f, p);
 			continue;
 		}
 		/* The flags end at the first run of two or more blanks
@@ -90,6 +128,14 @@ static void options(FILE *f)
 			help++;
 		char flags[64];
 		snprintf(flags, sizeof(flags), "%.*s", (int)(gap - p), p);
+		if (markdown) {
+			fputs(row ? " |\n| " : "| ", f);
+			md_code(f, flags);
+			fputs(" | ", f);
+			md(f, help);
+			row = true;
+			continue;
+		}
 		fputs("\n.TP\n", f);
 		/* "-s, --sort COLUMN": each flag bold, the argument italic. */
 		char *arg = strchr(flags, ' ');
@@ -108,79 +154,102 @@ static void options(FILE *f)
 		fputc('\n', f);
 		roff(f, help);
 	}
-	fputc('\n', f);
+	fputs(row ? " |\n" : "\n", f);
 	free(text);
 }
 
-static void formats(FILE *f)
+/* One entry: a man page .TP (the name bold), or a Markdown table row (the
+ * name a code span). */
+static void entry(FILE *f, bool markdown, const char *name, const char *text)
 {
-	for (size_t i = 0; i < output_nformats; i++) {
-		fputs(".TP\n.B ", f);
-		roff(f, output_formats[i].name);
-		fputc('\n', f);
-		roff(f, output_formats[i].desc);
-		fputc('\n', f);
+	if (markdown) {
+		fputs("| ", f);
+		md_code(f, name);
+		fputs(" | ", f);
+		md(f, text);
+		fputs(" |\n", f);
+		return;
 	}
+	fputs(".TP\n.B ", f);
+	roff(f, name);
+	fputc('\n', f);
+	roff(f, text);
+	fputc('\n', f);
 }
 
-static void keys(FILE *f)
+static void formats(FILE *f, bool markdown)
+{
+	if (markdown)
+		fputs("| format | what |\n|---|---|\n", f);
+	for (size_t i = 0; i < output_nformats; i++)
+		entry(f, markdown, output_formats[i].name, output_formats[i].desc);
+}
+
+/* The help screen's keys; a heading starts a subsection (in Markdown a
+ * "##" heading and a table of its own). */
+static void keys(FILE *f, bool markdown)
 {
 	const char *label, *text;
 	char buf[160];
 	bool heading;
+	if (markdown)
+		fputs("| key | action |\n|---|---|\n", f);
 	for (long k = 0; ui_help_entry(k, &label, &text, buf, sizeof(buf), &heading); k++) {
 		if (heading) {
 			if (strncmp(text, "Columns", 7) == 0)
 				break;          /* their own section */
+			if (markdown) {
+				fputs("\n## ", f);
+				md(f, text);
+				fputs("\n\n| key | action |\n|---|---|\n", f);
+				continue;
+			}
 			fputs(".SS ", f);
 			roff(f, text);
 			fputc('\n', f);
 			continue;
 		}
-		fputs(".TP\n.B ", f);
-		roff(f, label);
-		fputc('\n', f);
-		roff(f, text);
-		fputc('\n', f);
+		entry(f, markdown, label, text);
 	}
 }
 
-static void columns(FILE *f)
+static void columns(FILE *f, bool markdown)
 {
+	if (markdown)
+		fputs("| column | meaning |\n|---|---|\n", f);
 	for (int c = 0; c < COL_NCOLS; c++) {
 		const struct col_def *d = col_get((enum snap_col)c);
-		fputs(".TP\n.B ", f);
-		roff(f, c == COL_NODE ? "N<id>" : d->name);
-		fputc('\n', f);
-		roff(f, d->desc);
-		fputc('\n', f);
+		entry(f, markdown, c == COL_NODE ? "N<id>" : d->name, d->desc);
 	}
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: genman TEMPLATE VERSION DATE\n");
+	bool markdown = argc == 3 && strcmp(argv[1], "--markdown") == 0;
+	if (argc != 4 && !markdown) {
+		fprintf(stderr, "usage: genman TEMPLATE VERSION DATE\n"
+			"       genman --markdown TEMPLATE\n");
 		return 2;
 	}
-	FILE *in = fopen(argv[1], "r");
+	const char *tmpl = argv[markdown ? 2 : 1];
+	FILE *in = fopen(tmpl, "r");
 	if (!in) {
-		perror(argv[1]);
+		perror(tmpl);
 		return 1;
 	}
 	char line[4096];
 	while (fgets(line, sizeof(line), in)) {
 		if (strcmp(line, "@OPTIONS@\n") == 0)
-			options(stdout);
+			options(stdout, markdown);
 		else if (strcmp(line, "@FORMATS@\n") == 0)
-			formats(stdout);
+			formats(stdout, markdown);
 		else if (strcmp(line, "@KEYS@\n") == 0)
-			keys(stdout);
+			keys(stdout, markdown);
 		else if (strcmp(line, "@COLUMNS@\n") == 0)
-			columns(stdout);
+			columns(stdout, markdown);
 		else {
 			char *v;
-			while ((v = strstr(line, "@VERSION@")) || (v = strstr(line, "@DATE@"))) {
+			while (!markdown && ((v = strstr(line, "@VERSION@")) || (v = strstr(line, "@DATE@")))) {
 				const char *with = v[1] == 'V' ? argv[2] : argv[3];
 				size_t cut = v[1] == 'V' ? 9 : 6;
 				char rest[4096];

@@ -65,6 +65,10 @@ for f in ./usr/bin/numatop-tui ./usr/share/man/man1/numatop-tui.1.gz \
 	grep -qxF "$f" "$T/list" || miss="$miss $f"
 done
 grep -q '^\./usr/share/doc/numatop-tui/README' "$T/list" || miss="$miss ./usr/share/doc/numatop-tui/README*"
+# The pages of docs/ beside it (dh_compress may have compressed them).
+for d in HACKING.md $(ls docs/*.md); do
+	grep -q "^\./usr/share/doc/numatop-tui/$d" "$T/list" || miss="$miss ./usr/share/doc/numatop-tui/$d*"
+done
 # The unit where the distribution's dh_installsystemd takes it (Debian 12:
 # /lib/systemd/system).
 UNITPATH=$(grep -xE '\./(usr/)?lib/systemd/system/numatop-tui-record\.service' "$T/list")

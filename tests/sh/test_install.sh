@@ -46,11 +46,16 @@ files() { (cd "$1" && find . ! -type d | sed 's|^\./||' | LC_ALL=C sort); }
 R=$T/root
 mkdir -p "$R/usr/bin"
 echo "not ours" >"$R/usr/bin/other"
-want="usr/bin/numatop-tui 755
-usr/lib/systemd/system/numatop-tui-record.service 644
-usr/share/bash-completion/completions/numatop-tui 644
-usr/share/doc/numatop-tui/README.md 644
-usr/share/man/man1/numatop-tui.1 644"
+# The documentation: README.md, HACKING.md and every page of docs/ (in
+# docs/, where the README's links point).
+docs=$(ls docs/*.md)
+[ -n "$docs" ] || bad install_docs_pages "no docs/*.md in the tree"
+want=$({ printf '%s\n' "usr/bin/numatop-tui 755" \
+	"usr/lib/systemd/system/numatop-tui-record.service 644" \
+	"usr/share/bash-completion/completions/numatop-tui 644" \
+	"usr/share/doc/numatop-tui/README.md 644" "usr/share/doc/numatop-tui/HACKING.md 644" \
+	"usr/share/man/man1/numatop-tui.1 644"
+	for d in $docs; do echo "usr/share/doc/numatop-tui/$d 644"; done; } | LC_ALL=C sort)
 mk install PREFIX=/usr DESTDIR="$R"; rc=$?
 [ $rc -eq 0 ] && ok install_runs || bad install_runs "make -s install PREFIX=/usr DESTDIR=$R: status $rc
 $(tail -15 "$T/make.log")"
@@ -72,9 +77,13 @@ v=$("$R/usr/bin/numatop-tui" -V 2>&1)
 # The installed files are the repository's (the man page: the generated one).
 diffs=""
 for p in "completion/numatop-tui.bash usr/share/bash-completion/completions/numatop-tui" \
-	"README.md usr/share/doc/numatop-tui/README.md" "$MANPAGE usr/share/man/man1/numatop-tui.1"; do
+	"README.md usr/share/doc/numatop-tui/README.md" "HACKING.md usr/share/doc/numatop-tui/HACKING.md" \
+	"$MANPAGE usr/share/man/man1/numatop-tui.1"; do
 	set -- $p
 	cmp -s "$1" "$R/$2" || diffs="$diffs$R/$2 is not $1; "
+done
+for d in $docs; do
+	cmp -s "$d" "$R/usr/share/doc/numatop-tui/$d" || diffs="$diffs$R/usr/share/doc/numatop-tui/$d is not $d; "
 done
 [ -z "$diffs" ] && ok install_same_files || bad install_same_files "$diffs"
 # The unit: its template with ExecStart on the installed program.

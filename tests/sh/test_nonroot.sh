@@ -203,7 +203,7 @@ fi
 # Nothing written: the home/cwd stays empty, no new file of nobody's in
 # the usual temp directories (our own directory aside). The one exception
 # is the monitor's settings file, written on purpose because keys changed
-# the sort (README: Settings file): it must be nobody's own, 0700 dirs.
+# the sort (docs/monitor.md: Settings file): it must be nobody's own, 0700 dirs.
 rc_file=$W/.config/numatop-tui/numatop-tuirc
 left=$(find "$W" -mindepth 1 2>/dev/null | grep -vxF -e "$W/.config" \
 	-e "$W/.config/numatop-tui" -e "$rc_file")
