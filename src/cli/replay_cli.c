@@ -75,6 +75,14 @@ int replay_run(const struct options *o, FILE *out, FILE *err)
 	time_t begin = 0, end = 0;
 	bool has_begin = o->begin && rec_parse_time(o->begin, replay_start(rp), &begin) == 0;
 	bool has_end = o->end && rec_parse_time(o->end, replay_start(rp), &end) == 0;
+	/* One a time of day, the other a date: only the recording's first
+	 * day orders them (options.c orders two of a kind). */
+	if (has_begin && has_end && begin > end) {
+		fprintf(err, "numatop-tui: --begin %s is after --end %s (times of day are on the "
+			"recording's first day): nothing to replay\n", o->begin, o->end);
+		status = 2;
+		goto out;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	bool new_topo;
 	int rc = replay_move(rp, has_begin ? REPLAY_AT : REPLAY_FIRST, begin, &se, &snap, &new_topo,

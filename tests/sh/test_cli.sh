@@ -113,3 +113,10 @@ use "12:00 11:59" --replay "$t/r.zst" --json --begin 12:00 --end 11:59 >"$t/o"
 use "dates" --replay "$t/r.zst" --json --begin '2026-01-02 00:00' --end '2026-01-01 23:59:59' >>"$t/o"
 [ -s "$t/r.zst" ] && [ ! -s "$t/o" ] && grep -q 'is after --end' "$t/e" && ok cli_replay_begin_after_end ||
 	bad cli_replay_begin_after_end "$(cat "$t/o")"
+# A time of day (on the recording's first day) and a date: ordered only
+# once the recording is open; the other way round the window has samples.
+$PROG --replay "$t/r.zst" --json --begin 00:00 --end '2000-01-01 00:00' >"$t/o" 2>"$t/e"; rc=$?
+$PROG --replay "$t/r.zst" --json --begin 00:00 --end '2999-01-01 00:00' >"$t/o2" 2>/dev/null; rc2=$?
+[ $rc -eq 2 ] && [ ! -s "$t/o" ] && grep -q "is after --end 2000-01-01 00:00 (times of day are on the recording's first day)" "$t/e" &&
+	[ $rc2 -eq 0 ] && [ "$(grep -c '"sample"' "$t/o2")" -eq 2 ] && ok cli_replay_begin_time_after_end_date ||
+	bad cli_replay_begin_time_after_end_date "rc=$rc $(cat "$t/e") / rc=$rc2 $(head -c 200 "$t/o2")"
