@@ -43,7 +43,14 @@ EOF
 n=$(ls -d "$T"/t/proc/[0-9]* | wc -l)
 
 # JSON: the first sample is partial and says so; a later one is whole.
-"$PROG" --root "$T/t" --json -n 6 -d 0.5 >"$T/j" 2>"$T/err"
+# The interval is made long enough for this machine and build: at least
+# half of what reading every numa_maps at once takes here (--full, the
+# floor, measured now), so that five waits read them all twice over.
+t0=$(date +%s%N)
+"$PROG" --root "$T/t" -b -n 1 --full >/dev/null 2>&1
+full_ms=$((($(date +%s%N) - t0) / 1000000))
+d=$(awk -v f="$full_ms" 'BEGIN { d = f / 2000; printf "%.2f", d < 0.5 ? 0.5 : d }')
+"$PROG" --root "$T/t" --json -n 6 -d "$d" >"$T/j" 2>"$T/err"
 python3 - "$T/j" "$n" >"$T/py" 2>&1 <<'EOF'
 import json, sys
 s = [json.loads(l) for l in open(sys.argv[1])]
@@ -62,7 +69,8 @@ assert all(p["numa_maps"] != "not_read" for p in s[i]["processes"])
 assert all(not x["warmup"] and x["budget_ms"] == 20.0 for x in b[i + 1:]), b
 print("complete at sample %d of %d" % (s[i]["sample"], len(s)))
 EOF
-[ $? -eq 0 ] && ok "warmup_json_completes ($(cat "$T/py"))" || bad warmup_json_completes "$(cat "$T/py" "$T/err")"
+[ $? -eq 0 ] && ok "warmup_json_completes ($(cat "$T/py"), -d $d, --full took $full_ms ms)" ||
+	bad warmup_json_completes "-d $d (--full took $full_ms ms): $(cat "$T/py" "$T/err")"
 
 # Text: the header says how far the warm-up is.
 "$PROG" --root "$T/t" -b -n 1 --budget 20 -d 1 >/dev/null 2>&1   # a single snapshot is full: no warm-up
