@@ -74,9 +74,10 @@ $(BUILD)/src/cli/%.o: src/cli/%.c $(wildcard include/*.h src/cli/*.h ui/ui.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc/cli -Iui $(CLI_CFLAGS) -c -o $@ $<
 
-$(BUILD)/ui/%.o: ui/%.c $(wildcard include/*.h ui/*.h src/cli/*.h)
+# The monitor sees the core's headers and its own, not the command line's.
+$(BUILD)/ui/%.o: ui/%.c $(wildcard include/*.h ui/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc/cli $(UI_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(UI_CFLAGS) -c -o $@ $<
 
 $(LIB): $(CORE_OBJ)
 	@rm -f $@

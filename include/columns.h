@@ -88,6 +88,11 @@ long col_list_find(const struct col_list *l, enum snap_col col);
 /* AGE on or off: inserted before POLICY/COMMAND, or removed. */
 int col_list_set_age(struct col_list *l, bool on);
 void col_list_free(struct col_list *l);
+/* A front end's choice of sort (-s NAME, NULL: REMOTE descending) and
+ * columns (-o SPEC into l; NULL leaves l as it is), AGE added with age. 0, or
+ * -errno with a message naming the option in err. */
+int col_setup(const struct topology *t, const char *sort, const char *spec, bool age,
+	      struct sort_key *key, struct col_list *l, char *err, size_t errsz);
 
 /* The header of one column ("N3" for a node). */
 void col_header(const struct col_ctx *c, enum snap_col col, int node, char *out, size_t n);

@@ -545,3 +545,22 @@ void snapshot_sort(struct snapshot *s, const struct sort_key *key)
 		return;
 	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, (void *)key);
 }
+
+int col_setup(const struct topology *t, const char *sort, const char *spec, bool age,
+	      struct sort_key *key, struct col_list *l, char *err, size_t errsz)
+{
+	*key = (struct sort_key){ COL_REMOTE, -1, true };
+	if (sort && col_parse_sort(t, sort, key) != 0) {
+		snprintf(err, errsz, "-s: no column '%s' on this machine", sort);
+		return -EINVAL;
+	}
+	if (!spec)
+		return 0;
+	char e[480];
+	int rc = col_list_parse(t, spec, l, e, sizeof(e));
+	if (rc == 0 && age)
+		rc = col_list_set_age(l, true);
+	if (rc)
+		snprintf(err, errsz, "-o: %s", e);
+	return rc;
+}

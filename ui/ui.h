@@ -5,10 +5,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "options.h"
+#include "session.h"
+
+/* What the monitor is asked to show, filled by its front end (main.c,
+ * from the options): the monitor knows nothing of the command line. */
+struct ui_config {
+	struct session_config session;  /* what it opens; session.filter
+					  * is -p, -u and -K */
+	const char *sort;                /* -s NAME, NULL: REMOTE */
+	const char *columns;             /* -o SPEC, NULL: the default */
+	bool show_age;                   /* --age */
+	const char *replay, *begin;      /* --replay FILE|DIR, --begin TIME */
+	double delay;                    /* -d seconds */
+	bool delay_set;                  /* -d given: it wins over settings */
+	long iterations;                 /* -n: samples before it ends (0: no end) */
+	bool readonly;                   /* --readonly: no action */
+	bool no_mouse, no_color, ascii;
+	bool measure_quick;              /* the measurement dialog's quick run */
+};
 
 /* Run the monitor until the user quits; returns the exit status. */
-int ui_run(const struct options *o);
+int ui_run(const struct ui_config *c);
 
 /* The help screen's line k (0, 1, ...): a heading (*heading, its text in
  * *text) or a key's label and text, as the key table says them; false

@@ -10,10 +10,10 @@
 #include "detail.h"
 #include "hmat.h"
 #include "measure.h"
-#include "options.h"
 #include "sampler.h"
 #include "session.h"
 #include "history.h"
+#include "ui.h"
 #include "settings.h"
 #include "snapshot.h"
 
@@ -74,7 +74,7 @@ struct ui_tag {
 };
 
 struct ui {
-	const struct options *opt;
+	const struct ui_config *opt;
 	struct session se;       /* root, topology, sampler, HMAT, measurement */
 	struct snapshot snap;
 	struct sort_key sort;
@@ -144,7 +144,7 @@ int ui_spark(struct ui *u, int y, int x, int w, const struct hist_ring *r, doubl
 void ui_history_node_line(struct ui *u, size_t i, int y, int x, int w);
 
 /* ui_replay.c: the monitor on a recording (--replay) */
-int ui_replay_open(struct ui *u, const struct options *o, char *err, size_t errsz);
+int ui_replay_open(struct ui *u, const struct ui_config *o, char *err, size_t errsz);
 void ui_replay_close(struct ui *u);
 bool ui_replay_sample(struct ui *u);         /* the current sample into u->snap;
                                                * true: one not in the history yet */

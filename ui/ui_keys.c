@@ -80,7 +80,8 @@ static void k_kthreads(struct ui *u, int ch)
 {
 	(void)ch;
 	u->kernel_threads = !u->kernel_threads;
-	struct sampler_filter f = { u->opt->pids, u->opt->npids, u->opt->user, u->kernel_threads };
+	struct sampler_filter f = u->opt->session.filter;
+	f.kernel_threads = u->kernel_threads;
 	if (!u->replay)
 		sampler_set_filter(u->se.smp, &f);
 	ui_want_sample(u);

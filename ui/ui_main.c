@@ -53,13 +53,13 @@ static void init_colors(struct ui *u)
 		init_pair((short)(C_HEAT0 + i), COLOR_WHITE, u->c256 ? ramp256[i] : ramp8[i]);
 }
 
-static int ui_open(struct ui *u, const struct options *o)
+static int ui_open(struct ui *u, const struct ui_config *o)
 {
 	memset(u, 0, sizeof(*u));
 	u->opt = o;
-	struct session_config sc;
+	struct session_config sc = o->session;
 	char msg[512];
-	options_session(o, true, &sc);
+	sc.sampler = true;
 	sc.hmat = true;          /* the firmware's HMAT (any root) */
 	sc.measurement = true;   /* the last measurement (live) */
 	/* A recording: its topology and samples, no root and no sampler. */
@@ -69,7 +69,8 @@ static int ui_open(struct ui *u, const struct options *o)
 		fprintf(stderr, "numatop-tui: %s\n", msg);
 		return orc == SESSION_EUSAGE ? 2 : 1;
 	}
-	if (options_columns(o, &u->se.topo, &u->sort, &u->cols, msg, sizeof(msg)) != 0) {
+	if (col_setup(&u->se.topo, o->sort, o->columns, o->show_age, &u->sort, &u->cols, msg,
+		      sizeof(msg)) != 0) {
 		fprintf(stderr, "numatop-tui: %s\n", msg);
 		return 2;
 	}
@@ -82,7 +83,7 @@ static int ui_open(struct ui *u, const struct options *o)
 	u->mouse = !o->no_mouse;
 	u->screen = u->back = SCR_PROCESSES;
 	u->sel_pid = -1;
-	u->kernel_threads = o->kernel_threads;
+	u->kernel_threads = o->session.filter.kernel_threads;
 	if (u->se.have_meas)
 		ui_measure_adopt(u);
 	ui_settings_load(u);
@@ -113,14 +114,14 @@ static void ui_close(struct ui *u)
 /* The selected, tagged, -p and detail processes are read every tick. */
 static void set_priority(struct ui *u)
 {
-	size_t n = 0, cap = u->ntagged + u->opt->npids + 2;
+	size_t n = 0, cap = u->ntagged + u->opt->session.filter.npids + 2;
 	int *v = malloc(cap * sizeof(*v));
 	if (!v)
 		return;
 	for (size_t i = 0; i < u->ntagged; i++)
 		v[n++] = u->tagged[i].pid;
-	for (size_t i = 0; i < u->opt->npids; i++)
-		v[n++] = u->opt->pids[i];     /* -p: what the user asked to watch */
+	for (size_t i = 0; i < u->opt->session.filter.npids; i++)
+		v[n++] = u->opt->session.filter.pids[i];     /* -p: what the user asked to watch */
 	if (u->sel_pid > 0)
 		v[n++] = u->sel_pid;
 	if (u->screen == SCR_DETAIL && u->detail.pid > 0)
@@ -328,7 +329,7 @@ static void drain_keys(struct ui *u)
 	}
 }
 
-int ui_run(const struct options *o)
+int ui_run(const struct ui_config *o)
 {
 	int rc = check_terminal();
 	if (rc)

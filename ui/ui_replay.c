@@ -26,8 +26,9 @@ struct ui_replay {
 /* -p, -u and K as the live sampler applies them. */
 static void set_filter(struct ui *u)
 {
-	const struct options *o = u->opt;
-	struct sampler_filter f = { o->pids, o->npids, o->user, u->kernel_threads };
+	const struct ui_config *o = u->opt;
+	struct sampler_filter f = o->session.filter;
+	f.kernel_threads = u->kernel_threads;
 	replay_set_filter(u->rp->r, &f);
 	u->rp->built_kthreads = u->kernel_threads;
 }
@@ -64,7 +65,7 @@ static void prefill(struct ui *u)
 	replay_history(u->rp->r, &u->se, &u->hist, REPLAY_PREFILL);
 }
 
-int ui_replay_open(struct ui *u, const struct options *o, char *err, size_t errsz)
+int ui_replay_open(struct ui *u, const struct ui_config *o, char *err, size_t errsz)
 {
 	struct ui_replay *rp = calloc(1, sizeof(*rp));
 	if (!rp)
@@ -74,7 +75,7 @@ int ui_replay_open(struct ui *u, const struct options *o, char *err, size_t errs
 	int rc = replay_open(&rp->r, o->replay, err, errsz);
 	if (rc)
 		return rc;
-	u->kernel_threads = o->kernel_threads;
+	u->kernel_threads = o->session.filter.kernel_threads;
 	set_filter(u);
 	time_t when = 0;
 	bool at = o->begin && rec_parse_time(o->begin, replay_start(rp->r), &when) == 0;

@@ -55,7 +55,7 @@ static struct settings from_file;
 
 void ui_settings_load(struct ui *u)
 {
-	const struct options *o = u->opt;
+	const struct ui_config *o = u->opt;
 	settings_init(&from_file);
 	if (settings_path(u->settings_path, sizeof(u->settings_path)) != 0) {
 		u->settings_path[0] = '\0';
@@ -115,9 +115,10 @@ void ui_settings_load(struct ui *u)
 			u->layer = (enum ui_layer)i;
 	if (!o->delay_set && s.delay > 0)
 		u->delay = s.delay;
-	if (!o->kernel_threads && s.kernel_threads == 1) {
+	if (!o->session.filter.kernel_threads && s.kernel_threads == 1) {
 		u->kernel_threads = true;
-		struct sampler_filter f = { o->pids, o->npids, o->user, true };
+		struct sampler_filter f = o->session.filter;
+		f.kernel_threads = true;
 		sampler_set_filter(u->se.smp, &f);
 	}
 	collect(u, &u->settings_at_start);
@@ -128,7 +129,7 @@ void ui_settings_load(struct ui *u)
  * changed in the monitor since, the file keeps its own value (or none). */
 static void keep_file_values(const struct ui *u, struct settings *now)
 {
-	const struct options *o = u->opt;
+	const struct ui_config *o = u->opt;
 	const struct settings *st = &u->settings_at_start;
 	if (o->sort && strcmp(now->sort, st->sort) == 0 &&
 	    now->sort_descending == st->sort_descending) {
@@ -139,7 +140,7 @@ static void keep_file_values(const struct ui *u, struct settings *now)
 		memcpy(now->columns, from_file.columns, sizeof(now->columns));
 	if (o->delay_set && now->delay == st->delay)
 		now->delay = from_file.delay;
-	if (o->kernel_threads && now->kernel_threads == st->kernel_threads)
+	if (o->session.filter.kernel_threads && now->kernel_threads == st->kernel_threads)
 		now->kernel_threads = from_file.kernel_threads;
 }
 

@@ -181,6 +181,20 @@ static void main_hold_std_fds(void)
 	}
 }
 
+/* The monitor, told what the options ask of it. */
+static int monitor(const struct options *o)
+{
+	struct ui_config c = {
+		.sort = o->sort, .columns = o->columns, .show_age = o->show_age,
+		.replay = o->replay, .begin = o->begin,
+		.delay = o->delay, .delay_set = o->delay_set, .iterations = o->iterations,
+		.readonly = o->readonly, .no_mouse = o->no_mouse, .no_color = o->no_color,
+		.ascii = o->ascii, .measure_quick = o->measure_quick,
+	};
+	options_session(o, true, &c.session);
+	return ui_run(&c);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -213,7 +227,7 @@ int main(int argc, char **argv)
 	} else if (o.batch || o.record) {
 		status = batch_run(&o, stdout, stderr);
 	} else {
-		status = ui_run(&o);
+		status = monitor(&o);
 	}
 	options_free(&o);
 	return status;

@@ -470,20 +470,7 @@ void options_session(const struct options *o, bool sampler, struct session_confi
 int options_columns(const struct options *o, const struct topology *t, struct sort_key *key,
 		    struct col_list *cols, char *err, size_t errsz)
 {
-	*key = (struct sort_key){ COL_REMOTE, -1, true };
-	if (o->sort && col_parse_sort(t, o->sort, key) != 0) {
-		snprintf(err, errsz, "-s: no column '%s' on this machine", o->sort);
-		return -EINVAL;
-	}
-	if (!o->columns)
-		return 0;
-	char e[480];
-	int rc = col_list_parse(t, o->columns, cols, e, sizeof(e));
-	if (rc == 0 && o->show_age)
-		rc = col_list_set_age(cols, true);
-	if (rc)
-		snprintf(err, errsz, "-o: %s", e);
-	return rc;
+	return col_setup(t, o->sort, o->columns, o->show_age, key, cols, err, errsz);
 }
 
 void options_free(struct options *o)
