@@ -15,7 +15,7 @@
 #include "output.h"
 #include "record.h"
 #include "session.h"
-#include "snapjson.h"
+#include "snapshot_json.h"
 
 static char *last_line, *last_header;
 static size_t last_len;
@@ -221,11 +221,11 @@ int recorder_measure_day(size_t day_samples, struct recorder_cost *out)
 		struct rec_sample s;
 		rc = rec_reader_seek(r, when, &s);
 		if (!rc && !have_topo) {
-			rc = snapjson_topology(s.header, &topo, msg, sizeof(msg));
+			rc = snapshot_json_topology(s.header, &topo, msg, sizeof(msg));
 			have_topo = rc == 0;
 		}
 		if (!rc)
-			rc = snapjson_snapshot(s.line, s.len, &topo, &snap, msg, sizeof(msg));
+			rc = snapshot_json_snapshot(s.line, s.len, &topo, &snap, msg, sizeof(msg));
 		ms[i] = wall_ms() - s0;
 		if (!rc && s.when != when)
 			rc = -EIO;

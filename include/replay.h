@@ -1,7 +1,7 @@
 /* replay.h - a recording played back into the model, for the batch
  * replay (--replay FILE -b / --json) and the monitor: the reader
  * (record.h), each header's topology, HMAT and measurement, each sample
- * rebuilt into a snapshot (snapjson.h) and filtered by the live sampler's
+ * rebuilt into a snapshot (snapshot_json.h) and filtered by the live sampler's
  * own filter (sampler_filter_keeps). A sample that cannot be rebuilt is
  * skipped with a warning; the caller's model changes only for a sample
  * that was rebuilt whole. */

@@ -114,7 +114,7 @@ struct snapshot {
 	bool have_cgroups;            /* cgroups below was read this sample */
 	struct cgroup_set cgroups;
 	double cgroups_ms;            /* what reading them cost */
-	/* A sample replayed from a recording (snapjson.c): its warnings as
+	/* A sample replayed from a recording (snapshot_json.c): its warnings as
 	 * recorded (snapshot_warnings says these instead), and the strings
 	 * the processes point to (cgroup paths). */
 	bool replayed;

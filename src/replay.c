@@ -14,7 +14,7 @@
 #include "buf.h"
 #include "record.h"
 #include "replay_int.h"
-#include "snapjson.h"
+#include "snapshot_json.h"
 
 struct replay {
 	struct rec_reader *r;
@@ -82,7 +82,7 @@ int replay_open(struct replay **out, const char *path, char *err, size_t errsz)
 		 * a warning (its samples are skipped). */
 		struct topology t;
 		char why[200];
-		rc = snapjson_topology(s.header, &t, why, sizeof(why));
+		rc = snapshot_json_topology(s.header, &t, why, sizeof(why));
 		if (rc)
 			snprintf(err, errsz, "%s: %s", s.file, why);
 		else
@@ -170,7 +170,7 @@ static int rebuild(struct replay *rp, const struct rec_sample *s, struct session
 	char *hcopy = NULL;
 	const struct topology *topo = &se->topo;
 	if (!same) {
-		int rc = snapjson_topology(s->header, &t, err, errsz);
+		int rc = snapshot_json_topology(s->header, &t, err, errsz);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc) {
@@ -189,7 +189,7 @@ static int rebuild(struct replay *rp, const struct rec_sample *s, struct session
 	}
 	struct snapshot fresh;
 	memset(&fresh, 0, sizeof(fresh));
-	int rc = snapjson_snapshot(s->line, s->len, topo, &fresh, err, errsz);
+	int rc = snapshot_json_snapshot(s->line, s->len, topo, &fresh, err, errsz);
 	if (rc) {
 		snapshot_free(&fresh);
 		if (!same) {
@@ -210,7 +210,7 @@ static int rebuild(struct replay *rp, const struct rec_sample *s, struct session
 		struct hmat hm;
 		struct measure_result me;
 		bool have_hm, have_me;
-		snapjson_extras(s->header, &t, &hm, &have_hm, &me, &have_me);
+		snapshot_json_extras(s->header, &t, &hm, &have_hm, &me, &have_me);
 		release(rp, se);
 		se->topo = t;
 		se->hmat = hm;
@@ -362,7 +362,7 @@ int replay_history(struct replay *rp, const struct session *se, struct history *
 	memset(&snap, 0, sizeof(snap));
 	for (size_t i = k; i-- > 0;) {
 		/* One that cannot be read is said when it is moved to. */
-		if (rc == 0 && snapjson_snapshot(past[i], strlen(past[i]), &se->topo, &snap, err, sizeof(err)) == 0)
+		if (rc == 0 && snapshot_json_snapshot(past[i], strlen(past[i]), &se->topo, &snap, err, sizeof(err)) == 0)
 			rc = history_add(h, &snap, NULL, 0);
 		free(past[i]);
 	}

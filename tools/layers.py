@@ -30,7 +30,7 @@ LAYERS = [
                  "placement", "detail", "nodestat", "hmat", "measure_io", "record", "record_read",
                  "record_write", "record_frames", "record_guard"]),
     ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "format", "history", "node_fields",
-               "session", "settings", "snapjson", "snapjson_*", "replay", "replay_*", "sample_loop"]),
+               "session", "settings", "snapshot_json", "snapshot_json_*", "replay", "replay_*", "sample_loop"]),
     ("emit/act", ["output", "output_*", "record_header", "capture", "capture_*", "action",
                   "action_*", "measure"]),
     ("ui", ["ui/*"]),

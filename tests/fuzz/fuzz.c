@@ -36,7 +36,7 @@
 #include "record.h"
 #include "replay.h"
 #include "sanitize.h"
-#include "snapjson.h"
+#include "snapshot_json.h"
 #include "topology.h"
 
 static const int ids[] = { 0, 1, -1, 2 };
@@ -255,7 +255,7 @@ static void t_zoneinfo(const char *s, size_t size)
 /* A recording's header line and one sample line (the text zstdcat
  * prints) rebuilt into the model, sorted and printed as text: the
  * snapshot's arrays agree with its topology. */
-static void t_snapjson(const char *s, size_t size)
+static void t_snapshot_json(const char *s, size_t size)
 {
 	const char *nl = memchr(s, '\n', size);
 	if (!nl)
@@ -263,13 +263,13 @@ static void t_snapjson(const char *s, size_t size)
 	char *hdr = strndup(s, (size_t)(nl - s));
 	struct topology t;
 	char err[256];
-	if (!hdr || snapjson_topology(hdr, &t, err, sizeof(err)) != 0) {
+	if (!hdr || snapshot_json_topology(hdr, &t, err, sizeof(err)) != 0) {
 		free(hdr);
 		return;
 	}
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
-	if (snapjson_snapshot(nl + 1, size - (size_t)(nl + 1 - s), &t, &snap, err, sizeof(err)) == 0) {
+	if (snapshot_json_snapshot(nl + 1, size - (size_t)(nl + 1 - s), &t, &snap, err, sizeof(err)) == 0) {
 		for (size_t i = 0; i < snap.nprocs; i++)
 			if (snap.procs[i].home >= (int)t.nnodes || (snap.procs[i].why_idx >= 0 &&
 			    (size_t)snap.procs[i].why_idx >= snap.nwhy))
@@ -624,7 +624,7 @@ static const struct fuzz_target targets[] = {
 	{ "measure_file", t_measure_file }, { "sanitize", t_sanitize },
 	{ "cgroup_numa_stat", t_cgroup_numa_stat }, { "cgroup_proc", t_cgroup_proc },
 	{ "pid_sched", t_pid_sched }, { "zoneinfo", t_zoneinfo },
-	{ "snapjson", t_snapjson }, { "recording", t_recording }, { "replay", t_replay },
+	{ "snapshot_json", t_snapshot_json }, { "recording", t_recording }, { "replay", t_replay },
 };
 
 static char current[512];

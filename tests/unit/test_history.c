@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "history.h"
-#include "snapjson.h"
+#include "snapshot_json.h"
 
 /* A snapshot of nnodes nodes and n processes, PIDs 100.. */
 static void fake(struct snapshot *s, struct topology *t, size_t n, double busy, int64_t free_kb,
@@ -144,10 +144,10 @@ static char *file_line(const char *path, int n)
  * history takes it as unknown values, never reads what is not there. */
 static void unread_sample(void)
 {
-	const char *fx = "tests/fuzz/corpus/snapjson/opteron4";
+	const char *fx = "tests/fuzz/corpus/snapshot_json/opteron4";
 	char *hdr = file_line(fx, 0), *line = file_line(fx, 1), err[200];
 	struct topology t;
-	CHECK(hdr && line && snapjson_topology(hdr, &t, err, sizeof(err)) == 0);
+	CHECK(hdr && line && snapshot_json_topology(hdr, &t, err, sizeof(err)) == 0);
 	if (!hdr || !line) {
 		free(hdr);
 		free(line);
@@ -157,7 +157,7 @@ static void unread_sample(void)
 	CHECK_EQ_INT(history_init(&h, 8, t.nnodes), 0);
 	struct snapshot s;
 	memset(&s, 0, sizeof(s));
-	CHECK_EQ_INT(snapjson_snapshot(line, strlen(line), &t, &s, err, sizeof(err)), 0);
+	CHECK_EQ_INT(snapshot_json_snapshot(line, strlen(line), &t, &s, err, sizeof(err)), 0);
 	int pid = s.nprocs ? s.procs[0].info.pid : 0;
 	CHECK_EQ_INT(history_add(&h, &s, &pid, 1), 0);
 	CHECK(!isnan(hist_at(history_node(&h, 0, HIST_FREE_KB), 0)));
@@ -171,7 +171,7 @@ static void unread_sample(void)
 		size_t pre = (size_t)(at - line), n = strlen(line) + 32;
 		char *bad = malloc(n);
 		snprintf(bad, n, "%.*s%s%s", (int)pre, line, to[k], at + strlen(from[k]));
-		CHECK(snapjson_snapshot(bad, strlen(bad), &t, &s, err, sizeof(err)) != 0);
+		CHECK(snapshot_json_snapshot(bad, strlen(bad), &t, &s, err, sizeof(err)) != 0);
 		CHECK_EQ_INT(history_add(&h, &s, &pid, 1), 0);
 		const struct hist_ring *r = history_node(&h, 0, HIST_FREE_KB);
 		CHECK(r->n == (size_t)k + 2 && isnan(hist_at(r, r->n - 1)));
@@ -179,7 +179,7 @@ static void unread_sample(void)
 		CHECK(p && isnan(hist_at(&p->remote_pct, p->remote_pct.n - 1)));
 		free(bad);
 	}
-	/* The same without snapjson: a snapshot with its topology and no
+	/* The same without snapshot_json: a snapshot with its topology and no
 	 * nodes, no processes. */
 	snapshot_free(&s);
 	s.topo = &t;

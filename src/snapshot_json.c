@@ -1,8 +1,8 @@
-/* snapjson.c - a recording back into the model: the topology from its
+/* snapshot_json.c - a recording back into the model: the topology from its
  * header line, a snapshot from a sample line (what --json printed), so
  * that the text output and the monitor show a recorded sample as they
  * showed it live. What JSON does not carry stays unknown. */
-#include "snapjson.h"
+#include "snapshot_json.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,10 +15,11 @@
 #include "buf.h"
 #include "hmat.h"
 #include "measure_io.h"
+#include "node_fields.h"
 #include "numa_maps.h"
 #include "topology.h"
 #include "sanitize.h"
-#include "snapjson_int.h"
+#include "snapshot_json_int.h"
 
 static json_object *get(json_object *o, const char *k)
 {
@@ -209,11 +210,11 @@ static int topo_build(json_object *h, struct topology *t)
 	return 0;
 }
 
-int snapjson_topology(const char *header, struct topology *t, char *err, size_t errsz)
+int snapshot_json_topology(const char *header, struct topology *t, char *err, size_t errsz)
 {
 	memset(t, 0, sizeof(*t));
 	json_object *h = json_tokener_parse(header);
-	int rc = h && snapjson_check_header(h) == 0 ? topo_build(h, t) : -EINVAL;
+	int rc = h && snapshot_json_check_header(h) == 0 ? topo_build(h, t) : -EINVAL;
 	json_object_put(h);
 	if (rc) {
 		snprintf(err, errsz, "the recording's header has no usable topology (%s)",
@@ -239,7 +240,7 @@ static int64_t *matrix64(json_object *m, size_t n, size_t *known)
 	return v;
 }
 
-void snapjson_extras(const char *header, const struct topology *t, struct hmat *h, bool *have_hmat,
+void snapshot_json_extras(const char *header, const struct topology *t, struct hmat *h, bool *have_hmat,
 		     struct measure_result *m, bool *have_meas)
 {
 	*have_hmat = *have_meas = false;
@@ -331,16 +332,14 @@ static int nodes_from(struct snapshot *s, json_object *root)
 		mem_info_init(&ns->mem);
 		numastat_init(&ns->ns);
 		s->low_kb[i] = -1;
-		ns->mem.mem_total_kb = i64(no, "mem_total_kb");
-		ns->mem.mem_free_kb = i64(no, "mem_free_kb");
+		/* The per-node metrics' table: each row's key, through its setter. */
+		for (size_t k = 0; k < node_nfields; k++) {
+			const struct node_field *f = &node_fields[k];
+			f->set(s, i, f->unit == NF_KB ? (double)i64(no, f->key) : dbl(no, f->key));
+		}
 		if (ns->mem.mem_total_kb >= 0 && ns->mem.mem_free_kb >= 0)
 			ns->mem.mem_used_kb = ns->mem.mem_total_kb - ns->mem.mem_free_kb;
-		ns->mem.file_pages_kb = i64(no, "file_kb");
-		ns->mem.anon_pages_kb = i64(no, "anon_kb");
-		ns->mem.shmem_kb = i64(no, "shmem_kb");
 		ns->mem_rc = no ? 0 : -ENOENT;
-		s->node_load[i] = (struct cpu_load){ dbl(no, "cpu_busy_pct"), dbl(no, "cpu_user_pct"),
-						     dbl(no, "cpu_system_pct"), dbl(no, "cpu_iowait_pct") };
 		json_object *st = get(no, "numastat"), *rt = get(no, "numastat_per_s");
 		for (int k = 0; k < NUMASTAT_NKEYS; k++) {
 			ns->ns.v[k] = i64(st, numastat_names[k]);
@@ -620,7 +619,7 @@ static int build(struct snapshot *s, json_object *root)
 	return rc;
 }
 
-int snapjson_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,
+int snapshot_json_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,
 		      char *err, size_t errsz)
 {
 	snapshot_free(s);
@@ -631,7 +630,7 @@ int snapjson_snapshot(const char *line, size_t len, const struct topology *t, st
 	if (tok)
 		json_tokener_free(tok);
 	int rc = root && json_object_is_type(root, json_type_object) &&
-		 snapjson_check_sample(root) == 0 ? build(s, root) : -EINVAL;
+		 snapshot_json_check_sample(root) == 0 ? build(s, root) : -EINVAL;
 	json_object_put(root);
 	if (rc) {
 		snprintf(err, errsz, "a recorded sample is %s", rc == -ENOMEM ? "too big for memory" :

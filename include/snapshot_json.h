@@ -1,9 +1,9 @@
-/* snapjson.h - a recording read back into the model: the topology from
+/* snapshot_json.h - a recording read back into the model: the topology from
  * its header line, a snapshot from each sample line (what --json
  * printed). Numbers the JSON does not carry stay unknown (-1), never 0:
  * thread lists, policy-weighted kB, watermarks, per-CPU ticks. */
-#ifndef NUMATOP_SNAPJSON_H
-#define NUMATOP_SNAPJSON_H
+#ifndef NUMATOP_SNAPSHOT_JSON_H
+#define NUMATOP_SNAPSHOT_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,21 +13,21 @@
 
 /* 0, or -errno with err ("the recording's header has no usable
  * topology (malformed)"); t is freed on failure. */
-int snapjson_topology(const char *header, struct topology *t, char *err, size_t errsz);
+int snapshot_json_topology(const char *header, struct topology *t, char *err, size_t errsz);
 
 /* The header's firmware HMAT and saved measurement, for topology t (the
- * one snapjson_topology built from this header): *have_* false when the
+ * one snapshot_json_topology built from this header): *have_* false when the
  * header has none (or it does not fit t). Free them with hmat_free and
  * measure_free. */
 struct hmat;
 struct measure_result;
-void snapjson_extras(const char *header, const struct topology *t, struct hmat *h, bool *have_hmat,
+void snapshot_json_extras(const char *header, const struct topology *t, struct hmat *h, bool *have_hmat,
 		     struct measure_result *m, bool *have_meas);
 
 /* Replace *s (freed first; it must be zeroed or a snapshot) with the
  * sample of line, against topology t (which must outlive s). 0, or
  * -errno with err; s is then empty (no processes) and valid. */
-int snapjson_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,
+int snapshot_json_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,
 		      char *err, size_t errsz);
 
 #endif

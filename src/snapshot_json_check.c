@@ -1,9 +1,9 @@
-/* snapjson_check.c - what a recorded line must be before it is read into
+/* snapshot_json_check.c - what a recorded line must be before it is read into
  * the model: every number finite and of a size a machine can have, kB at
- * most SNAPJSON_KB_MAX, the numbers kept as ints (PIDs, uids, CPUs, node
+ * most SNAPSHOT_JSON_KB_MAX, the numbers kept as ints (PIDs, uids, CPUs, node
  * ids) in their range, keys valid UTF-8. Anything else is malformed:
  * never printed as a wrong number (2^40 as PID 0, 1e308 kB). */
-#include "snapjson_int.h"
+#include "snapshot_json_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,7 +28,7 @@ static bool ends_kb(const char *k)
 }
 
 /* Numbers finite and at most 2^53 in size; kB (under a key ending in
- * "_kb", also the per-node objects there) from -1 to SNAPJSON_KB_MAX. */
+ * "_kb", also the per-node objects there) from -1 to SNAPSHOT_JSON_KB_MAX. */
 static int walk(json_object *v, bool kb)
 {
 	switch (json_object_get_type(v)) {
@@ -37,7 +37,7 @@ static int walk(json_object *v, bool kb)
 		double d = json_object_get_double(v);
 		if (json_object_is_type(v, json_type_int) && json_object_get_int64(v) == INT64_MAX)
 			return -EINVAL;     /* INT64_MAX or beyond (uint64) */
-		if (!isfinite(d) || fabs(d) > NUM_MAX || (kb && (d < -1 || d > SNAPJSON_KB_MAX)))
+		if (!isfinite(d) || fabs(d) > NUM_MAX || (kb && (d < -1 || d > SNAPSHOT_JSON_KB_MAX)))
 			return -EINVAL;
 		return 0;
 	}
@@ -90,7 +90,7 @@ static json_object *get(json_object *o, const char *k)
 	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
 }
 
-int snapjson_check_sample(json_object *root)
+int snapshot_json_check_sample(json_object *root)
 {
 	static const struct range top[] = { { "sample", 0, UINT32_MAX } };
 	static const struct range proc[] = {
@@ -118,7 +118,7 @@ int snapjson_check_sample(json_object *root)
 	return 0;
 }
 
-int snapjson_check_header(json_object *h)
+int snapshot_json_check_header(json_object *h)
 {
 	static const struct range cpu[] = { { "package", 0, INT32_MAX }, { "die", 0, INT32_MAX },
 					    { "core", 0, INT32_MAX }, { "node", 0, TOPO_MAX_NODE_ID } };
