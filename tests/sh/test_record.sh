@@ -501,3 +501,12 @@ keys q
 "$PROG" --replay "$T/junk" </dev/null >/dev/null 2>"$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'not a numatop-tui recording\|not a terminal' "$T/err" && ok tui_replay_bad_file || bad tui_replay_bad_file "rc=$rc"
 tmux kill-server 2>/dev/null
+# Every per-node metric comes back from a recording as it went in (the
+# node field table's setters against its getters): the replayed sample's
+# node memory gauges are the live ones of the same tree (the gauges the
+# table exports; a recording keeps no cumulative CPU seconds).
+"$PROG" --root "$TREE" -w "$T/nf.zst" -n 2 -d 0.2 >/dev/null 2>&1
+"$PROG" --replay "$T/nf.zst" --format prometheus -n 2 2>/dev/null | grep '^numatop_node_memory_' | sort -u >"$T/nf.rep"
+"$PROG" --root "$TREE" --format prometheus -n 2 -d 0.2 2>/dev/null | grep '^numatop_node_memory_' | sort -u >"$T/nf.live"
+[ -s "$T/nf.live" ] && [ "$(grep -c 'numatop_node_memory_' "$T/nf.live")" -ge 20 ] && cmp -s "$T/nf.rep" "$T/nf.live" &&
+	ok replay_node_fields_round_trip || bad replay_node_fields_round_trip "$(diff "$T/nf.live" "$T/nf.rep" | head)"
