@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "snapshot.h"
 #include "topology.h"
@@ -27,5 +28,20 @@ bool fmt_tiers(const struct snapshot *s, char *out, size_t n);
 void fmt_rate(char *out, size_t n, double r);
 /* kB as an integer, or "-" for unknown (< 0). */
 void fmt_kb(char *out, size_t n, int64_t kb);
+
+/* A node x node table (distances, measured latency and bandwidth): a
+ * corner label, a header of node names, and one row per node. */
+struct fmt_matrix {
+	const char *indent;      /* before each line ("" or "  ") */
+	const char *corner;      /* "DISTANCE", "CPU\\MEM" */
+	bool left;               /* labels left-aligned (else right) in 8 */
+	int width;               /* cell width; 0: the column's name + 4 */
+	bool cpu_rows;           /* rows only for nodes with CPUs */
+	int decimals;
+	double (*get)(const void *ctx, size_t i, size_t j);   /* < 0: "-" */
+	const void *ctx;
+	const bool *marks;       /* [i * nnodes + j]: a "!" after the value */
+};
+void fmt_node_matrix(FILE *f, const struct topology *t, const struct fmt_matrix *m);
 
 #endif

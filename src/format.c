@@ -4,6 +4,7 @@
 #include "format.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "bitmap.h"
 
@@ -120,4 +121,33 @@ bool fmt_tiers(const struct snapshot *s, char *out, size_t n)
 			o += (size_t)snprintf(out + o, n - o, " N%d:none", t->nodes[i].id);
 	}
 	return true;
+}
+
+void fmt_node_matrix(FILE *f, const struct topology *t, const struct fmt_matrix *m)
+{
+	char name[16], cell[40];
+	fprintf(f, m->left ? "%s%-8s" : "%s%8s", m->indent, m->corner);
+	for (size_t j = 0; j < t->nnodes; j++) {
+		snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
+		fprintf(f, " %*s", m->width ? m->width : (int)strlen(name) + 4, name);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < t->nnodes; i++) {
+		if (m->cpu_rows && bitmap_empty(&t->nodes[i].cpus))
+			continue;     /* memory-only nodes are targets, not rows */
+		snprintf(name, sizeof(name), "N%d", t->nodes[i].id);
+		fprintf(f, m->left ? "%s%-8s" : "%s%8s", m->indent, name);
+		for (size_t j = 0; j < t->nnodes; j++) {
+			double x = m->get(m->ctx, i, j);
+			if (x < 0)
+				snprintf(cell, sizeof(cell), "-");
+			else
+				snprintf(cell, sizeof(cell), "%.*f", m->decimals, x);
+			if (m->marks && m->marks[i * t->nnodes + j])
+				strncat(cell, "!", sizeof(cell) - strlen(cell) - 1);
+			snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
+			fprintf(f, " %*s", m->width ? m->width : (int)strlen(name) + 4, cell);
+		}
+		fputc('\n', f);
+	}
 }

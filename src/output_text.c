@@ -166,32 +166,16 @@ static void balancing_line(FILE *f, const struct snapshot *s)
 		fprintf(f, "%s\n", line);
 }
 
+static double distance(const void *ctx, size_t i, size_t j)
+{
+	return topology_distance(ctx, i, j);
+}
+
 static void distance_table(FILE *f, const struct snapshot *s)
 {
-	const struct topology *t = s->topo;
-	fprintf(f, "\n%8s", "DISTANCE");
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char name[16];
-		snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
-		fprintf(f, " %*s", (int)strlen(name) + 4, name);
-	}
 	fputc('\n', f);
-	for (size_t i = 0; i < t->nnodes; i++) {
-		char lab[16];
-		snprintf(lab, sizeof(lab), "N%d", t->nodes[i].id);
-		fprintf(f, "%8s", lab);
-		for (size_t j = 0; j < t->nnodes; j++) {
-			int d = topology_distance(t, i, j);
-			char name[16];
-			snprintf(name, sizeof(name), "N%d", t->nodes[j].id);
-			int w = (int)strlen(name) + 4;
-			if (d < 0)
-				fprintf(f, " %*s", w, "-");
-			else
-				fprintf(f, " %*d", w, d);
-		}
-		fputc('\n', f);
-	}
+	fmt_node_matrix(f, s->topo, &(struct fmt_matrix){ .indent = "", .corner = "DISTANCE",
+							  .get = distance, .ctx = s->topo });
 }
 
 /* The process table: the chosen columns (default: col_list_default),

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "hmat.h"
+#include "format.h"
 #include "measure.h"
 #include "options.h"
 #include "session.h"
@@ -35,32 +36,10 @@ static void print_matrix(FILE *f, const struct topology *t, const char *title,
 			 double (*v)(const void *ctx, size_t i, size_t j), const void *ctx,
 			 int decimals, const bool *marks)
 {
-	fprintf(f, "\n%s\n  %-8s", title, "CPU\\MEM");
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char h[16];
-		snprintf(h, sizeof(h), "N%d", t->nodes[j].id);
-		fprintf(f, " %8s", h);
-	}
-	fputc('\n', f);
-	for (size_t i = 0; i < t->nnodes; i++) {
-		if (bitmap_empty(&t->nodes[i].cpus))
-			continue;     /* memory-only nodes are targets, not rows */
-		char h[16];
-		snprintf(h, sizeof(h), "N%d", t->nodes[i].id);
-		fprintf(f, "  %-8s", h);
-		for (size_t j = 0; j < t->nnodes; j++) {
-			double x = v(ctx, i, j);
-			char c[24];
-			if (x < 0)
-				snprintf(c, sizeof(c), "-");
-			else
-				snprintf(c, sizeof(c), "%.*f", decimals, x);
-			if (marks && marks[i * t->nnodes + j])
-				strncat(c, "!", sizeof(c) - strlen(c) - 1);
-			fprintf(f, " %8s", c);
-		}
-		fputc('\n', f);
-	}
+	fprintf(f, "\n%s\n", title);
+	fmt_node_matrix(f, t, &(struct fmt_matrix){ .indent = "  ", .corner = "CPU\\MEM", .left = true,
+						    .width = 8, .cpu_rows = true, .decimals = decimals,
+						    .get = v, .ctx = ctx, .marks = marks });
 }
 
 struct mctx {
