@@ -58,35 +58,35 @@ static int cmp_sib(const void *a, const void *b, void *ctx)
 
 bool ui_cg_collapsed(const struct ui *u, const char *path)
 {
-	for (size_t i = 0; i < u->cg_ncollapsed; i++)
-		if (strcmp(u->cg_collapsed[i], path) == 0)
+	for (size_t i = 0; i < u->cg.ncollapsed; i++)
+		if (strcmp(u->cg.collapsed[i], path) == 0)
 			return true;
 	return false;
 }
 
 static void toggle_collapsed(struct ui *u, const char *path, bool want)
 {
-	for (size_t i = 0; i < u->cg_ncollapsed; i++) {
-		if (strcmp(u->cg_collapsed[i], path) == 0) {
+	for (size_t i = 0; i < u->cg.ncollapsed; i++) {
+		if (strcmp(u->cg.collapsed[i], path) == 0) {
 			if (!want) {
-				free(u->cg_collapsed[i]);
-				u->cg_collapsed[i] = u->cg_collapsed[--u->cg_ncollapsed];
+				free(u->cg.collapsed[i]);
+				u->cg.collapsed[i] = u->cg.collapsed[--u->cg.ncollapsed];
 			}
 			return;
 		}
 	}
 	if (!want)
 		return;
-	char **v = realloc(u->cg_collapsed, (u->cg_ncollapsed + 1) * sizeof(*v));
+	char **v = realloc(u->cg.collapsed, (u->cg.ncollapsed + 1) * sizeof(*v));
 	char *p = strdup(path);
 	if (!v || !p) {
 		free(p);
 		if (v)
-			u->cg_collapsed = v;
+			u->cg.collapsed = v;
 		return;
 	}
-	u->cg_collapsed = v;
-	u->cg_collapsed[u->cg_ncollapsed++] = p;
+	u->cg.collapsed = v;
+	u->cg.collapsed[u->cg.ncollapsed++] = p;
 }
 
 /* The rows: preorder, children of a cgroup sorted by the key, the
@@ -95,21 +95,21 @@ void ui_cg_rebuild(struct ui *u)
 {
 	const struct cgroup_set *cs = &u->snap.cgroups;
 	size_t n = u->snap.have_cgroups ? cs->n : 0;
-	u->cg_nrows = 0;
+	u->cg.nrows = 0;
 	if (!n)
 		return;
-	size_t *rows = realloc(u->cg_rows, n * sizeof(*rows));
+	size_t *rows = realloc(u->cg.rows, n * sizeof(*rows));
 	size_t *kids = malloc(n * sizeof(*kids)), *first = calloc(n + 1, sizeof(*first));
 	size_t *stack = malloc(n * sizeof(*stack));
 	if (!rows || !kids || !first || !stack) {
 		if (rows)
-			u->cg_rows = rows;
+			u->cg.rows = rows;
 		free(kids);
 		free(first);
 		free(stack);
 		return;
 	}
-	u->cg_rows = rows;
+	u->cg.rows = rows;
 	/* Children grouped by parent (counting sort), then each group sorted. */
 	for (size_t i = 0; i < n; i++)
 		if (cs->v[i].parent >= 0)
@@ -128,7 +128,7 @@ void ui_cg_rebuild(struct ui *u)
 		if (cs->v[i].parent >= 0)
 			kids[fill[cs->v[i].parent]++] = i;
 	free(fill);
-	struct sib_ctx k = { cs, u->cg_sort, u->cg_desc };
+	struct sib_ctx k = { cs, u->cg.sort, u->cg.desc };
 	for (size_t i = 0; i < n; i++)
 		if (first[i + 1] - first[i] > 1)
 			qsort_r(kids + first[i], first[i + 1] - first[i], sizeof(*kids), cmp_sib, &k);
@@ -139,7 +139,7 @@ void ui_cg_rebuild(struct ui *u)
 			stack[sp++] = i;
 	while (sp) {
 		size_t i = stack[--sp];
-		rows[u->cg_nrows++] = i;
+		rows[u->cg.nrows++] = i;
 		if (ui_cg_collapsed(u, cs->v[i].path))
 			continue;
 		for (size_t j = first[i + 1]; j-- > first[i];)
@@ -150,26 +150,26 @@ void ui_cg_rebuild(struct ui *u)
 	free(stack);
 	/* Keep the selection on the same cgroup. */
 	long sel = 0;
-	for (size_t r = 0; r < u->cg_nrows; r++)
-		if (strcmp(cs->v[rows[r]].path, u->cg_sel_path) == 0)
+	for (size_t r = 0; r < u->cg.nrows; r++)
+		if (strcmp(cs->v[rows[r]].path, u->cg.sel_path) == 0)
 			sel = (long)r;
-	u->cg_sel = sel;
+	u->cg.sel = sel;
 }
 
 static const struct cgroup_info *selected(const struct ui *u)
 {
-	if (u->cg_sel < 0 || (size_t)u->cg_sel >= u->cg_nrows)
+	if (u->cg.sel < 0 || (size_t)u->cg.sel >= u->cg.nrows)
 		return NULL;
-	return &u->snap.cgroups.v[u->cg_rows[u->cg_sel]];
+	return &u->snap.cgroups.v[u->cg.rows[u->cg.sel]];
 }
 
 static void select_row(struct ui *u, long r)
 {
-	if (!u->cg_nrows)
+	if (!u->cg.nrows)
 		return;
-	r = r < 0 ? 0 : r >= (long)u->cg_nrows ? (long)u->cg_nrows - 1 : r;
-	u->cg_sel = r;
-	snprintf(u->cg_sel_path, sizeof(u->cg_sel_path), "%s", u->snap.cgroups.v[u->cg_rows[r]].path);
+	r = r < 0 ? 0 : r >= (long)u->cg.nrows ? (long)u->cg.nrows - 1 : r;
+	u->cg.sel = r;
+	snprintf(u->cg.sel_path, sizeof(u->cg.sel_path), "%s", u->snap.cgroups.v[u->cg.rows[r]].path);
 }
 
 static bool has_children(const struct cgroup_set *cs, size_t i)
@@ -190,12 +190,12 @@ void ui_cgroups_key(struct ui *u, int ch)
 		if (c)
 			ui_cgmove_open(u, c->path);
 		return;
-	case KEY_UP: select_row(u, u->cg_sel - 1); return;
-	case KEY_DOWN: select_row(u, u->cg_sel + 1); return;
-	case KEY_PPAGE: select_row(u, u->cg_sel - page); return;
-	case KEY_NPAGE: select_row(u, u->cg_sel + page); return;
+	case KEY_UP: select_row(u, u->cg.sel - 1); return;
+	case KEY_DOWN: select_row(u, u->cg.sel + 1); return;
+	case KEY_PPAGE: select_row(u, u->cg.sel - page); return;
+	case KEY_NPAGE: select_row(u, u->cg.sel + page); return;
 	case KEY_HOME: select_row(u, 0); return;
-	case KEY_END: select_row(u, (long)u->cg_nrows - 1); return;
+	case KEY_END: select_row(u, (long)u->cg.nrows - 1); return;
 	case '-': case KEY_LEFT: case '+': case KEY_RIGHT: case ' ':
 		if (c) {
 			bool collapse = ch == '-' || ch == KEY_LEFT ||
@@ -205,12 +205,12 @@ void ui_cgroups_key(struct ui *u, int ch)
 		}
 		return;
 	case '<': case '>':
-		u->cg_sort = (u->cg_sort + (ch == '>' ? 1 : CGS_NSORT - 1)) % CGS_NSORT;
-		u->cg_desc = u->cg_sort != CGS_NAME;
+		u->cg.sort = (u->cg.sort + (ch == '>' ? 1 : CGS_NSORT - 1)) % CGS_NSORT;
+		u->cg.desc = u->cg.sort != CGS_NAME;
 		ui_cg_rebuild(u);
 		return;
 	case 'I':
-		u->cg_desc = !u->cg_desc;
+		u->cg.desc = !u->cg.desc;
 		ui_cg_rebuild(u);
 		return;
 	case '\n': case '\r': case KEY_ENTER:
@@ -260,8 +260,8 @@ void ui_draw_cgroups(struct ui *u, int y0, int h)
 	char line[1024];
 	snprintf(line, sizeof(line), "cgroups (%s, memory hierarchy): %zu   sorted by %s %s   "
 		 "Enter: its processes  m: move to a node  -/+ Space: fold  < >: sort  I: invert",
-		 cgroup_layout_names[cs->layout], cs->n, sort_names[u->cg_sort],
-		 u->cg_desc ? "desc" : "asc");
+		 cgroup_layout_names[cs->layout], cs->n, sort_names[u->cg.sort],
+		 u->cg.desc ? "desc" : "asc");
 	attron(ui_attr(u, C_DIM));
 	mvaddnstr(y++, 0, line, COLS);
 	attroff(ui_attr(u, C_DIM));
@@ -279,12 +279,12 @@ void ui_draw_cgroups(struct ui *u, int y0, int h)
 	mvaddnstr(y++, 0, line, COLS);
 	attroff(ui_attr(u, C_HEADER));
 	u->table_h = ymax - y;
-	if (u->cg_sel < u->cg_top)
-		u->cg_top = u->cg_sel;
-	if (u->table_h > 0 && u->cg_sel >= u->cg_top + u->table_h)
-		u->cg_top = u->cg_sel - u->table_h + 1;
-	for (long r = u->cg_top; r < (long)u->cg_nrows && y < ymax; r++, y++) {
-		size_t i = u->cg_rows[r];
+	if (u->cg.sel < u->cg.top)
+		u->cg.top = u->cg.sel;
+	if (u->table_h > 0 && u->cg.sel >= u->cg.top + u->table_h)
+		u->cg.top = u->cg.sel - u->table_h + 1;
+	for (long r = u->cg.top; r < (long)u->cg.nrows && y < ymax; r++, y++) {
+		size_t i = u->cg.rows[r];
 		const struct cgroup_info *c = &cs->v[i];
 		char a[16], b[16], tmp[16];
 		fmt_kb(a, sizeof(a), c->procs_tree);
@@ -309,7 +309,7 @@ void ui_draw_cgroups(struct ui *u, int y0, int h)
 			sanitize_ascii(clean, clean, sizeof(clean));
 		snprintf(line + o, sizeof(line) - (size_t)o, " %7s %-8.8s %-10.10s %s", tmp, mems, cpus,
 			 clean);
-		bool sel = r == u->cg_sel;
+		bool sel = r == u->cg.sel;
 		if (sel)
 			attron(ui_attr(u, C_SELECTED));
 		else if (c->remote_kb > 0)
@@ -332,11 +332,11 @@ void ui_draw_cgroups(struct ui *u, int y0, int h)
 
 void ui_cgroups_free(struct ui *u)
 {
-	for (size_t i = 0; i < u->cg_ncollapsed; i++)
-		free(u->cg_collapsed[i]);
-	free(u->cg_collapsed);
-	free(u->cg_rows);
-	u->cg_collapsed = NULL;
-	u->cg_rows = NULL;
-	u->cg_ncollapsed = u->cg_nrows = 0;
+	for (size_t i = 0; i < u->cg.ncollapsed; i++)
+		free(u->cg.collapsed[i]);
+	free(u->cg.collapsed);
+	free(u->cg.rows);
+	u->cg.collapsed = NULL;
+	u->cg.rows = NULL;
+	u->cg.ncollapsed = u->cg.nrows = 0;
 }

@@ -33,13 +33,13 @@ bool ui_layer_available(const struct ui *u, enum ui_layer l)
 
 void ui_next_layer(struct ui *u)
 {
-	enum ui_layer l = u->layer;
+	enum ui_layer l = u->heat.layer;
 	for (int k = 0; k < HL_N; k++) {
 		l = (enum ui_layer)((l + 1) % HL_N);
 		if (ui_layer_available(u, l))
 			break;
 	}
-	u->layer = l;
+	u->heat.layer = l;
 	u->show_heatmap = true;
 	if (l == HL_SLIT && !u->se.have_meas && !u->se.have_hmat)
 		snprintf(u->msg, sizeof(u->msg), "only the SLIT here: L measures latency and bandwidth");
@@ -48,18 +48,18 @@ void ui_next_layer(struct ui *u)
 void ui_measure_adopt(struct ui *u)
 {
 	size_t n = u->se.topo.nnodes;
-	free(u->meas_marks);
-	u->meas_marks = calloc(n * n + 1, sizeof(bool));
-	u->meas_note[0] = '\0';
-	if (u->meas_marks)
-		measure_disagreement(&u->se.topo, &u->se.meas, u->meas_note, sizeof(u->meas_note),
-				     u->meas_marks);
+	free(u->heat.marks);
+	u->heat.marks = calloc(n * n + 1, sizeof(bool));
+	u->heat.note[0] = '\0';
+	if (u->heat.marks)
+		measure_disagreement(&u->se.topo, &u->se.meas, u->heat.note, sizeof(u->heat.note),
+				     u->heat.marks);
 }
 
 /* The value of cell (i, j) on the current layer, -1 when unknown. */
 static double value(const struct ui *u, size_t i, size_t j)
 {
-	switch (u->layer) {
+	switch (u->heat.layer) {
 	case HL_LATENCY: return measure_at(&u->se.meas, i, j)->lat_ns;
 	case HL_BANDWIDTH: return measure_at(&u->se.meas, i, j)->bwall_gbs;
 	case HL_HMAT_LATENCY: return (double)u->se.hmat.lat_ns[i * u->se.hmat.n + j];
@@ -80,7 +80,7 @@ static void title(const struct ui *u, char *out, size_t n)
 	else
 		fmt_age(age, sizeof(age), secs);
 	const char *vm = u->se.have_meas && u->se.meas.hypervisor[0] ? ", in a VM: the host's placement" : "";
-	switch (u->layer) {
+	switch (u->heat.layer) {
 	case HL_LATENCY:
 		snprintf(out, n, "Latency, ns (measured %s ago%s%s)", age,
 			 u->se.meas.quick ? ", quick" : "", vm);
@@ -113,9 +113,9 @@ static void cell_text(const struct ui *u, double d, bool local, char *c, size_t 
 {
 	if (d < 0)
 		snprintf(c, n, "   -");
-	else if (u->layer == HL_SLIT)
+	else if (u->heat.layer == HL_SLIT)
 		snprintf(c, n, local ? "%3.0f*" : "%4.0f", d);
-	else if (d < 10 && u->layer != HL_LATENCY && u->layer != HL_HMAT_LATENCY)
+	else if (d < 10 && u->heat.layer != HL_LATENCY && u->heat.layer != HL_HMAT_LATENCY)
 		snprintf(c, n, local ? "%3.1f*" : "%4.1f", d);
 	else if (d < 10000)
 		snprintf(c, n, local ? "%3.0f*" : "%4.0f", d);
@@ -146,7 +146,7 @@ static void range(const struct ui *u, double *lo, double *hi)
 static int cell_width(const struct ui *u)
 {
 	size_t n = u->se.topo.nnodes;
-	int want = u->layer == HL_SLIT ? 4 : 5, fit = (int)(COLS - 6) / (int)(n ? n : 1);
+	int want = u->heat.layer == HL_SLIT ? 4 : 5, fit = (int)(COLS - 6) / (int)(n ? n : 1);
 	int idw = n ? snprintf(NULL, 0, "%d", u->se.topo.nodes[n - 1].id) + 1 : 2;
 	if (want < idw)
 		want = idw;
@@ -155,13 +155,13 @@ static int cell_width(const struct ui *u)
 
 static bool has_note(const struct ui *u)
 {
-	return u->layer == HL_LATENCY && u->meas_note[0];
+	return u->heat.layer == HL_LATENCY && u->heat.note[0];
 }
 
 int ui_heatmap_lines(struct ui *u)
 {
-	if (!ui_layer_available(u, u->layer))
-		u->layer = HL_SLIT;
+	if (!ui_layer_available(u, u->heat.layer))
+		u->heat.layer = HL_SLIT;
 	return 1 + (cell_width(u) >= 4) + (int)u->se.topo.nnodes + has_note(u);
 }
 
@@ -169,8 +169,8 @@ int ui_draw_heatmap_summary(struct ui *u, int y)
 {
 	char head[160];
 	double lo, hi;
-	if (!ui_layer_available(u, u->layer))
-		u->layer = HL_SLIT;
+	if (!ui_layer_available(u, u->heat.layer))
+		u->heat.layer = HL_SLIT;
 	title(u, head, sizeof(head));
 	range(u, &lo, &hi);
 	char line[320];
@@ -187,9 +187,9 @@ static int draw_from(struct ui *u, int y, int maxy, size_t first)
 {
 	const struct topology *t = &u->se.topo;
 	size_t n = t->nnodes;
-	if (!ui_layer_available(u, u->layer))
-		u->layer = HL_SLIT;
-	bool bw = u->layer == HL_BANDWIDTH || u->layer == HL_HMAT_BANDWIDTH;
+	if (!ui_layer_available(u, u->heat.layer))
+		u->heat.layer = HL_SLIT;
+	bool bw = u->heat.layer == HL_BANDWIDTH || u->heat.layer == HL_HMAT_BANDWIDTH;
 	double lo, hi;
 	range(u, &lo, &hi);
 	int cw = cell_width(u);
@@ -206,7 +206,7 @@ static int draw_from(struct ui *u, int y, int maxy, size_t first)
 		mvaddch(y, lx, u->color ? ' ' : (chtype)('0' + k));
 		attroff(ui_attr(u, (enum ui_color)(C_HEAT0 + k)));
 	}
-	if (u->layer == HL_SLIT)
+	if (u->heat.layer == HL_SLIT)
 		mvprintw(y, lx, " far  (%.0f..%.0f)  v: layers", lo, hi);
 	else
 		mvprintw(y, lx, " far  (near %.3g, far %.3g)  v: layers", bw ? hi : lo, bw ? lo : hi);
@@ -226,12 +226,12 @@ static int draw_from(struct ui *u, int y, int maxy, size_t first)
 			int x = 5 + (int)j * cw;
 			if (x + cw > COLS)
 				break;
-			int lvl = i == j && u->layer == HL_SLIT ? 0 : heat_level(d, lo, hi, bw);
+			int lvl = i == j && u->heat.layer == HL_SLIT ? 0 : heat_level(d, lo, hi, bw);
 			int a = d < 0 ? 0 : ui_attr(u, (enum ui_color)(C_HEAT0 + lvl));
 			if (!u->color && i != j && lvl >= 4)
 				a = A_BOLD;
 			/* Cells where the measurement contradicts the SLIT. */
-			if (u->layer == HL_LATENCY && u->meas_marks && u->meas_marks[i * n + j])
+			if (u->heat.layer == HL_LATENCY && u->heat.marks && u->heat.marks[i * n + j])
 				a |= A_UNDERLINE | A_BOLD;
 			attron(a);
 			if (cw >= 4) {
@@ -248,7 +248,7 @@ static int draw_from(struct ui *u, int y, int maxy, size_t first)
 		mvprintw(y++, 0, "  (more rows: Up/Down on the Distances screen, or a taller window)");
 	if (note) {
 		attron(ui_attr(u, C_WARN));
-		mvaddnstr(y++, 0, u->meas_note, COLS);
+		mvaddnstr(y++, 0, u->heat.note, COLS);
 		attroff(ui_attr(u, C_WARN));
 	}
 	return y;

@@ -87,8 +87,13 @@ struct ui {
 	int sel_pid;
 	bool show_nodes, show_heatmap, paused, tree, threads, quit;
 	bool detail_exited;      /* the detail's process exited: last numbers shown */
-	struct action_target *kill_tg;   /* the signal dialog's processes */
-	size_t kill_n;
+	/* The signal dialog (k): its processes, pinned when it opened, and
+	 * the signal under the cursor. */
+	struct ui_kill_state {
+		struct action_target *tg;
+		size_t n;
+		int sel;
+	} kill;
 	/* The one-line prompt of / and \ (F3, F4), part of the main loop:
 	 * sampling, signals and resizes go on while it is open. */
 	struct ui_prompt {
@@ -97,7 +102,9 @@ struct ui {
 		size_t len;
 	} prompt;
 	bool kernel_threads;     /* K: shown (hidden by default) */
-	int setup_sel, setup_pane, setup_avail;   /* F2: cursor, pane, available row */
+	struct ui_setup_state {          /* F2: cursor, pane, available row */
+		int sel, pane, avail;
+	} setup;
 	bool color, c256, ascii, mouse;
 	double delay, last_sample;
 	bool sample_due;         /* a handler asked for a sample before the
@@ -107,13 +114,17 @@ struct ui {
 	size_t ntagged;
 	struct proc_detail detail;
 	long scroll;             /* first line shown on a scrolling screen */
-	int kill_sel, sort_sel;
+	int sort_sel;            /* the sort dialog's (F6) cursor */
 	int table_y, table_h;    /* where the process table is drawn */
 	char msg[320];
 	struct ui_action *act;   /* the migrate / rebind dialog, NULL when closed */
-	bool *meas_marks;        /* [n * n] cells where SLIT and latency disagree */
-	char meas_note[200];     /* ... said in one line, or "" */
-	enum ui_layer layer;
+	/* The heatmap: the layer shown, and where the saved measurement and
+	 * the firmware's SLIT disagree. */
+	struct ui_heat_state {
+		enum ui_layer layer;
+		bool *marks;     /* [n * n] cells where SLIT and latency disagree */
+		char note[200];  /* ... said in one line, or "" */
+	} heat;
 	struct ui_measure *mjob; /* the L dialog / a running measurement */
 	struct col_list cols;    /* the table's columns (-o, F2, A) */
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } *hdr;
@@ -124,13 +135,15 @@ struct ui {
 	size_t hdrcap;
 	/* The Cgroups screen: rows (cgroup indexes), selection kept by path,
 	 * the sort column, collapsed cgroups by path. */
-	size_t *cg_rows, cg_nrows;
-	long cg_sel, cg_top;
-	char cg_sel_path[512];
-	int cg_sort;
-	bool cg_desc;
-	char **cg_collapsed;
-	size_t cg_ncollapsed;
+	struct ui_cg_state {
+		size_t *rows, nrows;
+		long sel, top;
+		char sel_path[512];
+		int sort;
+		bool desc;
+		char **collapsed;
+		size_t ncollapsed;
+	} cg;
 	struct ui_cgmove *cgmove;     /* m on a cgroup, NULL when closed */
 	bool replay;                  /* --replay: the samples of a recording */
 	struct ui_replay *rp;

@@ -21,11 +21,11 @@ const size_t ui_nsignals = sizeof(ui_signals) / sizeof(ui_signals[0]);
 
 void ui_kill_close(struct ui *u)
 {
-	for (size_t i = 0; i < u->kill_n; i++)
-		action_target_unlock(&u->kill_tg[i]);
-	free(u->kill_tg);
-	u->kill_tg = NULL;
-	u->kill_n = 0;
+	for (size_t i = 0; i < u->kill.n; i++)
+		action_target_unlock(&u->kill.tg[i]);
+	free(u->kill.tg);
+	u->kill.tg = NULL;
+	u->kill.n = 0;
 }
 
 void ui_kill_open(struct ui *u)
@@ -35,27 +35,27 @@ void ui_kill_open(struct ui *u)
 	if (!sel)
 		return;
 	size_t want = u->ntagged ? u->ntagged : 1;
-	u->kill_tg = calloc(want, sizeof(*u->kill_tg));
-	if (!u->kill_tg)
+	u->kill.tg = calloc(want, sizeof(*u->kill.tg));
+	if (!u->kill.tg)
 		return;
 	int gone = 0, last = 0;
-	for (size_t i = 0; i < u->snap.nprocs && u->kill_n < want; i++) {
+	for (size_t i = 0; i < u->snap.nprocs && u->kill.n < want; i++) {
 		const struct snap_proc *p = &u->snap.procs[i];
 		if (u->ntagged ? !ui_is_tagged(u, p) : p != sel)
 			continue;
-		struct action_target *t = &u->kill_tg[u->kill_n];
+		struct action_target *t = &u->kill.tg[u->kill.n];
 		*t = (struct action_target){ .pid = p->info.pid, .starttime = p->info.starttime,
 					     .pidfd = -1 };
 		snprintf(t->comm, sizeof(t->comm), "%s", p->info.comm);
 		int e = action_target_lock(u->se.root, t);
 		if (e == 0) {
-			u->kill_n++;
+			u->kill.n++;
 		} else {
 			gone++;
 			last = e;
 		}
 	}
-	if (u->kill_n == 0) {
+	if (u->kill.n == 0) {
 		char why[128];
 		snprintf(u->msg, sizeof(u->msg), "kill: %s", action_strerror(last ? last : -ESRCH,
 									   why, sizeof(why)));
@@ -65,17 +65,17 @@ void ui_kill_open(struct ui *u)
 	if (gone)
 		snprintf(u->msg, sizeof(u->msg), "kill: %d tagged process%s exited", gone,
 			 gone == 1 ? "" : "es");
-	u->kill_sel = 0;
+	u->kill.sel = 0;
 	u->screen = SCR_KILL;
 }
 
 static void send_signal(struct ui *u, int sig)
 {
 	int count = 0, exited = 0, failed = 0, err = 0;
-	for (size_t i = 0; i < u->kill_n; i++) {
+	for (size_t i = 0; i < u->kill.n; i++) {
 		/* Still the process pinned at open, running the same program:
 		 * checked and signalled through the pidfd held since. */
-		int e = action_target_signal(u->se.root, &u->kill_tg[i], sig);
+		int e = action_target_signal(u->se.root, &u->kill.tg[i], sig);
 		if (e == -ESRCH)
 			exited++;
 		else if (e)
@@ -91,9 +91,9 @@ static void send_signal(struct ui *u, int sig)
 		action_strerror(err, why, sizeof(why));
 	int n = snprintf(u->msg, sizeof(u->msg), "signal sent to %d process%s", count,
 			 count == 1 ? "" : "es");
-	if (exited && u->kill_n == 1)
+	if (exited && u->kill.n == 1)
 		n = snprintf(u->msg, sizeof(u->msg), "PID %d exited since the dialog opened: "
-			     "no signal sent", u->kill_tg[0].pid);
+			     "no signal sent", u->kill.tg[0].pid);
 	else if (exited)
 		n += snprintf(u->msg + n, sizeof(u->msg) - (size_t)n, "; %d exited", exited);
 	if (failed && n > 0 && (size_t)n < sizeof(u->msg))
@@ -102,12 +102,12 @@ static void send_signal(struct ui *u, int sig)
 
 void ui_kill_key(struct ui *u, int ch)
 {
-	if (ch == KEY_UP && u->kill_sel > 0)
-		u->kill_sel--;
-	else if (ch == KEY_DOWN && u->kill_sel + 1 < (int)ui_nsignals)
-		u->kill_sel++;
+	if (ch == KEY_UP && u->kill.sel > 0)
+		u->kill.sel--;
+	else if (ch == KEY_DOWN && u->kill.sel + 1 < (int)ui_nsignals)
+		u->kill.sel++;
 	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-		send_signal(u, ui_signals[u->kill_sel].sig);
+		send_signal(u, ui_signals[u->kill.sel].sig);
 	else if (ch != KEY_ESC && ch != 'q')
 		return;
 	ui_kill_close(u);
@@ -124,7 +124,7 @@ void ui_draw_kill(struct ui *u)
 	if (w > COLS)
 		w = COLS;
 	int rows = h - 4 > 0 ? h - 4 : h - 2 > 0 ? 1 : 0;
-	int first = u->kill_sel >= rows ? u->kill_sel - rows + 1 : 0;
+	int first = u->kill.sel >= rows ? u->kill.sel - rows + 1 : 0;
 	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
 	if (y0 < 1)
 		y0 = 1;
@@ -132,15 +132,15 @@ void ui_draw_kill(struct ui *u)
 	for (int y = 0; y < h; y++)
 		mvhline(y0 + y, x0, ' ', w);
 	char title[64];
-	if (u->kill_n > 1)
-		snprintf(title, sizeof(title), "Send signal to %zu tagged", u->kill_n);
+	if (u->kill.n > 1)
+		snprintf(title, sizeof(title), "Send signal to %zu tagged", u->kill.n);
 	else
-		snprintf(title, sizeof(title), "Send signal to PID %d", u->kill_n ? u->kill_tg[0].pid : -1);
+		snprintf(title, sizeof(title), "Send signal to PID %d", u->kill.n ? u->kill.tg[0].pid : -1);
 	mvaddnstr(y0, x0 + 1, title, w - 2);
 	attroff(ui_attr(u, C_FKEY_LABEL));
 	for (int r = 0; r < rows && first + r < (int)ui_nsignals; r++) {
 		int i = first + r;
-		int a = i == u->kill_sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_FKEY_LABEL);
+		int a = i == u->kill.sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_FKEY_LABEL);
 		attron(a);
 		mvprintw(y0 + (h > 4 ? 2 : 1) + r, x0 + 1, " %-*.*s", w - 3, w - 3, ui_signals[i].name);
 		attroff(a);

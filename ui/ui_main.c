@@ -95,7 +95,7 @@ static void ui_close(struct ui *u)
 	ui_jobs_free(u);
 	ui_kill_close(u);
 	ui_cgroups_free(u);
-	free(u->meas_marks);
+	free(u->heat.marks);
 	history_free(&u->hist);
 	detail_free(&u->detail);
 	snapshot_free(&u->snap);

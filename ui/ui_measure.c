@@ -124,7 +124,7 @@ void ui_measure_poll(struct ui *u)
 		memset(&m->res, 0, sizeof(m->res));
 		u->se.have_meas = true;
 		ui_measure_adopt(u);
-		u->layer = HL_LATENCY;
+		u->heat.layer = HL_LATENCY;
 		u->show_heatmap = true;
 	}
 }

@@ -49,9 +49,9 @@ static bool say_warning(struct ui *u, const char *before)
 /* What the monitor made of the previous topology and layers. */
 static void adopt(struct ui *u)
 {
-	free(u->meas_marks);
-	u->meas_marks = NULL;
-	u->meas_note[0] = '\0';
+	free(u->heat.marks);
+	u->heat.marks = NULL;
+	u->heat.note[0] = '\0';
 	if (u->se.have_meas)
 		ui_measure_adopt(u);
 }

@@ -33,7 +33,7 @@ static void collect(const struct ui *u, struct settings *s)
 	s->show_nodes = u->show_nodes;
 	s->show_heatmap = u->show_heatmap;
 	snprintf(s->heatmap_layer, sizeof(s->heatmap_layer), "%s",
-		 (size_t)u->layer < settings_nlayers ? settings_layer_names[u->layer] : "slit");
+		 (size_t)u->heat.layer < settings_nlayers ? settings_layer_names[u->heat.layer] : "slit");
 	s->delay = u->delay;
 	s->kernel_threads = u->kernel_threads;
 	s->tree = u->tree;
@@ -112,7 +112,7 @@ void ui_settings_load(struct ui *u)
 	for (size_t i = 0; s.heatmap_layer[0] && i < settings_nlayers; i++)
 		if (strcmp(s.heatmap_layer, settings_layer_names[i]) == 0 &&
 		    ui_layer_available(u, (enum ui_layer)i))
-			u->layer = (enum ui_layer)i;
+			u->heat.layer = (enum ui_layer)i;
 	if (!o->delay_set && s.delay > 0)
 		u->delay = s.delay;
 	if (!o->session.filter.kernel_threads && s.kernel_threads == 1) {

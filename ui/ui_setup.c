@@ -33,21 +33,21 @@ static int avail_count(const struct ui *u)
 static void clamp(struct ui *u)
 {
 	int na = (int)u->cols.n, nv = avail_count(u);
-	if (u->setup_sel >= na)
-		u->setup_sel = na - 1;
-	if (u->setup_sel < 0)
-		u->setup_sel = 0;
-	if (u->setup_avail >= nv)
-		u->setup_avail = nv - 1;
-	if (u->setup_avail < 0)
-		u->setup_avail = 0;
-	if (u->setup_pane == 1 && nv == 0)
-		u->setup_pane = 0;
+	if (u->setup.sel >= na)
+		u->setup.sel = na - 1;
+	if (u->setup.sel < 0)
+		u->setup.sel = 0;
+	if (u->setup.avail >= nv)
+		u->setup.avail = nv - 1;
+	if (u->setup.avail < 0)
+		u->setup.avail = 0;
+	if (u->setup.pane == 1 && nv == 0)
+		u->setup.pane = 0;
 }
 
 void ui_setup_open(struct ui *u)
 {
-	u->setup_sel = u->setup_avail = u->setup_pane = 0;
+	u->setup.sel = u->setup.avail = u->setup.pane = 0;
 	u->screen = SCR_SETUP;
 }
 
@@ -66,44 +66,44 @@ static void swap(struct ui *u, int a, int b)
 	struct col_ref t = u->cols.v[a];
 	u->cols.v[a] = u->cols.v[b];
 	u->cols.v[b] = t;
-	u->setup_sel = b;
+	u->setup.sel = b;
 }
 
 void ui_setup_key(struct ui *u, int ch)
 {
-	bool left = u->setup_pane == 0;
+	bool left = u->setup.pane == 0;
 	switch (ch) {
 	case KEY_UP:
-		if (left) u->setup_sel--; else u->setup_avail--;
+		if (left) u->setup.sel--; else u->setup.avail--;
 		break;
 	case KEY_DOWN:
-		if (left) u->setup_sel++; else u->setup_avail++;
+		if (left) u->setup.sel++; else u->setup.avail++;
 		break;
 	case KEY_LEFT: case KEY_RIGHT: case '\t':
-		u->setup_pane = !u->setup_pane;
+		u->setup.pane = !u->setup.pane;
 		break;
 	case '\n': case '\r': case KEY_ENTER: case 'a': case KEY_IC: {
 		if (left) {
-			u->setup_pane = 1;      /* Enter on the left: go choose one */
+			u->setup.pane = 1;      /* Enter on the left: go choose one */
 			break;
 		}
-		int c = avail_at(u, u->setup_avail);
-		size_t pos = u->cols.n ? (size_t)u->setup_sel + 1 : 0;
+		int c = avail_at(u, u->setup.avail);
+		size_t pos = u->cols.n ? (size_t)u->setup.sel + 1 : 0;
 		if (c >= 0 && col_list_insert(&u->cols, pos, (struct col_ref){ (enum snap_col)c, -1 }) == 0)
-			u->setup_sel = (int)pos;
+			u->setup.sel = (int)pos;
 		break;
 	}
 	case KEY_DC: case 'd': case KEY_F(9):
 		if (left && u->cols.n > 1)   /* at least one column stays */
-			col_list_remove(&u->cols, (size_t)u->setup_sel);
+			col_list_remove(&u->cols, (size_t)u->setup.sel);
 		else if (left)
 			snprintf(u->msg, sizeof(u->msg), "the table keeps at least one column");
 		break;
 	case '[': case KEY_F(7):
-		if (left) swap(u, u->setup_sel, u->setup_sel - 1);
+		if (left) swap(u, u->setup.sel, u->setup.sel - 1);
 		break;
 	case ']': case KEY_F(8):
-		if (left) swap(u, u->setup_sel, u->setup_sel + 1);
+		if (left) swap(u, u->setup.sel, u->setup.sel + 1);
 		break;
 	case 'r':
 		col_list_default(&u->cols, true, false);
@@ -126,7 +126,7 @@ void ui_setup_draw(struct ui *u, int y0, int h)
 	int rows = h - 3;
 	for (int pane = 0; pane < 2; pane++) {
 		int n = pane ? avail_count(u) : (int)u->cols.n;
-		int sel = pane ? u->setup_avail : u->setup_sel;
+		int sel = pane ? u->setup.avail : u->setup.sel;
 		int first = sel >= rows ? sel - rows + 1 : 0;
 		for (int r = 0; r < rows && first + r < n; r++) {
 			int k = first + r;
@@ -137,7 +137,7 @@ void ui_setup_draw(struct ui *u, int y0, int h)
 			snprintf(line, sizeof(line), " %-8s %s", name,
 				 ref.col == COL_NODE && ref.node >= 0 ? "kB resident on this node"
 								      : col_get(ref.col)->desc);
-			bool cur = k == sel && pane == u->setup_pane;
+			bool cur = k == sel && pane == u->setup.pane;
 			int a = cur ? ui_attr(u, C_SELECTED) : k == sel ? (int)A_BOLD : 0;
 			attron(a);
 			if (cur)
