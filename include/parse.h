@@ -73,6 +73,12 @@ struct pid_stat {
 #define PID_STAT_MAX_PAGES (INT64_C(1) << 40)
 #define PID_STAT_MAX_TICKS (UINT64_C(1) << 50)
 int parse_pid_stat(const char *buf, size_t len, struct pid_stat *out);
+/* Clock ticks of /proc (utime, stime, /proc/stat: USER_HZ, which
+ * sysconf(_SC_CLK_TCK) says; 100 when it cannot) as seconds. The one
+ * place ticks become seconds. */
+double parse_ticks_s(uint64_t ticks);
+/* And back: seconds (>= 0) as ticks, rounded (a recorded CPU time). */
+uint64_t parse_s_ticks(double s);
 
 /* /proc/PID/status: the fields this tool uses. */
 struct pid_status {

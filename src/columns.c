@@ -172,7 +172,8 @@ static void c_remote_pct(const struct col_ctx *c, const struct snap_proc *p, int
 static void c_time(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)c; (void)node;
-	unsigned long long t = p->info.utime + p->info.stime;   /* 1/100 s */
+	/* hundredths of a second */
+	unsigned long long t = (unsigned long long)(parse_ticks_s(p->info.utime + p->info.stime) * 100.0 + 0.5);
 	unsigned long long s = t / 100, h = s / 3600;
 	if (h)
 		snprintf(out, n, "%lluh%02llu:%02llu", h, s / 60 % 60, s % 60);

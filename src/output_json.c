@@ -228,7 +228,7 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "rss_kb", jnum(p->info.rss_kb));
 	json_object_object_add(o, "cpu_pct", jreal(p->cpu_pct, 1));
 	/* user + system, in seconds (the kernel's ticks are 1/100 s) */
-	json_object_object_add(o, "cpu_time_s", jreal((double)(p->info.utime + p->info.stime) / 100.0, 2));
+	json_object_object_add(o, "cpu_time_s", jreal(parse_ticks_s(p->info.utime + p->info.stime), 2));
 	json_object_object_add(o, "policy", ok ? jstr(p->policy) : NULL);
 	json_object_object_add(o, "mappings", ok ? json_object_new_int64((int64_t)p->nmappings) : NULL);
 	json_object_object_add(o, "numa_maps", json_object_new_string(nm_state_names[p->nm]));

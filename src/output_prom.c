@@ -90,9 +90,6 @@ static void node_cpu(const struct expo *e, const struct snapshot *s)
 	static const char *const modes[] = { "user", "nice", "system", "idle", "iowait",
 					     "irq", "softirq", "steal" };
 	const struct topology *t = s->topo;
-	long hz = sysconf(_SC_CLK_TCK);
-	if (hz <= 0)
-		hz = 100;
 	family(e, "numatop_node_cpu_seconds", F_COUNTER,
 	       "CPU time of the node's CPUs since boot, by mode (/proc/stat).");
 	for (size_t i = 0; s->node_ticks && i < t->nnodes; i++) {
@@ -100,7 +97,7 @@ static void node_cpu(const struct expo *e, const struct snapshot *s)
 		for (int m = 0; m < (int)(sizeof(modes) / sizeof(modes[0])) && m < k->nfields; m++) {
 			fprintf(e->f, "numatop_node_cpu_seconds_total{node=\"%d\",mode=\"%s\"}",
 				t->nodes[i].id, modes[m]);
-			value(e->f, (double)k->t[m] / (double)hz);
+			value(e->f, parse_ticks_s(k->t[m]));
 		}
 	}
 	family(e, "numatop_node_numa_events", F_COUNTER,

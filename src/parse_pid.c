@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 static void copy_field(char *dst, size_t dstsz, const char *s, size_t n)
 {
@@ -175,4 +176,20 @@ int maps_parse_range(const char *s, size_t len, uint64_t *start, uint64_t *end)
 	*start = v[0];
 	*end = v[1];
 	return 0;
+}
+
+static double ticks_per_s(void)
+{
+	long h = sysconf(_SC_CLK_TCK);
+	return h > 0 ? (double)h : 100.0;
+}
+
+double parse_ticks_s(uint64_t ticks)
+{
+	return (double)ticks / ticks_per_s();
+}
+
+uint64_t parse_s_ticks(double s)
+{
+	return (uint64_t)(s * ticks_per_s() + 0.5);
 }

@@ -59,9 +59,6 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	}
 	for (size_t i = 0; i < t->nnodes; i++)
 		s->node_ids[i] = t->nodes[i].id;
-	s->hz = sysconf(_SC_CLK_TCK);
-	if (s->hz <= 0)
-		s->hz = 100;
 	s->pagesize = sysconf(_SC_PAGESIZE);
 	nmsched_config_default(&s->cfg);
 	s->cfg.can_sample = fsroot_is_live(r);

@@ -87,7 +87,6 @@ struct sampler {
 	double tick_now;
 	double prev_mono, prev_self;
 	unsigned seq;
-	long hz;
 	int *node_ids;                /* [nnodes]: topo->nodes[i].id */
 	struct why_state *why;        /* sampler_why.c */
 	struct kernel_state *kernel;  /* sampler_kernel.c */

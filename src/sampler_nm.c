@@ -216,8 +216,7 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
 			    sp->info.rss_kb - e->rss_prev : 0;
 	uint64_t ticks = sp->info.utime + sp->info.stime;
 	if (e && snap->interval_s > 0 && ticks >= e->ticks)
-		sp->cpu_pct = 100.0 * (double)(ticks - e->ticks) /
-			      (double)s->hz / snap->interval_s;
+		sp->cpu_pct = 100.0 * parse_ticks_s(ticks - e->ticks) / snap->interval_s;
 	uint64_t faults = sp->info.minflt + sp->info.majflt;
 	bool have = e && e->r.have;
 	s->sched[i] = (struct nmsched_proc){

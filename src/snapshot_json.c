@@ -478,7 +478,7 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	in->last_cpu = (int)i64(o, "last_cpu");
 	in->rss_kb = i64(o, "rss_kb");
 	double ct = dbl(o, "cpu_time_s");
-	in->utime = ct >= 0 ? (uint64_t)(ct * 100.0 + 0.5) : 0;
+	in->utime = ct >= 0 ? parse_s_ticks(ct) : 0;
 	p->cpu_pct = dbl(o, "cpu_pct");
 	int64_t home = i64(o, "home_node");
 	p->home = home >= 0 ? topology_node_index(t, (int)home) : -1;

@@ -1,6 +1,8 @@
 /* test_parse.c - node meminfo/numastat/distance, /proc/stat, /proc/PID
  * stat and status, vmstat and name sanitizing on literal inputs. */
 #include "parse.h"
+
+#include <unistd.h>
 #include "sanitize.h"
 #include "check.h"
 #include "columns.h"
@@ -313,6 +315,17 @@ static void sanitize(void)
 	CHECK_EQ_STR(out, "ok\xef\xbf\xbd\x1b");
 }
 
+/* Ticks and seconds, the one conversion: USER_HZ as sysconf says. */
+static void ticks(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	CHECK(hz > 0);
+	CHECK(parse_ticks_s((uint64_t)hz * 3) == 3.0);
+	CHECK(parse_ticks_s(0) == 0.0);
+	for (uint64_t t = 1; t < 1000000000000ull; t = t * 7 + 3)
+		CHECK(parse_s_ticks(parse_ticks_s(t)) == t);
+}
+
 int main(void)
 {
 	RUN_TEST(meminfo_node);
@@ -327,5 +340,6 @@ int main(void)
 	RUN_TEST(numa_vmstat);
 	RUN_TEST(pid_sched);
 	RUN_TEST(zoneinfo);
+	RUN_TEST(ticks);
 	return CHECK_DONE();
 }
