@@ -148,7 +148,8 @@ static void cgroup_table(FILE *f, const struct snapshot *s)
 		sanitize_term(c->path, path, sizeof(path));
 		fprintf(f, " %10s %-8s %-12s %s\n", a, mems, cpus, path);
 	}
-	if (cs->truncated)
+	/* Said once: with where the walk stopped in the warnings above. */
+	if (cs->truncated && (cs->first_cut < 0 || (size_t)cs->first_cut >= cs->n))
 		fprintf(f, "cgroups: %zu more not read (over %d, or nested deeper than %d)\n",
 			cs->truncated, CGROUP_MAX, CGROUP_MAX_DEPTH);
 	free(ix);

@@ -184,6 +184,7 @@ jcheck cg_deep_counts_unknown "$T/d.json" \
 jcheck cg_deep_others_counted "$T/d.json" "C['/user.slice']['processes'] == 2 and C['/system.slice/db.service']['total_kb'] == 118784"
 "$PROG" --root "$D" -b --cgroups -n 1 >"$T/d.txt" 2>&1
 grep -q '^warning: cgroups: 1 not read below .*/l62 ' "$T/d.txt" && grep -Eq '^ +- +[0-9]+ .* /system.slice$' "$T/d.txt" \
+	&& [ "$(grep -c 'cgroups: .*not read' "$T/d.txt")" = 1 ] \
 	&& ok cg_deep_text || bad cg_deep_text "$(head -40 "$T/d.txt")"
 
 # v1 (the memory controller's hierarchy, counts in pages) and no cgroups.
