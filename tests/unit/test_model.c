@@ -1,6 +1,7 @@
 /* test_model.c - HOME by thread majority, sorting with unknowns, the
  * rooted I/O layer's refusals (directories, symlink loops, escapes). */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -171,11 +172,31 @@ static void pid_reuse_guard(void)
 	fsroot_close(r);
 }
 
+/* A node's memory used and its %: unknown (never 0, never negative) when
+ * either number is unknown or free exceeds total (a torn read). */
+static void node_used(void)
+{
+	struct node_sample ns;
+	memset(&ns, 0, sizeof(ns));
+	const int64_t cases[][4] = {      /* total, free, used kB, used % x10 */
+		{ 1000, 250, 750, 750 }, { 1000, 1000, 0, 0 }, { 1000, 0, 1000, 1000 },
+		{ 1000, 1001, -1, -1 }, { -1, 10, -1, -1 }, { 1000, -1, -1, -1 }, { 0, 0, 0, -1 },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		ns.mem.mem_total_kb = cases[k][0];
+		ns.mem.mem_free_kb = cases[k][1];
+		CHECK_EQ_INT((int)snapshot_node_used_kb(&ns), (int)cases[k][2]);
+		double pct = snapshot_node_used_pct(&ns);
+		CHECK_EQ_INT(pct < 0 ? -1 : (int)(pct * 10 + 0.5), (int)cases[k][3]);
+	}
+}
+
 int main(void)
 {
 	RUN_TEST(pid_reuse_guard);
 	RUN_TEST(home_majority);
 	RUN_TEST(sort_unknown_last);
 	RUN_TEST(rooted_io);
+	RUN_TEST(node_used);
 	return CHECK_DONE();
 }
