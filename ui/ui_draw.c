@@ -102,7 +102,19 @@ void ui_draw_status(struct ui *u, int y)
 	 * onto the table. */
 	char part[512];
 	int x = 0;
-	snprintf(part, sizeof(part), "Tasks: %zu shown of %zu", u->nrows, s->nprocs);
+	/* Thread view: rows are processes and their other threads; processes
+	 * are counted as processes, and the threads shown said apart. */
+	size_t procs_shown = u->nrows, thr_rows = 0;
+	if (u->threads && u->thr) {
+		for (size_t r = 0; r < u->nrows; r++)
+			thr_rows += u->thr[r] >= 0;
+		procs_shown -= thr_rows;
+	}
+	if (u->threads)
+		snprintf(part, sizeof(part), "Tasks: %zu shown of %zu, with %zu threads", procs_shown,
+			 s->nprocs, procs_shown + thr_rows);
+	else
+		snprintf(part, sizeof(part), "Tasks: %zu shown of %zu", u->nrows, s->nprocs);
 	x = status_part(u, y, x, part, C_LABEL);
 	if (s->kthreads_hidden) {
 		snprintf(part, sizeof(part), "  %zu kernel threads hidden (K)", s->kthreads_hidden);

@@ -57,6 +57,10 @@ keys H; s=$(screen)
 # (HOME of a thread row: the node of its last CPU, 2 -> node 1.)
 echo "$s" | grep -Eq '^ +1001 +1 .*thread of 1000' && echo "$s" | grep -Eq '^ +1002 +1 .*thread of 1000' \
 	&& ok tui_threads || bad tui_threads "$s"
+# The status line counts processes as processes, and says their threads
+# (3 + 2 + 1 + 1 on this tree).
+echo "$s" | grep -q '^Tasks: 4 shown of 4, with 7 threads' && ok tui_threads_status_counts \
+	|| bad tui_threads_status_counts "$(echo "$s" | grep Tasks)"
 keys H; screen | grep -q 'thread of' && bad tui_threads_off || ok tui_threads_off
 # Mouse (X10 encoding, as xterm sends it): click the PID header, then a row.
 click() { # click X Y (0-based screen cell)
