@@ -139,7 +139,15 @@ const struct why_result *snapshot_why(const struct snapshot *s, const struct sna
  * "error", or "-" (not read). */
 const char *snapshot_nm_mark(const struct snap_proc *p);
 
-/* The sample's warnings, one line each, to fn: processes left out
+/* How many processes' placement could not be read for want of
+ * permission (another user's numa_maps without CAP_SYS_PTRACE). */
+size_t snapshot_no_perm(const struct snapshot *s);
+/* "31 of 32 processes not readable: run as root or with CAP_SYS_PTRACE"
+ * (out "" and false when every process could be read). */
+bool snapshot_no_perm_text(const struct snapshot *s, char *out, size_t n);
+
+/* The sample's warnings, one line each, to fn: processes not readable
+ * (snapshot_no_perm_text), processes left out
  * ("1 process skipped: /proc/4242/stat unparsable"), files that could
  * not be read, pages on unknown nodes, numa_maps lines not understood,
  * hugetlb pages of unknown size. Returns how many (fn may be NULL). The

@@ -107,6 +107,25 @@ static bool broken(int rc)
 	return rc && rc != -ENOENT;
 }
 
+size_t snapshot_no_perm(const struct snapshot *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nprocs; i++)
+		n += s->procs[i].nm == NMS_NO_PERM;
+	return n;
+}
+
+bool snapshot_no_perm_text(const struct snapshot *s, char *out, size_t n)
+{
+	size_t np = snapshot_no_perm(s);
+	out[0] = '\0';
+	if (!np)
+		return false;
+	snprintf(out, n, "%zu of %zu process%s not readable: run as root or with CAP_SYS_PTRACE", np,
+		 s->nprocs, s->nprocs == 1 ? "" : "es");
+	return true;
+}
+
 size_t snapshot_warnings(const struct snapshot *s,
 			 void (*fn)(void *ctx, const char *line), void *ctx)
 {
@@ -117,6 +136,9 @@ size_t snapshot_warnings(const struct snapshot *s,
 			n += say(fn, ctx, "%s", s->rec_strings[i]);
 		return n;
 	}
+	char np[160];
+	if (snapshot_no_perm_text(s, np, sizeof(np)))
+		n += say(fn, ctx, "%s", np);
 	if (s->proc_rc)
 		n += say(fn, ctx, "process list unreadable: %s", fsroot_strerror(-s->proc_rc));
 	if (pl->nbad)

@@ -120,7 +120,14 @@ void ui_draw_status(struct ui *u, int y)
 		snprintf(part, sizeof(part), "  %zu kernel threads hidden (K)", s->kthreads_hidden);
 		x = status_part(u, y, x, part, C_DIM);
 	}
+	/* Not root: said as it is, not as one more warning. */
 	size_t nw = u->se.topo.nwarnings + snapshot_warnings(s, NULL, NULL);
+	if (snapshot_no_perm_text(s, part + 2, sizeof(part) - 2)) {
+		part[0] = part[1] = ' ';
+		x = status_part(u, y, x, part, C_WARN);
+		if (!s->replayed)
+			nw--;    /* it is one of the sample's warnings */
+	}
 	if (nw && !u->msg[0]) {
 		/* Broken input is said where it is seen; the text is on Nodes. */
 		snprintf(part, sizeof(part), "  %zu warning%s (Tab: Nodes)", nw, nw == 1 ? "" : "s");

@@ -115,11 +115,16 @@ if [ -n "$mc" ] && [ -z "$(printf '%s' "$mc" | tr '|' '\n' | grep -v '^[0-9][0-9
 	&& [ "$(printf '%s' "$mc" | tr '|' '\n' | awk '{s += $1} END {print s + 0}')" -gt 0 ]; then
 	ok nonroot_batch_own_process_numbers
 else bad nonroot_batch_own_process_numbers "$(grep -E "^ +$mine " "$T/b.out" || echo "process $mine not listed")"; fi
+# What cannot be read is said, with the fix, once.
+[ "$(grep -Ec '^warning: [0-9]+ of [0-9]+ processes not readable: run as root or with CAP_SYS_PTRACE$' "$T/b.out")" = 1 ] \
+	&& ok nonroot_batch_says_not_readable || bad nonroot_batch_says_not_readable "$(grep -i 'warning' "$T/b.out")"
 
 # JSON.
 TERM_FOR=dumb as_nobody "$prog" --json -n 1 >"$T/j.out" 2>"$T/j.err"; rc=$?
 [ $rc -eq 0 ] && [ ! -s "$T/j.err" ] && ok nonroot_json_runs || bad nonroot_json_runs "rc=$rc $(head -5 "$T/j.err")"
 out=$(jcheck "$T/j.out") && ok nonroot_json_no_perm_is_null || bad nonroot_json_no_perm_is_null "$out"
+grep -Eq '"warnings":\[[^]]*"[0-9]+ of [0-9]+ processes not readable: run as root or with CAP_SYS_PTRACE"' "$T/j.out" \
+	&& ok nonroot_json_says_not_readable || bad nonroot_json_says_not_readable "$(grep -o '"warnings":[^]]*]' "$T/j.out")"
 
 # The monitor, in tmux (the server runs as root; the program as nobody).
 if command -v tmux >/dev/null; then
@@ -135,6 +140,8 @@ EOF
 	wait_for() { n=${2:-30}; while [ "$n" -gt 0 ]; do screen | grep -qF -- "$1" && return 0; sleep 0.1; n=$((n - 1)); done; return 1; }
 	keys() { tmux send-keys -t nr "$@"; sleep 0.3; }
 	if wait_for F10Quit 50; then ok nonroot_tui_starts; else bad nonroot_tui_starts "$(screen)"; fi
+	screen | grep -Eq '^Tasks: .* [0-9]+ of [0-9]+ processes not readable: run as root or with CAP_SYS_PTRACE' \
+		&& ok nonroot_tui_says_not_readable || bad nonroot_tui_says_not_readable "$(screen | grep '^Tasks')"
 	keys N   # by PID, ascending: PID 1 first
 	keys Home   # the selection (the largest process) may be far down: to the top
 	r1=$(screen | grep -E '^ +1 ')
