@@ -2,6 +2,8 @@
 #include "action_rebind.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <time.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -39,6 +41,13 @@ static void note_failure(struct rebind_result *res, int tid, int err)
 		res->first_error = err;
 		res->first_error_tid = tid;
 	}
+}
+
+/* The thread's affinity is not (or no longer readably) the one wanted. */
+static bool wrong_mask(int tid, const cpu_set_t *want, cpu_set_t *got, size_t sz)
+{
+	CPU_ZERO_S(sz, got);
+	return sched_getaffinity(tid, sz, got) == 0 && !CPU_EQUAL_S(sz, want, got);
 }
 
 /* Set and read back one thread of the target. 0, 1 when the thread is
@@ -83,7 +92,7 @@ int rebind_threads(const struct fsroot *r, const struct action_target *t,
 	size_t ncpu = (size_t)maxcpu + 1;
 	cpu_set_t *want = CPU_ALLOC(ncpu), *got = CPU_ALLOC(ncpu);
 	size_t sz = CPU_ALLOC_SIZE(ncpu);
-	struct tidset done = { 0 };
+	struct tidset done = { 0 }, failed = { 0 };   /* seen; of them, refused */
 	int rc = want && got ? 0 : -ENOMEM;
 	if (rc == 0) {
 		CPU_ZERO_S(sz, want);
@@ -94,11 +103,14 @@ int rebind_threads(const struct fsroot *r, const struct action_target *t,
 	snprintf(dir, sizeof(dir), "/proc/%d/task", t->pid);
 	/* New threads inherit the creator's affinity; a thread created from
 	 * one not yet rebound shows up in the next pass. Passes go on until
-	 * two in a row find no new thread (a clone that copied its creator's
-	 * old affinity just as the creator was rebound can appear in the task
-	 * list a moment after a pass listed it); a process that keeps
+	 * four in a row, 1, 2 and 4 ms apart, find no new thread and no thread
+	 * with the old mask (a clone that copied its creator's old affinity
+	 * just as the creator was rebound appears in the task list only when
+	 * it is attached, which on a loaded machine can be milliseconds
+	 * later: two passes a yield apart missed it under ASan); a process that keeps
 	 * creating threads faster than that is reported (-EAGAIN), not
 	 * silently half done. */
+	enum { REBIND_QUIET_PASSES = 4 };   /* quiet for 1 + 2 + 4 ms */
 	int pass = 0, quiet = 0;
 	for (; rc == 0; pass++) {
 		if (pass == REBIND_MAX_PASSES) {
@@ -117,29 +129,43 @@ int rebind_threads(const struct fsroot *r, const struct action_target *t,
 		}
 		size_t fresh = 0;
 		for (size_t i = 0; i < n && rc == 0; i++) {
-			if (tidset_has(&done, tids[i]))
+			/* A thread seen before is done unless it shows the old
+			 * mask again (a clone that copied its creator's mask
+			 * before the creator was rebound, under a TID reused). */
+			if (tidset_has(&done, tids[i]) &&
+			    (tidset_has(&failed, tids[i]) || !wrong_mask(tids[i], want, got, sz)))
 				continue;
 			fresh++;
 			if ((rc = action_target_alive(t)) != 0)
 				break;
+			bool seen = tidset_has(&done, tids[i]);
 			int e = set_one(r, t->pid, tids[i], want, got, sz);
-			if (e < 0)
+			if (e < 0) {
 				note_failure(res, tids[i], -e);
-			else if (e == 0)
+				rc = tidset_add(&failed, tids[i]);
+			} else if (e == 0 && !seen) {
 				res->changed++;
-			rc = tidset_add(&done, tids[i]);
+			}
+			if (rc == 0 && !seen)
+				rc = tidset_add(&done, tids[i]);
 		}
 		free(tids);
 		quiet = fresh ? 0 : quiet + 1;
-		if (quiet == 2)
+		if (quiet == REBIND_QUIET_PASSES)
 			break;
-		if (!fresh)
-			sched_yield();
+		/* Between quiet passes, time for a clone in flight (its mask
+		 * copied, not yet in the task list) to show: a yield is not
+		 * enough on a loaded machine. */
+		if (!fresh) {
+			struct timespec ts = { 0, 1000000L << (quiet - 1) };   /* 1, 2, 4 ms */
+			nanosleep(&ts, NULL);
+		}
 	}
 	res->nthreads = done.n;
 	CPU_FREE(want);
 	CPU_FREE(got);
 	free(done.v);
+	free(failed.v);
 	if (rc)
 		return rc;
 	return res->first_error ? -res->first_error : 0;
