@@ -305,7 +305,7 @@ const struct ui_key ui_keys[] = {
 	{ 'S', k_setup, NULL, NULL, NULL },
 	{ KEY_F(3), k_search, "F3 /", "search by name", "Search" },
 	{ '/', k_search, NULL, NULL, NULL },
-	{ KEY_F(4), k_filter, "F4 \\", "filter: name, \"node N\", \"remote>=X\" (REMOTE%)", "Filter" },
+	{ KEY_F(4), k_filter, "F4 \\", "filter: name, \"node N\", \"remote>=X\" (REMOTE%), \"cgroup PATH\"", "Filter" },
 	{ '\\', k_filter, NULL, NULL, NULL },
 	{ KEY_F(5), k_tree, "F5 t", "tree view", "Tree" },
 	{ 't', k_tree, NULL, NULL, NULL },

@@ -13,21 +13,6 @@
 #include "sanitize.h"
 #include "ui_int.h"
 
-static const char *label(int kind)
-{
-	return kind == UI_PROMPT_SEARCH ? "Search:" : kind == UI_PROMPT_TIME ?
-	       "Jump to (HH:MM[:SS] | YYYY-MM-DD HH:MM):" : "Filter (name | node N | remote>=X):";
-}
-
-void ui_prompt_open(struct ui *u, int kind)
-{
-	u->prompt.kind = kind;
-	u->prompt.buf[0] = '\0';
-	if (kind == UI_PROMPT_FILTER)
-		snprintf(u->prompt.buf, sizeof(u->prompt.buf), "%s", u->filter);
-	u->prompt.len = strlen(u->prompt.buf);
-}
-
 static void search(struct ui *u, const char *s)
 {
 	snprintf(u->search, sizeof(u->search), "%s", s);
@@ -44,19 +29,71 @@ static void search(struct ui *u, const char *s)
 	snprintf(u->msg, sizeof(u->msg), "not found: %s", shown);
 }
 
+static void set_filter(struct ui *u, const char *s)
+{
+	snprintf(u->filter, sizeof(u->filter), "%s", s);
+	ui_rebuild_rows(u);
+	/* A filter that cannot match says why, not only "0 shown". */
+	int node;
+	if ((sscanf(s, "on node %d", &node) == 1 || sscanf(s, "node %d", &node) == 1) &&
+	    topology_node_index(&u->se.topo, node) < 0) {
+		char ids[128] = "";
+		size_t o = 0;
+		for (size_t i = 0; i < u->se.topo.nnodes && o < sizeof(ids) - 12; i++)
+			o += (size_t)snprintf(ids + o, sizeof(ids) - o, "%s%d", i ? " " : "",
+					      u->se.topo.nodes[i].id);
+		snprintf(u->msg, sizeof(u->msg), "node %d: no such node (nodes: %s)", node, ids);
+	}
+}
+
+static void filter_start(struct ui *u, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", u->filter);
+}
+
+/* The prompts: each kind's label, what it starts with (NULL: empty), and
+ * what Enter does with the text (an empty text does nothing when
+ * empty_ok is false). A new prompt is one row here. */
+static const struct prompt_kind {
+	int kind;
+	const char *label;
+	void (*start)(struct ui *u, char *buf, size_t n);
+	void (*enter)(struct ui *u, const char *text);
+	bool empty_ok;
+} prompt_kinds[] = {
+	{ UI_PROMPT_SEARCH, "Search:", NULL, search, false },
+	{ UI_PROMPT_FILTER, "Filter (name | node N | remote>=X | cgroup PATH):", filter_start, set_filter,
+	  true },
+	{ UI_PROMPT_TIME, "Jump to (HH:MM[:SS] | YYYY-MM-DD HH:MM):", NULL, ui_replay_jump, false },
+};
+
+static const struct prompt_kind *find(int kind)
+{
+	for (size_t i = 0; i < sizeof(prompt_kinds) / sizeof(prompt_kinds[0]); i++)
+		if (prompt_kinds[i].kind == kind)
+			return &prompt_kinds[i];
+	return NULL;
+}
+
+void ui_prompt_open(struct ui *u, int kind)
+{
+	const struct prompt_kind *k = find(kind);
+	if (!k)
+		return;
+	u->prompt.kind = kind;
+	u->prompt.buf[0] = '\0';
+	if (k->start)
+		k->start(u, u->prompt.buf, sizeof(u->prompt.buf));
+	u->prompt.len = strlen(u->prompt.buf);
+}
+
 static void finish(struct ui *u)
 {
-	int kind = u->prompt.kind;
+	const struct prompt_kind *k = find(u->prompt.kind);
 	u->prompt.kind = 0;
 	curs_set(0);
-	if (kind == UI_PROMPT_SEARCH && u->prompt.buf[0]) {
-		search(u, u->prompt.buf);
-	} else if (kind == UI_PROMPT_FILTER) {
-		snprintf(u->filter, sizeof(u->filter), "%s", u->prompt.buf);
-		ui_rebuild_rows(u);
-	} else if (kind == UI_PROMPT_TIME && u->prompt.buf[0]) {
-		ui_replay_jump(u, u->prompt.buf);
-	}
+	if (k && (k->empty_ok || u->prompt.buf[0]))
+		k->enter(u, u->prompt.buf);
 }
 
 /* Remove the last character (a whole UTF-8 sequence). */
@@ -104,7 +141,8 @@ void ui_prompt_draw(struct ui *u)
 	int y = LINES - 1;
 	move(y, 0);
 	clrtoeol();
-	const char *l = label(u->prompt.kind);
+	const struct prompt_kind *k = find(u->prompt.kind);
+	const char *l = k ? k->label : "";
 	attron(ui_attr(u, C_FKEY_LABEL));
 	mvaddnstr(y, 0, l, COLS);
 	attroff(ui_attr(u, C_FKEY_LABEL));

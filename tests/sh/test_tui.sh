@@ -45,6 +45,13 @@ echo "$s" | grep -Eq '^ +4242 ' && ! echo "$s" | grep -Eq '^ +1000 ' && ok tui_f
 keys '\' C-u; for i in 1 2 3 4 5 6; do keys BSpace; done; keys 'remote>=50' Enter
 s=$(screen)
 echo "$s" | grep -Eq '^ +4242 ' && ! echo "$s" | grep -Eq '^ +2000 ' && ok tui_filter_remote_pct || bad tui_filter_remote_pct "$s"
+keys '\'
+# The prompt names every form the filter takes, and starts from the filter.
+screen | grep -q '^Filter (name | node N | remote>=X | cgroup PATH): *remote>=50' && ok tui_filter_prompt_forms \
+	|| bad tui_filter_prompt_forms "$(screen | grep '^Filter')"
+keys C-u 'node 9' Enter
+screen | grep -q 'node 9: no such node (nodes: 0 1 2 3)' && ok tui_filter_no_such_node \
+	|| bad tui_filter_no_such_node "$(screen | tail -3)"
 keys '\'; for i in 1 2 3 4 5 6 7 8 9 10; do keys BSpace; done; keys Enter
 s=$(screen); echo "$s" | grep -Eq '^ +2000 ' && ok tui_filter_cleared || bad tui_filter_cleared "$s"
 # Search, then Enter opens the detail of the found process, Esc returns.
