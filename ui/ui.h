@@ -33,4 +33,9 @@ int ui_run(const struct ui_config *c);
 bool ui_help_entry(long k, const char **label, const char **text, char *buf, size_t n,
 		   bool *heading);
 
+/* The keys that act on the machine ("F7 m, F8 B, x, F9 k, L"), as the key
+ * table marks them: refused on a recording and with --readonly. Returns
+ * how many. */
+size_t ui_keys_acting(char *out, size_t n);
+
 #endif

@@ -38,6 +38,8 @@ struct ui_key {
 	const char *label;      /* how the help screen names the key */
 	const char *help;       /* NULL: same entry as the line above */
 	const char *bar;        /* label on the function-key bar, or NULL */
+	bool acts;              /* acts on the machine: refused on a recording
+				 * and with --readonly, and off the bar there */
 };
 extern const struct ui_key ui_keys[];
 extern const size_t ui_nkeys;

@@ -179,11 +179,11 @@ static void k_jump(struct ui *u, int ch) { (void)ch; ui_prompt_open(u, UI_PROMPT
 /* In replay these come before the main table (t is the tree there, T the
  * time sort, Home/End the first/last process: F5 and F6 still do those). */
 const struct ui_key ui_replay_keys[] = {
-	{ 't', k_next, "t T", "replay: next / previous sample", NULL },
-	{ 'T', k_prev, NULL, NULL, NULL },
-	{ 'b', k_jump, "b", "replay: jump to a time (HH:MM, YYYY-MM-DD HH:MM)", NULL },
-	{ KEY_HOME, k_first, "Home End", "replay: first / last sample", NULL },
-	{ KEY_END, k_last, NULL, NULL, NULL },
+	{ 't', k_next, "t T", "replay: next / previous sample", NULL, false },
+	{ 'T', k_prev, NULL, NULL, NULL, false },
+	{ 'b', k_jump, "b", "replay: jump to a time (HH:MM, YYYY-MM-DD HH:MM)", NULL, false },
+	{ KEY_HOME, k_first, "Home End", "replay: first / last sample", NULL, false },
+	{ KEY_END, k_last, NULL, NULL, NULL, false },
 };
 const size_t ui_nreplay_keys = sizeof(ui_replay_keys) / sizeof(ui_replay_keys[0]);
 
@@ -204,7 +204,8 @@ bool ui_replay_refused(struct ui *u)
 {
 	if (!u->replay)
 		return false;
-	snprintf(u->msg, sizeof(u->msg), "replay: actions (m, B, k, L, x) act on the live machine; "
-		 "disabled on a recording");
+	char keys[96];
+	ui_keys_acting(keys, sizeof(keys));
+	snprintf(u->msg, sizeof(u->msg), "disabled on a recording: %s act on the live machine", keys);
 	return true;
 }

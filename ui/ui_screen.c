@@ -277,12 +277,16 @@ void ui_draw_fkeys(struct ui *u)
 	int y = LINES - 1, x = 0;
 	move(y, 0);
 	clrtoeol();
+	/* Only keys that work here: none that acts on a recording or with
+	 * --readonly. */
+	bool no_acts = u->replay || u->opt->readonly;
 	for (int f = 1; f <= 10; f++)
 		for (size_t i = 0; i < ui_nkeys && x < COLS; i++)
-			if (ui_keys[i].bar && ui_keys[i].key == KEY_F(f))
+			if (ui_keys[i].bar && ui_keys[i].key == KEY_F(f) && !(no_acts && ui_keys[i].acts))
 				x = bar_item(u, &ui_keys[i], y, x);
 	for (size_t i = 0; i < ui_nkeys && x < COLS; i++)
-		if (ui_keys[i].bar && !(ui_keys[i].key >= KEY_F(1) && ui_keys[i].key <= KEY_F(10)))
+		if (ui_keys[i].bar && !(ui_keys[i].key >= KEY_F(1) && ui_keys[i].key <= KEY_F(10)) &&
+		    !(no_acts && ui_keys[i].acts))
 			x = bar_item(u, &ui_keys[i], y, x);
 	attron(ui_attr(u, C_FKEY_LABEL));
 	if (x < COLS)

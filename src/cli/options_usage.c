@@ -5,6 +5,7 @@
 
 #include "columns.h"
 #include "options.h"
+#include "ui.h"
 #include "output.h"
 
 void options_usage(FILE *f)
@@ -47,7 +48,11 @@ void options_usage(FILE *f)
 "      --migrate-cgroup PATH  move a cgroup (v2) to --to NODE: set its\n"
 "                       cpuset.mems, the kernel migrates its pages\n"
 "      --to NODE        target node of --migrate / --rebind / --migrate-cgroup\n"
-"      --readonly       disable every action (keys m, B, k; --migrate ...)\n"
+"", f);
+	char keys[96];
+	ui_keys_acting(keys, sizeof(keys));
+	fprintf(f, "      --readonly       disable every action (keys %s; --migrate ...)\n", keys);
+	fputs(
 "      --openmetrics    print OpenMetrics text per sample (--format openmetrics;\n"
 "                       --format prometheus for the Prometheus text format)\n"
 "      --serve [ADDR:]PORT  serve GET /metrics (Prometheus / OpenMetrics) over\n"

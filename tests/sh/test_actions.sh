@@ -181,6 +181,10 @@ keys q
 kill $Z3 2>/dev/null; wait $Z3 2>/dev/null
 
 start --readonly -p $P -d 1
+wait_for F10Quit 20
+bar=$(screen | tail -1)
+! echo "$bar" | grep -Eq 'Migrate|Bind|Kill|Fix' && echo "$bar" | grep -q Quit && ok tui_readonly_bar_no_actions \
+	|| bad tui_readonly_bar_no_actions "$bar"
 keys m
 wait_for "disabled by --readonly" 20 && ! screen | grep -q "Migrate memory" && ok tui_readonly_m || bad tui_readonly_m "$(screen)"
 keys B

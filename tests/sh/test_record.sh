@@ -362,6 +362,10 @@ tui_init
 tui_start 160 40 "$PROG --replay $T/m.zst"
 screen | grep -q "replay $(lt 1)" && screen | grep -q '/usr/sbin/dbserver' && ok tui_replay_opens \
 	|| bad tui_replay_opens "$(screen | head -3)"
+# The key bar shows only keys that work on a recording.
+bar=$(screen | tail -1)
+echo "$bar" | grep -q 'Help' && echo "$bar" | grep -q 'Quit' && ! echo "$bar" | grep -Eq 'Migrate|Bind|Kill|Fix' \
+	&& ok tui_replay_bar_no_actions || bad tui_replay_bar_no_actions "$bar"
 keys t
 wait_for "replay $(lt 2)" && ok tui_replay_next || bad tui_replay_next "$(screen | head -1)"
 keys End
@@ -379,6 +383,7 @@ wait_for "replay $(lt 3)" && ok tui_replay_jump || bad tui_replay_jump "$(screen
 for key in m B k L x; do
 	keys "$key"
 	wait_for "disabled on a recording" 10 && ! screen | grep -q 'Migrate to\|Signal to\|Measure' \
+		&& screen | grep -q 'disabled on a recording: F7 m, F8 B, x, F9 k, L act on the live machine' \
 		&& ok "tui_replay_refuses_$key" || bad "tui_replay_refuses_$key" "$(screen | tail -4)"
 	keys Escape
 done
