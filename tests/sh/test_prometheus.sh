@@ -879,12 +879,14 @@ alive() {
 	st=$(sed -n 's/^.*) \([A-Z]\) .*$/\1/p' "/proc/$1/stat" 2>/dev/null)
 	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
 }
-# stop PID [SIGNAL]: send SIGNAL (TERM), wait 10 s at most (a hang guard),
-# then SIGKILL. STOP_RC: its exit status; STOP_HUNG=1 when it was killed.
+# stop PID [SIGNAL]: send SIGNAL (TERM), wait 30 s at most (a hang guard:
+# a sanitized build's exit, its leak check included, on a loaded machine
+# took over 10 s), then SIGKILL. STOP_RC: its exit status; STOP_HUNG=1
+# when it was killed.
 stop() {
 	kill -"${2:-TERM}" "$1" 2>/dev/null
 	i=0
-	while [ $i -lt 100 ] && alive "$1"; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 300 ] && alive "$1"; do sleep 0.1; i=$((i + 1)); done
 	STOP_HUNG=0
 	if alive "$1"; then STOP_HUNG=1; kill -KILL "$1" 2>/dev/null; fi
 	wait "$1"; STOP_RC=$?
