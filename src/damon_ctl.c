@@ -277,8 +277,8 @@ int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n)
 	if ((rc = setup(c)) != 0) {
 		char keep[sizeof(c->msg)];
 		memcpy(keep, c->msg, sizeof(keep));
-		/* Ours, just made, and the only one: undo. */
-		wr(c, 0, "state", "off");
+		/* Ours, just made, never on (setup's last step is "on"), and
+		 * the only one: undo. */
 		wr(c, -1, "nr_kdamonds", "0");
 		remove_record(c);
 		c->index = -1;
