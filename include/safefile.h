@@ -31,6 +31,10 @@ int safefile_check_private(int fd, const char *path, char *why, size_t whysz);
 /* Write len bytes as NAME in the directory fd (atomic: a reader sees
  * the old file or the new one). 0 or -errno. */
 int safefile_write(int dirfd, const char *name, const char *data, size_t len);
+/* The same, created with this mode (0600 for a file only root may read;
+ * safefile_write is 0644). */
+int safefile_write_mode(int dirfd, const char *name, const char *data, size_t len,
+			unsigned mode);
 /* All of len bytes to fd (again after EINTR and short writes): 0 or
  * -errno. The one write loop of the recorder, the capture and the above. */
 int safefile_write_all(int fd, const void *data, size_t len);

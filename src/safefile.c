@@ -158,6 +158,12 @@ int safefile_write_all(int fd, const void *data, size_t len)
 
 int safefile_write(int dirfd, const char *name, const char *data, size_t len)
 {
+	return safefile_write_mode(dirfd, name, data, len, 0644);
+}
+
+int safefile_write_mode(int dirfd, const char *name, const char *data, size_t len,
+			unsigned mode)
+{
 	char tmp[300];
 	int fd = -1;
 	struct timespec ts;
@@ -166,7 +172,8 @@ int safefile_write(int dirfd, const char *name, const char *data, size_t len)
 	for (int tries = 0; fd < 0 && tries < 100; tries++) {
 		seed = seed * 1103515245u + 12345u;
 		snprintf(tmp, sizeof(tmp), ".%.200s.%08x", name, seed);
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    (mode_t)mode);
 		if (fd < 0 && errno != EEXIST)
 			return -errno;
 	}

@@ -1,0 +1,401 @@
+/* damon_ctl.c - start, change, ask and stop our kdamond (see damon_ctl.h).
+ * Every write to DAMON goes through c->ops.write, and only to a kdamond
+ * damon_classify() said is ours. */
+#include "damon_ctl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "safefile.h"
+
+/* The real write: one write(2) of the value, as sysfs wants it. */
+static int live_write(void *ctx, const char *path, const char *val)
+{
+	(void)ctx;
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t len = strlen(val);
+	ssize_t n = write(fd, val, len);
+	int rc = n < 0 ? -errno : (size_t)n != len ? -EIO : 0;
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+/* A recorded tree is never written. */
+static int readonly_write(void *ctx, const char *path, const char *val)
+{
+	(void)ctx;
+	(void)path;
+	(void)val;
+	return -EROFS;
+}
+
+static int say(struct damon_ctl *c, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int damon_ctl_init(struct damon_ctl *c, const struct fsroot *r, const char *record_path)
+{
+	memset(c, 0, sizeof(*c));
+	c->r = r;
+	c->index = -1;
+	c->ops.write = fsroot_is_live(r) ? live_write : readonly_write;
+	if ((size_t)snprintf(c->record_path, sizeof(c->record_path), "%s",
+			     record_path ? record_path : DAMON_RECORD_PATH) >= sizeof(c->record_path))
+		return -ENAMETOOLONG;
+	c->self.pid = (int)getpid();
+	return damon_owner_starttime(r, c->self.pid, &c->self.starttime);
+}
+
+const char *damon_ctl_message(const struct damon_ctl *c)
+{
+	return c->msg;
+}
+
+/* Write a value to kdamonds/<K>/<rest> (K < 0: kdamonds/<rest>). */
+static int wr(struct damon_ctl *c, int k, const char *rest, const char *val)
+{
+	char path[512];
+	if (k < 0)
+		snprintf(path, sizeof(path), DAMON_KDAMONDS "/%s", rest);
+	else
+		snprintf(path, sizeof(path), DAMON_KDAMONDS "/%d/%s", k, rest);
+	int rc = c->ops.write(c->ops.ctx, path, val);
+	if (rc)
+		say(c, rc, "DAMON: writing %s to %s: %s", val, path, strerror(-rc));
+	return rc;
+}
+
+static int wr_num(struct damon_ctl *c, int k, const char *rest, uint64_t v)
+{
+	char val[32];
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
+	return wr(c, k, rest, val);
+}
+
+static int save_record(struct damon_ctl *c)
+{
+	struct buf b = { 0 };
+	int rc = damon_record_format(&c->rec, &b);
+	char dir[512];
+	const char *name;
+	if (rc == 0)
+		rc = safefile_split(c->record_path, dir, sizeof(dir), &name);
+	char why[256] = "";
+	int dfd = rc ? rc : safefile_open_dir(dir, 1, why, sizeof(why));
+	if (dfd >= 0) {
+		rc = safefile_write_mode(dfd, name, b.data, b.len, 0600);
+		close(dfd);
+	} else {
+		rc = dfd;
+	}
+	buf_free(&b);
+	if (rc)
+		say(c, rc, "DAMON: cannot write %s: %s", c->record_path,
+		    why[0] ? why : strerror(-rc));
+	return rc;
+}
+
+static void remove_record(struct damon_ctl *c)
+{
+	unlink(c->record_path);
+}
+
+/* Read and classify; st freed by the caller. */
+static int look(struct damon_ctl *c, struct damon_status *st)
+{
+	int rc = damon_read(c->r, st);
+	if (rc)
+		return say(c, rc, "DAMON: %s", strerror(-rc));
+	struct damon_record rec;
+	int have = damon_record_load(c->record_path, &rec) == 0;
+	damon_classify(c->r, st, have ? &rec : NULL, &c->self);
+	if (st->ours >= 0 && st->kd[st->ours].owner == DAMON_OWNER_SELF)
+		c->rec = rec;
+	return 0;
+}
+
+/* The refusal for a state that is not free, stale or ours. */
+static int refuse(struct damon_ctl *c, const struct damon_status *st)
+{
+	switch (st->avail) {
+	case DAMON_UNAVAILABLE:
+		return say(c, -ENOENT, "kernel without DAMON (CONFIG_DAMON_SYSFS)");
+	case DAMON_NOT_PERMITTED:
+		return say(c, st->err ? st->err : -EACCES, "DAMON needs root");
+	case DAMON_ERROR:
+		return say(c, st->err ? st->err : -EIO, "DAMON's files could not be read: %s",
+			   strerror(st->err ? -st->err : EIO));
+	default:
+		return say(c, -EBUSY, "DAMON is in use by someone else (%lld kdamond%s): not used",
+			   (long long)st->nr_kdamonds, st->nr_kdamonds == 1 ? "" : "s");
+	}
+}
+
+/* Stop (and, when it is the only kdamond, remove) kdamond k, known ours. */
+static int stop_remove(struct damon_ctl *c, const struct damon_status *st, int k)
+{
+	int rc = 0;
+	if (st->kd[k].state != DAMON_KD_OFF)
+		rc = wr(c, k, "state", "off");
+	if (rc)
+		return rc;
+	/* Again just before: nr_kdamonds rebuilds every kdamond's directory. */
+	char v[32];
+	int64_t n = -1;
+	if (fsroot_read_small(c->r, DAMON_KDAMONDS "/nr_kdamonds", v, sizeof(v)) >= 0)
+		damon_parse_i64(v, strlen(v), &n);
+	if (n == 1 && k == 0)
+		rc = wr(c, -1, "nr_kdamonds", "0");
+	return rc;
+}
+
+/* Everything after nr_kdamonds 1, on kdamond 0. */
+static int setup(struct damon_ctl *c)
+{
+	const struct damon_settings *s = &c->rec.set;
+	int rc = wr(c, 0, "contexts/nr_contexts", "1");
+	if (rc)
+		return rc;
+	char ops[128];
+	int n = fsroot_read_small(c->r, DAMON_KDAMONDS "/0/contexts/0/avail_operations", ops,
+				  sizeof(ops));
+	/* Absent on kernels before 5.19's file: try, and let the write say. */
+	if (n >= 0) {
+		int found = 0;
+		char *save = NULL;
+		for (char *t = strtok_r(ops, " \n", &save); t; t = strtok_r(NULL, " \n", &save))
+			found |= strcmp(t, "vaddr") == 0;
+		if (!found)
+			return say(c, -EOPNOTSUPP,
+				   "kernel without DAMON for processes (CONFIG_DAMON_VADDR)");
+	}
+	static const char *const attr_files[5] = {
+		"intervals/sample_us", "intervals/aggr_us", "intervals/update_us",
+		"nr_regions/min", "nr_regions/max",
+	};
+	const int64_t attr[5] = { s->sample_us, s->aggr_us, s->update_us,
+				  s->min_regions, s->max_regions };
+	if ((rc = wr(c, 0, "contexts/0/operations", s->operations)))
+		return rc;
+	for (int i = 0; i < 5; i++) {
+		char f[96];
+		snprintf(f, sizeof(f), "contexts/0/monitoring_attrs/%s", attr_files[i]);
+		if ((rc = wr_num(c, 0, f, (uint64_t)attr[i])))
+			return rc;
+	}
+	if ((rc = wr_num(c, 0, "contexts/0/targets/nr_targets", s->npids)))
+		return rc;
+	for (size_t i = 0; i < s->npids; i++) {
+		char f[96];
+		snprintf(f, sizeof(f), "contexts/0/targets/%zu/pid_target", i);
+		if ((rc = wr_num(c, 0, f, (uint64_t)s->pids[i])))
+			return rc;
+	}
+	static const char *const pat[6] = {
+		"sz/min", "sz/max", "nr_accesses/min", "nr_accesses/max", "age/min", "age/max",
+	};
+	const uint64_t patv[6] = { 0, DAMON_ANY_SZ, 0, DAMON_ANY_U32, 0, DAMON_ANY_U32 };
+	if ((rc = wr(c, 0, "contexts/0/schemes/nr_schemes", "1")) ||
+	    (rc = wr(c, 0, "contexts/0/schemes/0/action", "stat")))
+		return rc;
+	for (int i = 0; i < 6; i++) {
+		char f[96];
+		snprintf(f, sizeof(f), "contexts/0/schemes/0/access_pattern/%s", pat[i]);
+		if ((rc = wr_num(c, 0, f, patv[i])))
+			return rc;
+	}
+	return wr(c, 0, "state", "on");
+}
+
+/* Made when not in a handler: what damon_ctl_stop_signal compares. */
+static void arm_signal(struct damon_ctl *c)
+{
+	c->sig_armed = 0;
+	if (c->index < 0 || c->rec.kdamond_pid <= 0)
+		return;
+	snprintf(c->sig_state, sizeof(c->sig_state), DAMON_KDAMONDS "/%d/state", c->index);
+	snprintf(c->sig_pid, sizeof(c->sig_pid), DAMON_KDAMONDS "/%d/pid", c->index);
+	snprintf(c->sig_pidval, sizeof(c->sig_pidval), "%lld", (long long)c->rec.kdamond_pid);
+	c->sig_armed = 1;
+}
+
+int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n)
+{
+	c->msg[0] = '\0';
+	if (n == 0 || n > DAMON_MAX_TARGETS)
+		return say(c, -EINVAL, "DAMON: 1 to %d processes, not %zu", DAMON_MAX_TARGETS, n);
+	struct damon_status st;
+	int rc = look(c, &st);
+	if (rc)
+		return rc;
+	if (st.avail == DAMON_OURS) {
+		c->index = st.ours;
+		damon_status_free(&st);
+		return damon_ctl_set_targets(c, pids, n);
+	}
+	if (st.avail == DAMON_STALE) {
+		/* Left by a run that is gone: ours for certain, the only one. */
+		rc = stop_remove(c, &st, st.ours);
+		damon_status_free(&st);
+		if (rc)
+			return rc;
+		remove_record(c);
+		if ((rc = look(c, &st)))
+			return rc;
+	}
+	if (st.avail != DAMON_FREE) {
+		rc = refuse(c, &st);
+		damon_status_free(&st);
+		return rc;
+	}
+	damon_status_free(&st);
+
+	memset(&c->rec, 0, sizeof(c->rec));
+	c->rec.owner = c->self;
+	c->rec.kdamond = 0;
+	c->rec.kdamond_pid = -1;
+	damon_settings_default(&c->rec.set, pids, n);
+	if ((rc = save_record(c)))
+		return rc;
+	if ((rc = wr(c, -1, "nr_kdamonds", "1"))) {
+		remove_record(c);
+		return rc == -EBUSY ? say(c, rc, "DAMON is in use by someone else: not used") : rc;
+	}
+	c->index = 0;
+	if ((rc = setup(c)) != 0) {
+		char keep[sizeof(c->msg)];
+		memcpy(keep, c->msg, sizeof(keep));
+		/* Ours, just made, never on (setup's last step is "on"), and
+		 * the only one: undo. */
+		wr(c, -1, "nr_kdamonds", "0");
+		remove_record(c);
+		c->index = -1;
+		memcpy(c->msg, keep, sizeof(c->msg));
+		return rc;
+	}
+	char v[32];
+	int64_t pid = -1;
+	if (fsroot_read_small(c->r, DAMON_KDAMONDS "/0/pid", v, sizeof(v)) >= 0 &&
+	    damon_parse_i64(v, strlen(v), &pid) == 0 && pid > 0)
+		c->rec.kdamond_pid = pid;
+	rc = save_record(c);
+	arm_signal(c);
+	return rc;
+}
+
+int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
+{
+	c->msg[0] = '\0';
+	if (n == 0 || n > DAMON_MAX_TARGETS)
+		return say(c, -EINVAL, "DAMON: 1 to %d processes, not %zu", DAMON_MAX_TARGETS, n);
+	struct damon_status st;
+	int rc = look(c, &st);
+	if (rc)
+		return rc;
+	int ours = st.avail == DAMON_OURS || (st.ours >= 0 && st.kd[st.ours].owner == DAMON_OWNER_SELF);
+	int k = st.ours;
+	damon_status_free(&st);
+	if (!ours) {
+		c->index = -1;
+		c->sig_armed = 0;
+		return say(c, -ESRCH, "DAMON: our kdamond is gone");
+	}
+	c->index = k;
+	c->rec.kdamond = k;
+	/* The record names both sets while the files change. */
+	c->rec.have_next = true;
+	c->rec.nnext = n;
+	memcpy(c->rec.next_pids, pids, n * sizeof(*pids));
+	if ((rc = save_record(c)))
+		return rc;
+	rc = wr_num(c, k, "contexts/0/targets/nr_targets", n);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		char f[96];
+		snprintf(f, sizeof(f), "contexts/0/targets/%zu/pid_target", i);
+		rc = wr_num(c, k, f, (uint64_t)pids[i]);
+	}
+	if (rc == 0)
+		rc = wr(c, k, "state", "commit");
+	if (rc)
+		return rc;
+	memcpy(c->rec.set.pids, pids, n * sizeof(*pids));
+	c->rec.set.npids = n;
+	c->rec.have_next = false;
+	c->rec.nnext = 0;
+	return save_record(c);
+}
+
+int damon_ctl_request_regions(struct damon_ctl *c)
+{
+	if (c->index < 0)
+		return say(c, -ESRCH, "DAMON: no kdamond of ours");
+	return wr(c, c->index, "state", "update_schemes_tried_regions");
+}
+
+int damon_ctl_read_regions(struct damon_ctl *c, struct damon_scheme *s)
+{
+	if (c->index < 0)
+		return say(c, -ESRCH, "DAMON: no kdamond of ours");
+	int rc = damon_read_regions(c->r, c->index, 0, 0, s);
+	return rc ? say(c, rc, "DAMON: tried regions: %s", fsroot_strerror(rc)) : 0;
+}
+
+int damon_ctl_stop(struct damon_ctl *c)
+{
+	c->sig_armed = 0;
+	if (c->index < 0)
+		return 0;
+	struct damon_status st;
+	int rc = look(c, &st);
+	if (rc)
+		return rc;
+	if (st.ours >= 0 && st.kd[st.ours].owner == DAMON_OWNER_SELF) {
+		rc = stop_remove(c, &st, st.ours);
+		if (rc == 0)
+			remove_record(c);
+	}
+	/* Not ours any more (gone, or rebuilt by someone): nothing written. */
+	damon_status_free(&st);
+	c->index = -1;
+	return rc;
+}
+
+/* Does the rooted file path hold exactly want (blanks aside)? Only
+ * openat, read, close. */
+static int holds(const struct fsroot *r, const char *path, const char *want)
+{
+	char v[32];
+	if (fsroot_read_small(r, path, v, sizeof(v)) < 0)
+		return 0;
+	return strcmp(v, want) == 0;
+}
+
+void damon_ctl_stop_signal(struct damon_ctl *c)
+{
+	if (!c || !c->sig_armed)
+		return;
+	c->sig_armed = 0;
+	int saved = errno;
+	/* Still the thread we started: ours, running; nobody can have
+	 * changed nr_kdamonds while it ran (the kernel says EBUSY). */
+	if (holds(c->r, c->sig_pid, c->sig_pidval) &&
+	    c->ops.write(c->ops.ctx, c->sig_state, "off") == 0) {
+		if (c->index == 0 && holds(c->r, DAMON_KDAMONDS "/nr_kdamonds", "1") &&
+		    c->ops.write(c->ops.ctx, DAMON_KDAMONDS "/nr_kdamonds", "0") == 0)
+			unlink(c->record_path);
+	}
+	c->index = -1;
+	errno = saved;
+}
