@@ -11,6 +11,7 @@
 #include "sanitize.h"
 #include "ui_int.h"
 #include "format.h"
+#include "monotime.h"
 
 /* s from (y, x), cut at maxcols display columns (not bytes: a block
  * character is 3 bytes and one column), never past the edge. */
@@ -157,17 +158,33 @@ void ui_draw_status(struct ui *u, int y)
 		 u->delay, age, self, u->paused ? "  [PAUSED]" : "", u->tree ? "  [tree]" : "",
 		 u->filter[0] ? "  filter: " : "", u->filter, u->threads ? "  [threads]" : "", nm, bal);
 	status_part(u, y, x, part, C_LABEL);
+	/* A message: it replaces the whole line (no fragments of the line
+	 * beside or under it), cut with an ellipsis at a character when it
+	 * is longer, for UI_MSG_SECONDS after it was last changed (longer
+	 * while a background job runs: its progress is its message). */
+	double t = monotime_now();
+	if (strcmp(u->msg, u->msg_seen) != 0) {
+		snprintf(u->msg_seen, sizeof(u->msg_seen), "%s", u->msg);
+		u->msg_since = t;
+	} else if (u->msg[0] && t - u->msg_since > UI_MSG_SECONDS && !ui_job_running(u)) {
+		u->msg[0] = u->msg_seen[0] = '\0';
+	}
 	if (u->msg[0]) {
-		/* The message replaces what the line holds from its start on
-		 * (no half-covered words beside it); a long one shifts left
-		 * rather than being cut off. */
-		int len = ui_text_width(u->msg), mx = COLS / 2 > 70 ? 70 : COLS / 2;
-		if (mx + len > COLS - 1)
-			mx = COLS - 1 - len > 0 ? COLS - 1 - len : 0;
-		move(y, mx);
+		move(y, 0);
 		clrtoeol();
 		attron(ui_attr(u, C_WARN));
-		ui_put(y, mx + (mx > 0), u->msg, COLS - 1 - mx - (mx > 0));
+		int room = COLS - 1;
+		if (ui_text_width(u->msg) <= room) {
+			ui_put(y, 0, u->msg, room);
+		} else {
+			const char *ell = u->ascii || MB_CUR_MAX == 1 ? "..." : "\xe2\x80\xa6";
+			int ew = ui_text_width(ell);
+			ui_put(y, 0, u->msg, room - ew);
+			int x0, y0;
+			getyx(stdscr, y0, x0);
+			(void)y0;
+			ui_put(y, x0, ell, ew);
+		}
 		attroff(ui_attr(u, C_WARN));
 	}
 }

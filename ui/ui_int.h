@@ -18,6 +18,7 @@
 #include "snapshot.h"
 
 #define KEY_CTRL(c) ((c) & 0x1f)
+#define UI_MSG_SECONDS 5.0       /* a message stays this long */
 #define KEY_TAB 9
 #define KEY_ESC 27
 
@@ -119,6 +120,8 @@ struct ui {
 	int sort_sel;            /* the sort dialog's (F6) cursor */
 	int table_y, table_h;    /* where the process table is drawn */
 	char msg[320];
+	char msg_seen[320];      /* the message as last drawn, and since when */
+	double msg_since;
 	struct ui_action *act;   /* the migrate / rebind dialog, NULL when closed */
 	/* The heatmap: the layer shown, and where the saved measurement and
 	 * the firmware's SLIT disagree. */

@@ -393,6 +393,13 @@ int ui_run(const struct ui_config *o)
 		bool warm = !job && !u.paused && !u.replay && sampler_warming(u.se.smp) && left > 0.02;
 		int wait_ms = job ? job->wait_ms : warm ? 0 : u.paused || u.replay ? 1000 :
 			      left > 0 ? (int)(left * 1000) + 1 : 0;
+		/* A message goes when its time is up, not at the next sample. */
+		if (u.msg[0] && !job) {
+			double m = UI_MSG_SECONDS - (monotime_now() - u.msg_since);
+			int mw = m > 0 ? (int)(m * 1000) + 1 : 0;
+			if (mw < wait_ms)
+				wait_ms = mw;
+		}
 		timeout(wait_ms);
 		int ch;
 		bool is_key;

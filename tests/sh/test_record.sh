@@ -503,6 +503,14 @@ keys T
 wait_for "replay $(lt 1)" && screen | grep -q '/usr/sbin/dbserver' && ok tui_replay_skips_bad_prev \
 	|| bad tui_replay_skips_bad_prev "$(screen | head -1; screen | grep Tasks)"
 keys q
+# A message longer than the line: cut at a character, with an ellipsis.
+tui_start 60 24 "$PROG --replay $T/m.zst"
+keys m
+line=$(screen | grep '^disabled on a recording')
+case "$line" in *…|*...) ;; *) line="(no ellipsis) $line" ;; esac
+[ "$(printf '%s' "$line" | LC_ALL=C.UTF-8 wc -m)" -le 60 ] && [ "${line#(no}" = "$line" ] && ok tui_message_cut_ellipsis \
+	|| bad tui_message_cut_ellipsis "$line"
+keys q
 "$PROG" --replay "$T/junk" </dev/null >/dev/null 2>"$T/err"; rc=$?
 [ $rc -ne 0 ] && grep -q 'not a numatop-tui recording\|not a terminal' "$T/err" && ok tui_replay_bad_file || bad tui_replay_bad_file "rc=$rc"
 tmux kill-server 2>/dev/null

@@ -169,6 +169,14 @@ start 120 40 --root $TREE
 keys t; screen | grep -q '\[tree\]' && ok tui_tree_view || bad tui_tree_view "$(screen | grep Tasks)"
 keys t
 keys N Space; s=$(screen); echo "$s" | grep -Eq '^ +1000 ' && ok tui_tag_moves_down || bad tui_tag_moves_down
+# A message replaces the status line whole (no fragment of the line beside
+# it), and goes after a few seconds, the line back as it was.
+keys K
+st=$(screen | grep -E '^(Tasks:|kernel threads)')
+[ "$st" = "kernel threads shown" ] && ok tui_message_whole_line || bad tui_message_whole_line "$st"
+if wait_for 'Tasks:' 90 && ! screen | grep -q 'kernel threads shown'; then ok tui_message_expires
+else bad tui_message_expires "$(screen | grep -E 'Tasks:|kernel threads')"; fi
+keys K
 keys + +; screen | grep -q 'interval 4.0s' && ok tui_interval_plus || bad tui_interval_plus "$(screen | grep Tasks)"
 keys -; screen | grep -q 'interval 3.0s' && ok tui_interval_minus || bad tui_interval_minus "$(screen | grep Tasks)"
 keys Z; screen | grep -q 'PAUSED' && ok tui_pause || bad tui_pause "$(screen | grep Tasks)"
