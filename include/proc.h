@@ -21,7 +21,14 @@
 struct proc_thread {
 	int tid;
 	int last_cpu;           /* -1 unknown */
+	int64_t ticks;          /* its utime + stime (clock ticks), -1 unknown */
+	/* The CPU ticks it used since the sampler's previous sample (set by
+	 * the sampler, sampler_thread_rates), -1 unknown: a new process, or
+	 * its ticks unknown. */
+	int64_t ran;
 };
+/* A thread's (or a process's) utime + stime as proc_thread.ticks. */
+int64_t proc_ticks(uint64_t utime, uint64_t stime);
 
 struct proc_info {
 	int pid, ppid;
@@ -98,7 +105,7 @@ static inline struct proc_info *proc_list_at(const struct proc_list *l, size_t i
 const char *proc_list_strdup(struct proc_list *l, const char *s, size_t n);
 void proc_list_clear_strings(struct proc_list *l);
 
-/* The threads of p with their last CPUs into l (only read when it has
+/* The threads of p with their last CPUs and CPU ticks into l (only read when it has
  * more than one thread; else its last CPU is its own). The live backend
  * keeps each process's threads and reads them again only when the
  * process used CPU time since (an idle thread cannot have moved) or at

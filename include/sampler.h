@@ -65,10 +65,19 @@ int sampler_tick(struct sampler *s, struct snapshot *snap);
 int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s);
 bool sampler_warming(const struct sampler *s);
 
-/* HOME: the node where most threads last ran; the main thread breaks
- * ties. counts is scratch of t->nnodes entries. Returns a node index or
- * -1. Exposed for tests. */
+/* The work of a process's threads per node (w[t->nnodes], by the node of
+ * each thread's last CPU): the CPU ticks each thread used since the
+ * previous sample (proc_thread.ran), so that an idle thread weighs
+ * nothing; one per thread when those are not known (the process's first
+ * sample, when no rate is known yet) or when none of its threads ran
+ * (nothing to weigh by). Threads on no known node weigh nothing. Returns
+ * true when weighed by CPU time. */
+bool sampler_thread_work(const struct topology *t, const struct proc_thread *thr,
+			 size_t n, size_t *w);
+/* HOME: the node where its threads worked most (sampler_thread_work);
+ * the main thread's node wins a tie. w is scratch of t->nnodes entries.
+ * Returns a node index or -1. Exposed for tests. */
 int sampler_home_node(const struct topology *t, const struct proc_thread *thr,
-		      size_t n, int main_tid, size_t *counts);
+		      size_t n, int main_tid, size_t *w);
 
 #endif

@@ -46,6 +46,10 @@ struct why_input {
 	const char *pol_text;           /* as numa_maps prints it ("bind:1") */
 	const size_t *threads_on;       /* [nnodes]: threads whose last CPU is
 					 * there, or NULL */
+	const size_t *work_on;          /* [nnodes]: the CPU ticks those threads
+					 * used since the last sample, or NULL
+					 * when not known (the first sample) or
+					 * none ran: then each thread counts 1 */
 	/* The cpuset (/proc/PID/status): allowed node ids, and the node ids
 	 * whose CPUs the threads may run on; NULL when not read. */
 	const struct bitmap *mems_allowed, *cpu_nodes;

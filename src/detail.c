@@ -32,7 +32,10 @@ static void read_threads(const struct fsroot *r, struct proc_detail *d, struct b
 		if (fsroot_read_file(r, path, b, 1 << 16) == 0 &&
 		    parse_pid_stat(b->data, b->len, &st) == 0 &&
 		    (d->threads = malloc(sizeof(*d->threads))) != NULL) {
-			d->threads[0] = (struct proc_thread){ d->pid, st.processor };
+			d->threads[0] = (struct proc_thread){
+				.tid = d->pid, .last_cpu = st.processor,
+				.ticks = proc_ticks(st.utime, st.stime), .ran = -1,
+			};
 			d->nthreads = 1;
 		}
 		return;
@@ -45,7 +48,10 @@ static void read_threads(const struct fsroot *r, struct proc_detail *d, struct b
 		if (fsroot_read_file(r, path, b, 1 << 16) != 0 ||
 		    parse_pid_stat(b->data, b->len, &st) != 0)
 			continue;
-		d->threads[d->nthreads++] = (struct proc_thread){ tids[i], st.processor };
+		d->threads[d->nthreads++] = (struct proc_thread){
+			.tid = tids[i], .last_cpu = st.processor,
+			.ticks = proc_ticks(st.utime, st.stime), .ran = -1,
+		};
 	}
 	free(tids);
 }

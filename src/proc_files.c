@@ -29,7 +29,8 @@ int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 {
 	p->thr_n = 0;
 	if (p->nthreads <= 1)
-		return proc_list_add_thread(l, p, p->pid, p->last_cpu);
+		return proc_list_add_thread(l, p, p->pid, p->last_cpu,
+					    proc_ticks(p->utime, p->stime));
 	char dir[64];
 	snprintf(dir, sizeof(dir), "/proc/%d/task", p->pid);
 	int *tids = NULL;
@@ -38,20 +39,24 @@ int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 	if (rc || n == 0) {
 		free(tids);
 		/* No task/ (recorded tree or gone): the main thread only. */
-		return proc_list_add_thread(l, p, p->pid, p->last_cpu);
+		return proc_list_add_thread(l, p, p->pid, p->last_cpu,
+					    proc_ticks(p->utime, p->stime));
 	}
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char path[96];
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", p->pid, tids[i]);
 		struct pid_stat st;
 		int cpu = -1;
+		int64_t ticks = -1;
 		if (fsroot_read_file(r, path, b, 1 << 16) == 0 &&
-		    parse_pid_stat(b->data, b->len, &st) == 0)
+		    parse_pid_stat(b->data, b->len, &st) == 0) {
 			cpu = st.processor;
-		else if (tids[i] != p->pid)
+			ticks = proc_ticks(st.utime, st.stime);
+		} else if (tids[i] != p->pid) {
 			continue;   /* thread exited meanwhile */
+		}
 		rc = proc_list_add_thread(l, p, tids[i], tids[i] == p->pid && cpu < 0 ?
-					  p->last_cpu : cpu);
+					  p->last_cpu : cpu, ticks);
 	}
 	free(tids);
 	return rc;

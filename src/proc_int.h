@@ -8,8 +8,9 @@
 
 /* Append helpers and the backends' scans. */
 struct proc_info *proc_list_add(struct proc_list *l);
+/* A thread of p: its id, last CPU and CPU ticks (-1 unknown). */
 int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
-			 int cpu);
+			 int cpu, int64_t ticks);
 int proc_scan_files(const struct fsroot *r, struct proc_list *l);
 /* Command lines are kept up to this many bytes (with the NUL). */
 #define PROC_CMDLINE_MAX 256

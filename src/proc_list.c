@@ -84,8 +84,15 @@ struct proc_info *proc_list_add(struct proc_list *l)
 	return p;
 }
 
+int64_t proc_ticks(uint64_t utime, uint64_t stime)
+{
+	/* The parser saturates each at 2^50: the sum cannot wrap. */
+	uint64_t t = utime + stime;
+	return t > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)t;
+}
+
 int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
-			 int cpu)
+			 int cpu, int64_t ticks)
 {
 	if (l->nthr == l->thrcap) {
 		size_t cap = l->thrcap ? l->thrcap * 2 : 512;
@@ -99,6 +106,8 @@ int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
 		p->thr_off = l->nthr;
 	l->threads[l->nthr].tid = tid;
 	l->threads[l->nthr].last_cpu = cpu;
+	l->threads[l->nthr].ticks = ticks;
+	l->threads[l->nthr].ran = -1;
 	l->nthr++;
 	p->thr_n++;
 	return 0;

@@ -72,12 +72,17 @@ static int read_tasks(struct live *lv, struct live_proc *r, const struct proc_in
 			close(fd);
 		struct pid_stat st;
 		int cpu = -1;
-		if (k > 0 && parse_pid_stat(text, (size_t)k, &st) == 0)
+		int64_t ticks = -1;
+		if (k > 0 && parse_pid_stat(text, (size_t)k, &st) == 0) {
 			cpu = st.processor;
-		else if (tids[i] != p->pid)
+			ticks = proc_ticks(st.utime, st.stime);
+		} else if (tids[i] != p->pid) {
 			continue;   /* the thread exited meanwhile */
-		t->v[t->n].tid = tids[i];
-		t->v[t->n].last_cpu = tids[i] == p->pid && cpu < 0 ? p->last_cpu : cpu;
+		}
+		t->v[t->n] = (struct proc_thread){
+			.tid = tids[i], .last_cpu = tids[i] == p->pid && cpu < 0 ? p->last_cpu : cpu,
+			.ticks = ticks, .ran = -1,
+		};
 		t->n++;
 	}
 	free(tids);
@@ -99,7 +104,8 @@ int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct b
 	if (p->nthreads <= 1) {
 		free(r->thr);
 		r->thr = NULL;
-		return proc_list_add_thread(l, p, p->pid, p->last_cpu);
+		return proc_list_add_thread(l, p, p->pid, p->last_cpu,
+					    proc_ticks(p->utime, p->stime));
 	}
 	double now = monotime_now();
 	const struct thr_cache *t = r->thr;
@@ -107,7 +113,8 @@ int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct b
 					       p->utime + p->stime, p->nthreads, now,
 					       PROC_THREADS_MAX_AGE_S)) {
 		if (read_tasks(lv, r, p) != 0)
-			return proc_list_add_thread(l, p, p->pid, p->last_cpu);
+			return proc_list_add_thread(l, p, p->pid, p->last_cpu,
+						    proc_ticks(p->utime, p->stime));
 		lv->st.thr_read++;
 	} else {
 		lv->st.thr_kept++;
@@ -115,9 +122,10 @@ int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct b
 	int rc = 0;
 	t = r->thr;
 	for (size_t i = 0; i < t->n && rc == 0; i++) {
-		/* The main thread's CPU is this tick's, from the process's stat. */
+		/* The main thread's CPU is this tick's, from the process's stat;
+		 * kept ticks are this tick's too (the process did not run). */
 		int cpu = t->v[i].tid == p->pid ? p->last_cpu : t->v[i].last_cpu;
-		rc = proc_list_add_thread(l, p, t->v[i].tid, cpu);
+		rc = proc_list_add_thread(l, p, t->v[i].tid, cpu, t->v[i].ticks);
 	}
 	return rc;
 }

@@ -88,6 +88,7 @@ void sampler_free(struct sampler *s)
 	free(s->node_ids);
 	sampler_why_free(s);
 	sampler_kernel_free(s);
+	sampler_thread_free(s);
 	free(s->cache.v);
 	free(s->cache.kb);
 	free(s->sched);
@@ -144,31 +145,6 @@ void sampler_set_filter(struct sampler *s, const struct sampler_filter *f)
 		s->filter = *f;
 	else
 		memset(&s->filter, 0, sizeof(s->filter));
-}
-
-int sampler_home_node(const struct topology *t, const struct proc_thread *thr,
-		      size_t n, int main_tid, size_t *counts)
-{
-	/* One pass to count threads per node (counts[nnodes] is the
-	 * caller's scratch), one over the nodes to pick the largest. */
-	memset(counts, 0, t->nnodes * sizeof(*counts));
-	int main_node = -1;
-	for (size_t i = 0; i < n; i++) {
-		int node = topology_cpu_node(t, thr[i].last_cpu);
-		if (node < 0)
-			continue;
-		counts[node]++;
-		if (thr[i].tid == main_tid)
-			main_node = node;
-	}
-	int best = -1;
-	for (size_t k = 0; k < t->nnodes; k++)
-		if (counts[k] > 0 && (best < 0 || counts[k] > counts[best]))
-			best = (int)k;
-	/* The main thread's node wins a tie. */
-	if (main_node >= 0 && best >= 0 && counts[main_node] == counts[best])
-		best = main_node;
-	return best;
 }
 
 static void node_loads(struct sampler *s, struct snapshot *snap)
@@ -370,7 +346,8 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	for (size_t i = 0; i < pl->n; i++)
 		if ((rc = proc_source_threads(s->src, pl, &snap->procs[i].info, &s->scratch)) != 0)
 			return rc;
-	if ((rc = grow_sched(s, pl->n)) != 0 || (rc = sampler_align_cache(s, pl)) != 0)
+	if ((rc = grow_sched(s, pl->n)) != 0 || (rc = sampler_align_cache(s, pl)) != 0 ||
+	    (rc = sampler_thread_rates(s, pl)) != 0)
 		return rc;
 	if ((snap->vmstat_rc = vmstat_read(s->root, &s->vm, &s->scratch)) != 0)
 		s->vm = (struct vmstat_migrate){ -1, -1 };

@@ -89,6 +89,7 @@ struct sampler {
 	unsigned seq;
 	int *node_ids;                /* [nnodes]: topo->nodes[i].id */
 	struct why_state *why;        /* sampler_why.c */
+	struct thr_state *thr;        /* sampler_thr.c */
 	struct kernel_state *kernel;  /* sampler_kernel.c */
 	enum sampler_cgroups cg_mode;
 	struct cgroup_pidmap *cgmap;
@@ -133,6 +134,11 @@ void sampler_set_remote(struct snap_proc *sp);
 /* sampler_why.c: each process's remote cause (snap_proc.why, snap->why) */
 int sampler_why(struct sampler *s, struct snapshot *snap);
 void sampler_why_free(struct sampler *s);
+/* sampler_thr.c: each listed thread's CPU ticks since the previous tick
+ * (proc_thread.ran) from the ticks kept of that tick (pl: this tick's
+ * list, the cache aligned to it); 0 or -ENOMEM. */
+int sampler_thread_rates(struct sampler *s, struct proc_list *pl);
+void sampler_thread_free(struct sampler *s);
 /* sampler_kernel.c: NUMA balancing, tiers, /proc/PID/sched on a budget */
 int sampler_kernel(struct sampler *s, struct snapshot *snap);
 void sampler_kernel_free(struct sampler *s);

@@ -1,9 +1,10 @@
 /* sampler_why.c - the evidence for why each process's memory is remote,
- * gathered after the process scan: threads per node, the policy and kind
- * of its pages (numa_maps), HOME's history, the HOME node's free memory,
- * low watermark (zoneinfo, every 10 s) and numa_foreign/miss rates, and
- * for the processes that need it the cpuset from /proc/PID/status (at
- * most WHY_STATUS_READS a sample, largest REMOTE first, kept 10 s). */
+ * gathered after the process scan: threads per node and their CPU time
+ * since the last sample, the policy and kind of its pages (numa_maps),
+ * HOME's history, the HOME node's free memory, low watermark (zoneinfo,
+ * every 10 s) and numa_foreign/miss rates, and for the processes that
+ * need it the cpuset from /proc/PID/status (at most WHY_STATUS_READS a
+ * sample, largest REMOTE first, kept 10 s). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ struct why_state {
 	double zone_at;              /* when zoneinfo was last read, -1 never */
 	int64_t *low_pages;          /* by node id */
 	size_t nlow;
-	size_t *thr;                 /* [nnodes] scratch */
+	size_t *thr, *work;          /* [nnodes] scratch */
 	size_t *order;               /* candidates */
 	size_t ordercap;
 };
@@ -49,6 +50,7 @@ void sampler_why_free(struct sampler *s)
 	free(w->v);
 	free(w->low_pages);
 	free(w->thr);
+	free(w->work);
 	free(w->order);
 	free(w);
 	s->why = NULL;
@@ -141,6 +143,9 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 		if (ni >= 0)
 			w->thr[ni]++;
 	}
+	/* Their work by CPU time since the last sample, as HOME was chosen;
+	 * not known on its first sample: the counts above decide. */
+	bool timed = sampler_thread_work(t, sp->threads, sp->info.thr_n, w->work);
 	const struct node_sample *hn = sp->home >= 0 ? &snap->nodes[sp->home] : NULL;
 	*in = (struct why_input){
 		.nnodes = nn, .node_ids = s->node_ids, .home = sp->home,
@@ -149,7 +154,7 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 		.node_kb = sp->node_kb, .anon_kb = sp->anon_kb, .file_kb = sp->file_kb,
 		.pol_kb = sp->nm_sampled ? NULL : sp->pol_kb,
 		.pol_mode = (enum nm_mode)sp->pol_mode, .pol_text = sp->pol_top,
-		.threads_on = w->thr,
+		.threads_on = w->thr, .work_on = timed ? w->work : NULL,
 		.home_free_kb = hn ? hn->mem.mem_free_kb : -1,
 		.home_total_kb = hn ? hn->mem.mem_total_kb : -1,
 		.home_low_kb = sp->home >= 0 ? snap->low_kb[sp->home] : -1,
@@ -208,6 +213,8 @@ int sampler_why(struct sampler *s, struct snapshot *snap)
 	}
 	struct why_state *w = s->why;
 	if (!w->thr && !(w->thr = calloc(nn, sizeof(*w->thr))))
+		return -ENOMEM;
+	if (!w->work && !(w->work = calloc(nn, sizeof(*w->work))))
 		return -ENOMEM;
 	if (!snap->low_kb && !(snap->low_kb = calloc(nn, sizeof(int64_t))))
 		return -ENOMEM;

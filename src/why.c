@@ -91,6 +91,132 @@ static bool spill(const struct why_input *in, struct why_result *r, int hid)
 	return low || fell;
 }
 
+/* The work of node i's threads: their CPU ticks since the last sample
+ * when known, else how many there are (each counts 1). */
+static size_t work(const struct why_input *in, size_t i)
+{
+	return in->work_on ? in->work_on[i] : in->threads_on[i];
+}
+
+/* kB worth naming: what "none" does not call small (1 MiB and 5 %). */
+static bool sizable(const struct why_input *in, int64_t kb)
+{
+	return kb >= WHY_SMALL_KB && kb * 100 >= in->total_kb * WHY_SMALL_PCT;
+}
+
+/* kB off HOME on nodes where its own threads work: local to them now,
+ * and made remote for them by a migration to HOME. */
+static int64_t near_kb(const struct why_input *in)
+{
+	int64_t s = 0;
+	for (size_t i = 0; in->threads_on && i < in->nnodes; i++)
+		if ((int)i != in->home && work(in, i) > 0 && in->node_kb[i] > 0)
+			s += in->node_kb[i];
+	return s;
+}
+
+/* "0 and 1", "0, 1 and 4": the nodes where its threads work. */
+static void work_nodes(const struct why_input *in, char *out, size_t size)
+{
+	size_t n = 0, k = 0, o = 0;
+	for (size_t i = 0; i < in->nnodes; i++)
+		n += work(in, i) > 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < in->nnodes && o < size - 16; i++)
+		if (work(in, i) > 0) {
+			k++;
+			o += (size_t)snprintf(out + o, size - o, "%s%d", k == 1 ? "" : k == n ? " and " : ", ",
+					      in->node_ids[i]);
+		}
+}
+
+/* spread: its threads work on at least two nodes, and either its remote
+ * memory is mostly on those nodes (local to the threads there: it
+ * follows its threads, and a migration to HOME would make it remote for
+ * them) or no node has most of the work. The advice never makes a page
+ * remote for threads on its node: a rebind only when the nodes its
+ * threads leave hold little of its memory. */
+static bool spread(const struct why_input *in, struct why_result *r, int64_t rem)
+{
+	if (!in->threads_on)
+		return false;
+	size_t total = 0, top = 0, nodes = 0;
+	for (size_t i = 0; i < in->nnodes; i++) {
+		size_t w = work(in, i);
+		total += w;
+		nodes += w > 0;
+		if (w > top)
+			top = w;
+	}
+	if (nodes < 2)
+		return false;
+	int64_t near = near_kb(in);
+	bool follows = near * 2 > rem, even = top * 2 <= total;
+	if (!follows && !even)
+		return false;
+	r->cause = WHY_SPREAD;
+	char list[96];
+	size_t o = 0;
+	list[0] = '\0';
+	for (size_t i = 0; i < in->nnodes && o < sizeof(list) - 24; i++)
+		if (in->threads_on[i])
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%d:%zu", o ? " " : "",
+					      in->node_ids[i], in->threads_on[i]);
+	if (in->work_on) {
+		char cpu[96];
+		size_t c = 0;
+		cpu[0] = '\0';
+		for (size_t i = 0; i < in->nnodes && c < sizeof(cpu) - 24; i++)
+			if (in->threads_on[i])
+				c += (size_t)snprintf(cpu + c, sizeof(cpu) - c, "%s%d:%d", c ? " " : "",
+						      in->node_ids[i], pct((int64_t)in->work_on[i],
+									   (int64_t)total));
+		evidence(r, "threads on nodes (node:threads) %s; their CPU time since the last "
+			 "sample (node:%%) %s%s", list, cpu, even ? ": no node has most of it" : "");
+	} else {
+		evidence(r, "threads on nodes (node:threads) %s%s", list,
+			 even ? ": no node has most of them" : "");
+	}
+	char nodes_s[64];
+	work_nodes(in, nodes_s, sizeof(nodes_s));
+	if (follows)
+		evidence(r, "%.1f of %.1f MiB remote are on nodes where its own threads run (%s)",
+			 mib(near), mib(rem), nodes_s);
+	/* The node holding most of it, and what the others that its threads
+	 * would leave hold. */
+	int m = most(in, in->node_kb, false);
+	int64_t left = 0;
+	for (size_t i = 0; m >= 0 && i < in->nnodes; i++)
+		if ((int)i != m && work(in, i) > 0 && in->node_kb[i] > 0)
+			left += in->node_kb[i];
+	if (m >= 0 && !sizable(in, left))
+		advise(r, WHY_ACT_REBIND, in->node_ids[m], "its threads are spread: rebind them to "
+		       "node %d, where most of its memory is", in->node_ids[m]);
+	else if (follows)
+		advise(r, WHY_ACT_NONE, -1, "its memory follows its threads: threads on nodes %s, "
+		       "each node's memory local to them; nothing to move", nodes_s);
+	else
+		advise(r, WHY_ACT_NONE, -1, "its threads and memory are spread over nodes %s: "
+		       "running them on one node would make the rest remote for them", nodes_s);
+	return true;
+}
+
+/* A migration to HOME would make the memory on the other nodes where
+ * its threads work remote for them: when that is more than a little,
+ * advise none and say so (true). */
+static bool keep_near(const struct why_input *in, struct why_result *r, int hid)
+{
+	int64_t near = near_kb(in);
+	if (!sizable(in, near))
+		return false;
+	char nodes_s[64];
+	work_nodes(in, nodes_s, sizeof(nodes_s));
+	evidence(r, "%.1f MiB of it is on nodes where its own threads run (%s)", mib(near), nodes_s);
+	advise(r, WHY_ACT_NONE, -1, "migrating it to node %d would make %.1f MiB remote for its "
+	       "threads that run where it is: move only what they do not use", hid, mib(near));
+	return true;
+}
+
 bool why_settled(const struct why_input *in, enum why_cause *cause)
 {
 	if (in->total_kb < 0 || in->remote_kb < 0)
@@ -177,33 +303,10 @@ void why_decide(const struct why_input *in, struct why_result *r)
 		       fn >= 0 ? in->node_ids[fn] : -1);
 		return;
 	}
-	/* spread: no node holds a clear majority of its threads. */
-	if (in->threads_on) {
-		size_t n = 0, top = 0, nodes = 0;
-		for (size_t i = 0; i < in->nnodes; i++) {
-			n += in->threads_on[i];
-			nodes += in->threads_on[i] > 0;
-			if (in->threads_on[i] > top)
-				top = in->threads_on[i];
-		}
-		if (n >= 2 && nodes >= 2 && top * 2 <= n) {
-			r->cause = WHY_SPREAD;
-			char list[96];
-			size_t o = 0;
-			list[0] = '\0';
-			for (size_t i = 0; i < in->nnodes && o < sizeof(list) - 16; i++)
-				if (in->threads_on[i])
-					o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%d:%zu",
-							      o ? " " : "", in->node_ids[i],
-							      in->threads_on[i]);
-			evidence(r, "threads on nodes (node:threads) %s: no node has most of them", list);
-			int m = most(in, in->node_kb, false);
-			advise(r, m >= 0 ? WHY_ACT_REBIND : WHY_ACT_NONE, m >= 0 ? in->node_ids[m] : -1,
-			       "its threads are spread: rebind them to node %d, where most of its memory "
-			       "is", m >= 0 ? in->node_ids[m] : -1);
-			return;
-		}
-	}
+	/* spread: its threads work on several nodes, and its remote memory
+	 * is mostly where they work, or no node has most of the work. */
+	if (spread(in, r, rem))
+		return;
 	/* spill: HOME had no room. */
 	if (spill(in, r, hid)) {
 		r->cause = WHY_SPILL;
@@ -229,6 +332,8 @@ void why_decide(const struct why_input *in, struct why_result *r)
 				 in->node_ids[in->prev_home], hid);
 		if (excluded || changed) {
 			r->cause = WHY_MOVED;
+			if (keep_near(in, r, hid))
+				return;
 			if (in->kernel_migrate_rate > 0) {
 				evidence(r, "the kernel's NUMA balancing moves %.0f of its pages a second",
 					 in->kernel_migrate_rate);
@@ -245,8 +350,9 @@ void why_decide(const struct why_input *in, struct why_result *r)
 		evidence(r, "no sign of a move: %s", in->cpu_nodes ? "its CPUs include that node and "
 			 "HOME did not change while watched" : in->status_why ? in->status_why :
 			 "Cpus_allowed not read");
-		advise(r, WHY_ACT_MIGRATE, hid, "cause not known; migrating its memory to node %d makes "
-		       "it local", hid);
+		if (!keep_near(in, r, hid))
+			advise(r, WHY_ACT_MIGRATE, hid, "cause not known; migrating its memory to node %d "
+			       "makes it local", hid);
 		return;
 	}
 	r->cause = WHY_UNKNOWN;

@@ -2,7 +2,7 @@
  * memhog: a test process with a known amount of resident anonymous memory.
  *
  *   memhog MIB [THREADS] [--wake MS] [--spread-nodes A,B,...] [--file PATH]
- *          [--retouch MS] [--touch-rate N] [--no-thp]
+ *          [--retouch MS] [--touch-rate N] [--no-thp] [--own-nodes A,B,...]
  *
  * Maps MIB MiB of private anonymous memory, writes to every page so that
  * every page is resident (placed by the memory policy it was started with,
@@ -34,6 +34,12 @@
  *                      moves them one by one (it does not move a huge page
  *                      that its scanner's partial step split into small
  *                      mappings)
+ *   --own-nodes L      instead of the main thread's MIB: one extra thread
+ *                      per node of L, pinned to that node's CPUs, maps and
+ *                      writes MIB MiB of its own (first touch: on its node)
+ *                      and keeps working (it writes its pages for 20 ms of
+ *                      every 100); the main thread is pinned to the last
+ *                      node of L and stays idle; THREADS is ignored
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +58,16 @@
 
 static long wake_ms = -1;        /* -1: threads only sleep */
 
+/* --own-nodes: each worker's CPUs and size, and how many have written
+ * their memory. */
+struct worker {
+	cpu_set_t cpus;
+	size_t len, pg;
+};
+static pthread_mutex_t own_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t own_cond = PTHREAD_COND_INITIALIZER;
+static long own_ready, own_failed;
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -67,6 +83,52 @@ static void *sleeper(void *arg)
 			sleep_ms(wake_ms);
 		else
 			pause();
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void own_done(int failed)
+{
+	pthread_mutex_lock(&own_lock);
+	own_ready++;
+	own_failed += failed;
+	pthread_cond_broadcast(&own_cond);
+	pthread_mutex_unlock(&own_lock);
+}
+
+/* A worker of --own-nodes: on its node first, then its memory, then work. */
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+	if (pthread_setaffinity_np(pthread_self(), sizeof(w->cpus), &w->cpus) != 0) {
+		fprintf(stderr, "memhog: worker: pthread_setaffinity_np failed\n");
+		own_done(1);
+		return NULL;
+	}
+	sched_yield();    /* now running on one of its CPUs */
+	unsigned char *p = mmap(NULL, w->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "memhog: worker: mmap: %s\n", strerror(errno));
+		own_done(1);
+		return NULL;
+	}
+	for (size_t off = 0; off < w->len; off += w->pg)
+		p[off] = 1;
+	own_done(0);
+	for (unsigned round = 2;; round++) {
+		double end = now_s() + 0.02;
+		while (now_s() < end)
+			for (size_t off = 0; off < w->len && now_s() < end; off += w->pg * 64)
+				p[off] = (unsigned char)(round | 1);
+		sleep_ms(80);
 	}
 	return NULL;
 }
@@ -123,7 +185,7 @@ static int node_cpus(long id, cpu_set_t *set)
 static void usage(void)
 {
 	fprintf(stderr, "usage: memhog MIB [THREADS] [--wake MS] [--spread-nodes A,B,...] "
-		"[--file PATH] [--retouch MS] [--touch-rate N] [--no-thp]\n");
+		"[--file PATH] [--retouch MS] [--touch-rate N] [--no-thp] [--own-nodes A,B,...]\n");
 	exit(2);
 }
 
@@ -135,11 +197,50 @@ static void touch(unsigned char *p, size_t len, size_t pg, unsigned round)
 		p[off] = (unsigned char)((off / pg + round) | 1);
 }
 
+/* --own-nodes: the workers, each on its node with its memory; "ready"
+ * once all have written it; the main thread idle on the last node. */
+static int own_nodes(const long *own, long nown, size_t len, size_t pg, const sigset_t *set)
+{
+	static struct worker w[MAX_SPREAD];
+	for (long k = 0; k < nown; k++) {
+		if (node_cpus(own[k], &w[k].cpus) != 0)
+			return 1;
+		w[k].len = len;
+		w[k].pg = pg;
+		pthread_t t;
+		int rc = pthread_create(&t, NULL, worker, &w[k]);
+		if (rc != 0) {
+			fprintf(stderr, "memhog: pthread_create: %s\n", strerror(rc));
+			return 1;
+		}
+		pthread_detach(t);
+	}
+	pthread_mutex_lock(&own_lock);
+	while (own_ready < nown)
+		pthread_cond_wait(&own_cond, &own_lock);
+	long failed = own_failed;
+	pthread_mutex_unlock(&own_lock);
+	if (failed)
+		return 1;
+	if (sched_setaffinity(0, sizeof(cpu_set_t), &w[nown - 1].cpus) != 0) {
+		fprintf(stderr, "memhog: sched_setaffinity: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	for (;;) {
+		int sig;
+		if (sigwait(set, &sig) == 0)
+			return 0;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long pos[2] = { -1, 0 };
 	int npos = 0;
 	long spread[MAX_SPREAD], nspread = 0, retouch_ms = -1;
+	long own[MAX_SPREAD], nown = 0;
 	int nothp = 0;
 	long touch_rate = 0;
 	const char *file = NULL;
@@ -163,6 +264,15 @@ int main(int argc, char **argv)
 				spread[nspread++] = number(t, 4095, "node");
 			}
 			if (!nspread)
+				usage();
+		} else if (strcmp(a, "--own-nodes") == 0 && i + 1 < argc) {
+			char *list = argv[++i], *save = NULL;
+			for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				if (nown == MAX_SPREAD)
+					usage();
+				own[nown++] = number(t, 4095, "node");
+			}
+			if (!nown)
 				usage();
 		} else if (a[0] == '-' || npos == 2) {
 			usage();
@@ -195,6 +305,8 @@ int main(int argc, char **argv)
 	long pgl = sysconf(_SC_PAGESIZE);
 	size_t pg = pgl > 0 ? (size_t)pgl : 4096;
 	size_t len = (size_t)mib << 20;
+	if (nown)
+		return own_nodes(own, nown, len, pg, &set);
 	unsigned char *p = NULL;
 	if (len) {
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -36,17 +36,17 @@ static void home_majority(void)
 	fake_topo(&t);
 	size_t counts[4];
 	/* Main thread (tid 10) on node 0, two threads on node 1. */
-	struct proc_thread a[] = { { 10, 0 }, { 11, 2 }, { 12, 3 } };
+	struct proc_thread a[] = { { 10, 0, -1, -1 }, { 11, 2, -1, -1 }, { 12, 3, -1, -1 } };
 	CHECK_EQ_INT(sampler_home_node(&t, a, 3, 10, counts), 1);
 	/* A tie: the main thread's node wins, wherever it is listed. */
-	struct proc_thread b[] = { { 11, 6 }, { 10, 1 } };
+	struct proc_thread b[] = { { 11, 6, -1, -1 }, { 10, 1, -1, -1 } };
 	CHECK_EQ_INT(sampler_home_node(&t, b, 2, 10, counts), 0);
-	struct proc_thread c[] = { { 10, 4 }, { 11, 6 } };
+	struct proc_thread c[] = { { 10, 4, -1, -1 }, { 11, 6, -1, -1 } };
 	CHECK_EQ_INT(sampler_home_node(&t, c, 2, 10, counts), 2);
 	/* Unknown CPUs do not vote; none known: unknown. */
-	struct proc_thread d[] = { { 10, -1 }, { 11, 7 } };
+	struct proc_thread d[] = { { 10, -1, -1, -1 }, { 11, 7, -1, -1 } };
 	CHECK_EQ_INT(sampler_home_node(&t, d, 2, 10, counts), 3);
-	struct proc_thread e[] = { { 10, -1 }, { 11, 99 } };
+	struct proc_thread e[] = { { 10, -1, -1, -1 }, { 11, 99, -1, -1 } };
 	CHECK_EQ_INT(sampler_home_node(&t, e, 2, 10, counts), -1);
 	CHECK_EQ_INT(sampler_home_node(&t, NULL, 0, 10, counts), -1);
 	topology_free(&t);

@@ -1,6 +1,14 @@
 /* test_why.c - each cause of remote memory from hand-built evidence, in
  * the order of the rules (none, policy, cpuset, shared_file, spread,
  * spill, moved, unknown), with the advice each gives. */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsroot.h"
+#include "nmsched.h"
+#include "sampler.h"
+#include "snapshot.h"
+#include "topology.h"
 #include "why.h"
 #include "check.h"
 
@@ -155,21 +163,160 @@ static void spread(void)
 	f.thr[0] = 2;
 	f.thr[1] = 2;
 	struct why_result r;
+	/* 2 threads on each node, its memory on node 4 (HOME 0 holds 512
+	 * kB): the threads on node 0 leave little behind, rebind them all to
+	 * node 4. */
+	f.node[0] = f.anon[0] = 512;
+	f.node[1] = f.anon[1] = 60 * 1024;
+	f.in.total_kb = 60 * 1024 + 512;
+	f.in.remote_kb = 60 * 1024;
 	why_decide(&f.in, &r);
 	CHECK_EQ_INT(r.cause, WHY_SPREAD);
 	CHECK_EQ_INT(r.action, WHY_ACT_REBIND);
-	CHECK_EQ_INT(r.node, 0);          /* most of its memory */
+	CHECK_EQ_INT(r.node, 4);          /* most of its memory */
 	CHECK(has_evidence(&r, "0:2 4:2"));
-	/* 3 of 4 on node 0: a clear majority. */
+	/* 60 MiB on node 0 and 40 on node 4, 2 threads on each: each part
+	 * is local to threads of its own, a rebind to node 0 would make 40
+	 * MiB remote for the two on node 4 (before: "rebind to node 0"). */
+	base(&f);
+	f.thr[0] = 2;
+	f.thr[1] = 2;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_SPREAD);
+	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+	CHECK(strstr(r.text, "follows its threads") != NULL);
+	/* 3 of 4 on node 0 is a majority, but the fourth is on node 4 with
+	 * 40 MiB beside it: still spread, still nothing to move. */
 	f.thr[0] = 3;
 	f.thr[1] = 1;
 	why_decide(&f.in, &r);
-	CHECK(r.cause != WHY_SPREAD);
-	/* One thread: never spread. */
-	f.thr[0] = 1;
+	CHECK_EQ_INT(r.cause, WHY_SPREAD);
+	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+	/* All on node 0, or one thread: never spread. */
+	f.thr[0] = 4;
 	f.thr[1] = 0;
 	why_decide(&f.in, &r);
 	CHECK(r.cause != WHY_SPREAD);
+	f.thr[0] = 1;
+	why_decide(&f.in, &r);
+	CHECK(r.cause != WHY_SPREAD);
+	done(&f);
+}
+
+/* True when r's advice would make memory remote for the threads beside
+ * it: a migration away from a node where its threads work, or a rebind
+ * of threads away from a node holding more than a little of it. */
+static bool harms(const struct fx *f, const struct why_result *r)
+{
+	for (size_t i = 0; i < 2; i++) {
+		size_t w = f->in.work_on ? f->in.work_on[i] : f->thr[i];
+		if (!w || f->node[i] < WHY_SMALL_KB)
+			continue;
+		if (r->action == WHY_ACT_MIGRATE && r->node != ids[i])
+			return true;
+		if (r->action == WHY_ACT_REBIND && r->node != ids[i])
+			return true;
+	}
+	return false;
+}
+
+/* Issue 29's guest: two threads pinned one per node, each writing 16 MiB
+ * of its own (first touch: local to each), and an idle main thread on
+ * node 4. By thread count (its first sample) node 4 has 2 of 3 and is
+ * HOME; by CPU time the idle one weighs nothing and either node may be
+ * HOME. Either way its remote memory is local to a working thread of its
+ * own: spread, and nothing to move (before: unknown, "migrate its memory
+ * to node 4", which makes thread 1's memory remote). The class: any
+ * split of its memory between the nodes its threads work on, whichever
+ * is HOME, and whether or not the status was read. */
+static void spread_memory_follows_threads(void)
+{
+	static const int64_t parts[][2] = { { 16, 16 }, { 28, 4 }, { 4, 28 }, { 10, 22 } };
+	size_t work[2];
+	for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++)
+		for (int home = 0; home < 2; home++)
+			for (int timed = 0; timed < 2; timed++)
+				for (int status = 0; status < 2; status++) {
+					struct fx f;
+					base(&f);
+					f.node[0] = f.anon[0] = parts[k][0] * 1024;
+					f.node[1] = f.anon[1] = parts[k][1] * 1024;
+					f.in.total_kb = 32 * 1024;
+					f.in.home = home;
+					f.in.remote_kb = f.node[!home];
+					f.thr[0] = 1;
+					f.thr[1] = 2;
+					work[0] = 97;          /* ticks since the last sample */
+					work[1] = 101;         /* thread 2; the main one 0 */
+					f.in.work_on = timed ? work : NULL;
+					bitmap_set(&f.cpus, 0);
+					bitmap_set(&f.cpus, 4);
+					bitmap_set(&f.mems, 0);
+					bitmap_set(&f.mems, 4);
+					if (status) {
+						f.in.mems_allowed = &f.mems;
+						f.in.cpu_nodes = &f.cpus;
+					}
+					struct why_result r;
+					why_decide(&f.in, &r);
+					if (r.cause != WHY_SPREAD || r.action != WHY_ACT_NONE || harms(&f, &r))
+						printf("  %lld:%lld MiB, HOME %d, %s, status %s: cause %s, "
+						       "advice %s %d: %s\n", (long long)parts[k][0],
+						       (long long)parts[k][1], ids[home],
+						       timed ? "by CPU time" : "by count",
+						       status ? "read" : "not read", why_cause_names[r.cause],
+						       why_action_names[r.action], r.node, r.text);
+					CHECK_EQ_INT(r.cause, WHY_SPREAD);
+					CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+					CHECK_EQ_INT(r.node, -1);
+					CHECK(!harms(&f, &r));
+					CHECK(strstr(r.text, "follows its threads") != NULL);
+					CHECK(strstr(r.text, "nodes 0 and 4") != NULL);
+					CHECK(has_evidence(&r, "0:1 4:2"));
+					CHECK(!timed || has_evidence(&r, "CPU time"));
+					done(&f);
+				}
+}
+
+/* Idle threads do not decide: one thread works on node 0 beside 28 MiB,
+ * three idle ones sit on node 4 beside 4 MiB it no longer uses (HOME 0,
+ * as their CPU time says). By count they would make it spread; by CPU
+ * time only node 0 works, so the 4 MiB is the one remote part and
+ * migrating it to node 0 harms nobody. And an idle majority on node 4
+ * does not make node 4 HOME for a migration: the advice never moves the
+ * working thread's memory away from it. */
+static void idle_threads_do_not_decide(void)
+{
+	struct fx f;
+	base(&f);
+	f.node[0] = f.anon[0] = 28 * 1024;
+	f.node[1] = f.anon[1] = 4 * 1024;
+	f.in.total_kb = 32 * 1024;
+	f.in.remote_kb = 4 * 1024;
+	f.thr[0] = 1;
+	f.thr[1] = 3;
+	size_t work[2] = { 100, 0 };
+	f.in.work_on = work;
+	struct why_result r;
+	why_decide(&f.in, &r);
+	CHECK(r.cause != WHY_SPREAD);
+	CHECK_EQ_INT(r.action, WHY_ACT_MIGRATE);
+	CHECK_EQ_INT(r.node, 0);
+	CHECK(!harms(&f, &r));
+	/* Counted (no CPU time known), the idle three make node 4 a place
+	 * where threads run, so its 4 MiB stays: spread, nothing moved. */
+	f.in.work_on = NULL;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_SPREAD);
+	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+	/* HOME given as node 4 (as a count would have it) while the only
+	 * working thread is on node 0 with 28 MiB: neither a migration to
+	 * node 4 nor a rebind away from node 0 is advised. */
+	f.in.work_on = work;
+	f.in.home = 1;
+	f.in.remote_kb = 28 * 1024;
+	why_decide(&f.in, &r);
+	CHECK(!harms(&f, &r));
 	done(&f);
 }
 
@@ -296,6 +443,173 @@ static void order(void)
 	done(&f);
 }
 
+/* ---- the sampler on a tree: CPU time per thread decides HOME ---- */
+
+static void put(const char *dir, const char *rel, const char *text, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fwrite(text, 1, len, f);
+		fclose(f);
+	}
+}
+
+/* Thread tid of process pid in the tree (its task stat; the main thread
+ * also the process's stat, with the process's ticks), on cpu, with
+ * utime ticks. */
+static void put_thread(const char *dir, int pid, int tid, int cpu, unsigned long utime,
+		       unsigned long proc_utime)
+{
+	char rel[128], text[512];
+#define STAT_FMT "%d (spreadhog) S 1 %d %d 0 -1 4194560 100 0 0 0 %lu 0 0 0 20 0 3 0 " \
+		 "5000000 100000000 8192 18446744073709551615 4194304 4238324 " \
+		 "140737488346512 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0\n"
+	int n = snprintf(text, sizeof(text), STAT_FMT, tid, pid, pid, utime, cpu);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d", pid, tid);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	mkdir(path, 0755);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", pid, tid);
+	put(dir, rel, text, (size_t)n);
+	if (tid == pid) {
+		n = snprintf(text, sizeof(text), STAT_FMT, pid, pid, pid, proc_utime, cpu);
+		snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+		put(dir, rel, text, (size_t)n);
+	}
+}
+
+/* A process of 3 threads (pid, pid+1, pid+2) with kb0 / kb1 kB of
+ * anonymous memory on nodes 0 / 1. */
+static void put_proc(const char *dir, int pid, int kb0, int kb1)
+{
+	char path[512], text[1024];
+	snprintf(path, sizeof(path), "%s/proc/%d", dir, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/task", dir, pid);
+	mkdir(path, 0755);
+	char rel[64];
+	int n = snprintf(text, sizeof(text),
+			 "Name:\tspreadhog\nState:\tS (sleeping)\nTgid:\t%d\nPid:\t%d\nPPid:\t1\n"
+			 "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nVmRSS:\t%d kB\nThreads:\t3\n"
+			 "Cpus_allowed:\tff\nCpus_allowed_list:\t0-7\n"
+			 "Mems_allowed:\t00000000,0000000f\nMems_allowed_list:\t0-3\n",
+			 pid, pid, kb0 + kb1);
+	snprintf(rel, sizeof(rel), "proc/%d/status", pid);
+	put(dir, rel, text, (size_t)n);
+	snprintf(rel, sizeof(rel), "proc/%d/cmdline", pid);
+	put(dir, rel, "spreadhog\0", 10);
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+	put(dir, rel, "0::/\n", 5);
+	n = 0;
+	if (kb0)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "7f0000000000 default anon=%d "
+			      "dirty=%d N0=%d kernelpagesize_kB=4\n", kb0 / 4, kb0 / 4, kb0 / 4);
+	if (kb1)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "7f1000000000 default anon=%d "
+			      "dirty=%d N1=%d kernelpagesize_kB=4\n", kb1 / 4, kb1 / 4, kb1 / 4);
+	snprintf(rel, sizeof(rel), "proc/%d/numa_maps", pid);
+	put(dir, rel, text, (size_t)n);
+}
+
+static const struct snap_proc *find(const struct snapshot *s, int pid)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].info.pid == pid)
+			return &s->procs[i];
+	return NULL;
+}
+
+static const struct why_result *why_of(const struct snapshot *s, const struct snap_proc *p)
+{
+	return p && p->why_idx >= 0 && (size_t)p->why_idx < s->nwhy ? &s->why[p->why_idx] : NULL;
+}
+
+/* On the 4-node tree (CPUs 0-1 node 0, 2-3 node 1), two processes of
+ * three threads, sampled twice with CPU time given to some threads in
+ * between. 5000 is the guest of issue 29: its main thread idle on node
+ * 1, thread 5001 working on node 0 and 5002 on node 1, 16 MiB beside
+ * each. 6000: two idle threads on node 1, one working on node 0 beside
+ * all of its 16 MiB: HOME is node 0 (before: node 1, the idle majority,
+ * making its 16 MiB "remote" and advising to migrate it away from the
+ * one thread using it). */
+static void sampler_idle_threads(void)
+{
+	char dir[] = "/tmp/numatop-why-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "cp -r tests/trees/opteron4/. %s/", dir);
+	if (system(cmd) != 0) {
+		printf("SKIP sampler_idle_threads: run from the project root\n");
+		return;
+	}
+	put_proc(dir, 5000, 16384, 16384);
+	put_proc(dir, 6000, 16384, 0);
+	/* pid, tid, CPU, its ticks, the process's */
+	put_thread(dir, 5000, 5000, 2, 10, 1010);
+	put_thread(dir, 5000, 5001, 0, 500, 0);
+	put_thread(dir, 5000, 5002, 3, 500, 0);
+	put_thread(dir, 6000, 6000, 2, 10, 1010);
+	put_thread(dir, 6000, 6001, 0, 1000, 0);
+	put_thread(dir, 6000, 6002, 3, 0, 0);
+	struct fsroot *r;
+	struct topology t;
+	struct sampler *s;
+	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
+	CHECK_EQ_INT(topology_read(r, &t), 0);
+	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
+	struct nmsched_config c;
+	nmsched_config_default(&c);
+	c.full = true;
+	sampler_set_budget(s, &c);
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	/* First sample: no CPU time since a previous one, threads are
+	 * counted (2 of 3 on node 1). 5000 is spread all the same. */
+	const struct snap_proc *p = find(&snap, 5000);
+	CHECK(p && p->home == 1 && p->info.thr_n == 3);
+	const struct why_result *w = why_of(&snap, p);
+	CHECK(p && p->why == WHY_SPREAD);
+	CHECK(w && w->action == WHY_ACT_NONE);
+	p = find(&snap, 6000);
+	CHECK(p && p->home == 1);
+	/* Then 5001 and 5002 work 100 ticks each, 6001 works 100 ticks; the
+	 * main threads and 6002 stay idle. */
+	put_thread(dir, 5000, 5000, 2, 10, 1210);
+	put_thread(dir, 5000, 5001, 0, 600, 0);
+	put_thread(dir, 5000, 5002, 3, 600, 0);
+	put_thread(dir, 6000, 6000, 2, 10, 1110);
+	put_thread(dir, 6000, 6001, 0, 1100, 0);
+	put_thread(dir, 6000, 6002, 3, 0, 0);
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	p = find(&snap, 5000);
+	w = why_of(&snap, p);
+	CHECK(p && p->why == WHY_SPREAD);
+	CHECK(w && w->action == WHY_ACT_NONE && strstr(w->text, "follows its threads"));
+	CHECK(w && w->nevidence > 0 && strstr(w->evidence[0], "0:1 1:2"));
+	if (p && w)
+		printf("  5000: HOME %d, %s: %s | %s -> %s\n", p->home, why_cause_names[w->cause],
+		       w->evidence[0], w->nevidence > 1 ? w->evidence[1] : "", w->text);
+	p = find(&snap, 6000);
+	CHECK(p && p->home == 0);
+	CHECK(p && p->remote_kb == 0 && p->why == WHY_NONE);
+	w = why_of(&snap, p);
+	CHECK(!w || w->action != WHY_ACT_MIGRATE);
+	/* Nothing ran since: no CPU time to weigh by, counted again. */
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	p = find(&snap, 6000);
+	CHECK(p && p->home == 1);
+	snapshot_free(&snap);
+	sampler_free(s);
+	topology_free(&t);
+	fsroot_close(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	RUN_TEST(not_read);
@@ -304,6 +618,9 @@ int main(void)
 	RUN_TEST(cpuset_excludes_home);
 	RUN_TEST(shared_file);
 	RUN_TEST(spread);
+	RUN_TEST(spread_memory_follows_threads);
+	RUN_TEST(idle_threads_do_not_decide);
+	RUN_TEST(sampler_idle_threads);
 	RUN_TEST(spill);
 	RUN_TEST(moved);
 	RUN_TEST(unknown);

@@ -814,6 +814,46 @@ rm -f "$T/shared"
 rmdir $WMNT 2>/dev/null
 echo "# section 13a done at $(cut -d' ' -f1 /proc/uptime) s"
 
+# --- 13a2. Memory that follows its threads: two threads pinned one to A and
+# one to B, each writing 16 MiB of its own (first touch: local to each) and
+# working on (20 ms of every 100), the main thread idle on B. Counted, B
+# has 2 of its 3 threads; by CPU time the idle one weighs nothing. Its
+# remote memory is local to a working thread of its own: spread, and the
+# advice moves nothing (a migration to HOME, or a rebind to one node, would
+# make one thread's memory remote for it; before: unknown, "migrate its
+# memory to node 1"). Two samples 1 s apart: the second weighs the threads
+# by the CPU time they used in between. --------------------------------------
+start_bg /usr/bin/memhog 16 --own-nodes $WA,$WB
+WHO=$HOG
+if [ -n "$WHO" ]; then
+	wait_settled "$WHO" || echo "    PID $WHO: threads did not settle: last CPUs $(last_cpus "$WHO")"
+	oa=$(numa_kb "$WHO" $WA)
+	ob=$(numa_kb "$WHO" $WB)
+	why_json follows -p "$WHO" -n 2 -d 1
+	why_of "$T/follows.flat" "$WHO"
+	echo "# why follows: pid $WHO N$WA=$oa N$WB=$ob kB, last CPUs $(last_cpus "$WHO"):" \
+		"remote_cause '$WC' evidence [$WE] advice '$WACT' node '$WN': $WT"
+	if [ "$oa" -lt 12288 ] || [ "$ob" -lt 12288 ]; then
+		fail why_spread_follows_threads "its threads' first touch did not put 16 MiB on each node" \
+			"$(why_facts "$T/follows.flat" "$WHO")"
+	elif [ "$WC" = spread ] && [ "$WACT" != migrate ] && [ "$WACT" != rebind ]; then
+		pass why_spread_follows_threads
+	else
+		fail why_spread_follows_threads "remote_cause '$WC', advice '$WACT' node '$WN' (want spread, not migrate or rebind)" \
+			"evidence: $WE" "advice: $WT" "$(why_facts "$T/follows.flat" "$WHO")" "$(why follows)"
+	fi
+	case "$WE" in
+	*"CPU time since the last sample"*) pass why_spread_by_cpu_time ;;
+	*) fail why_spread_by_cpu_time "the second sample did not weigh its threads by CPU time" \
+		"evidence: $WE" "threads (tid utime stime cpu): $(awk '{ printf "%s %s %s %s; ", $1, $14, $15, $39 }' /proc/$WHO/task/*/stat)" ;;
+	esac
+	stop_hog "$WHO"
+else
+	fail why_spread_follows_threads "memhog --own-nodes did not start: $(cat "$T/hog$nhog")"
+	fail why_spread_by_cpu_time "no process"
+fi
+echo "# section 13a2 done at $(cut -d' ' -f1 /proc/uptime) s"
+
 # --- 13b. NUMA balancing on: a process allocated on B, moved to A with
 # taskset, writing its (small) pages one after the other, 128 a second, and
 # spinning in between (the scanner counts its CPU time): the kernel's hint

@@ -1,0 +1,124 @@
+/* sampler_thr.c - what each thread of a process did since the previous
+ * tick: its CPU ticks then and now (proc_thread.ran), and from them the
+ * work of the process per node, which decides HOME and the remote cause
+ * (an idle thread must not outvote the working ones). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sampler_int.h"
+
+/* A thread's CPU ticks at the previous tick. */
+struct thr_prev {
+	int tid, pid;
+	int64_t ticks;
+};
+
+struct thr_state {
+	struct thr_prev *v[2];       /* [cur] the previous tick's, sorted by tid */
+	size_t n[2], cap[2];
+	int cur;
+};
+
+void sampler_thread_free(struct sampler *s)
+{
+	if (!s->thr)
+		return;
+	free(s->thr->v[0]);
+	free(s->thr->v[1]);
+	free(s->thr);
+	s->thr = NULL;
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	int x = ((const struct thr_prev *)a)->tid, y = ((const struct thr_prev *)b)->tid;
+	return (x > y) - (x < y);
+}
+
+static const struct thr_prev *find_tid(const struct thr_state *st, int tid)
+{
+	struct thr_prev key = { .tid = tid };
+	return bsearch(&key, st->v[st->cur], st->n[st->cur], sizeof(key), by_tid);
+}
+
+int sampler_thread_rates(struct sampler *s, struct proc_list *pl)
+{
+	if (!s->thr && !(s->thr = calloc(1, sizeof(*s->thr))))
+		return -ENOMEM;
+	struct thr_state *st = s->thr;
+	int nx = !st->cur;
+	if (st->cap[nx] < pl->nthr) {
+		struct thr_prev *v = realloc(st->v[nx], pl->nthr * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		st->v[nx] = v;
+		st->cap[nx] = pl->nthr;
+	}
+	size_t o = 0;
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct proc_info *p = proc_list_at(pl, i);
+		/* Seen at the previous tick (its cache entry, aligned to the list,
+		 * kept: same PID and start time): a thread not seen then was
+		 * born since, and all its ticks are new. */
+		bool seen = i < s->cache.n && s->cache.v[i].valid;
+		for (size_t k = 0; k < p->thr_n; k++) {
+			struct proc_thread *t = &pl->threads[p->thr_off + k];
+			t->ran = -1;
+			if (t->ticks < 0)
+				continue;
+			if (seen) {
+				const struct thr_prev *e = find_tid(st, t->tid);
+				if (!e || e->pid != p->pid)
+					t->ran = t->ticks;
+				else if (t->ticks >= e->ticks)
+					t->ran = t->ticks - e->ticks;
+			}
+			st->v[nx][o++] = (struct thr_prev){ t->tid, p->pid, t->ticks };
+		}
+	}
+	qsort(st->v[nx], o, sizeof(*st->v[nx]), by_tid);
+	st->n[nx] = o;
+	st->cur = nx;
+	return 0;
+}
+
+bool sampler_thread_work(const struct topology *t, const struct proc_thread *thr,
+			 size_t n, size_t *w)
+{
+	memset(w, 0, t->nnodes * sizeof(*w));
+	/* By CPU time when every thread's is known and some ran; else (the
+	 * first sample of the process: no rate yet) one per thread. */
+	bool timed = n > 0;
+	size_t ran = 0;
+	for (size_t i = 0; i < n && timed; i++) {
+		timed = thr[i].ran >= 0;
+		if (timed)
+			ran += (size_t)thr[i].ran;
+	}
+	timed = timed && ran > 0;
+	for (size_t i = 0; i < n; i++) {
+		int node = topology_cpu_node(t, thr[i].last_cpu);
+		if (node >= 0)
+			w[node] += timed ? (size_t)thr[i].ran : 1;
+	}
+	return timed;
+}
+
+int sampler_home_node(const struct topology *t, const struct proc_thread *thr,
+		      size_t n, int main_tid, size_t *w)
+{
+	sampler_thread_work(t, thr, n, w);
+	int main_node = -1;
+	for (size_t i = 0; i < n; i++)
+		if (thr[i].tid == main_tid)
+			main_node = topology_cpu_node(t, thr[i].last_cpu);
+	int best = -1;
+	for (size_t k = 0; k < t->nnodes; k++)
+		if (w[k] > 0 && (best < 0 || w[k] > w[best]))
+			best = (int)k;
+	/* The main thread's node wins a tie. */
+	if (main_node >= 0 && best >= 0 && w[main_node] == w[best])
+		best = main_node;
+	return best;
+}
