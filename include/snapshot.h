@@ -143,7 +143,8 @@ const char *snapshot_nm_mark(const struct snap_proc *p);
  * permission (another user's numa_maps without CAP_SYS_PTRACE). */
 size_t snapshot_no_perm(const struct snapshot *s);
 /* "31 of 32 processes not readable: run as root or with CAP_SYS_PTRACE"
- * (out "" and false when every process could be read). */
+ * (as root: "... not readable even as root (...)"); out "" and false
+ * when every process could be read. */
 bool snapshot_no_perm_text(const struct snapshot *s, char *out, size_t n);
 
 /* The sample's warnings, one line each, to fn: processes not readable

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fsroot.h"
 #include "sanitize.h"
@@ -121,8 +122,16 @@ bool snapshot_no_perm_text(const struct snapshot *s, char *out, size_t n)
 	out[0] = '\0';
 	if (!np)
 		return false;
-	snprintf(out, n, "%zu of %zu process%s not readable: run as root or with CAP_SYS_PTRACE", np,
-		 s->nprocs, s->nprocs == 1 ? "" : "es");
+	/* As root the advice would be wrong: what root cannot read is a
+	 * process with capabilities this program lacks (a container's
+	 * bounding set), or of another user namespace. */
+	if (geteuid() == 0)
+		snprintf(out, n, "%zu of %zu process%s not readable even as root (more privileged than "
+			 "this program, or in another user namespace)", np, s->nprocs,
+			 s->nprocs == 1 ? "" : "es");
+	else
+		snprintf(out, n, "%zu of %zu process%s not readable: run as root or with CAP_SYS_PTRACE",
+			 np, s->nprocs, s->nprocs == 1 ? "" : "es");
 	return true;
 }
 
