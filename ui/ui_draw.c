@@ -154,10 +154,20 @@ void ui_draw_status(struct ui *u, int y)
 			snprintf(loc, sizeof(loc), "%.0f%%", lp);
 		snprintf(bal, sizeof(bal), "  balancing: faults %s %s local, migrated %s", h, loc, m);
 	}
-	snprintf(part, sizeof(part), "  interval %.1fs  age %.1fs  tool CPU %s%%%s%s%s%.64s%s%s%s",
-		 u->delay, age, self, u->paused ? "  [PAUSED]" : "", u->tree ? "  [tree]" : "",
-		 u->filter[0] ? "  filter: " : "", u->filter, u->threads ? "  [threads]" : "", nm, bal);
-	status_part(u, y, x, part, C_LABEL);
+	/* The rest as whole fields, most useful first: one that does not fit
+	 * whole is left out, never cut mid-word. */
+	char f[6][160];
+	snprintf(f[0], sizeof(f[0]), "  interval %.1fs", u->delay);
+	snprintf(f[1], sizeof(f[1]), "%s%s%s%s%.64s", u->paused ? "  [PAUSED]" : "",
+		 u->tree ? "  [tree]" : "", u->threads ? "  [threads]" : "",
+		 u->filter[0] ? "  filter: " : "", u->filter);
+	snprintf(f[2], sizeof(f[2]), "  age %.1fs", age);
+	snprintf(f[3], sizeof(f[3]), "  tool CPU %s%%", self);
+	snprintf(f[4], sizeof(f[4]), "%s", nm);
+	snprintf(f[5], sizeof(f[5]), "%s", bal);
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+		if (f[k][0] && x + ui_text_width(f[k]) <= COLS)
+			x = status_part(u, y, x, f[k], C_LABEL);
 	/* A message: it replaces the whole line (no fragments of the line
 	 * beside or under it), cut with an ellipsis at a character when it
 	 * is longer, for UI_MSG_SECONDS after it was last changed (longer

@@ -38,6 +38,8 @@ bool sorted_by_hdr(const struct ui *u, int i)
  * fit (with room for 12 characters of command), else one block per node,
  * else (more nodes than the width leaves) nothing: the columns after them
  * (REMOTE, the command) matter more. Fills u->hdr. */
+#define UI_CMD_MIN 20
+
 static void layout(struct ui *u, const struct col_ctx *c)
 {
 	size_t nn = u->se.topo.nnodes;
@@ -65,6 +67,28 @@ static void layout(struct ui *u, const struct col_ctx *c)
 		blocks_fit = fw - 6 + (int)nodecols * (bw + 1) <= COLS;
 		drop_why = expand || blocks_fit;
 	}
+	/* The command keeps UI_CMD_MIN columns: the optional columns go
+	 * first, least useful first (never the one sorted by). */
+	static const enum snap_col drop_order[] = { COL_WHY, COL_CGROUP, COL_POLICY, COL_AGE,
+						    COL_THREADS, COL_TIME, COL_RACC, COL_CPU,
+						    COL_REMOTE_PCT, COL_USER };
+	bool dropped[COL_NCOLS] = { false };
+	dropped[COL_WHY] = drop_why;
+	bool cmd_last = u->cols.n && u->cols.v[u->cols.n - 1].col == COL_COMMAND;
+	for (size_t k = 0; cmd_last && k <= sizeof(drop_order) / sizeof(drop_order[0]); k++) {
+		int w = 0;
+		for (size_t i = 0; i + 1 < u->cols.n; i++) {
+			const struct col_ref *r = &u->cols.v[i];
+			if (r->col == COL_NODE && r->node < 0)
+				w += expand ? (int)nn * (NODE_W + 1) : blocks_fit ? bw + 1 : 0;
+			else if (!dropped[r->col])
+				w += col_width(c, r->col) + 1;
+		}
+		if (COLS - w >= UI_CMD_MIN || k == sizeof(drop_order) / sizeof(drop_order[0]))
+			break;
+		if (drop_order[k] != u->sort.col)
+			dropped[drop_order[k]] = true;
+	}
 	u->nhdr = 0;
 	int x = 0;
 	for (size_t i = 0; i < u->cols.n; i++) {
@@ -79,7 +103,7 @@ static void layout(struct ui *u, const struct col_ctx *c)
 			}
 			continue;
 		}
-		if (drop_why && r->col == COL_WHY)
+		if (dropped[r->col] && r->col != COL_NODE && r->col != COL_COMMAND)
 			continue;
 		bool last = i + 1 == u->cols.n;
 		int w = col_width(c, r->col);

@@ -106,6 +106,15 @@ keys Tab
 # Resize to 80x24 and back: still laid out.
 tmux resize-window -t $S -x 80 -y 24; sleep 0.5
 s=$(screen); echo "$s" | grep -q 'F10Quit' && echo "$s" | grep -Eq 'PID. USER' && ok tui_resize_80x24 || bad tui_resize_80x24 "$s"
+# There, the status line holds whole fields only (none cut mid-word).
+st=$(echo "$s" | grep '^Tasks:' | sed 's/ *$//')
+echo "$st" | grep -Eq '^Tasks: .*(interval [0-9.]+s|age [0-9.]+s|tool CPU [0-9.-]+%|\]|ms)$' && ok tui_80x24_status_whole_fields \
+	|| bad tui_80x24_status_whole_fields "$st"
+# There, COMMAND keeps 20 columns at least: WHY goes first.
+hdr=$(echo "$s" | grep -E 'PID. USER')
+c=$(printf '%s\n' "$hdr" | awk '{ print index($0, "COMMAND") }')
+[ "$c" -gt 0 ] && [ $((80 - c + 1)) -ge 20 ] && ! printf '%s' "$hdr" | grep -q WHY && ok tui_80x24_command_room \
+	|| bad tui_80x24_command_room "COMMAND at column $c: $hdr"
 # Kill is refused on a recorded tree.
 keys k; screen | grep -q 'disabled on a recorded tree' && ok tui_kill_refused_on_tree || bad tui_kill_refused_on_tree "$(screen | tail -3)"
 # q quits with 0 and the shell sees a restored (normal) screen.

@@ -42,7 +42,8 @@ keys Down Down Down Down Down Down
 keys Enter
 keys Escape
 after=$(hdr)
-[ "$after" = "USER POLICY HOME CPU% RSS N0 N1 N2 N3 REMOTEv REMOTE% WHY COMMAND" ] &&
+# (At 120 columns POLICY leaves COMMAND under 20: WHY, least useful, goes.)
+[ "$after" = "USER POLICY HOME CPU% RSS N0 N1 N2 N3 REMOTEv REMOTE% COMMAND" ] &&
 	ok tui_setup_remove_add || bad tui_setup_remove_add "before: $before / after: $after"
 # Move COMMAND up to the front with ] / [ and reset with r.
 keys F2
@@ -81,7 +82,8 @@ if [ "$nk" -ge 1 ]; then
 	echo "$s" | grep -Eq '^ +2 kthreadd$' && ! echo "$s" | grep -q 'kernel threads hidden' &&
 		ok tui_kthreads_shown || bad tui_kthreads_shown "$s"
 	keys K
-	wait_for 'kernel threads hidden (K)' 20 && ! screen | grep -q ' kthreadd$' &&
+	# (the status line's part, once K's message has gone)
+	wait_for 'kernel threads hidden (K)' 80 && ! screen | grep -q ' kthreadd$' &&
 		ok tui_kthreads_hidden_again || bad tui_kthreads_hidden_again "$(screen)"
 else
 	echo "SKIP tui_kthreads: no kthreadd on this machine (a container?)"
