@@ -130,6 +130,10 @@ void snapshot_free(struct snapshot *s);
  * NUMA hint faults taken on the faulting task's own node. */
 int64_t snapshot_node_used_kb(const struct node_sample *ns);
 double snapshot_node_used_pct(const struct node_sample *ns);
+/* Of the memory used, the page cache (FilePages, shmem included): -1 when
+ * unknown or more than the used memory (a torn read). What programs use
+ * is used - cache, as htop's meter shows it. */
+int64_t snapshot_node_cache_kb(const struct node_sample *ns);
 double snapshot_hint_local_pct(const struct snap_numa_kernel *nk);
 
 /* The process's why result (its advice), NULL when it has none. */

@@ -58,6 +58,12 @@ int64_t snapshot_node_used_kb(const struct node_sample *ns)
 	return tot >= 0 && fr >= 0 && fr <= tot ? tot - fr : -1;
 }
 
+int64_t snapshot_node_cache_kb(const struct node_sample *ns)
+{
+	int64_t used = snapshot_node_used_kb(ns), fp = ns->mem.file_pages_kb;
+	return used >= 0 && fp >= 0 && fp <= used ? fp : -1;
+}
+
 double snapshot_node_used_pct(const struct node_sample *ns)
 {
 	int64_t used = snapshot_node_used_kb(ns);

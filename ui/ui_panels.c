@@ -81,16 +81,24 @@ static int draw_node_line(struct ui *u, size_t i, int y, bool compact)
 		int64_t tot = ns->mem.mem_total_kb;
 		double used_pct = snapshot_node_used_pct(ns);
 		if (used_pct >= 0) {
+			/* As htop: programs' memory (green) and the page cache
+			 * (yellow) apart; the number is the programs' part. */
+			int64_t used = snapshot_node_used_kb(ns), cache = snapshot_node_cache_kb(ns);
+			double prog_pct = used_pct, cache_pct = 0;
+			if (cache >= 0 && tot > 0) {
+				prog_pct = 100.0 * (double)(used - cache) / (double)tot;
+				cache_pct = 100.0 * (double)cache / (double)tot;
+			}
 			char a[16], b[16];
-			fmt_human_kb(a, sizeof(a), snapshot_node_used_kb(ns));
+			fmt_human_kb(a, sizeof(a), cache >= 0 ? used - cache : used);
 			fmt_human_kb(b, sizeof(b), tot);
 			snprintf(txt, sizeof(txt), "%s/%s", a, b);
 			if (compact) {
-				bar(u, y, x, w, used_pct, 0, C_BAR_MEM, C_BAR_MEM, txt);
+				bar(u, y, x, w, prog_pct, cache_pct, C_BAR_USER, C_BAR_MEM, txt);
 			} else {
 				y++;
 				mvaddstr(y, 0, "Mem");
-				bar(u, y, 5, w, used_pct, 0, C_BAR_MEM, C_BAR_MEM, txt);
+				bar(u, y, 5, w, prog_pct, cache_pct, C_BAR_USER, C_BAR_MEM, txt);
 				x = 5 + w + 1;
 			}
 		} else {

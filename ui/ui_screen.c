@@ -76,6 +76,12 @@ static const struct ui_help h_prompt[] = {
 	{ "Enter", "search / set the filter (empty: clear it)" }, { "Esc", "cancel" },
 	{ "Backspace", "delete a character" },
 };
+static const struct ui_help h_panels[] = {
+	{ "N<id> [|| 12%]", "the node's CPUs busy: user (green) and system (red) time" },
+	{ "Mem [|| 0.3G/3.9G]", "the node's memory: programs (green, the number) and page cache "
+				 "(yellow, FilePages: reclaimable); the rest is free" },
+	{ "cpu free miss", "sparklines of the last samples: CPU busy, free memory, misses/s" },
+};
 static const struct ui_help h_help[] = {
 	{ "Up/Down PgUp/PgDn", "scroll" }, { "any other key", "back" },
 };
@@ -165,6 +171,19 @@ bool ui_help_line(long k, const char **label, const char **text, char *buf, size
 		return true;
 	}
 	k -= (long)(sizeof(h_prompt) / sizeof(h_prompt[0]));
+	if (k-- == 0) {
+		*label = "";
+		*text = "Node panels";
+		*c = C_HEADER;
+		return true;
+	}
+	if (k < (long)(sizeof(h_panels) / sizeof(h_panels[0]))) {
+		*label = h_panels[k].label;
+		*text = h_panels[k].help;
+		*c = C_LABEL;
+		return true;
+	}
+	k -= (long)(sizeof(h_panels) / sizeof(h_panels[0]));
 	if (k-- == 0) {
 		*label = "";
 		*text = "Columns (F2 to choose; -o on the command line)";

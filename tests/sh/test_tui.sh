@@ -22,6 +22,9 @@ first_row() { screen | sed -n '/^ *PID. USER/{n;p;q}' | awk '{print $1}'; }
 start 120 40 --root $TREE -d 5
 s=$(screen)
 echo "$s" | grep -q '^N0 ' && echo "$s" | grep -q '^N3 ' && ok tui_node_panels || bad tui_node_panels "$s"
+# Node 0's memory as htop counts it: programs' part (total - free - page
+# cache: 4061184 - 1523712 - 812032 kB = 1.6G), the cache apart.
+echo "$s" | grep -Eq '^Mem +\[.*1\.6G/3\.9G\]' && ok tui_node_mem_without_cache || bad tui_node_mem_without_cache "$(echo "$s" | grep '^Mem' | head -1)"
 echo "$s" | grep -Eq '^ +0  10\* +20 +20 +20' && ok tui_heatmap_values || bad tui_heatmap_values "$s"
 for p in 1000 2000 3000 4242; do echo "$s" | grep -Eq "^ +$p " || miss="$miss $p"; done
 [ -z "$miss" ] && ok tui_process_rows || bad tui_process_rows "missing:$miss"
@@ -86,9 +89,13 @@ keys Escape R
 keys h; s=$(screen)
 echo "$s" | grep -q 'sort by REMOTE' && echo "$s" | grep -q 'F7 m' && ok tui_help || bad tui_help "$s"
 # It scrolls to the dialogs' own keys and the columns (from the column table).
-keys NPage NPage NPage; s=$(screen)
+all=$(screen); keys NPage; all="$all$(screen)"; keys NPage; all="$all$(screen)"; keys NPage; s=$(screen)
 echo "$s" | grep -Eq 'HOME +node where most threads last ran' && echo "$s" | grep -q 'REMOTE%' &&
 	ok tui_help_columns || bad tui_help_columns "$s"
+# The help says what each part of a node panel's meters is.
+all="$all$s"
+echo "$all" | grep -q 'Node panels' && echo "$all" | grep -q 'page cache' && ok tui_help_panels \
+	|| bad tui_help_panels "no 'Node panels' section"
 keys x; wait_for "REMOTE%" 20 && ok tui_help_returns || bad tui_help_returns
 # Tab cycles screens.
 keys Tab; screen | grep -q 'TOTAL_kB' && ok tui_tab_nodes || bad tui_tab_nodes "$(screen)"

@@ -189,6 +189,18 @@ static void node_used(void)
 		double pct = snapshot_node_used_pct(&ns);
 		CHECK_EQ_INT(pct < 0 ? -1 : (int)(pct * 10 + 0.5), (int)cases[k][3]);
 	}
+	/* The page cache of the used memory: unknown when it is, or when it
+	 * exceeds what is used. */
+	ns.mem.mem_total_kb = 1000;
+	ns.mem.mem_free_kb = 250;
+	const int64_t fp[][2] = { { 500, 500 }, { 0, 0 }, { 750, 750 }, { 751, -1 }, { -1, -1 } };
+	for (size_t k = 0; k < sizeof(fp) / sizeof(fp[0]); k++) {
+		ns.mem.file_pages_kb = fp[k][0];
+		CHECK_EQ_INT((int)snapshot_node_cache_kb(&ns), (int)fp[k][1]);
+	}
+	ns.mem.mem_free_kb = -1;
+	ns.mem.file_pages_kb = 10;
+	CHECK_EQ_INT((int)snapshot_node_cache_kb(&ns), -1);
 }
 
 int main(void)
