@@ -768,7 +768,8 @@ WHS=$HOG
 # (shmem pages, also file= mappings in numa_maps).
 WMNT=/mnt/vt
 WFS=""
-if [ -r /vmtest/brd.ko ] && insmod /vmtest/brd.ko rd_nr=1 rd_size=$(((WMB + 16) * 1024)) 2>"$T/brd.err"; then
+BRD=/vmtest/modules/$(uname -r)/brd.ko
+if [ -r $BRD ] && insmod $BRD rd_nr=1 rd_size=$(((WMB + 16) * 1024)) 2>"$T/brd.err"; then
 	i=0
 	while [ ! -b /dev/ram0 ] && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
 	mkdir -p $WMNT && mke2fs -q /dev/ram0 >"$T/mke2fs.out" 2>&1 &&
