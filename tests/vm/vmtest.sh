@@ -179,8 +179,12 @@ for kernel in "${kernel_of[@]}"; do
 	kver=$(basename "$kernel")
 	kver=${kver#vmlinuz-}
 	brd=$(dirname "$(dirname "$kernel")")/lib/modules/$kver/kernel/drivers/block/brd.ko
-	[ -r "$brd" ] && mkdir -p "$root/vmtest/modules/$kver" &&
+	mkdir -p "$root/vmtest/modules/$kver"
+	if [ -r "$brd" ]; then
 		install -m 644 "$brd" "$root/vmtest/modules/$kver/brd.ko"
+	elif [ -r "$brd.xz" ]; then  # 6.12's modules are compressed
+		xz -dc "$brd.xz" >"$root/vmtest/modules/$kver/brd.ko" || rm -f "$root/vmtest/modules/$kver/brd.ko"
+	fi
 done
 
 # Terminfo for the terminals the guest could report (the monitor needs one).
