@@ -4,7 +4,7 @@
 #   make run        install missing packages, build, start the monitor
 #   make test       build and run every test (ends "N passed, N failed")
 #   make asan       the same tests under AddressSanitizer + UBSan
-#   make vmtest     boot 2- and 4-node QEMU guests (TCG) and test the program there
+#   make vmtest     boot the QEMU guests of tests/vm/layouts (TCG) and test the program there
 #   make bench      the sampler against the kernel's floor and htop (~20 min)
 #   make deps       install missing Debian packages (root) or print the line
 #   make install    install (PREFIX=/usr/local, DESTDIR=); make uninstall

@@ -13,7 +13,9 @@
 # whose cpuset.mems is changed; the remote-cause tests (section 13) one
 # memhog per cause, NUMA balancing switched on for a while, and node 1
 # filled up. No check depends on timing (the waits for the kernel are
-# bounded polls).
+# bounded polls). Sections 1-3 run on every layout; the others as the
+# layout's "tests" line says: memory (the default) sections 4-13, damon
+# section 3b, tiers section 3c.
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -66,6 +68,9 @@ lay_field() { awk -v n="$1" -v f="$2" '$1 == "node" && $2 == n { print $f }' "$L
 lay_row() {
 	awk -v n="$1" '$1 == "node" && $2 == n { for (i = 5; i <= NF; i++) printf "%s ", $i }' "$LF"
 }
+lay_tests=$(awk '$1 == "tests" { $1 = ""; print }' "$LF")
+# has_tests SECTION: the layout asks for SECTION.
+has_tests() { case " ${lay_tests:-memory} " in *" $1 "*) return 0 ;; esac; return 1; }
 sys_nodes=$(expand "$(cat $SYS/online)")
 sys_cpus() { expand "$(cat $SYS/node$1/cpulist)"; }
 sys_dist() { words "$(cat $SYS/node$1/distance)"; }
@@ -175,6 +180,7 @@ done
 
 # The same distances in the text output: "DISTANCE N0 N1 ..." then rows.
 run batch $P -b -n 1
+BRC=$RC
 bad=""
 [ $RC -eq 0 ] || bad="$(why batch);"
 hdr=$(awk '$1 == "DISTANCE" { $1 = ""; print; exit }' "$T/batch.out")
@@ -206,6 +212,70 @@ else
 	[ -z "$bad" ] && pass memonly_node || fail memonly_node "$bad"
 fi
 
+# --- 3b. DAMON's sysfs interface: no kdamond at boot; a kdamond with one
+# context offers virtual address monitoring (vaddr). The guest is ours: the
+# kdamond is created, never started, and removed again. ------------------
+if has_tests damon; then
+	D=/sys/kernel/mm/damon/admin/kdamonds
+	if [ ! -r $D/nr_kdamonds ]; then
+		fail damon_sysfs "no $D/nr_kdamonds (kernel $(uname -r))"
+	else
+		pass damon_sysfs
+		n=$(cat $D/nr_kdamonds)
+		[ "$n" = 0 ] && pass damon_none_at_boot || fail damon_none_at_boot "nr_kdamonds '$n', want 0"
+		ops="" err=""
+		if echo 1 >$D/nr_kdamonds 2>"$T/damon.err" && echo 1 >$D/0/contexts/nr_contexts 2>>"$T/damon.err"; then
+			ops=$(words "$(cat $D/0/contexts/0/avail_operations 2>>"$T/damon.err")")
+			echo "# damon: avail_operations '$ops', operations '$(cat $D/0/contexts/0/operations)'," \
+				"state '$(cat $D/0/state)'"
+		fi
+		err=$(cat "$T/damon.err")
+		echo 0 >$D/nr_kdamonds 2>>"$T/damon.err"
+		case " $ops " in
+		*" vaddr "*) pass damon_vaddr ;;
+		*) fail damon_vaddr "avail_operations '$ops' (want vaddr among them); $err" ;;
+		esac
+		n=$(cat $D/nr_kdamonds)
+		[ "$n" = 0 ] && [ ! -e $D/0 ] && pass damon_cleanup ||
+			fail damon_cleanup "nr_kdamonds '$n' after writing 0; $(cat "$T/damon.err")"
+	fi
+fi
+
+# --- 3c. Memory tiers from the ACPI HMAT: one tier per node, in the order
+# of the layout's hmat latencies (the lower memory_tierN, the faster), and
+# the program's memory_tier of each node is the kernel's. -----------------
+if has_tests tiers; then
+	MT=/sys/devices/virtual/memory_tiering
+	# "N:NODES" per tier, lowest N first.
+	tiers=$(for d in $MT/memory_tier*; do
+		[ -d "$d" ] && echo "${d##*memory_tier}:$(words "$(expand "$(cat "$d/nodelist")")")"
+	done | sort -n | tr ' ' ',')
+	echo "# memory tiers: $(words $tiers)"
+	want=$(awk '$1 == "hmat" { print $4, $3 }' "$LF" | sort -n | awk '{ printf "%s ", $2 }')
+	got=$(for t in $tiers; do printf '%s ' "${t#*:}"; done)
+	[ "$(words $got)" = "$(words $want)" ] && pass tiers_nodelists ||
+		fail tiers_nodelists "nodelists by tier '$(words $got)', want '$(words $want)' ($(words $tiers))" \
+			"dmesg: $(dmesg | grep -i -E 'hmat|tier' | tail -5)"
+	bad=""
+	for t in $tiers; do
+		for n in $(echo "${t#*:}" | tr , ' '); do
+			i=$(jnode "$F" "$n")
+			got=$([ -n "$i" ] && jget "$F" "nodes.$i.memory_tier")
+			[ "$got" = "${t%%:*}" ] || bad="$bad node$n: JSON memory_tier '$got', sysfs ${t%%:*};"
+		done
+	done
+	[ -n "$tiers" ] && [ -z "$bad" ] && pass tiers_json || fail tiers_json "${bad:-no tiers}"
+	# The text output: 2 node rows, and the tiers line.
+	rows=$(awk '$1 == "NODE" { h = 1; next } h && NF == 0 { exit } h { n++ } END { print n + 0 }' "$T/batch.out")
+	line=$(sed -n 's/^memory tiers: //p' "$T/batch.out")
+	want=$(for t in $tiers; do for n in $(echo "${t#*:}" | tr , ' '); do echo "N$n:tier${t%%:*}"; done; done | sort)
+	[ "$BRC" -eq 0 ] && [ "$rows" -eq "$(echo $sys_nodes | wc -w)" ] &&
+		[ "$(words $(printf '%s\n' $line | sort))" = "$(words $want)" ] && pass tiers_batch ||
+		fail tiers_batch "exit $BRC, $rows node rows; 'memory tiers: $line', want '$(words $want)'" \
+			"$(head -c 800 "$T/batch.out")"
+fi
+
+has_tests memory || exit $((nfail > 125 ? 125 : nfail))
 if [ -z "$(sys_cpus 0)" ] || [ -z "$(sys_cpus 1)" ]; then
 	for t in hog migrate rebind both tui nonroot exited readonly cgroup why balancing; do
 		skip "$t" "the memory tests need CPUs on nodes 0 and 1"
@@ -768,7 +838,8 @@ WHS=$HOG
 # (shmem pages, also file= mappings in numa_maps).
 WMNT=/mnt/vt
 WFS=""
-if [ -r /vmtest/brd.ko ] && insmod /vmtest/brd.ko rd_nr=1 rd_size=$(((WMB + 16) * 1024)) 2>"$T/brd.err"; then
+BRD=/vmtest/modules/$(uname -r)/brd.ko
+if [ -r $BRD ] && insmod $BRD rd_nr=1 rd_size=$(((WMB + 16) * 1024)) 2>"$T/brd.err"; then
 	i=0
 	while [ ! -b /dev/ram0 ] && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
 	mkdir -p $WMNT && mke2fs -q /dev/ram0 >"$T/mke2fs.out" 2>&1 &&
