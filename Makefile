@@ -9,7 +9,7 @@
 #   make deps       install missing Debian packages (root) or print the line
 #   make install    install (PREFIX=/usr/local, DESTDIR=); make uninstall
 #   make man        the man page, build/numatop-tui.1
-#   make docs       docs/options.md and docs/keys.md from the program's tables
+#   make docs       docs/options.md, keys.md, prometheus.md from the program's tables
 #   make deb        the Debian package, build/numatop-tui_VERSION_*.deb
 
 CC      ?= cc
@@ -99,11 +99,11 @@ $(BUILD)/numatop-tui.1: doc/numatop-tui.1.in $(GENMAN)
 
 man: $(BUILD)/numatop-tui.1
 
-# The option and key pages of docs/, from their templates and the same
-# tables (tools/genman.c --markdown); committed, and tests/sh/test_docs.sh
-# fails when they differ from what this writes. DOCS_OUT: write them
+# The option, key and Prometheus pages of docs/, from their templates and
+# the same tables (tools/genman.c --markdown); committed, and
+# tests/sh/test_docs.sh fails when they differ from what this writes. DOCS_OUT: write them
 # elsewhere (the test does).
-DOCS_GEN := options keys
+DOCS_GEN := options keys prometheus
 DOCS_OUT ?= docs
 docs: $(GENMAN)
 	@mkdir -p $(DOCS_OUT)

@@ -105,7 +105,10 @@ _numatop_tui()
 		COMPREPLY=($(compgen -W "$(_numatop_tui_help "$prog" | sed -n '/^Formats/,/^$/p' |
 			awk 'NR > 1 && NF { print $1 }')" -- "$cur"))
 		return ;;
-	-d | --delay | -n | --iterations | --budget)
+	--metrics-by)
+		COMPREPLY=($(compgen -W "pid comm" -- "$cur"))
+		return ;;
+	-d | --delay | -n | --iterations | --budget | --metrics-top | --metrics-min-remote)
 		return ;;
 	esac
 	# Options start within the first 8 columns of --help; the lines

@@ -2,6 +2,7 @@
 #ifndef NUMATOP_OUTPUT_H
 #define NUMATOP_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,8 +19,32 @@ struct output_stats {
 void output_stats_add(struct output_stats *st, const struct snapshot *s, double duration_s,
 		      double cpu_s);
 
-/* Processes in the Prometheus exposition: the top N by remote bytes. */
+/* Processes in the Prometheus exposition: the top N by remote bytes of
+ * those with more than OUTPUT_METRICS_MIN_REMOTE bytes of remote memory
+ * (1 MiB: 256 pages; below it remote accesses cost next to nothing, and
+ * shells, sleep and cron jobs, whose few pages of shared libraries sit on
+ * another node, would each get series of their own for their short life),
+ * each with its pid, or per command name and user. */
 #define OUTPUT_METRICS_TOP 50
+#define OUTPUT_METRICS_MIN_REMOTE (1024 * 1024)
+enum output_metrics_by { OUTPUT_BY_PID, OUTPUT_BY_COMM };
+struct output_metrics {
+	size_t top;                 /* --metrics-top N */
+	int64_t min_remote;         /* --metrics-min-remote SIZE, bytes */
+	enum output_metrics_by by;  /* --metrics-by pid|comm */
+};
+#define OUTPUT_METRICS_DEFAULT { OUTPUT_METRICS_TOP, OUTPUT_METRICS_MIN_REMOTE, OUTPUT_BY_PID }
+
+/* The families of the Prometheus exposition, one row each, as it writes
+ * them: the name of its samples (counters end in _total, info in _info),
+ * its type (gauge, counter, info), its labels in order ("node,to"; ""
+ * none), its HELP text, and when it is there ("" always). tools/genman.c
+ * writes docs/prometheus.md's table from them. */
+struct prom_family {
+	const char *name, *type, *labels, *help, *when;
+};
+/* The i-th family, from 0; false past the last. */
+bool output_prom_family(size_t i, struct prom_family *f);
 
 struct measure_result;
 
@@ -30,8 +55,7 @@ struct output_opts {
 	const struct col_list *cols;  /* text: these columns (NULL: default) */
 	/* prometheus, openmetrics: */
 	const struct measure_result *meas;   /* the saved measurement, or NULL */
-	size_t metrics_top;         /* --metrics-top N ... */
-	bool metrics_top_set;       /* ... given (else OUTPUT_METRICS_TOP) */
+	const struct output_metrics *metrics;  /* NULL: OUTPUT_METRICS_DEFAULT */
 	const struct output_stats *stats;    /* NULL: not said */
 	bool cgroups;               /* text: the cgroup table (--cgroups) */
 };

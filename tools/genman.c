@@ -3,7 +3,8 @@
  * from the tables the program itself uses, so the man page cannot drift.
  * With --markdown the same markers become Markdown tables: the option and
  * key pages of docs/ (make docs), from doc/options.md.in and
- * doc/keys.md.in.
+ * doc/keys.md.in, and the metric table of docs/prometheus.md (from the
+ * exposition's own family table) from doc/prometheus.md.in.
  *
  *   genman TEMPLATE VERSION DATE > numatop-tui.1
  *   genman --markdown TEMPLATE > docs/NAME.md
@@ -213,6 +214,42 @@ static void keys(FILE *f, bool markdown)
 	}
 }
 
+/* The Prometheus exposition's families (output_prom_family): a Markdown
+ * table, or in the man page one entry each. The labels as "node, to";
+ * a family with no condition is there "always". */
+static void metrics(FILE *f, bool markdown)
+{
+	struct prom_family m;
+	if (markdown)
+		fputs("| metric | type | labels | when | what |\n|---|---|---|---|---|\n", f);
+	for (size_t i = 0; output_prom_family(i, &m); i++) {
+		char labels[128], text[512];
+		size_t n = 0;
+		for (const char *l = m.labels; *l && n + 3 < sizeof(labels); l++) {
+			if (*l == ',')
+				labels[n++] = ',', labels[n++] = ' ';
+			else
+				labels[n++] = *l;
+		}
+		labels[n] = '\0';
+		if (!markdown) {
+			snprintf(text, sizeof(text), "%s%s%s%s%s%s", m.help, *labels ? " Labels: " : "",
+				 labels, *labels ? "." : "", *m.when ? " Only with " : "", m.when);
+			entry(f, false, m.name, text);
+			continue;
+		}
+		fputs("| ", f);
+		md_code(f, m.name);
+		fprintf(f, " | %s | ", m.type);
+		md(f, labels);
+		fputs(" | ", f);
+		md(f, *m.when ? m.when : "always");
+		fputs(" | ", f);
+		md(f, m.help);
+		fputs(" |\n", f);
+	}
+}
+
 static void columns(FILE *f, bool markdown)
 {
 	if (markdown)
@@ -247,6 +284,8 @@ int main(int argc, char **argv)
 			keys(stdout, markdown);
 		else if (strcmp(line, "@COLUMNS@\n") == 0)
 			columns(stdout, markdown);
+		else if (strcmp(line, "@METRICS@\n") == 0)
+			metrics(stdout, markdown);
 		else {
 			char *v;
 			while (!markdown && ((v = strstr(line, "@VERSION@")) || (v = strstr(line, "@DATE@")))) {

@@ -103,7 +103,7 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	struct output_opts oo = { .root_label = o->root, .show_age = o->show_age,
 				  .cols = o->columns ? &cols : NULL,
 				  .meas = se.have_meas ? &se.meas : NULL,
-				  .metrics_top = (size_t)o->metrics_top, .metrics_top_set = o->metrics_top_set,
+				  .metrics = &o->metrics,
 				  .stats = &stats, .cgroups = o->cgroups };
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));

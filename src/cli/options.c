@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -114,6 +115,30 @@ int options_parse_listen(const char *spec, char *addr, size_t addrsz, int *port)
 
 /* -u: a uid (0 to 4294967294; (uid_t)-1 is no uid) or a name without
  * control characters. 0, or -EINVAL with the reason. */
+/* "1048576", "512K", "1M", "2G", "1T" (binary multiples; a lower-case
+ * letter too): bytes from 0 to 1 TiB. 0, or -EINVAL. */
+static int parse_size(const char *s, int64_t *out)
+{
+	static const char units[] = "KMGT";
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || v > (1ULL << 40))
+		return -EINVAL;
+	if (*end) {
+		const char *u = strchr(units, toupper((unsigned char)*end));
+		if (!u || !*u || end[1])
+			return -EINVAL;
+		for (long k = 0; k <= u - units; k++)
+			if ((v *= 1024) > (1ULL << 40))
+				return -EINVAL;
+	}
+	*out = (int64_t)v;
+	return 0;
+}
+
 static int check_user(const char *u, char *err, size_t errsz)
 {
 	errno = 0;
@@ -177,6 +202,8 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		{ "openmetrics", no_argument, NULL, 'E' },
 		{ "serve", required_argument, NULL, 'S' },
 		{ "metrics-top", required_argument, NULL, 'T' },
+		{ "metrics-min-remote", required_argument, NULL, 'I' },
+		{ "metrics-by", required_argument, NULL, 'H' },
 		{ "record", required_argument, NULL, 'w' },
 		{ "keep-days", required_argument, NULL, 'k' },
 		{ "replay", required_argument, NULL, 'P' },
@@ -193,6 +220,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 	o->to_node = -1;
 	o->budget_ms = NMSCHED_BUDGET_MS;
 	o->keep_days = REC_KEEP_DAYS_DEFAULT;
+	o->metrics = (struct output_metrics)OUTPUT_METRICS_DEFAULT;
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
@@ -313,14 +341,32 @@ static int parse_args(int argc, char **argv, const char *env_root,
 			}
 			break;
 		}
-		case 'T':
+		case 'T': {
 			errno = 0;
-			o->metrics_top = strtol(optarg, &end, 10);
-			if (*end || errno || end == optarg || o->metrics_top < 0 || o->metrics_top > 100000) {
+			long v = strtol(optarg, &end, 10);
+			if (*end || errno || end == optarg || v < 0 || v > 100000) {
 				snprintf(err, errsz, "--metrics-top: need a count from 0 to 100000, not '%s'", optarg);
 				return -EINVAL;
 			}
-			o->metrics_top_set = true;
+			o->metrics.top = (size_t)v;
+			break;
+		}
+		case 'I':
+			if (parse_size(optarg, &o->metrics.min_remote) != 0) {
+				snprintf(err, errsz, "--metrics-min-remote: need a size in bytes from 0 to 1T, "
+					 "with K, M, G or T for KiB ... TiB (1M, 512K, 1048576), not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'H':
+			if (strcmp(optarg, "pid") == 0)
+				o->metrics.by = OUTPUT_BY_PID;
+			else if (strcmp(optarg, "comm") == 0)
+				o->metrics.by = OUTPUT_BY_COMM;
+			else {
+				snprintf(err, errsz, "--metrics-by: need pid or comm, not '%s'", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'w':
 			if (!*optarg) {

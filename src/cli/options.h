@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "capture.h"
+#include "output.h"
 
 struct options {
 	const char *root;        /* --root, NUMATOP_TUI_ROOT, default "/" */
@@ -36,8 +37,7 @@ struct options {
 	const char *serve;       /* --serve [ADDR:]PORT */
 	char listen_addr[64];    /* ... its address (127.0.0.1 by default) */
 	int listen_port;
-	long metrics_top;        /* --metrics-top N */
-	bool metrics_top_set;
+	struct output_metrics metrics;   /* --metrics-top, --metrics-min-remote, --metrics-by */
 	const char *record;      /* -w, --record FILE|DIR/ */
 	long keep_days;          /* --keep-days N (daily files) */
 	const char *replay;      /* --replay FILE|DIR */

@@ -43,8 +43,7 @@ static int print_model(const struct options *o, struct replay *rp, struct snapsh
 	snprintf(label, sizeof(label), "replay %s", replay_file(rp));
 	struct output_opts oo = { .root_label = label, .show_age = o->show_age,
 				  .cols = o->columns ? cols : NULL,
-				  .metrics_top = (size_t)o->metrics_top,
-				  .metrics_top_set = o->metrics_top_set, .cgroups = o->cgroups };
+				  .metrics = &o->metrics, .cgroups = o->cgroups };
 	return fmt->write(out, snap, &oo) ? -EIO : 0;
 }
 

@@ -215,8 +215,7 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 	struct sort_key key = { COL_REMOTE, -1, true };
 	struct output_stats stats = { 0 };
 	struct output_opts oo = { .root_label = o->root, .meas = se.have_meas ? &se.meas : NULL,
-				  .metrics_top = (size_t)o->metrics_top,
-				  .metrics_top_set = o->metrics_top_set, .stats = &stats };
+				  .metrics = &o->metrics, .stats = &stats };
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	int status = 0;

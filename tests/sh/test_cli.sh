@@ -99,6 +99,22 @@ for s in localhost:1 example.invalid:9000 '[localhost]:1' 1.2.3:80 '[::1:80'; do
 	use "--serve $s" --serve "$s"
 done >"$t/o"
 [ ! -s "$t/o" ] && ok cli_serve_bad_address_usage || bad cli_serve_bad_address_usage "$(cat "$t/o")"
+# --metrics-min-remote SIZE: bytes, or K M G T (binary, either case), up
+# to 1T; anything else (a sign, a fraction, a unit with more letters, a
+# number beyond 1T or beyond 64 bits) is a usage error. --metrics-by: pid
+# or comm.
+for v in -1 +1 1.5M 1MB 1X K '' ' 1' 1k2 0x10 1099511627777 1025G 2T 18446744073709551616 99999999999999999999T; do
+	use "--metrics-min-remote '$v'" --format prometheus -n 1 --metrics-min-remote "$v"
+done >"$t/o"
+cp "$t/e" "$t/e1"
+for v in '' PID pid,comm user; do
+	use "--metrics-by '$v'" --format prometheus -n 1 --metrics-by "$v"
+done >>"$t/o"
+for v in 0 1048576 512k 1M 1g 1T 1099511627776; do
+	$PROG --root "$TREE" --format prometheus -n 1 --metrics-min-remote "$v" --metrics-by comm >/dev/null 2>&1 ||
+		echo "--metrics-min-remote $v refused"
+done >>"$t/o"
+[ ! -s "$t/o" ] && grep -q 'need a size in bytes' "$t/e1" && grep -q 'need pid or comm' "$t/e" && ok cli_metrics_options || bad cli_metrics_options "$(cat "$t/o")"
 # --begin / --end: a date that is not in the calendar, and a span that
 # ends before it begins (times of day, or dates), on a real recording.
 $PROG --root "$TREE" -w "$t/r.zst" -n 2 -d 0.1 >/dev/null 2>&1

@@ -1,7 +1,8 @@
 #!/bin/sh
-# The documentation. docs/options.md and docs/keys.md are what make docs
-# writes (tools/genman.c --markdown, from doc/*.md.in and the program's
-# own --help text, key, format and column tables): written again into a
+# The documentation. docs/options.md, docs/keys.md and docs/prometheus.md
+# are what make docs writes (tools/genman.c --markdown, from doc/*.md.in
+# and the program's own --help text, key, format, column and metric family
+# tables): written again into a
 # temporary directory, they must be the committed files. Every relative
 # link and #anchor of README.md, HACKING.md and docs/*.md must resolve: the
 # file exists, and an anchor is the slug of a heading of its file by
@@ -32,7 +33,7 @@ mk() {
 
 # --- the generated pages ----------------------------------------------------
 mk docs DOCS_OUT="$T/gen"; rc=$?
-for d in options keys; do
+for d in options keys prometheus; do
 	if [ $rc -ne 0 ] || [ ! -s "$T/gen/$d.md" ]; then
 		bad "docs_${d}_generated" "make -s docs DOCS_OUT=$T/gen: status $rc, no $d.md
 $(tail -15 "$T/make.log")"

@@ -4,7 +4,7 @@
 #      OpenMetrics text has its structure (families without _total, # EOF)
 #   b. exact values, worked out from the tree's own files
 #   c. label escaping of a hostile process name
-#   d. --metrics-top
+#   d. --metrics-top, --metrics-min-remote, --metrics-by comm
 #   e. --serve: status codes, content types, HEAD, Accept's q, Host, %00
 #      and NUL in the path, bodies never read, port in use, stdout lost,
 #      signals
@@ -14,6 +14,8 @@
 #      10 000 requests, a 100 kB request line,
 #      100 connections at once; sampling goes on meanwhile
 #   h. the Grafana dashboard (contrib/grafana) queries existing metrics
+#   i. docs/prometheus.md's metric table lists the families printed, with
+#      their labels, and no other
 # Runs in about 60 s (Prometheus's start, the slowloris's 11 s, scrapes
 # beside slow clients 7 s).
 PROG=${PROG:-./numatop-tui}
@@ -225,7 +227,7 @@ def cpulist(s):
             out.update(range(int(a), int(b or a) + 1))
     return out
 
-def cmd_tree(tree, prom, jsonfile, what):
+def cmd_tree(tree, prom, jsonfile, what, min_remote='1048576'):
     got = index(prom)
     exp = {}
     nd = os.path.join(tree, 'sys/devices/system/node')
@@ -268,8 +270,12 @@ def cmd_tree(tree, prom, jsonfile, what):
         j = json.load(open(jsonfile))
         exp[key('numatop_processes', {})] = len(j['processes'])
         exp[key('numatop_build_info', {'version': j['version']})] = 1
+        below = 0
         for p in j['processes']:
             if p['numa_maps'] != 'ok':
+                continue
+            if p['remote_kb'] * 1024 <= int(min_remote):
+                below += 1
                 continue
             lab = {'pid': str(p['pid']), 'comm': p['comm'], 'user': p['user']}
             exp[key('numatop_process_remote_bytes', lab)] = p['remote_kb'] * 1024
@@ -277,8 +283,9 @@ def cmd_tree(tree, prom, jsonfile, what):
                 p['remote_kb'] / sum(p['node_kb'].values())
             for nid, kb in p['node_kb'].items():
                 exp[key('numatop_process_memory_bytes', dict(lab, node=nid))] = kb * 1024
+        exp[key('numatop_processes_below_min_remote', {})] = below
         for k in got:       # and no process sample that is not expected
-            if k.startswith(('numatop_process_memory', 'numatop_process_remote')) \
+            if k.startswith(('numatop_process_memory', 'numatop_process_remote', 'numatop_comm_')) \
                     and k not in exp:
                 print('unexpected %s %r' % (k, got[k]))
                 return 1
@@ -294,6 +301,79 @@ def cmd_tree(tree, prom, jsonfile, what):
         print('nothing expected: the tree was not read')
         bad += 1
     return 1 if bad else 0
+
+def cmd_comm(prom, jsonfile, min_remote, top='50'):
+    """--metrics-by comm: the sums per command name and user of the
+    processes whose placement was read, for the top groups above
+    min_remote; the processes of the others counted; no other process or
+    command sample."""
+    got, exp, groups, below = index(prom), {}, {}, 0
+    for p in json.load(open(jsonfile))['processes']:
+        if p['numa_maps'] == 'ok':
+            g = groups.setdefault((p['comm'], p['user']), {'n': 0, 'remote': 0, 'total': 0, 'node': {}})
+            g['n'] += 1
+            g['remote'] += p['remote_kb'] * 1024
+            g['total'] += p['total_kb'] * 1024
+            for nid, kb in p['node_kb'].items():
+                g['node'][nid] = g['node'].get(nid, 0) + kb * 1024
+    kept = sorted((g for g in groups.items() if g[1]['remote'] > int(min_remote)),
+                  key=lambda g: (-g[1]['remote'], g[0]))
+    below = sum(g['n'] for k, g in groups.items() if g['remote'] <= int(min_remote))
+    for (comm, user), g in kept[:int(top)]:
+        lab = {'comm': comm, 'user': user}
+        exp[key('numatop_comm_processes', lab)] = g['n']
+        exp[key('numatop_comm_remote_bytes', lab)] = g['remote']
+        exp[key('numatop_comm_resident_bytes', lab)] = g['total']
+        for nid, b in g['node'].items():
+            exp[key('numatop_comm_memory_bytes', dict(lab, node=nid))] = b
+    exp[key('numatop_processes_below_min_remote', {})] = below
+    bad = ['unexpected %s %r' % (k, v) for k, v in got.items()
+           if k.startswith(('numatop_comm_', 'numatop_process_')) and k not in exp]
+    bad += ['missing %s (expected %r)' % (k, v) for k, v in exp.items() if k not in got]
+    bad += ['%s = %r, expected %r' % (k, got[k], v) for k, v in exp.items()
+            if k in got and not close(got[k], v)]
+    for b in sorted(bad):
+        print(b)
+    print('%d groups, %d shown, %d processes below' % (len(groups), min(len(kept), int(top)), below),
+          file=sys.stderr)
+    return 1 if bad or not groups else 0
+
+def cmd_doctable(md, have_meas, *proms):
+    """docs/prometheus.md's metric table against the expositions: every
+    family they hold is a row, with its type and its samples' labels in
+    order; every row is in one of them (those with a measurement only when
+    one was made)."""
+    rows, bad = {}, []
+    for line in open(md, encoding='utf-8'):
+        cells = [c.strip() for c in line.strip().strip('|').split(' | ')]
+        if line.startswith('| `') and len(cells) == 5:
+            name = cells[0].strip('`')
+            if not NAME.fullmatch(name):
+                bad.append('a row that is not one family: %s' % cells[0])
+                continue
+            rows[name] = (cells[1], [l for l in cells[2].split(', ') if l], cells[3])
+    seen = set()
+    for path in proms:
+        types = {}
+        for line in open(path, encoding='utf-8', errors='surrogateescape'):
+            if line.startswith('# TYPE '):
+                _, _, name, t = line.split()
+                types[name] = t
+        for name, t in types.items():
+            seen.add(name)
+            if name not in rows:
+                bad.append('%s: %s is not in the table' % (path, name))
+            elif t != rows[name][0] and not (t == 'gauge' and rows[name][0] == 'info'):
+                bad.append('%s: %s is a %s, the table says %s' % (path, name, t, rows[name][0]))
+        for n, l, v in samples(path):
+            if n in rows and list(l) != rows[n][1]:
+                bad.append('%s: %s has labels %s, the table says %s' % (path, n, list(l), rows[n][1]))
+    for name, (t, labels, when) in rows.items():
+        if name not in seen and (have_meas == '1' or 'measurement' not in when):
+            bad.append('%s is in the table, in no exposition' % name)
+    for b in sorted(set(bad)):
+        print(b)
+    return 1 if bad or not rows else 0
 
 def cmd_json(jsonfile, pid, field):
     for p in json.load(open(jsonfile))['processes']:
@@ -910,6 +990,7 @@ serve_start() {
 # promcheck NAME FILE: promtool check metrics says nothing and exits 0.
 promcheck() {
 	promtool check metrics <"$2" >"$T/promtool.out" 2>&1; rc=$?
+	[ -s "$2" ] || echo "$2 is empty" >>"$T/promtool.out"
 	[ $rc -eq 0 ] && [ ! -s "$T/promtool.out" ] && ok "$1" || bad "$1" "rc=$rc $(head -20 "$T/promtool.out")"
 }
 # same NAME A B: the numbers a and b are equal.
@@ -1014,7 +1095,58 @@ n=$(grep -c '^numatop_process_' "$T/top0.prom")
 	|| bad metrics_top_0 "$(grep '^numatop_process_' "$T/top0.prom" | head)"
 promcheck metrics_top_0_promtool "$T/top0.prom"
 n=$($X count "$T/tree.prom" numatop_process_remote_bytes)
-[ "$n" = 3 ] && ok "metrics_top_default ($n processes)" || bad metrics_top_default "$n remote_bytes samples (3 processes have numa_maps)"
+[ "$n" = 2 ] && ok "metrics_top_default ($n processes)" ||
+	bad metrics_top_default "$n remote_bytes samples (3 processes have numa_maps, 2 above 1 MiB remote)"
+
+# --- d2. --metrics-min-remote, --metrics-by comm ------------------------------
+# The default threshold, 1 MiB: only processes with more remote memory get
+# series (tree_exact_process checks which); the others are counted. At or
+# below a threshold is out, one byte or 1K less is in: in bytes and with a
+# suffix, on the tree's own numbers.
+below=$($X value "$T/tree.prom" numatop_processes_below_min_remote)
+R2000=$($X json "$T/tree.json" 2000 remote_kb)
+mr=""
+for a in "${R2000}K out" "$((R2000 - 1))K in" "$((R2000 * 1024)) out" "$((R2000 * 1024 - 1)) in" "0 in"; do
+	"$PROG" --root "$TREE" --format prometheus -n 1 --metrics-min-remote "${a% *}" >"$T/mr.prom" 2>"$T/err"
+	n=$($X count "$T/mr.prom" numatop_process_remote_bytes pid=2000)
+	case "${a#* }:$n" in out:0 | in:1) ;; *) mr="$mr [--metrics-min-remote ${a% *}: pid 2000 ${a#* }, $n samples $(cat "$T/err")]" ;; esac
+done
+same "$below" 1 && [ -n "$R2000" ] && [ -z "$mr" ] && ok "metrics_min_remote_threshold (pid 2000: $R2000 kB remote)" ||
+	bad metrics_min_remote_threshold "below=$below (want 1: pid 4242's 352 kB)$mr"
+promcheck metrics_min_remote_promtool "$T/mr.prom"
+# A process with no remote memory never gets series (this machine: every
+# process, when it has one node), however low the threshold.
+"$PROG" --format prometheus -n 1 --metrics-min-remote 0 --metrics-top 100000 >"$T/mr0.prom" 2>"$T/err"
+z=$(grep -c '^numatop_process_remote_bytes{.*} 0$' "$T/mr0.prom")
+[ "$z" = 0 ] && grep -q '^numatop_processes_below_min_remote [0-9]' "$T/mr0.prom" && [ ! -s "$T/err" ] &&
+	ok "metrics_min_remote_no_zero_series ($(field "$T/mr0.prom" numatop_processes_below_min_remote) below)" ||
+	bad metrics_min_remote_no_zero_series "$z processes at 0 remote bytes; $(cat "$T/err")"
+# --metrics-by comm on a tree where two processes share a command name and
+# user (sums) and a third the name only (a group of its own): the sums, the
+# threshold and --metrics-top on the groups, no pid series.
+cp -r "$TREE" "$T/comm"
+for p in 2000 4242; do
+	rest=$(sed 's/^[0-9]* ([^)]*) //' "$TREE/proc/$p/stat")
+	printf '%s (dbserver) %s\n' "$p" "$rest" >"$T/comm/proc/$p/stat"
+	sed 's/^Name:.*/Name:\tdbserver/' "$TREE/proc/$p/status" >"$T/comm/proc/$p/status"
+done
+sed 's/^Uid:.*/Uid:\t1000\t1000\t1000\t1000/' "$TREE/proc/2000/status" | sed 's/^Name:.*/Name:\tdbserver/' >"$T/comm/proc/2000/status"
+"$PROG" --root "$T/comm" --json -n 1 >"$T/comm.json" 2>&1
+cm=""
+for a in "1048576 50" "0 50" "0 1"; do
+	"$PROG" --root "$T/comm" --format prometheus -n 1 --metrics-by comm --metrics-min-remote "${a% *}" \
+		--metrics-top "${a#* }" >"$T/comm.prom" 2>"$T/err"
+	$X comm "$T/comm.prom" "$T/comm.json" $a >"$T/o" 2>"$T/o2" || cm="$cm [min ${a% *} top ${a#* }: $(cat "$T/o" "$T/err")]"
+	[ "$a" = "0 50" ] && cp "$T/comm.prom" "$T/comm0.prom" && sh0=$(cat "$T/o2")
+done
+[ -z "$cm" ] && grep -q '^numatop_comm_processes{comm="dbserver",user="alice"} 2$' "$T/comm0.prom" &&
+	ok "metrics_by_comm ($sh0)" || bad metrics_by_comm "$cm $(grep '^numatop_comm_processes' "$T/comm0.prom")"
+promcheck metrics_by_comm_promtool "$T/comm0.prom"
+# Its labels escaped as the pid series' are.
+"$PROG" --root "$T/esc" --format prometheus -n 1 --metrics-by comm --metrics-min-remote 0 >"$T/escc.prom" 2>&1
+labc=$($X label "$T/escc.prom" numatop_comm_remote_bytes comm | sort | grep x1b)
+[ -n "$labc" ] && [ "$labc" = "$lab" ] && ok metrics_by_comm_escaped || bad metrics_by_comm_escaped "$labc (pid series: $lab)"
+promcheck metrics_by_comm_escaped_promtool "$T/escc.prom"
 
 # --- e. --serve -----------------------------------------------------------
 if ! serve_start srv --root "$TREE" -d 1; then
@@ -1255,3 +1387,11 @@ while read -r m; do
 done <"$T/dn"
 [ -s "$T/dn" ] && [ -z "$miss" ] && ok "dashboard_metrics_exist ($(wc -l <"$T/dn") names, $(echo $live | wc -w) only with a measurement)" \
 	|| bad dashboard_metrics_exist "not in the exposition:$miss"
+
+# --- i. the documented families ---------------------------------------------
+# docs/prometheus.md's table (generated from the program's family table)
+# against what the exporter prints: the tree, per pid and per command, and
+# the live machine with a measurement.
+$X doctable docs/prometheus.md "$([ $mrc -eq 0 ] && echo 1 || echo 0)" "$T/tree.prom" "$T/comm0.prom" \
+	"$T/live.prom" >"$T/o" 2>&1 && ok "docs_metric_table ($(grep -c '^| `numatop_' docs/prometheus.md) families)" ||
+	bad docs_metric_table "$(head -20 "$T/o")"

@@ -1,0 +1,156 @@
+/* output_prom_fam.c - the families of the Prometheus exposition as one
+ * table (name, type, labels, HELP, when it is there), and writing them:
+ * a family's HELP and TYPE, its samples with the labels of its row, label
+ * values escaped and made terminal-safe. docs/prometheus.md's table is
+ * generated from the same rows (output_prom_family, tools/genman.c). */
+#include "output_prom_int.h"
+
+#include <string.h>
+
+#include "node_fields.h"
+#include "sanitize.h"
+
+#define W_MEAS "a saved measurement (--measure)"
+#define W_PID "--metrics-by pid (the default)"
+#define W_COMM "--metrics-by comm"
+#define W_STATS "batch and --serve (not --replay)"
+
+static const struct prom_family fams[F_N] = {
+	[F_NODE_CPUS] = { "numatop_node_cpus", "gauge", "node", "CPUs of the node (online ones).", "" },
+	[F_NODE_CPU_SECONDS] = { "numatop_node_cpu_seconds_total", "counter", "node,mode",
+		"CPU time of the node's CPUs since boot, by mode (/proc/stat).", "" },
+	[F_NODE_NUMA_EVENTS] = { "numatop_node_numa_events_total", "counter", "node,type",
+		"Pages allocated on or for the node since boot, by outcome (numastat).", "" },
+	[F_NODE_DISTANCE] = { "numatop_node_distance", "gauge", "node,to",
+		"Distance from node to node as the firmware reports it (SLIT; 10 = local).", "" },
+	[F_NODE_LATENCY] = { "numatop_node_latency_seconds", "gauge", "node,to",
+		"Measured load latency from the CPUs of node to the memory of to.", W_MEAS },
+	[F_NODE_BANDWIDTH] = { "numatop_node_read_bandwidth_bytes_per_second", "gauge", "node,to",
+		"Measured read bandwidth of every CPU of node from the memory of to.", W_MEAS },
+	[F_MEAS_TIME] = { "numatop_measurement_timestamp_seconds", "gauge", "",
+		"When the latency and bandwidth were measured (Unix time).", W_MEAS },
+	[F_PROC_MEMORY] = { "numatop_process_memory_bytes", "gauge", "pid,comm,user,node",
+		"Resident memory of the process on the node (numa_maps).", W_PID },
+	[F_PROC_REMOTE] = { "numatop_process_remote_bytes", "gauge", "pid,comm,user",
+		"Resident memory of the process on other nodes than its home node.", W_PID },
+	[F_PROC_RATIO] = { "numatop_process_remote_ratio", "gauge", "pid,comm,user",
+		"Share (0..1) of the process's resident memory on other nodes than its home node.", W_PID },
+	[F_PROC_HOME] = { "numatop_process_home_node", "gauge", "pid,comm,user",
+		"Node where most of the process's threads last ran.", W_PID },
+	[F_COMM_PROCESSES] = { "numatop_comm_processes", "gauge", "comm,user",
+		"Processes of the command name and user whose placement was read.", W_COMM },
+	[F_COMM_MEMORY] = { "numatop_comm_memory_bytes", "gauge", "comm,user,node",
+		"Resident memory on the node of the processes of the command name and user (numa_maps).",
+		W_COMM },
+	[F_COMM_RESIDENT] = { "numatop_comm_resident_bytes", "gauge", "comm,user",
+		"Resident memory of the processes of the command name and user, every node (numa_maps).",
+		W_COMM },
+	[F_COMM_REMOTE] = { "numatop_comm_remote_bytes", "gauge", "comm,user",
+		"Resident memory of the processes of the command name and user on other nodes than "
+		"each one's home node.", W_COMM },
+	[F_BELOW_MIN] = { "numatop_processes_below_min_remote", "gauge", "",
+		"Processes left out of the process (or command) series: their remote memory (their "
+		"group's with --metrics-by comm) at or below --metrics-min-remote.",
+		"" },
+	[F_BUILD] = { "numatop_build_info", "info", "version", "The exporter's version.", "" },
+	[F_PROCESSES] = { "numatop_processes", "gauge", "",
+		"Processes in the sample (kernel threads left out).", "" },
+	[F_WARNINGS] = { "numatop_warnings", "gauge", "",
+		"Warnings of the sample: input that could not be read or trusted.", "" },
+	[F_SCRAPE_DURATION] = { "numatop_scrape_duration_seconds", "gauge", "",
+		"Time the last sample took to collect and render (a scrape only sends it).", W_STATS },
+	[F_SAMPLE_CPU] = { "numatop_sample_cpu_seconds_total", "counter", "",
+		"CPU time the exporter spent sampling.", W_STATS },
+	[F_SAMPLES] = { "numatop_samples_total", "counter", "", "Samples taken.", W_STATS },
+	[F_NM_READS] = { "numatop_numa_maps_reads_total", "counter", "kind",
+		"Processes whose placement was read: exact (numa_maps) or sampled (move_pages).", W_STATS },
+};
+
+struct prom_family prom_node_family(const struct node_field *nf)
+{
+	return (struct prom_family){ nf->prom, "gauge", "node", nf->prom_help, "" };
+}
+
+bool output_prom_family(size_t i, struct prom_family *f)
+{
+	for (size_t k = 0; k < node_nfields; k++)
+		if (node_fields[k].prom && i-- == 0) {
+			*f = prom_node_family(&node_fields[k]);
+			return true;
+		}
+	if (i >= F_N)
+		return false;
+	*f = fams[i];
+	return true;
+}
+
+/* OpenMetrics names the family without _total or _info, and the text
+ * format has no info type (a gauge). */
+void prom_head_row(const struct expo *e, const struct prom_family *f)
+{
+	bool counter = strcmp(f->type, "counter") == 0, info = strcmp(f->type, "info") == 0;
+	int n = (int)strlen(f->name) - (e->om && counter ? 6 : e->om && info ? 5 : 0);
+	const char *type = !e->om && info ? "gauge" : f->type;
+	fprintf(e->f, "# HELP %.*s %s\n# TYPE %.*s %s\n", n, f->name, f->help, n, f->name, type);
+}
+
+/* A label value: terminal-safe (control characters and invalid UTF-8 as
+ * visible escapes), then escaped as the format requires. */
+static void label_value(FILE *f, const char *v)
+{
+	char safe[512];
+	sanitize_term(v, safe, sizeof(safe));
+	for (const char *p = safe; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", f);
+		else if (*p == '"')
+			fputs("\\\"", f);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*p, f);
+	}
+}
+
+static void value(FILE *f, double v)
+{
+	if (v == (double)(int64_t)v && v < 9e15 && v > -9e15)
+		fprintf(f, " %lld\n", (long long)v);
+	else
+		fprintf(f, " %.9g\n", v);
+}
+
+void prom_sample_row(const struct expo *e, const struct prom_family *f, const char *const *vals,
+		     double v)
+{
+	fputs(f->name, e->f);
+	const char *l = f->labels;
+	for (size_t k = 0; *l; k++) {
+		size_t n = strcspn(l, ",");
+		fprintf(e->f, "%c%.*s=\"", k ? ',' : '{', (int)n, l);
+		label_value(e->f, vals[k]);
+		fputc('"', e->f);
+		l += n + (l[n] == ',');
+	}
+	if (*f->labels)
+		fputc('}', e->f);
+	value(e->f, v);
+}
+
+struct prom_num prom_num(long long v)
+{
+	struct prom_num n;
+	snprintf(n.s, sizeof(n.s), "%lld", v);
+	return n;
+}
+
+void prom_head(const struct expo *e, enum fam f)
+{
+	prom_head_row(e, &fams[f]);
+}
+
+void prom_sample(const struct expo *e, enum fam f, const char *const *vals, double v)
+{
+	prom_sample_row(e, &fams[f], vals, v);
+}
+

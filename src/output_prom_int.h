@@ -1,0 +1,48 @@
+/* output_prom_int.h - what the parts of the Prometheus exposition share:
+ * the family table's rows, and writing a family's HELP and TYPE and its
+ * samples (output_prom_fam.c); the node and the exporter's own series
+ * are output_prom.c's, the process and command series output_prom_proc.c's. */
+#ifndef NUMATOP_OUTPUT_PROM_INT_H
+#define NUMATOP_OUTPUT_PROM_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "output.h"
+
+struct expo {
+	FILE *f;
+	bool om;                /* OpenMetrics */
+};
+
+/* The families, one row each (output.h); the node memory families come
+ * first, from the node fields' table. */
+enum fam {
+	F_NODE_CPUS, F_NODE_CPU_SECONDS, F_NODE_NUMA_EVENTS, F_NODE_DISTANCE, F_NODE_LATENCY,
+	F_NODE_BANDWIDTH, F_MEAS_TIME, F_PROC_MEMORY, F_PROC_REMOTE, F_PROC_RATIO, F_PROC_HOME,
+	F_COMM_PROCESSES, F_COMM_MEMORY, F_COMM_RESIDENT, F_COMM_REMOTE, F_BELOW_MIN, F_BUILD,
+	F_PROCESSES, F_WARNINGS, F_SCRAPE_DURATION, F_SAMPLE_CPU, F_SAMPLES, F_NM_READS, F_N
+};
+
+/* HELP and TYPE of family f; one sample of it, with the values of its
+ * labels in the table's order (as many). The _row forms: of a row that is
+ * not in the table (prom_node_family: a node field's). */
+void prom_head(const struct expo *e, enum fam f);
+void prom_sample(const struct expo *e, enum fam f, const char *const *vals, double v);
+void prom_head_row(const struct expo *e, const struct prom_family *f);
+void prom_sample_row(const struct expo *e, const struct prom_family *f, const char *const *vals,
+		     double v);
+struct node_field;
+struct prom_family prom_node_family(const struct node_field *nf);
+
+/* A number as a label value. */
+struct prom_num { char s[24]; };
+struct prom_num prom_num(long long v);
+
+static inline double prom_kb_bytes(int64_t kb) { return (double)kb * 1024.0; }
+
+/* The process series (per pid or per command name and user) and the count
+ * of processes left out; 0 or -ENOMEM. */
+int prom_processes(const struct expo *e, const struct snapshot *s, const struct output_metrics *m);
+
+#endif

@@ -1,0 +1,183 @@
+/* output_prom_proc.c - the process series of the Prometheus exposition:
+ * only processes with more remote memory than --metrics-min-remote (a
+ * shell at 0 would get series of its own for its short life), the top
+ * --metrics-top of them by remote bytes, each with its pid; or, with
+ * --metrics-by comm, summed per command name and user, without a pid (a
+ * fleet's series then stay the same however often processes come and go).
+ * The processes left out are counted. */
+#include "output_prom_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Its placement is known. */
+static bool placed(const struct snap_proc *p)
+{
+	return p->nm == NMS_OK && p->remote_kb >= 0;
+}
+
+/* kb * 1024 > min_bytes, without overflow. */
+static bool above(int64_t kb, int64_t min_bytes)
+{
+	return kb > min_bytes / 1024;
+}
+
+static int by_remote(const void *a, const void *b)
+{
+	const struct snap_proc *x = *(const struct snap_proc *const *)a,
+			       *y = *(const struct snap_proc *const *)b;
+	if (x->remote_kb != y->remote_kb)
+		return x->remote_kb > y->remote_kb ? -1 : 1;
+	return x->info.pid - y->info.pid;
+}
+
+static int per_pid(const struct expo *e, const struct snapshot *s, const struct output_metrics *m,
+		   size_t *below)
+{
+	const struct topology *t = s->topo;
+	const struct snap_proc **v = malloc((s->nprocs ? s->nprocs : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct snap_proc *p = &s->procs[i];
+		if (placed(p) && above(p->remote_kb, m->min_remote))
+			v[n++] = p;
+		else if (placed(p))
+			(*below)++;
+	}
+	qsort(v, n, sizeof(*v), by_remote);
+	if (n > m->top)
+		n = m->top;
+	prom_head(e, F_PROC_MEMORY);
+	for (size_t k = 0; k < n; k++)
+		for (size_t j = 0; j < t->nnodes; j++)
+			prom_sample(e, F_PROC_MEMORY,
+				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
+						      v[k]->info.user, prom_num(t->nodes[j].id).s },
+				    prom_kb_bytes(v[k]->node_kb[j]));
+	prom_head(e, F_PROC_REMOTE);
+	for (size_t k = 0; k < n; k++)
+		prom_sample(e, F_PROC_REMOTE,
+			    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm, v[k]->info.user },
+			    prom_kb_bytes(v[k]->remote_kb));
+	prom_head(e, F_PROC_RATIO);
+	for (size_t k = 0; k < n; k++)
+		if (v[k]->remote_pct >= 0)
+			prom_sample(e, F_PROC_RATIO,
+				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
+						      v[k]->info.user },
+				    v[k]->remote_pct / 100.0);
+	prom_head(e, F_PROC_HOME);
+	for (size_t k = 0; k < n; k++)
+		if (v[k]->home >= 0)
+			prom_sample(e, F_PROC_HOME,
+				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
+						      v[k]->info.user },
+				    t->nodes[v[k]->home].id);
+	free(v);
+	return 0;
+}
+
+/* The processes of one command name and user: v[first .. first + n). */
+struct group {
+	const char *comm, *user;
+	size_t first, n;
+	int64_t remote_kb, total_kb;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	const struct snap_proc *x = *(const struct snap_proc *const *)a,
+			       *y = *(const struct snap_proc *const *)b;
+	int c = strcmp(x->info.comm, y->info.comm);
+	return c ? c : strcmp(x->info.user, y->info.user);
+}
+
+static int group_by_remote(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	if (x->remote_kb != y->remote_kb)
+		return x->remote_kb > y->remote_kb ? -1 : 1;
+	int c = strcmp(x->comm, y->comm);
+	return c ? c : strcmp(x->user, y->user);
+}
+
+static void group_write(const struct expo *e, const struct snapshot *s,
+			const struct snap_proc *const *v, const struct group *g, size_t ng)
+{
+	const struct topology *t = s->topo;
+	prom_head(e, F_COMM_PROCESSES);
+	for (size_t k = 0; k < ng; k++)
+		prom_sample(e, F_COMM_PROCESSES, (const char *[]){ g[k].comm, g[k].user }, (double)g[k].n);
+	prom_head(e, F_COMM_MEMORY);
+	for (size_t k = 0; k < ng; k++)
+		for (size_t j = 0; j < t->nnodes; j++) {
+			int64_t kb = 0;
+			for (size_t i = g[k].first; i < g[k].first + g[k].n; i++)
+				kb += v[i]->node_kb[j] > 0 ? v[i]->node_kb[j] : 0;
+			prom_sample(e, F_COMM_MEMORY,
+				    (const char *[]){ g[k].comm, g[k].user, prom_num(t->nodes[j].id).s },
+				    prom_kb_bytes(kb));
+		}
+	prom_head(e, F_COMM_RESIDENT);
+	for (size_t k = 0; k < ng; k++)
+		prom_sample(e, F_COMM_RESIDENT, (const char *[]){ g[k].comm, g[k].user },
+			    prom_kb_bytes(g[k].total_kb));
+	prom_head(e, F_COMM_REMOTE);
+	for (size_t k = 0; k < ng; k++)
+		prom_sample(e, F_COMM_REMOTE, (const char *[]){ g[k].comm, g[k].user },
+			    prom_kb_bytes(g[k].remote_kb));
+}
+
+/* Grouped on the raw names: their label values (sanitize_term's visible
+ * escapes) differ when they do, so no two groups share labels. */
+static int per_comm(const struct expo *e, const struct snapshot *s, const struct output_metrics *m,
+		    size_t *below)
+{
+	size_t cap = s->nprocs ? s->nprocs : 1;
+	const struct snap_proc **v = malloc(cap * sizeof(*v));
+	struct group *g = malloc(cap * sizeof(*g));
+	if (!v || !g) {
+		free(v);
+		free(g);
+		return -ENOMEM;
+	}
+	size_t n = 0, ng = 0;
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (placed(&s->procs[i]))
+			v[n++] = &s->procs[i];
+	qsort(v, n, sizeof(*v), by_name);
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || by_name(&v[i - 1], &v[i]) != 0)
+			g[ng++] = (struct group){ v[i]->info.comm, v[i]->info.user, i, 0, 0, 0 };
+		struct group *c = &g[ng - 1];
+		c->n++;
+		c->remote_kb += v[i]->remote_kb;
+		c->total_kb += v[i]->total_kb > 0 ? v[i]->total_kb : 0;
+	}
+	size_t kept = 0;
+	for (size_t k = 0; k < ng; k++) {
+		if (above(g[k].remote_kb, m->min_remote))
+			g[kept++] = g[k];
+		else
+			*below += g[k].n;
+	}
+	qsort(g, kept, sizeof(*g), group_by_remote);
+	group_write(e, s, v, g, kept < m->top ? kept : m->top);
+	free(g);
+	free(v);
+	return 0;
+}
+
+int prom_processes(const struct expo *e, const struct snapshot *s, const struct output_metrics *m)
+{
+	size_t below = 0;
+	int rc = m->by == OUTPUT_BY_COMM ? per_comm(e, s, m, &below) : per_pid(e, s, m, &below);
+	if (rc)
+		return rc;
+	prom_head(e, F_BELOW_MIN);
+	prom_sample(e, F_BELOW_MIN, NULL, (double)below);
+	return 0;
+}
