@@ -95,8 +95,12 @@ _numatop_tui()
 	--migrate | --rebind)
 		COMPREPLY=($(compgen -W "$(_numatop_tui_pids)" -- "$cur"))
 		return ;;
-	-r | --root)
+	-r | --root | --capture)
 		if declare -F _filedir >/dev/null; then _filedir -d; else COMPREPLY=($(compgen -d -- "$cur")); fi
+		return ;;
+	-w | --record | --replay)
+		# a file, or a directory of daily files
+		if declare -F _filedir >/dev/null; then _filedir; else COMPREPLY=($(compgen -f -- "$cur")); fi
 		return ;;
 	-u | --user)
 		COMPREPLY=($(compgen -u -- "$cur"))
@@ -108,7 +112,11 @@ _numatop_tui()
 	--metrics-by)
 		COMPREPLY=($(compgen -W "pid comm" -- "$cur"))
 		return ;;
-	-d | --delay | -n | --iterations | --budget | --metrics-top | --metrics-min-remote)
+	--capture-processes)
+		COMPREPLY=($(compgen -W "all none top:" -- "$cur"))
+		return ;;
+	-d | --delay | -n | --iterations | --budget | --metrics-top | --metrics-min-remote | \
+	--keep-days | --begin | --end)
 		return ;;
 	esac
 	# Options start within the first 8 columns of --help; the lines

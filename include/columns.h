@@ -32,6 +32,8 @@ struct col_ctx {
 	bool monitor;
 	int mark_node;           /* monitor: the node cell that says why a
 				  * process's placement is unknown */
+	bool full_command;       /* COMMAND: the command line (the monitor,
+				  * batch text with -c), else the name */
 };
 
 struct col_def {

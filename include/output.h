@@ -58,6 +58,7 @@ struct output_opts {
 	const struct output_metrics *metrics;  /* NULL: OUTPUT_METRICS_DEFAULT */
 	const struct output_stats *stats;    /* NULL: not said */
 	bool cgroups;               /* text: the cgroup table (--cgroups) */
+	bool full_command;          /* text: COMMAND is the command line (-c) */
 };
 
 /* Both return 0, or -errno when the stream failed (e.g. -EPIPE). The

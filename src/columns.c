@@ -245,7 +245,7 @@ static void c_cgroup(const struct col_ctx *c, const struct snap_proc *p, int nod
 static void c_command(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	const char *s = c->monitor && p->info.cmdline[0] ? p->info.cmdline : p->info.comm;
+	const char *s = c->full_command && p->info.cmdline[0] ? p->info.cmdline : p->info.comm;
 	sanitize_term(s, out, n);
 }
 

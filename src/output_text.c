@@ -209,7 +209,7 @@ static void proc_line(FILE *f, const struct col_ctx *c, const struct col_list *l
 
 static void proc_table(FILE *f, const struct snapshot *s, const struct output_opts *o)
 {
-	struct col_ctx c = { s->topo, false, -1 };
+	struct col_ctx c = { s->topo, false, -1, o->full_command };
 	struct col_list def = { 0 };
 	const struct col_list *l = o->cols;
 	if (!l || !l->n) {

@@ -202,7 +202,7 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 
 void ui_draw_table(struct ui *u, int y, int h)
 {
-	struct col_ctx c = { &u->se.topo, true, -1 };
+	struct col_ctx c = { &u->se.topo, true, -1, true };
 	layout(u, &c);
 	for (int i = 0; i < u->nhdr && c.mark_node < 0; i++)
 		if (u->hdr[i].col == COL_NODE)

@@ -104,7 +104,8 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 				  .cols = o->columns ? &cols : NULL,
 				  .meas = se.have_meas ? &se.meas : NULL,
 				  .metrics = &o->metrics,
-				  .stats = &stats, .cgroups = o->cgroups };
+				  .stats = &stats, .cgroups = o->cgroups,
+				  .full_command = o->full_command };
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	int status = 0;

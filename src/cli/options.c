@@ -186,7 +186,8 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		{ "rebind", required_argument, NULL, 'B' },
 		{ "to", required_argument, NULL, 't' },
 		{ "readonly", no_argument, NULL, 'R' },
-		{ "migrate-cgroup", required_argument, NULL, 'c' },
+		{ "migrate-cgroup", required_argument, NULL, 'X' },
+		{ "full-command", no_argument, NULL, 'c' },
 		{ "budget", required_argument, NULL, 'G' },
 		{ "full", no_argument, NULL, 'f' },
 		{ "age", no_argument, NULL, 'A' },
@@ -225,7 +226,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":bjn:d:p:u:s:o:r:w:MCUhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bjcn:d:p:u:s:o:r:w:MCUhV", longopts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'b': o->batch = true; break;
@@ -285,7 +286,8 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		case 'r': o->root = optarg; break;
 		case 'F': o->proc_files = true; break;
 		case 'R': o->readonly = true; break;
-		case 'c': o->migrate_cgroup = optarg; break;
+		case 'X': o->migrate_cgroup = optarg; break;
+		case 'c': o->full_command = true; break;
 		case 'f': o->full = true; break;
 		case 'A': o->show_age = true; break;
 		case 'g': o->cgroups = true; break;

@@ -23,6 +23,8 @@ void options_usage(FILE *f)
 "  -p, --pid PID[,PID]  only these processes\n"
 "  -u, --user USER      only processes of USER (name or uid)\n"
 "  -s, --sort COLUMN    sort by a column below (default REMOTE, descending)\n"
+"  -c, --full-command   batch text: COMMAND is the command line, not the\n"
+"                       name (as top -c; the monitor always shows it)\n"
 "  -o, --columns LIST   the process table's columns, comma-separated (batch\n"
 "                       text and the monitor; N = one column per node)\n"
 "  -r, --root DIR       read /sys and /proc below DIR (a recorded tree);\n"

@@ -43,7 +43,8 @@ static int print_model(const struct options *o, struct replay *rp, struct snapsh
 	snprintf(label, sizeof(label), "replay %s", replay_file(rp));
 	struct output_opts oo = { .root_label = label, .show_age = o->show_age,
 				  .cols = o->columns ? cols : NULL,
-				  .metrics = &o->metrics, .cgroups = o->cgroups };
+				  .metrics = &o->metrics, .cgroups = o->cgroups,
+				  .full_command = o->full_command };
 	return fmt->write(out, snap, &oo) ? -EIO : 0;
 }
 

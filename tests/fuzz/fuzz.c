@@ -342,7 +342,7 @@ static void replay_show(const struct snapshot *snap, const struct history *h)
 	}
 	free(text);
 	struct col_list l = { 0 };
-	struct col_ctx c = { snap->topo, true, 0 };
+	struct col_ctx c = { snap->topo, true, 0, true };
 	if (col_list_default(&l, true, true) == 0)
 		for (size_t i = 0; i < snap->nprocs; i++)
 			for (size_t k = 0; k < l.n; k++)

@@ -136,3 +136,12 @@ $PROG --replay "$t/r.zst" --json --begin 00:00 --end '2999-01-01 00:00' >"$t/o2"
 [ $rc -eq 2 ] && [ ! -s "$t/o" ] && grep -q "is after --end 2000-01-01 00:00 (times of day are on the recording's first day)" "$t/e" &&
 	[ $rc2 -eq 0 ] && [ "$(grep -c '"sample"' "$t/o2")" -eq 2 ] && ok cli_replay_begin_time_after_end_date ||
 	bad cli_replay_begin_time_after_end_date "rc=$rc $(cat "$t/e") / rc=$rc2 $(head -c 200 "$t/o2")"
+# -c (--full-command): batch text's COMMAND is the command line, as top -c;
+# without it, the name.
+a=$($PROG --root "$TREE" -b -n 1 -c -p 1000 | grep -E '^ +1000 ')
+b=$($PROG --root "$TREE" -b -n 1 --full-command -p 1000 | grep -E '^ +1000 ')
+c=$($PROG --root "$TREE" -b -n 1 -p 1000 | grep -E '^ +1000 ')
+case "$a|$b|$c" in
+*"/usr/sbin/dbserver --config /etc/db.conf|"*"/usr/sbin/dbserver --config /etc/db.conf|"*" dbserver") ok cli_full_command ;;
+*) bad cli_full_command "-c: $a / --full-command: $b / none: $c" ;;
+esac

@@ -350,4 +350,12 @@ EOF
 	c=$(cd "$T/cwd" && comp 'numatop-tui --root ')
 	{ has "$c" adir || has "$c" adir/; } && ! has "$c" afile && ok comp_root_dirs ||
 		bad comp_root_dirs "numatop-tui --root <TAB> in a directory with adir/ and afile: $(show "$c")"
+	c=$(cd "$T/cwd" && comp 'numatop-tui --capture ')
+	{ has "$c" adir || has "$c" adir/; } && ! has "$c" afile && ok comp_capture_dirs ||
+		bad comp_capture_dirs "numatop-tui --capture <TAB>: $(show "$c")"
+	for o in -w --record --replay; do
+		c=$(cd "$T/cwd" && comp "numatop-tui $o ")
+		{ has "$c" adir || has "$c" adir/; } && has "$c" afile && ok "comp_paths_$o" ||
+			bad "comp_paths_$o" "numatop-tui $o <TAB>: $(show "$c")"
+	done
 fi
