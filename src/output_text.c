@@ -22,8 +22,10 @@ static void header(FILE *f, const struct snapshot *s, const struct output_opts *
 	const struct topology *t = s->topo;
 	char when[64];
 	struct tm tm;
-	gmtime_r(&s->wall.tv_sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	/* Local time with its zone, as --begin/--end and the monitor take
+	 * and show times (JSON keeps UTC). */
+	localtime_r(&s->wall.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
 	unsigned online = 0;
 	for (size_t i = 0; i < t->ncpus; i++)
 		online += t->cpus[i].online != 0;

@@ -165,7 +165,7 @@ void ui_replay_status(const struct ui *u, char *out, size_t n)
 	struct tm tm;
 	time_t t = replay_when(r);
 	if (t >= 0 && localtime_r(&t, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
 	const char *f = strrchr(replay_file(r), '/');
 	snprintf(out, n, "replay %s  %s", when, f ? f + 1 : replay_file(r));
 }

@@ -43,7 +43,7 @@ trap 'rm -rf "$tmp"' EXIT
 # "tool cpu%", JSON "tool_cpu_pct") and the version. Used both to write
 # the golden files and to compare with them.
 norm() {
-	sed -e '1s/^numatop-tui [^ ]*  [0-9][0-9-]* [0-9][0-9:]* UTC  /numatop-tui VERSION  TIME  /' \
+	sed -e '1s/^numatop-tui [^ ]*  [0-9][0-9-]* [0-9][0-9:]* [A-Za-z0-9+-]*  /numatop-tui VERSION  TIME  /' \
 	    -e 's/  tool cpu% [^ ]*$/  tool cpu% TOOLCPU/' \
 	    -e 's/"timestamp":"[^"]*"/"timestamp":"TIME"/' \
 	    -e 's/"version":"[^"]*"/"version":"VERSION"/' \

@@ -77,6 +77,11 @@ t3=$(sed -n 3p "$T/times"); t2=$(sed -n 2p "$T/times")
 hms3=$(date -d "$t3" +%H:%M:%S); hms2=$(date -d "$t2" +%H:%M:%S)
 got=$("$PROG" --replay "$T/t.zst" --json --begin "$hms3" | jq -r .timestamp | head -1)
 [ "$got" = "$t3" ] && ok replay_begin || bad replay_begin "begin $hms3 ($t3): first $got"
+# One rule for times: local time, its zone said. In another zone, --begin
+# is that zone's time of day and -b's header prints the same, with it.
+jst3=$(TZ=JST-9 date -d "$t3" +%H:%M:%S)
+h=$(TZ=JST-9 "$PROG" --replay "$T/t.zst" -b -n 1 --begin "$jst3" | head -1)
+case "$h" in *" $jst3 JST "*) ok replay_time_zone_said ;; *) bad replay_time_zone_said "--begin $jst3 (JST): $h" ;; esac
 got=$("$PROG" --replay "$T/t.zst" --json --begin "$hms2" --end "$hms3" | jq -r .timestamp | tr '\n' ' ')
 [ "$got" = "$t2 $t3 " ] && ok replay_begin_end || bad replay_begin_end "want $t2 $t3, got $got"
 full=$(date -d "$t3" '+%Y-%m-%d %H:%M:%S')
