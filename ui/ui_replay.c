@@ -156,6 +156,18 @@ void ui_replay_jump(struct ui *u, const char *text)
 		return;
 	}
 	move_to(u, REPLAY_AT, when, "no sample there can be read");
+	/* A time in a gap of the recording (the recorder stopped): said,
+	 * with where the monitor went instead. */
+	time_t got = replay_when(u->rp->r);
+	double iv = u->snap.interval_s > 0 ? u->snap.interval_s : 1;
+	struct tm a, b;
+	if (got > when && (double)(got - when) > 1.5 * iv + 1 && localtime_r(&when, &a) &&
+	    localtime_r(&got, &b)) {
+		char from[16], to[16];
+		strftime(from, sizeof(from), "%H:%M:%S", &a);
+		strftime(to, sizeof(to), "%H:%M:%S", &b);
+		snprintf(u->msg, sizeof(u->msg), "no samples %s-%s: showing %s", from, to, to);
+	}
 }
 
 void ui_replay_status(const struct ui *u, char *out, size_t n)

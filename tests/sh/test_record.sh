@@ -510,6 +510,24 @@ keys T
 wait_for "replay $(lt 1)" && screen | grep -q '/usr/sbin/dbserver' && ok tui_replay_skips_bad_prev \
 	|| bad tui_replay_skips_bad_prev "$(screen | head -1; screen | grep Tasks)"
 keys q
+# A jump into a gap of the recording (samples 3 and 4 ten minutes later)
+# says so, and where it went.
+zstdcat "$T/m.zst" | python3 -c '
+import sys, json, datetime
+for i, l in enumerate(sys.stdin):
+    if i >= 3:
+        d = json.loads(l)
+        t = datetime.datetime.strptime(d["timestamp"], "%Y-%m-%dT%H:%M:%SZ") + datetime.timedelta(seconds=600)
+        l = l.replace(d["timestamp"], t.strftime("%Y-%m-%dT%H:%M:%SZ"), 1)
+    sys.stdout.write(l)' | zstd -q >"$T/gap.zst"
+t2=$(sed -n 2p "$T/mtimes")
+gin=$(date -d "$t2 + 300 seconds" +%H:%M:%S); gto=$(date -d "$(sed -n 3p "$T/mtimes") + 600 seconds" +%H:%M:%S)
+tui_start 160 40 "$PROG --replay $T/gap.zst"
+keys b
+wait_for "Jump to" && keys "$gin" Enter
+wait_for "no samples $gin-$gto: showing $gto" 20 && ok tui_replay_jump_gap_said \
+	|| bad tui_replay_jump_gap_said "want 'no samples $gin-$gto: showing $gto': $(screen | grep -E 'replay|samples' | head -3)"
+keys q
 # A message longer than the line: cut at a character, with an ellipsis.
 tui_start 60 24 "$PROG --replay $T/m.zst"
 keys m
