@@ -285,7 +285,7 @@ static const struct col_def cols[COL_NCOLS] = {
 			 -20, -19, 1, false, false, NULL, s_cgroup, c_cgroup },
 	[COL_POLICY] = { "POLICY", "POLICY", "POLICY", "memory policy of the mappings (numa_maps)",
 			 -24, -16, 2, false, false, NULL, s_policy, c_policy },
-	[COL_COMMAND] = { "COMMAND", "COMMAND", "COMMAND", "command name (monitor: the command line)",
+	[COL_COMMAND] = { "COMMAND", "COMMAND", "COMMAND", "command name (the monitor, and -c: the command line)",
 			  -16, -16, 1, false, false, NULL, s_comm, c_command },
 };
 

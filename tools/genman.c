@@ -17,6 +17,7 @@
 
 #include "columns.h"
 #include "options.h"
+#include "exit_status.h"
 #include "output.h"
 #include "ui.h"
 
@@ -250,6 +251,20 @@ static void metrics(FILE *f, bool markdown)
 	}
 }
 
+static void exits(FILE *f, bool markdown)
+{
+	if (markdown)
+		fputs("| status | meaning |\n|---|---|\n", f);
+	for (size_t i = 0; i < exit_nstatuses; i++) {
+		char code[16], text[600];
+		snprintf(code, sizeof(code), "%d", exit_statuses[i].code);
+		/* A sentence, as the man page writes them. */
+		snprintf(text, sizeof(text), "%c%s.", toupper((unsigned char)exit_statuses[i].text[0]),
+			 exit_statuses[i].text + 1);
+		entry(f, markdown, code, text);
+	}
+}
+
 static void columns(FILE *f, bool markdown)
 {
 	if (markdown)
@@ -286,6 +301,8 @@ int main(int argc, char **argv)
 			columns(stdout, markdown);
 		else if (strcmp(line, "@METRICS@\n") == 0)
 			metrics(stdout, markdown);
+		else if (strcmp(line, "@EXIT@\n") == 0)
+			exits(stdout, markdown);
 		else {
 			char *v;
 			while (!markdown && ((v = strstr(line, "@VERSION@")) || (v = strstr(line, "@DATE@")))) {

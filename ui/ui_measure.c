@@ -210,8 +210,15 @@ void ui_measure_draw(struct ui *u)
 		say(&y, ymax, x, w - 4, "%zu CPU node(s) x %zu memory node(s): %zu pairs, %s run.", ncpu, nmem,
 			 ncpu * nmem, m->quick ? "a quick" : "a full");
 		say(&y, ymax, x, w - 4, "Each memory node gets a buffer of up to 1 GiB for a few seconds;");
-		say(&y, ymax, x, w - 4, "the CPUs of each node are kept busy meanwhile (about %s).",
-			 ncpu * nmem <= 4 ? "20 s" : "20-60 s");
+		/* About 2 s a pair in a full run, 1 in a quick one (as
+		 * docs/distances.md measures it); many pairs take fewer steps. */
+		size_t est = ncpu * nmem * (m->quick ? 1 : 2);
+		char about[32];
+		if (est <= 60)
+			snprintf(about, sizeof(about), "about %zu s", est ? est : 1);
+		else
+			snprintf(about, sizeof(about), "a minute or more");
+		say(&y, ymax, x, w - 4, "the CPUs of each node are kept busy meanwhile (%s).", about);
 		y++;
 		say(&y, ymax, x, w - 4, "Enter: start    Esc: cancel");
 	} else if (m->phase == MP_RUNNING) {

@@ -2,11 +2,38 @@
  * columns from the program's own tables (tools/genman.c makes the man
  * page's OPTIONS from it, the bash completion reads its options). */
 #include <stdio.h>
+#include <string.h>
 
 #include "columns.h"
 #include "options.h"
 #include "ui.h"
+#include "exit_status.h"
 #include "output.h"
+
+/* "  3      text ..." cut into lines of at most 78 columns; the text's
+ * lines indented 8 (bash completion takes a line indented 1-7 that
+ * starts with "--" for an option). */
+static void wrapped(FILE *f, int code, const char *text)
+{
+	int col = fprintf(f, "  %-6d", code);
+	const char *p = text;
+	while (*p) {
+		size_t w = strcspn(p, " ");
+		if (col + 1 + (int)w > 78 && col > 8) {
+			fputs("\n        ", f);
+			col = 8;
+		} else if (col > 8) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)w, p);
+		col += (int)w;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
 
 void options_usage(FILE *f)
 {
@@ -41,7 +68,7 @@ void options_usage(FILE *f)
 "      --kernel-threads show kernel threads (hidden by default, as in htop;\n"
 "                       a PID given with -p is always shown)\n"
 "      --measure        measure latency and bandwidth between every CPU node\n"
-"                       and memory node (~20 s for 2 nodes); with --json as\n"
+"                       and memory node (about 2 s a pair); with --json as\n"
 "                       JSON; saved for the monitor's heatmap (key v)\n"
 "      --measure-quick  the same, coarse and faster\n"
 "      --migrate PID    move PID's memory to --to NODE (batched move_pages)\n"
@@ -71,8 +98,9 @@ void options_usage(FILE *f)
 "                       (zstdcat FILE); FILE ending in / is a directory of\n"
 "                       daily files numatop-tui_YYYYMMDD.zst\n"
 "      --keep-days N    daily files: remove those older than N days (28)\n"
-"      --replay FILE    print a recording (FILE or a directory of daily\n"
-"                       files) with --json (the recorded lines)\n"
+"      --replay FILE    a recording (FILE or a directory of daily files):\n"
+"                       the monitor on it; with -b, --json (the recorded\n"
+"                       lines) or --format, printed\n"
 "      --begin TIME     replay from TIME (HH:MM[:SS], YYYY-MM-DD HH:MM; local\n"
 "                       time, as the text header and the monitor show it)\n"
 "      --end TIME       replay up to TIME\n"
@@ -97,4 +125,7 @@ void options_usage(FILE *f)
 		const struct col_def *d = col_get((enum snap_col)c);
 		fprintf(f, "  %-9s %s\n", c == COL_NODE ? "N<id>" : d->name, d->desc);
 	}
+	fputs("\nExit status:\n", f);
+	for (size_t i = 0; i < exit_nstatuses; i++)
+		wrapped(f, exit_statuses[i].code, exit_statuses[i].text);
 }

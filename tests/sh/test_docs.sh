@@ -151,3 +151,32 @@ for f in HACKING.md docs/*.md; do
 	grep -qE "\]\($f(#[^)]*)?\)" README.md || miss="$miss $f"
 done
 [ -z "$miss" ] && ok readme_links_every_page || bad readme_links_every_page "README.md does not link:$miss"
+
+# --- the docs agree with the program ----------------------------------------
+# Every exit status a front end returns (src/cli/*.c, the monitor's main
+# loop) is in the program's exit-status table, which --help and the man
+# page print; every option README.md or docs/*.md names is one --help has;
+# the man page's SYNOPSIS shows each mode (record, replay, serve, migrate,
+# measure).
+"$PROG" --help >"$T/help" 2>&1
+codes=$(grep -ohE '(status = |return |_?exit\()[0-9]+' src/cli/*.c ui/ui_main.c | grep -oE '[0-9]+$' | sort -un)
+table=$(sed -n '/^Exit status:/,$p' "$T/help" | grep -oE '^  [0-9]+' | tr -d ' ' | sort -un)
+miss=""; for c in $codes; do printf '%s\n' "$table" | grep -qx "$c" || miss="$miss $c"; done
+[ -n "$table" ] && [ -z "$miss" ] && ok "docs_exit_statuses ($(echo $table))" \
+	|| bad docs_exit_statuses "returned but not in --help's Exit status:$miss (table: $(echo $table))"
+opts=$(grep -oE '^ {1,7}(-[A-Za-z], )?--[a-z-]+' "$T/help" | grep -oE -- '--[a-z-]+' | sort -u)
+# (other programs' options on lines that name them are theirs: numactl,
+# systemctl, genman, node_exporter)
+named=$(cat README.md docs/*.md | grep -v 'numactl\|systemctl\|genman\|node_exporter' |
+	grep -oE '(^|[ `(])--[a-z][a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u)
+unknown=""; for o in $named; do printf '%s\n' "$opts" | grep -qx -- "$o" || unknown="$unknown $o"; done
+[ -z "$unknown" ] && ok docs_options_exist || bad docs_options_exist "named in README.md or docs/ but not in --help:$unknown"
+if mk man; then
+	syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$MB/numatop-tui.1" | tr -d '\\')
+	gone=""; for m in -w --replay --serve --migrate --measure; do
+		printf '%s\n' "$syn" | grep -q -- "^\.BR\? $m\$\|^\.BR\? $m " || gone="$gone $m"
+	done
+	[ -z "$gone" ] && ok docs_man_synopsis_modes || bad docs_man_synopsis_modes "not in SYNOPSIS:$gone"
+else
+	bad docs_man_synopsis_modes "make man: $(tail -5 "$T/make.log")"
+fi
