@@ -18,6 +18,11 @@ struct output_stats {
 void output_stats_add(struct output_stats *st, const struct snapshot *s, double duration_s,
 		      double cpu_s);
 
+/* The version of the JSON's layout (docs/numatop-tui.schema.json):
+ * "schema_version" in every --json sample and recording header. Raised
+ * when a field changes meaning or type or goes away; new fields do not. */
+#define OUTPUT_JSON_SCHEMA_VERSION 1
+
 /* Processes in the Prometheus exposition: the top N by remote bytes. */
 #define OUTPUT_METRICS_TOP 50
 
