@@ -20,7 +20,7 @@ CLI_PKGS := libmicrohttpd
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
             libjson-c-dev libzstd-dev zstd jq tmux numactl bzip2 valgrind procps python3 \
             libmicrohttpd-dev man-db bsdextrautils bash-completion dpkg-dev debhelper lintian \
-            prometheus curl
+            prometheus curl python3-jsonschema
 # make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).
 SHOT_PKGS := aha chromium fonts-dejavu-core
 # make bench measures htop side by side with the monitor.
@@ -129,8 +129,8 @@ DOCDIR  = $(PREFIX)/share/doc/numatop-tui
 UNITDIR = $(PREFIX)/lib/systemd/system
 UNIT    = numatop-tui-record.service
 # The README and HACKING.md, and the pages of docs/ in $(DOCDIR)/docs/, where
-# the README's links find them.
-DOC_PAGES := $(notdir $(wildcard docs/*.md))
+# the README's links find them, with the JSON Schema docs/json.md links.
+DOC_PAGES := $(notdir $(wildcard docs/*.md)) numatop-tui.schema.json
 INSTALLED = $(BINDIR)/numatop-tui $(MANDIR)/numatop-tui.1 $(COMPDIR)/numatop-tui \
             $(DOCDIR)/README.md $(DOCDIR)/HACKING.md $(addprefix $(DOCDIR)/docs/,$(DOC_PAGES)) \
             $(UNITDIR)/$(UNIT)

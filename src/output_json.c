@@ -209,8 +209,10 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "cmdline", jstr(p->info.cmdline));
 	json_object_object_add(o, "user", jstr(p->info.user));
 	json_object_object_add(o, "uid", jnum(p->info.uid));
-	char st[2] = { p->info.state ? p->info.state : '?', 0 };
-	json_object_object_add(o, "state", json_object_new_string(st));
+	/* One printable ASCII letter, or unknown: a byte from a broken
+	 * tree's stat is never written as it is (it may not be UTF-8). */
+	char st[2] = { p->info.state, 0 };
+	json_object_object_add(o, "state", st[0] > ' ' && st[0] < 0x7f ? json_object_new_string(st) : NULL);
 	json_object_object_add(o, "kernel_thread", json_object_new_boolean(p->info.kthread));
 	json_object_object_add(o, "start_ticks", json_object_new_int64((int64_t)p->info.starttime));
 	json_object_object_add(o, "threads", jnum(p->info.nthreads));
@@ -278,6 +280,7 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_object_add(root, "timestamp", json_object_new_string(when));
 	json_object_object_add(root, "version", json_object_new_string(NUMATOP_VERSION));
+	json_object_object_add(root, "schema_version", json_object_new_int(OUTPUT_JSON_SCHEMA_VERSION));
 	json_object_object_add(root, "sample", json_object_new_int((int)s->seq));
 	json_object_object_add(root, "interval_s", jreal(s->interval_s, 3));
 	json_object_object_add(root, "root", json_object_new_string(o->root_label ? o->root_label : "/"));

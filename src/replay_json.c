@@ -3,7 +3,8 @@
  * parsed and written by the JSON library as --json writes it live, with
  * every string valid UTF-8 (an invalid byte becomes U+FFFD, control
  * characters are escaped) and the processes the filter leaves out taken
- * out. A line the program wrote comes out byte for byte the same. */
+ * out. A line the program wrote comes out byte for byte the same; one
+ * recorded before samples said their schema_version gains it. */
 #include "replay_int.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 
 #include <json.h>
 
+#include "output.h"
 #include "sanitize.h"
 
 /* A string that is not valid UTF-8 (or holds a NUL) made so. */
@@ -116,6 +118,39 @@ static int filter(json_object *root, const struct sampler_filter *f)
 	return 0;
 }
 
+/* A sample recorded before "schema_version" existed: the same members
+ * with schema_version after "version", where --json writes it (first
+ * when there is no "version"). NULL when it has one (or no memory). */
+static json_object *with_schema_version(json_object *root)
+{
+	if (get(root, "schema_version"))
+		return NULL;
+	json_object *o = json_object_new_object();
+	bool done = false, after = get(root, "version") != NULL;
+	if (!o)
+		return NULL;
+	json_object_object_foreach(root, key, val) {
+		if (!done && !after) {
+			json_object_object_add(o, "schema_version",
+					       json_object_new_int(OUTPUT_JSON_SCHEMA_VERSION));
+			done = true;
+		}
+		if (json_object_object_add(o, key, json_object_get(val)) != 0) {
+			json_object_put(val);
+			json_object_put(o);
+			return NULL;
+		}
+		if (!done && strcmp(key, "version") == 0) {
+			json_object_object_add(o, "schema_version",
+					       json_object_new_int(OUTPUT_JSON_SCHEMA_VERSION));
+			done = true;
+		}
+	}
+	if (!done)
+		json_object_object_add(o, "schema_version", json_object_new_int(OUTPUT_JSON_SCHEMA_VERSION));
+	return o;
+}
+
 int replay_json_clean(const char *line, size_t len, const struct sampler_filter *f, char **out,
 		      size_t *olen)
 {
@@ -127,6 +162,11 @@ int replay_json_clean(const char *line, size_t len, const struct sampler_filter 
 	if (!root || !json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
 		return -EBADMSG;
+	}
+	json_object *sv = with_schema_version(root);
+	if (sv) {
+		json_object_put(root);
+		root = sv;
 	}
 	int rc = clean(root);
 	if (!rc)

@@ -24,6 +24,16 @@ need() {
 	echo "FAIL $(basename "$0"): needs $1 (apt-get install $2)"
 	exit 1
 }
+# need_py MODULE PACKAGE: the same for a Python module; sets PY to a
+# python3 that has it. Debian's /usr/bin/python3 first: the package puts
+# the module there, and a python3 earlier in PATH (a venv) may lack it.
+need_py() {
+	for PY in /usr/bin/python3 python3; do
+		"$PY" -c "import $1" >/dev/null 2>&1 && return 0
+	done
+	echo "FAIL $(basename "$0"): needs the Python module $1 (apt-get install $2)"
+	exit 1
+}
 # pcount PGREP_ARGS...: how many processes pgrep finds, other than this
 # shell; "0" only when pgrep says none matched (status 1). When pgrep
 # fails (status 2 or more, 127 when it is missing) prints "pgrep failed

@@ -69,6 +69,9 @@ grep -q '^\./usr/share/doc/numatop-tui/README' "$T/list" || miss="$miss ./usr/sh
 for d in HACKING.md $(ls docs/*.md); do
 	grep -q "^\./usr/share/doc/numatop-tui/$d" "$T/list" || miss="$miss ./usr/share/doc/numatop-tui/$d*"
 done
+# The JSON Schema as it is (not gzipped: a validator opens it).
+grep -qxF ./usr/share/doc/numatop-tui/docs/numatop-tui.schema.json "$T/list" ||
+	miss="$miss ./usr/share/doc/numatop-tui/docs/numatop-tui.schema.json"
 # The unit where the distribution's dh_installsystemd takes it (Debian 12:
 # /lib/systemd/system).
 UNITPATH=$(grep -xE '\./(usr/)?lib/systemd/system/numatop-tui-record\.service' "$T/list")
