@@ -108,8 +108,13 @@ kill -9 $REC; wait $REC 2>/dev/null; REC=
 n1=$(wc -l <"$T/k1.ndjson")
 [ $rc -eq 0 ] && [ "$n1" -ge 5 ] && jq -e . "$T/k1.ndjson" >/dev/null \
 	&& ok killed_recording_reads || bad killed_recording_reads "rc=$rc samples=$n1 $(cat "$T/err")"
-zstdcat "$T/k.zst" 2>/dev/null | tail -n +2 | head -n "$n1" >"$T/kz.ndjson"
-cmp -s "$T/kz.ndjson" "$T/k1.ndjson" && ok killed_recording_zstdcat || bad killed_recording_zstdcat \
+# What zstdcat gives of the cut file (whole lines) is what the replay gives,
+# line for line; the replay may keep one sample more from the cut frame,
+# which zstdcat gives up on.
+zstdcat "$T/k.zst" 2>/dev/null | tail -n +2 | grep '}$' >"$T/kz.ndjson"
+nz=$(wc -l <"$T/kz.ndjson")
+head -n "$nz" "$T/k1.ndjson" | cmp -s - "$T/kz.ndjson" && [ "$n1" -ge "$nz" ] && [ "$n1" -le $((nz + 1)) ] \
+	&& ok killed_recording_zstdcat || bad killed_recording_zstdcat \
 	"replay $n1 samples, zstdcat $(zstdcat "$T/k.zst" 2>/dev/null | wc -l) lines; first difference: $(cmp "$T/kz.ndjson" "$T/k1.ndjson" 2>&1 | head -1)
 $(diff "$T/kz.ndjson" "$T/k1.ndjson" | cut -c1-200 | head -4) $(cat "$T/err")"
 "$PROG" --root "$TREE" -w "$T/k.zst" -d 0.1 -n 3 2>"$T/err"; rc=$?
