@@ -39,6 +39,8 @@ static int by_tid(const void *a, const void *b)
 static const struct thr_prev *find_tid(const struct thr_state *st, int tid)
 {
 	struct thr_prev key = { .tid = tid };
+	if (!st->n[st->cur])
+		return NULL;    /* no array to search (bsearch wants one) */
 	return bsearch(&key, st->v[st->cur], st->n[st->cur], sizeof(key), by_tid);
 }
 
@@ -77,7 +79,8 @@ int sampler_thread_rates(struct sampler *s, struct proc_list *pl)
 			st->v[nx][o++] = (struct thr_prev){ t->tid, p->pid, t->ticks };
 		}
 	}
-	qsort(st->v[nx], o, sizeof(*st->v[nx]), by_tid);
+	if (o)      /* no thread at all: no array either (qsort wants one) */
+		qsort(st->v[nx], o, sizeof(*st->v[nx]), by_tid);
 	st->n[nx] = o;
 	st->cur = nx;
 	return 0;
