@@ -221,9 +221,10 @@ ASAN_SKIP := test_install.sh test_deb.sh test_bench.sh test_valgrind.sh test_doc
 ASAN_SH = $(filter-out $(addprefix tests/sh/,$(ASAN_SKIP)),$(wildcard tests/sh/test_*.sh))
 # CI's time (.ci/run, 25 minutes in all) leaves ASan out of the monitor's
 # longest terminal sessions too (terminal hang-ups and sizes, setup,
-# settings, signal storms, many nodes, the 20 s churn): make asan runs them.
+# settings, signal storms, many nodes, the 20 s churn, the key-by-key
+# walks of test_tui and test_action_safety): make asan runs them.
 ASAN_CI_SKIP := test_terminal.sh test_tui_setup.sh test_settings.sh test_signals.sh \
-                test_manynodes.sh test_churn.sh
+                test_manynodes.sh test_churn.sh test_tui.sh test_action_safety.sh
 
 asan-ci: deps
 	$(MAKE) asan ASAN_SKIP="$(ASAN_SKIP) $(ASAN_CI_SKIP)"
