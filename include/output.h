@@ -19,11 +19,6 @@ struct output_stats {
 void output_stats_add(struct output_stats *st, const struct snapshot *s, double duration_s,
 		      double cpu_s);
 
-/* The version of the JSON's layout (docs/numatop-tui.schema.json):
- * "schema_version" in every --json sample and recording header. Raised
- * when a field changes meaning or type or goes away; new fields do not. */
-#define OUTPUT_JSON_SCHEMA_VERSION 1
-
 /* Processes in the Prometheus exposition: the top N by remote bytes of
  * those with more than OUTPUT_METRICS_MIN_REMOTE bytes of remote memory
  * (1 MiB: 256 pages; below it remote accesses cost next to nothing, and

@@ -5,6 +5,13 @@
 #ifndef NUMATOP_SNAPSHOT_JSON_H
 #define NUMATOP_SNAPSHOT_JSON_H
 
+/* The version of the JSON's layout (docs/numatop-tui.schema.json):
+ * "schema_version" in every --json sample and recording header, written by
+ * output_json.c and record_header.c, added by the replay to older lines.
+ * Raised when a field changes meaning or type or goes away; new fields
+ * do not. */
+#define SNAPSHOT_JSON_SCHEMA_VERSION 1
+
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -10,6 +10,7 @@
 #include <json.h>
 
 #include "sanitize.h"
+#include "snapshot_json.h"
 #include "format.h"
 #include "node_fields.h"
 
@@ -280,7 +281,7 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_object_add(root, "timestamp", json_object_new_string(when));
 	json_object_object_add(root, "version", json_object_new_string(NUMATOP_VERSION));
-	json_object_object_add(root, "schema_version", json_object_new_int(OUTPUT_JSON_SCHEMA_VERSION));
+	json_object_object_add(root, "schema_version", json_object_new_int(SNAPSHOT_JSON_SCHEMA_VERSION));
 	json_object_object_add(root, "sample", json_object_new_int((int)s->seq));
 	json_object_object_add(root, "interval_s", jreal(s->interval_s, 3));
 	json_object_object_add(root, "root", json_object_new_string(o->root_label ? o->root_label : "/"));

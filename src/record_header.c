@@ -14,6 +14,7 @@
 
 #include "output.h"
 #include "sanitize.h"
+#include "snapshot_json.h"
 #include "session.h"
 
 static json_object *id_list(const struct bitmap *b)
@@ -118,7 +119,7 @@ char *rec_header_json(const struct session *se, const char *root_label, double i
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "numatop_tui_recording", json_object_new_int(REC_FORMAT_VERSION));
 	json_object_object_add(o, "program_version", json_object_new_string(NUMATOP_VERSION));
-	json_object_object_add(o, "schema_version", json_object_new_int(OUTPUT_JSON_SCHEMA_VERSION));
+	json_object_object_add(o, "schema_version", json_object_new_int(SNAPSHOT_JSON_SCHEMA_VERSION));
 	struct utsname u;
 	char kernel[128] = "";
 	/* A recorded tree's kernel is its own, when the tree says. */

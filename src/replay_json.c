@@ -13,8 +13,8 @@
 
 #include <json.h>
 
-#include "output.h"
 #include "sanitize.h"
+#include "snapshot_json.h"
 
 /* A string that is not valid UTF-8 (or holds a NUL) made so. */
 static json_object *clean_string(json_object *v)
@@ -132,7 +132,7 @@ static json_object *with_schema_version(json_object *root)
 	json_object_object_foreach(root, key, val) {
 		if (!done && !after) {
 			json_object_object_add(o, "schema_version",
-					       json_object_new_int(OUTPUT_JSON_SCHEMA_VERSION));
+					       json_object_new_int(SNAPSHOT_JSON_SCHEMA_VERSION));
 			done = true;
 		}
 		if (json_object_object_add(o, key, json_object_get(val)) != 0) {
@@ -142,12 +142,12 @@ static json_object *with_schema_version(json_object *root)
 		}
 		if (!done && strcmp(key, "version") == 0) {
 			json_object_object_add(o, "schema_version",
-					       json_object_new_int(OUTPUT_JSON_SCHEMA_VERSION));
+					       json_object_new_int(SNAPSHOT_JSON_SCHEMA_VERSION));
 			done = true;
 		}
 	}
 	if (!done)
-		json_object_object_add(o, "schema_version", json_object_new_int(OUTPUT_JSON_SCHEMA_VERSION));
+		json_object_object_add(o, "schema_version", json_object_new_int(SNAPSHOT_JSON_SCHEMA_VERSION));
 	return o;
 }
 
