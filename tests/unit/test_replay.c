@@ -295,9 +295,16 @@ static void json_and_numbers(void)
 	struct model m;
 	CHECK_EQ_INT(open_model(&m, lines, 3), 0);
 	CHECK_EQ_INT(move(&m, REPLAY_FIRST, 0), 0);
-	char *line, *want = at_min(0, NULL, NULL);
+	/* (recorded without schema_version: the replay adds it after
+	 * "version", where --json writes it) */
+	char *line, *rec = at_min(0, NULL, NULL),
+	     *want = edit(rec, "\"version\":\"" NUMATOP_VERSION "\",",
+							 "\"version\":\"" NUMATOP_VERSION "\",\"schema_version\":1,");
+	free(rec);
 	size_t len;
 	CHECK_EQ_INT(replay_json_line(m.rp, &line, &len), 0);
+	if (!(len == strlen(want) && strcmp(line, want) == 0))
+		fprintf(stderr, "got  %.160s\nwant %.160s\n", line, want);
 	CHECK(len == strlen(want) && strcmp(line, want) == 0);
 	free(line);
 	free(want);
