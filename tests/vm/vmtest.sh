@@ -37,7 +37,7 @@ BUILD=${BUILD:-build}
 WORK=$BUILD/vm
 CACHE=${VMTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/numatop-tui-vm}
 TIMEOUT=${VMTEST_TIMEOUT:-300}
-DEB_PKGS="qemu-system-x86 busybox-static numactl util-linux gcc libc6-dev"
+DEB_PKGS="qemu-system-x86 busybox-static numactl util-linux gcc libc6-dev xz-utils"  # xz: 6.12's modules
 KERNEL_META=linux-image-cloud-amd64
 
 # die MESSAGE: a setup failure, reported like a failed test.
