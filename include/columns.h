@@ -12,7 +12,7 @@
 /* The process-table columns (their table is src/columns.c). */
 enum snap_col {
 	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
-	COL_REMOTE_PCT, COL_WHY, COL_RACC, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
+	COL_REMOTE_PCT, COL_WHY, COL_RACC, COL_HOT, COL_HOTREM, COL_HOTREM_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
 	COL_NCOLS
 };
 struct sort_key {
@@ -87,6 +87,9 @@ int col_list_insert(struct col_list *l, size_t pos, struct col_ref r);
 void col_list_remove(struct col_list *l, size_t pos);
 /* Index of the first entry showing col, or -1. */
 long col_list_find(const struct col_list *l, enum snap_col col);
+/* The access heat columns (HOT, HOTREM, HOTREM%) on, after REMOTE% (or
+ * before WHY/POLICY/COMMAND), or off: removed. */
+int col_list_set_access(struct col_list *l, bool on);
 /* AGE on or off: inserted before POLICY/COMMAND, or removed. */
 int col_list_set_age(struct col_list *l, bool on);
 void col_list_free(struct col_list *l);

@@ -49,6 +49,15 @@ void sampler_set_placement_ops(struct sampler *s, const struct placement_ops *op
 enum sampler_cgroups { SAMPLER_CG_OFF, SAMPLER_CG_PROCS, SAMPLER_CG_ALL };
 void sampler_set_cgroups(struct sampler *s, enum sampler_cgroups mode);
 
+/* Access heat (access.h): off (default), or on: on the live machine
+ * our kdamond watches the processes when DAMON is free (stopped and
+ * removed by sampler_free), on a recorded tree its kdamonds results are
+ * read. 0 or -ENOMEM. */
+enum sampler_access { SAMPLER_ACCESS_OFF, SAMPLER_ACCESS_ON };
+int sampler_set_access(struct sampler *s, enum sampler_access mode);
+/* From a signal handler: stop our kdamond (damon_ctl_stop_signal). */
+void sampler_access_stop_signal(struct sampler *s);
+
 /* Take one sample into snap (its buffers are reused). 0 or -errno; a
  * failing process scan is reported in snap->proc_rc, not as an error. */
 int sampler_tick(struct sampler *s, struct snapshot *snap);

@@ -32,6 +32,7 @@ struct session_config {
 	bool live_only;              /* refuse a recorded tree (--measure) */
 	bool hmat;                   /* read the firmware's HMAT */
 	bool measurement;            /* load the saved measurement (live root) */
+	bool access;                 /* access heat (sampler_set_access) */
 };
 
 struct session {

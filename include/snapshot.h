@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "access.h"
 #include "cgroup.h"
 #include "why.h"
 #include "nodestat.h"
@@ -58,6 +59,7 @@ struct snap_proc {
 	int moved_from;               /* HOME (index) before it last changed
 				       * while watched, -1 never */
 	int why;                      /* enum why_cause (why.h) */
+	const struct access_proc *acc; /* its access heat (snapshot.acc), NULL none */
 };
 
 /* What the numa_maps budget did in one sample. */
@@ -114,6 +116,16 @@ struct snapshot {
 	bool have_cgroups;            /* cgroups below was read this sample */
 	struct cgroup_set cgroups;
 	double cgroups_ms;            /* what reading them cost */
+	/* Access heat (access.h): the machine's monitoring, and the
+	 * processes' heat (snap_proc.acc points here); the regions and the
+	 * kB arrays they point to. */
+	struct access_status access;
+	struct access_proc *acc;
+	size_t nacc, acccap;
+	struct access_region *acc_reg;
+	size_t acc_regcap;
+	int64_t *acc_kb;
+	size_t acc_kbcap;
 	/* A sample replayed from a recording (snapshot_json.c): its warnings as
 	 * recorded (snapshot_warnings says these instead), and the strings
 	 * the processes point to (cgroup paths). */

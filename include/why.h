@@ -24,8 +24,10 @@ extern const char *const why_cause_names[WHY_NCAUSES];
 /* The name of a judged cause; NULL when not read yet (or out of range). */
 const char *why_cause_name(int cause);
 
-enum why_action { WHY_ACT_NONE, WHY_ACT_MIGRATE, WHY_ACT_REBIND };
-extern const char *const why_action_names[];   /* "none", "migrate", "rebind" */
+enum why_action { WHY_ACT_NONE, WHY_ACT_MIGRATE, WHY_ACT_REBIND, WHY_ACT_MIGRATE_HOT,
+		  WHY_NACTIONS };
+/* "none", "migrate", "rebind", "migrate_hot" */
+extern const char *const why_action_names[WHY_NACTIONS];
 
 /* Remote memory under this is "none": 5 % of resident, or 1 MiB. */
 #define WHY_SMALL_PCT 5
@@ -63,6 +65,12 @@ struct why_input {
 					 * (index), -1 unknown or unchanged */
 	double kernel_migrate_rate;     /* this process's pages the kernel's NUMA
 					 * balancing moves per second, -1 unknown */
+	/* Access heat (access.h), when a source measured it: hot kB, hot kB
+	 * on nodes where none of its threads works, how long its turn has
+	 * lasted, how long its cold remote memory was untouched (-1 none);
+	 * hot_kb -1: no heat, the rules above alone decide. */
+	int64_t hot_kb, hot_remote_kb;
+	double heat_watched_s, cold_idle_s;
 };
 
 #define WHY_MAX_EVIDENCE 4
@@ -80,7 +88,12 @@ struct why_result {
 bool why_settled(const struct why_input *in, enum why_cause *cause);
 
 /* Decide, in the order none, policy, cpuset, shared_file, spread, spill,
- * moved, unknown: the first cause the evidence supports. */
+ * moved, unknown: the first cause the evidence supports. With heat, the
+ * advice then weighs what is used: remote memory none of which is hot
+ * (watched WHY_HEAT_MIN_S at least) needs no move ("cold: ..."); a
+ * migration moves only the hot part (migrate_hot), where hot remote
+ * memory is WHY_SMALL_KB or more. */
+#define WHY_HEAT_MIN_S 5.0
 void why_decide(const struct why_input *in, struct why_result *out);
 
 #endif

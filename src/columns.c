@@ -219,6 +219,46 @@ static bool v_racc(const struct snap_proc *p, int node, double *v)
 	return p->racc_pct >= 0;
 }
 
+/* Heat: the process's access numbers (access.h), unknown without. */
+static bool v_hot(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = p->acc ? (double)p->acc->hot_kb : 0;
+	return p->acc && p->acc->hot_kb >= 0;
+}
+
+static bool v_hotrem(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = p->acc ? (double)p->acc->hot_remote_kb : 0;
+	return p->acc && p->acc->hot_remote_kb >= 0;
+}
+
+static bool v_hotrem_pct(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = p->acc ? p->acc->hot_remote_pct : 0;
+	return p->acc && p->acc->hot_remote_pct >= 0;
+}
+
+static void c_hot(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	kb_cell(c, p->acc ? p->acc->hot_kb : -1, false, out, n);
+}
+
+static void c_hotrem(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	kb_cell(c, p->acc ? p->acc->hot_remote_kb : -1, false, out, n);
+}
+
+static void c_hotrem_pct(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	fmt_pct(out, n, p->acc ? p->acc->hot_remote_pct : -1);
+}
+
 static void c_racc(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)c; (void)node;
@@ -274,6 +314,13 @@ static const struct col_def cols[COL_NCOLS] = {
 	[COL_RACC] = { "RACC%", "RACC%", "RACC%",
 		       "kernel's sampled NUMA faults on another node than the thread's (NUMA balancing)",
 		       7, 6, 1, true, false, v_racc, NULL, c_racc },
+	[COL_HOT] = { "HOT", "HOT_KB", "HOT", "kB accessed in the last DAMON interval (access heat)",
+		      10, 6, 1, true, false, v_hot, NULL, c_hot },
+	[COL_HOTREM] = { "HOTREM", "HOTREM_KB", "HOTREM",
+			 "hot kB on nodes where none of its threads works",
+			 10, 7, 1, true, false, v_hotrem, NULL, c_hotrem },
+	[COL_HOTREM_PCT] = { "HOTREM%", "HOTREM%", "HOTREM%", "HOTREM / HOT",
+			     8, 8, 1, true, false, v_hotrem_pct, NULL, c_hotrem_pct },
 	[COL_TIME] = { "TIME", "TIME", "TIME+", "CPU time used (user + system)",
 		       10, 9, 1, true, false, v_time, NULL, c_time },
 	[COL_THREADS] = { "THR", "THR", "THR", "number of threads",
@@ -304,6 +351,8 @@ int col_parse_name(const struct topology *t, const char *name, struct col_ref *o
 		{ "racc", COL_RACC }, { "remote_access_pct", COL_RACC },
 		{ "comm", COL_COMMAND }, { "threads", COL_THREADS }, { "nlwp", COL_THREADS },
 		{ "time+", COL_TIME }, { "nodes", COL_NODE },
+		{ "hot_kb", COL_HOT }, { "hotrem_kb", COL_HOTREM }, { "hot_remote", COL_HOTREM },
+		{ "hotrem_pct", COL_HOTREM_PCT }, { "hotrempct", COL_HOTREM_PCT },
 	};
 	for (int c = 0; c < COL_NCOLS; c++) {
 		if (strcasecmp(name, cols[c].name) == 0) {
@@ -400,6 +449,33 @@ int col_list_set_age(struct col_list *l, bool on)
 	if (pos < 0)
 		pos = col_list_find(l, COL_COMMAND);
 	return col_list_insert(l, pos < 0 ? l->n : (size_t)pos, (struct col_ref){ COL_AGE, -1 });
+}
+
+int col_list_set_access(struct col_list *l, bool on)
+{
+	static const enum snap_col heat[] = { COL_HOT, COL_HOTREM, COL_HOTREM_PCT };
+	for (size_t i = 0; i < 3; i++) {
+		long at = col_list_find(l, heat[i]);
+		if (!on) {
+			if (at >= 0)
+				col_list_remove(l, (size_t)at);
+			continue;
+		}
+		if (at >= 0)
+			continue;
+		long pos = i ? col_list_find(l, heat[i - 1]) : col_list_find(l, COL_REMOTE_PCT);
+		if (pos >= 0)
+			pos++;
+		else {
+			static const enum snap_col before[] = { COL_WHY, COL_POLICY, COL_COMMAND };
+			for (size_t k = 0; k < 3 && pos < 0; k++)
+				pos = col_list_find(l, before[k]);
+		}
+		int rc = col_list_insert(l, pos < 0 ? l->n : (size_t)pos, (struct col_ref){ heat[i], -1 });
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 void col_list_free(struct col_list *l)

@@ -11,6 +11,7 @@
 
 #include "sanitize.h"
 #include "snapshot_json.h"
+#include "access_json.h"
 #include "format.h"
 #include "node_fields.h"
 
@@ -265,6 +266,7 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 		json_object_object_add(adv, "text", json_object_new_string("nothing to do: little of it is remote"));
 		json_object_object_add(o, "advice", adv);
 	}
+	json_object_object_add(o, "access", access_json_proc(s, p));
 	if (s->cg_layout != CGROUP_NONE || s->have_cgroups)
 		json_object_object_add(o, "cgroup", p->cgroup ? jstr(p->cgroup) : NULL);
 	return o;
@@ -286,7 +288,11 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	json_object_object_add(root, "interval_s", jreal(s->interval_s, 3));
 	json_object_object_add(root, "root", json_object_new_string(o->root_label ? o->root_label : "/"));
 	json_object_object_add(root, "numa", json_object_new_boolean(!t->synthetic));
-	json_object_object_add(root, "tool_cpu_pct", jreal(s->self_cpu_pct, 1));
+	/* The tool's CPU includes its kdamond's (access heat). */
+	double tool = s->self_cpu_pct;
+	if (tool >= 0 && s->access.kdamond_cpu_pct >= 0)
+		tool += s->access.kdamond_cpu_pct;
+	json_object_object_add(root, "tool_cpu_pct", jreal(tool, 1));
 	const struct snap_nm_stats *ns = &s->nm_stats;
 	json_object *nb = json_object_new_object();
 	json_object_object_add(nb, "full", json_object_new_boolean(ns->full));
@@ -307,6 +313,7 @@ int output_json_write(FILE *f, const struct snapshot *s,
 		json_object_array_add(w, json_object_new_string(t->warnings[i]));
 	snapshot_warnings(s, add_warning, w);
 	json_object_object_add(root, "warnings", w);
+	json_object_object_add(root, "access", access_json_status(s));
 	json_object *nodes = json_object_new_array();
 	for (size_t i = 0; i < t->nnodes; i++)
 		json_object_array_add(nodes, node_obj(s, i));

@@ -215,8 +215,11 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 	struct col_list def = { 0 };
 	const struct col_list *l = o->cols;
 	if (!l || !l->n) {
-		if (col_list_default(&def, false, o->show_age) != 0)
+		if (col_list_default(&def, false, o->show_age) != 0 ||
+		    (s->nacc && col_list_set_access(&def, true) != 0)) {
+			col_list_free(&def);
 			return;
+		}
 		l = &def;
 	}
 	fputc('\n', f);

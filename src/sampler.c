@@ -87,6 +87,7 @@ void sampler_free(struct sampler *s)
 	free(s->node_counts);
 	free(s->node_ids);
 	sampler_why_free(s);
+	sampler_access_free(s);
 	sampler_kernel_free(s);
 	sampler_thread_free(s);
 	free(s->cache.v);
@@ -522,6 +523,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap)
 	rc = scan_procs(s, snap);
 	if (rc == 0 && snap->proc_rc == 0)
 		rc = sampler_kernel(s, snap);
+	if (rc == 0 && snap->proc_rc == 0)
+		rc = sampler_access(s, snap);
 	if (rc == 0 && snap->proc_rc == 0)
 		rc = sampler_why(s, snap);
 	if (rc == 0 && snap->proc_rc == 0)

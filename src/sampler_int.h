@@ -91,6 +91,7 @@ struct sampler {
 	struct why_state *why;        /* sampler_why.c */
 	struct thr_state *thr;        /* sampler_thr.c */
 	struct kernel_state *kernel;  /* sampler_kernel.c */
+	struct access_state *access;  /* sampler_access.c, NULL: off */
 	enum sampler_cgroups cg_mode;
 	struct cgroup_pidmap *cgmap;
 	const char **cg_paths;        /* [cg_pathcap] scratch */
@@ -142,6 +143,9 @@ void sampler_thread_free(struct sampler *s);
 /* sampler_kernel.c: NUMA balancing, tiers, /proc/PID/sched on a budget */
 int sampler_kernel(struct sampler *s, struct snapshot *snap);
 void sampler_kernel_free(struct sampler *s);
+/* sampler_access.c: access heat (access.h) */
+int sampler_access(struct sampler *s, struct snapshot *snap);
+void sampler_access_free(struct sampler *s);
 
 
 #endif

@@ -163,6 +163,10 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 		.rss_growth_kb = sp->rss_growth_kb,
 		.prev_home = sp->moved_from,
 		.kernel_migrate_rate = sp->kmig_rate,
+		.hot_kb = sp->acc ? sp->acc->hot_kb : -1,
+		.hot_remote_kb = sp->acc ? sp->acc->hot_remote_kb : -1,
+		.heat_watched_s = sp->acc ? sp->acc->monitored_s : 0,
+		.cold_idle_s = sp->acc ? sp->acc->cold_remote_idle_s : -1,
 	};
 	if (st && st->read_at >= 0 && st->err == 0) {
 		in->mems_allowed = &st->mems;

@@ -45,6 +45,11 @@ int session_open(struct session *s, const struct session_config *c, char *err, s
 		if (c->budget_ms > 0)
 			nc.budget_s = c->budget_ms / 1000.0;
 		sampler_set_budget(s->smp, &nc);
+		if (c->access && (rc = sampler_set_access(s->smp, SAMPLER_ACCESS_ON)) != 0) {
+			snprintf(err, errsz, "cannot start sampling: %s", fsroot_strerror(-rc));
+			session_close(s);
+			return rc;
+		}
 		/* Processes named with -p are what the user watches: every tick. */
 		if (c->filter.npids &&
 		    (rc = sampler_set_priority(s->smp, c->filter.pids, c->filter.npids)) != 0) {

@@ -32,6 +32,9 @@ void snapshot_free(struct snapshot *s)
 	free(s->nk.node);
 	free(s->nk.node_rate);
 	free(s->nk.tier);
+	free(s->acc);
+	free(s->acc_reg);
+	free(s->acc_kb);
 	free(s->low_kb);
 	proc_list_free(&s->plist);
 	cgroup_set_free(&s->cgroups);

@@ -20,6 +20,7 @@
 #include "topology.h"
 #include "sanitize.h"
 #include "snapshot_json_int.h"
+#include "access_json.h"
 
 static json_object *get(json_object *o, const char *k)
 {
@@ -541,7 +542,7 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 		for (size_t k = 0; k < alen(ev) && k < WHY_MAX_EVIDENCE; k++)
 			dup_clip(json_object_get_string(json_object_array_get_idx(ev, k)),
 				 r->evidence[k], sizeof(r->evidence[k])), r->nevidence++;
-		int act = name_index(why_action_names, 3, str(adv, "action"));
+		int act = name_index(why_action_names, WHY_NACTIONS, str(adv, "action"));
 		r->action = act >= 0 ? (enum why_action)act : WHY_ACT_NONE;
 		r->node = (int)i64(adv, "node");
 		dup_clip(str(adv, "text"), r->text, sizeof(r->text));
@@ -616,7 +617,7 @@ static int build(struct snapshot *s, json_object *root)
 			       s->kb_pool + i * NM_KB_ARRAYS * nn);
 		s->nprocs = i + 1;
 	}
-	return rc;
+	return rc ? rc : access_json_read(s, root);
 }
 
 int snapshot_json_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,

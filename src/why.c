@@ -14,7 +14,7 @@ const char *why_cause_name(int cause)
 {
 	return cause > WHY_NOT_READ && cause < WHY_NCAUSES ? why_cause_names[cause] : NULL;
 }
-const char *const why_action_names[] = { "none", "migrate", "rebind" };
+const char *const why_action_names[WHY_NACTIONS] = { "none", "migrate", "rebind", "migrate_hot" };
 
 static void evidence(struct why_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -228,7 +228,7 @@ bool why_settled(const struct why_input *in, enum why_cause *cause)
 	return true;
 }
 
-void why_decide(const struct why_input *in, struct why_result *r)
+static void decide(const struct why_input *in, struct why_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->node = -1;
@@ -359,4 +359,43 @@ void why_decide(const struct why_input *in, struct why_result *r)
 	evidence(r, "remote %.1f MiB: anonymous %.1f, file %.1f, policy %.1f MiB: none of them most",
 		 mib(rem), mib(anon), mib(file), mib(pol));
 	advise(r, WHY_ACT_NONE, -1, "no single cause: see the mappings in the detail");
+}
+
+/* The advice, weighed by what is used (see why.h). */
+static void heat(const struct why_input *in, struct why_result *r)
+{
+	if (in->hot_kb < 0 || in->hot_remote_kb < 0 || r->cause == WHY_NONE ||
+	    r->cause == WHY_NOT_READ)
+		return;
+	if (in->hot_remote_kb < WHY_SMALL_KB) {
+		if (in->heat_watched_s < WHY_HEAT_MIN_S)
+			return;
+		evidence(r, "DAMON: %.1f MiB hot, %.1f MiB of it remote", mib(in->hot_kb),
+			 mib(in->hot_remote_kb));
+		if (r->action == WHY_ACT_NONE)
+			return;
+		if (in->cold_idle_s >= 0)
+			advise(r, WHY_ACT_NONE, -1, "cold: %.1f MiB remote, untouched for %.0f s: "
+			       "nothing to move", mib(in->remote_kb), in->cold_idle_s);
+		else
+			advise(r, WHY_ACT_NONE, -1, "not used now: %.1f MiB remote, none of it hot "
+			       "in %.0f s watched", mib(in->remote_kb), in->heat_watched_s);
+		return;
+	}
+	evidence(r, "DAMON: %.1f of %.1f MiB hot memory is remote", mib(in->hot_remote_kb),
+		 mib(in->hot_kb));
+	if (r->action == WHY_ACT_MIGRATE)
+		advise(r, WHY_ACT_MIGRATE_HOT, r->node, "migrate its hot memory (%.1f MiB) to "
+		       "node %d; the cold rest can stay", mib(in->hot_remote_kb), r->node);
+	else if (r->action == WHY_ACT_NONE && r->cause == WHY_UNKNOWN && in->home >= 0 &&
+		 (size_t)in->home < in->nnodes)
+		advise(r, WHY_ACT_MIGRATE_HOT, in->node_ids[in->home], "its hot memory (%.1f MiB) "
+		       "is remote: migrate it to node %d", mib(in->hot_remote_kb),
+		       in->node_ids[in->home]);
+}
+
+void why_decide(const struct why_input *in, struct why_result *r)
+{
+	decide(in, r);
+	heat(in, r);
 }

@@ -28,11 +28,15 @@ LAYERS = [
               "numa_maps", "numa_maps_*", "cgroup_parse", "nmsched", "sigstop", "maps"]),
     ("readers", ["topology", "topology_*", "proc", "proc_*", "cgroup", "cgroup_procs",
                  "placement", "detail", "nodestat", "hmat", "measure_io", "record", "record_read",
-                 "record_write", "record_frames", "record_guard", "damon", "damon_parse"]),
+                 "record_write", "record_frames", "record_guard", "damon", "damon_parse",
+                 # DAMON is a source the sampler asks (its kdamond made
+                 # and stopped only when it is ours: damon_ctl.h)
+                 "damon_ctl"]),
     ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "format", "history", "node_fields",
-               "session", "settings", "snapshot_json", "snapshot_json_*", "replay", "replay_*", "sample_loop"]),
+               "session", "settings", "snapshot_json", "snapshot_json_*", "replay", "replay_*", "sample_loop",
+               "access", "access_*"]),
     ("emit/act", ["output", "output_*", "record_header", "capture", "capture_*", "action",
-                  "action_*", "measure", "damon_ctl"]),
+                  "action_*", "measure"]),
     ("ui", ["ui/*"]),
     ("cli", ["cli/*", "tools/*"]),
 ]

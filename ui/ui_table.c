@@ -69,7 +69,8 @@ static void layout(struct ui *u, const struct col_ctx *c)
 	}
 	/* The command keeps UI_CMD_MIN columns: the optional columns go
 	 * first, least useful first (never the one sorted by). */
-	static const enum snap_col drop_order[] = { COL_WHY, COL_CGROUP, COL_POLICY, COL_AGE,
+	static const enum snap_col drop_order[] = { COL_WHY, COL_HOT, COL_HOTREM_PCT, COL_CGROUP,
+						    COL_POLICY, COL_AGE,
 						    COL_THREADS, COL_TIME, COL_RACC, COL_CPU,
 						    COL_REMOTE_PCT, COL_USER };
 	bool dropped[COL_NCOLS] = { false };

@@ -205,6 +205,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		{ "metrics-top", required_argument, NULL, 'T' },
 		{ "metrics-min-remote", required_argument, NULL, 'I' },
 		{ "metrics-by", required_argument, NULL, 'H' },
+		{ "access", required_argument, NULL, 'x' },
 		{ "record", required_argument, NULL, 'w' },
 		{ "keep-days", required_argument, NULL, 'k' },
 		{ "replay", required_argument, NULL, 'P' },
@@ -360,6 +361,16 @@ static int parse_args(int argc, char **argv, const char *env_root,
 				return -EINVAL;
 			}
 			break;
+		case 'x':
+			if (strcmp(optarg, "on") == 0)
+				o->access_off = false;
+			else if (strcmp(optarg, "off") == 0)
+				o->access_off = true;
+			else {
+				snprintf(err, errsz, "--access: need on or off, not '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'H':
 			if (strcmp(optarg, "pid") == 0)
 				o->metrics.by = OUTPUT_BY_PID;
@@ -512,6 +523,7 @@ void options_session(const struct options *o, bool sampler, struct session_confi
 		.backend = o->proc_files ? PROC_BACKEND_FILES : PROC_BACKEND_AUTO,
 		.filter = { o->pids, o->npids, o->user, o->kernel_threads },
 		.full = options_full_scan(o), .budget_ms = o->budget_ms,
+		.access = !o->access_off,
 	};
 }
 

@@ -22,6 +22,8 @@
  *   --file PATH        also map PATH shared and read-only and read every
  *                      page of it (its page cache, wherever it is, becomes
  *                      part of this process's numa_maps); MIB may be 0
+ *   --hot MIB          with --retouch: only the first MIB MiB are written
+ *                      again (a hot set; the rest stays cold)
  *   --retouch MS       the main thread writes every page of its MIB again
  *                      every MS ms (0: continuously), so that the kernel's
  *                      NUMA balancing sees the accesses (hint faults)
@@ -185,7 +187,7 @@ static int node_cpus(long id, cpu_set_t *set)
 static void usage(void)
 {
 	fprintf(stderr, "usage: memhog MIB [THREADS] [--wake MS] [--spread-nodes A,B,...] "
-		"[--file PATH] [--retouch MS] [--touch-rate N] [--no-thp] [--own-nodes A,B,...]\n");
+		"[--file PATH] [--retouch MS] [--hot MIB] [--touch-rate N] [--no-thp] [--own-nodes A,B,...]\n");
 	exit(2);
 }
 
@@ -239,7 +241,7 @@ int main(int argc, char **argv)
 {
 	long pos[2] = { -1, 0 };
 	int npos = 0;
-	long spread[MAX_SPREAD], nspread = 0, retouch_ms = -1;
+	long spread[MAX_SPREAD], nspread = 0, retouch_ms = -1, hot_mib = -1;
 	long own[MAX_SPREAD], nown = 0;
 	int nothp = 0;
 	long touch_rate = 0;
@@ -250,6 +252,8 @@ int main(int argc, char **argv)
 			wake_ms = number(argv[++i], 1000000, "--wake");
 		} else if (strcmp(a, "--retouch") == 0 && i + 1 < argc) {
 			retouch_ms = number(argv[++i], 1000000, "--retouch");
+		} else if (strcmp(a, "--hot") == 0 && i + 1 < argc) {
+			hot_mib = number(argv[++i], 1L << 20, "--hot");
 		} else if (strcmp(a, "--touch-rate") == 0 && i + 1 < argc) {
 			touch_rate = number(argv[++i], 1000000, "--touch-rate");
 		} else if (strcmp(a, "--no-thp") == 0) {
@@ -408,6 +412,7 @@ int main(int argc, char **argv)
 		if (sig == SIGTERM || sig == SIGINT)
 			return 0;
 		if (retouch_ms >= 0 && p)
-			touch(p, len, pg, ++round);
+			touch(p, hot_mib >= 0 && (size_t)hot_mib << 20 < len ? (size_t)hot_mib << 20 : len,
+			      pg, ++round);
 	}
 }

@@ -68,6 +68,15 @@ add schema_header_hmat "$T/hm.json" 'd["hmat"]["access_class"] == 1'
 add schema_state_not_a_character "$T/hm-sample.json" \
 	'[p["state"] for p in d["processes"] if p["pid"] == 4242] == [None] and open(f.replace("hm-sample.json", "hm/proc/4242/stat"), "rb").read().startswith(b"4242 (cat) \xff ")'
 
+# A copy of the tree with a DAMON kdamond watching two of its processes
+# (tests/sh/damon_tree.sh): access heat with hot, warm and cold regions.
+. tests/sh/damon_tree.sh
+cp -r "$TREE" "$T/dm"
+damon_tree "$T/dm"
+"$PROG" --root "$T/dm" --json -n 1 >"$T/dm.json" 2>/dev/null
+add schema_access_damon "$T/dm.json" \
+	'd["access"]["source"] == "damon" and any(p["access"].get("regions") for p in d["processes"])'
+
 # --- a recording: header and samples; replayed; one older than the schema ---
 "$PROG" -w "$T/rec.zst" -n 2 -d 0.2 2>/dev/null
 zstdcat "$T/rec.zst" >"$T/rec.ndjson" 2>/dev/null
@@ -311,7 +320,7 @@ for name, doc, muts in (("sample", s, sample), ("header", h, header)):
             errs.append("accepted: " + n)
 result("schema_refuses_broken_samples", errs)
 PYEOF
-"$PY" "$T/check.py" "$SCHEMA" "$T/list" "$T/golden-opteron4.json" "$T/hm.json" >"$T/check.out" 2>&1
+"$PY" "$T/check.py" "$SCHEMA" "$T/list" "$T/golden-opteron4.json" "$T/hm.json" "$T/dm.json" >"$T/check.out" 2>&1
 sed '/^PASS \|^FAIL \|^    /!s/^/    /' "$T/check.out"
 grep -q '^PASS schema_refuses_broken_samples$' "$T/check.out" ||
 	grep -q '^FAIL schema_refuses_broken_samples$' "$T/check.out" ||

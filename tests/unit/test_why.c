@@ -39,6 +39,7 @@ static void base(struct fx *f)
 		.threads_on = f->thr, .home_free_kb = 8 << 20, .home_total_kb = 16 << 20,
 		.home_low_kb = 64 << 10, .home_foreign_rate = 0, .home_miss_rate = 0,
 		.prev_home = -1, .kernel_migrate_rate = -1,
+		.hot_kb = -1, .hot_remote_kb = -1, .cold_idle_s = -1,
 	};
 }
 
@@ -610,9 +611,85 @@ static void sampler_idle_threads(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* Access heat: the moved case (its threads left node 4, where 40 MiB of
+ * its anonymous memory stayed) weighed by what is used. */
+static void heat_case(struct fx *f, int64_t hot, int64_t hotrem, double watched, double idle)
+{
+	base(f);
+	f->in.prev_home = 1;
+	f->in.hot_kb = hot;
+	f->in.hot_remote_kb = hotrem;
+	f->in.heat_watched_s = watched;
+	f->in.cold_idle_s = idle;
+}
+
+static void heat_cold_remote_needs_no_move(void)
+{
+	struct fx f;
+	struct why_result r;
+	heat_case(&f, -1, -1, 0, -1);
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.action, WHY_ACT_MIGRATE);      /* without heat: move it all */
+	heat_case(&f, 10 * 1024, 0, 12, 30);
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_MOVED);
+	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+	CHECK(strstr(r.text, "cold: 40.0 MiB remote, untouched for 30 s") != NULL);
+	CHECK(has_evidence(&r, "DAMON: 10.0 MiB hot, 0.0 MiB of it remote"));
+	/* Less than 1 MiB hot remote is cold too; no cold region: "not used". */
+	heat_case(&f, 10 * 1024, 512, 12, -1);
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+	CHECK(strstr(r.text, "not used now: 40.0 MiB remote") != NULL);
+	done(&f);
+}
+
+static void heat_hot_remote_moves_only_hot(void)
+{
+	struct fx f;
+	struct why_result r;
+	heat_case(&f, 30 * 1024, 20 * 1024, 1, -1);   /* hot: said at once */
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_MOVED);
+	CHECK_EQ_INT(r.action, WHY_ACT_MIGRATE_HOT);
+	CHECK_EQ_INT(r.node, 0);
+	CHECK(strstr(r.text, "migrate its hot memory (20.0 MiB) to node 0") != NULL);
+	CHECK(has_evidence(&r, "DAMON: 20.0 of 30.0 MiB hot memory is remote"));
+	CHECK_EQ_STR(why_action_names[r.action], "migrate_hot");
+	done(&f);
+}
+
+static void heat_not_said_too_soon(void)
+{
+	struct fx f;
+	struct why_result r;
+	/* Watched 2 s: idle ranges cannot be called cold yet. */
+	heat_case(&f, 10 * 1024, 0, 2, -1);
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.action, WHY_ACT_MIGRATE);
+	/* A rebind (policy) with nothing hot remote: nothing to do either. */
+	base(&f);
+	f.pol[1] = 40 * 1024;
+	f.in.pol_mode = NM_MODE_BIND;
+	f.in.pol_text = "bind:4";
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.action, WHY_ACT_REBIND);
+	f.in.hot_kb = 0;
+	f.in.hot_remote_kb = 0;
+	f.in.heat_watched_s = 20;
+	f.in.cold_idle_s = 20;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_POLICY);
+	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+	done(&f);
+}
+
 int main(void)
 {
 	RUN_TEST(not_read);
+	RUN_TEST(heat_cold_remote_needs_no_move);
+	RUN_TEST(heat_hot_remote_moves_only_hot);
+	RUN_TEST(heat_not_said_too_soon);
 	RUN_TEST(none_small);
 	RUN_TEST(policy_interleave_and_bind);
 	RUN_TEST(cpuset_excludes_home);
