@@ -128,6 +128,8 @@ struct access_join_in {
 	const int64_t *node_kb;
 	const bool *work;
 	int home;
+	double max_age_s;   /* > 0: ages past this are not its own (the kdamond's
+			     * slot held another process before): capped */
 };
 void access_join(const struct access_join_in *in, struct access_proc *out,
 		 struct access_region *reg, size_t maxreg, size_t *nreg,

@@ -35,6 +35,8 @@ struct actjob_item {
 	int64_t *before, *after; /* [nnodes] kB */
 	char policy[64];         /* memory policy summary (numa_maps) */
 	char cpus_before[256], cpus_after[256];  /* rebind: Cpus_allowed_list, "?" */
+	struct migrate_range *only;   /* migrate only these ranges (hot), or NULL */
+	size_t nonly;
 };
 
 struct actjob {
@@ -52,6 +54,9 @@ struct actjob {
 void actjob_init(struct actjob *j, const struct fsroot *r, const struct topology *t);
 int actjob_add(struct actjob *j, int pid, uint64_t starttime, const char *comm);
 void actjob_free(struct actjob *j);
+/* Item i migrates only these address ranges (migrate hot); copied. 0 or
+ * -ENOMEM. */
+int actjob_set_only(struct actjob *j, size_t i, const struct migrate_range *r, size_t n);
 
 /* Plan every item for node index `node` (the preview). Per-item errors
  * are in prep_rc. */

@@ -92,6 +92,10 @@ struct migrate_job {
 int migrate_prepare(const struct fsroot *r, const struct topology *t,
 		    const struct action_target *target, int to_node,
 		    struct migrate_job *j);
+/* Only these address ranges of the plan (migrate hot): the plan's ranges
+ * cut to them (whole pages), the walk reset. Before the first step. 0 or
+ * -ENOMEM. */
+int migrate_restrict(struct migrate_job *j, const struct migrate_range *only, size_t n);
 /* One batch of at most max_pages virtual pages. 1: more to do, 0: done,
  * -errno: stopped (-ESRCH exited, also when it exits during a call;
  * -EPERM not allowed; -EACCES node outside its cpuset). */

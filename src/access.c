@@ -107,7 +107,11 @@ void access_join(const struct access_join_in *in, struct access_proc *out,
 	double idle_min = -1;
 	int64_t hot = 0, warm = 0, hotrem = 0;
 	for (size_t i = 0; i < in->n && known; i++) {
-		const struct damon_region *r = &in->r[i];
+		struct damon_region capped = in->r[i];
+		const struct damon_region *r = &capped;
+		if (in->max_age_s > 0 && capped.age >= 0 &&
+		    (double)capped.age * in->aggr_s > in->max_age_s)
+			capped.age = (int64_t)(in->max_age_s / in->aggr_s);
 		enum access_heat h = access_region_heat(r, in->aggr_s);
 		if (h == ACCESS_COLD) {
 			/* Where cold pages are: numa_maps less hot and warm. */

@@ -67,9 +67,24 @@ void actjob_free(struct actjob *j)
 		migrate_free(&j->items[i].job);
 		free(j->items[i].before);
 		free(j->items[i].after);
+		free(j->items[i].only);
 	}
 	free(j->items);
 	memset(j, 0, sizeof(*j));
+}
+
+int actjob_set_only(struct actjob *j, size_t i, const struct migrate_range *r, size_t n)
+{
+	struct actjob_item *it = &j->items[i];
+	struct migrate_range *v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (n)
+		memcpy(v, r, n * sizeof(*v));
+	free(it->only);
+	it->only = v;
+	it->nonly = n;
+	return 0;
 }
 
 bool actjob_node_ok(const struct actjob *j, int node)
@@ -116,6 +131,8 @@ static int plan_item(struct actjob *j, struct actjob_item *it)
 		return migrate_read_target_placement(j->root, j->topo, &it->tg, it->before,
 						     it->policy, sizeof(it->policy));
 	rc = migrate_prepare(j->root, j->topo, &it->tg, j->topo->nodes[j->node].id, &it->job);
+	if (rc == 0 && it->only)
+		rc = migrate_restrict(&it->job, it->only, it->nonly);
 	if (rc)
 		return rc;
 	memcpy(it->before, it->job.pv.node_kb, j->topo->nnodes * sizeof(int64_t));

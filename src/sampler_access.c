@@ -38,7 +38,8 @@ struct access_state {
 	enum access_why why;
 	char msg[160];
 	double retry_at, probe_at;
-	int pids[ACCESS_MAX_TARGETS];
+	int pids[ACCESS_MAX_TARGETS];     /* in the kdamond's target order */
+	double slot_since[ACCESS_MAX_TARGETS];  /* when each slot got its pid */
 	size_t npids;
 	struct acc_entry *e;
 	size_t ne, ecap;
@@ -237,9 +238,65 @@ static enum access_why why_of(int rc)
 	}
 }
 
-/* Our kdamond on exactly these pids: started, changed or stopped. */
-static int ensure_targets(struct access_state *a, const int *pids, size_t n, double now)
+/* The kdamond's targets for the wanted set: a process kept stays in its
+ * slot (the kernel commits targets by position and keeps a slot's
+ * regions, and their ages, when its pid changes), a new one takes a free
+ * slot; a slot whose pid changed is dated, so that ages from before are
+ * not taken for the new process's. Returns the count in order[]. */
+static size_t arrange(struct access_state *a, const int *want, size_t n, int *order,
+		      double *since, double now)
 {
+	size_t k = 0;
+	bool used[ACCESS_MAX_TARGETS] = { false };
+	for (size_t i = 0; i < a->npids; i++) {
+		order[k] = -1;
+		for (size_t j = 0; j < n; j++)
+			if (want[j] == a->pids[i]) {
+				order[k] = want[j];
+				used[j] = true;
+			}
+		since[k] = a->slot_since[i];
+		k++;
+	}
+	/* New processes into the free slots, then after them. */
+	for (size_t j = 0; j < n; j++) {
+		if (used[j])
+			continue;
+		size_t at = k;
+		for (size_t i = 0; i < k; i++)
+			if (order[i] < 0) {
+				at = i;
+				break;
+			}
+		if (at == k)
+			k++;
+		order[at] = want[j];
+		since[at] = now;
+	}
+	/* Holes left: the last slot moves in (it changes position). */
+	for (size_t i = 0; i < k;) {
+		if (order[i] >= 0) {
+			i++;
+			continue;
+		}
+		order[i] = order[k - 1];
+		since[i] = now;
+		k--;
+	}
+	return k;
+}
+
+/* Our kdamond on exactly these pids: started, changed or stopped. */
+static int ensure_targets(struct access_state *a, const int *want, size_t nwant, double now)
+{
+	int pids[ACCESS_MAX_TARGETS];
+	double since[ACCESS_MAX_TARGETS];
+	size_t n = a->started ? arrange(a, want, nwant, pids, since, now) : nwant;
+	if (!a->started) {
+		memcpy(pids, want, nwant * sizeof(*want));
+		for (size_t i = 0; i < n; i++)
+			since[i] = now;
+	}
 	if (n == 0) {
 		if (a->started)
 			damon_ctl_stop(&a->ctl);
@@ -260,6 +317,10 @@ static int ensure_targets(struct access_state *a, const int *pids, size_t n, dou
 		a->started = false;
 		if (now < a->retry_at)
 			return -EAGAIN;
+		memcpy(pids, want, nwant * sizeof(*want));
+		n = nwant;
+		for (size_t i = 0; i < n; i++)
+			since[i] = now;
 		rc = damon_ctl_start(&a->ctl, pids, n);
 	}
 	if (rc) {
@@ -271,6 +332,7 @@ static int ensure_targets(struct access_state *a, const int *pids, size_t n, dou
 	}
 	a->started = true;
 	memcpy(a->pids, pids, n * sizeof(*pids));
+	memcpy(a->slot_since, since, n * sizeof(*since));
 	a->npids = n;
 	a->why = ACCESS_ON;
 	a->msg[0] = '\0';
@@ -377,7 +439,7 @@ static void regions_from_numa_maps(struct sampler *s, int pid, const struct damo
 
 /* The join for one process whose regions are r[0..n). */
 static void join_proc(struct sampler *s, struct snapshot *snap, long pi, const struct damon_region *r,
-		      size_t n, double aggr_s, double sample_s, double now)
+		      size_t n, double aggr_s, double sample_s, double max_age_s, double now)
 {
 	struct access_state *a = s->access;
 	const struct snap_proc *p = &snap->procs[pi];
@@ -410,6 +472,7 @@ static void join_proc(struct sampler *s, struct snapshot *snap, long pi, const s
 		.nnodes = nn, .r = r, .n = n, .aggr_s = aggr_s, .sample_s = sample_s,
 		.reg_node_kb = a->reg_node_kb, .node_kb = p->total_kb >= 0 ? p->node_kb : NULL,
 		.work = work && p->info.thr_n ? work : NULL, .home = p->home,
+		.max_age_s = max_age_s,
 	};
 	e->heat.hot_node_kb = e->kb;
 	e->heat.warm_node_kb = e->kb + nn;
@@ -432,8 +495,8 @@ static void join_proc(struct sampler *s, struct snapshot *snap, long pi, const s
 }
 
 /* Split the scheme's regions among the targets and join each. */
-static void join_all(struct sampler *s, struct snapshot *snap, const int *pids, size_t n,
-		     double aggr_s, double sample_s, double now)
+static void join_all(struct sampler *s, struct snapshot *snap, const int *pids,
+		     const double *since, size_t n, double aggr_s, double sample_s, double now)
 {
 	struct access_state *a = s->access;
 	size_t *first = realloc(a->first, (n + 1) * sizeof(*first));
@@ -446,7 +509,7 @@ static void join_all(struct sampler *s, struct snapshot *snap, const int *pids, 
 		long pi = find_proc(snap, pids[t]);
 		if (pi >= 0)
 			join_proc(s, snap, pi, a->sch.regions + first[t], first[t + 1] - first[t],
-				  aggr_s, sample_s, now);
+				  aggr_s, sample_s, since ? now - since[t] : 0, now);
 	}
 }
 
@@ -504,7 +567,7 @@ static void read_recorded(struct sampler *s, struct snapshot *snap, double now)
 				e->last_on = now;
 			}
 		}
-		join_all(s, snap, pids, c->ntargets, (double)c->aggr_us / 1e6,
+		join_all(s, snap, pids, NULL, c->ntargets, (double)c->aggr_us / 1e6,
 			 (double)c->sample_us / 1e6, now);
 		a->why = ACCESS_ON;
 		snap->access.window_s = (double)c->aggr_us / 1e6;
@@ -599,7 +662,8 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 		return;
 	}
 	const struct damon_settings *set = &a->ctl.rec.set;
-	join_all(s, snap, pids, n, (double)set->aggr_us / 1e6, (double)set->sample_us / 1e6, now);
+	join_all(s, snap, a->pids, a->slot_since, a->npids, (double)set->aggr_us / 1e6,
+		 (double)set->sample_us / 1e6, now);
 	snap->access.window_s = (double)set->aggr_us / 1e6;
 	snap->access.monitored = n;
 	kdamond_cpu(s, snap, a->ctl.rec.kdamond_pid, now);

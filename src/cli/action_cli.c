@@ -13,6 +13,7 @@
 #include "action_job.h"
 #include "action_cgroup.h"
 #include "action_migrate.h"
+#include "access.h"
 #include "options.h"
 #include "action_rebind.h"
 #include "sanitize.h"
@@ -140,6 +141,69 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node)
 	return status;
 }
 
+/* --hot: the ranges DAMON sees accessed in pid, from a sampler that
+ * watches only it for HOT_WATCH_S (at most HOT_WAIT_S while DAMON has
+ * not started on it). 0 with *rv (NULL and 0 when nothing is hot), or 1
+ * with the reason said. */
+#define HOT_WATCH_S 3.0
+#define HOT_WAIT_S 15
+static int hot_ranges(const struct options *o, FILE *out, FILE *err, int pid,
+		      struct migrate_range **rv, size_t *nr)
+{
+	*rv = NULL;
+	*nr = 0;
+	struct session_config sc;
+	struct session se;
+	char msg[512];
+	options_session(o, true, &sc);
+	sc.filter = (struct sampler_filter){ &pid, 1, NULL, true };
+	sc.access = true;
+	if (session_open(&se, &sc, msg, sizeof(msg)) != 0) {
+		fprintf(err, "numatop-tui: --hot: %s\n", msg);
+		return 1;
+	}
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	const struct access_proc *a = NULL;
+	int status = 1;
+	for (int i = 0; i <= HOT_WAIT_S; i++) {
+		if (i)
+			sleep(1);
+		if (sampler_tick(se.smp, &snap) != 0 || snap.nprocs != 1)
+			break;
+		a = snap.procs[0].acc;
+		if (a && a->monitored_s >= HOT_WATCH_S)
+			break;
+		if (!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET)
+			break;
+	}
+	if (snap.nprocs != 1) {
+		fprintf(err, "numatop-tui: --hot: PID %d: no such process\n", pid);
+	} else if (!a || a->hot_kb < 0) {
+		fprintf(err, "numatop-tui: --hot: the heat of PID %d is not known: %s\n", pid,
+			!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET ?
+			(snap.access.msg[0] ? snap.access.msg : access_why_text(snap.access.why)) :
+			snap.procs[0].remote_kb == 0 ? "nothing of it is remote, so it was not watched" :
+			"DAMON did not report it in time");
+	} else {
+		size_t n = 0;
+		for (size_t i = 0; i < a->nregions; i++)
+			n += a->regions[i].heat == ACCESS_HOT;
+		*rv = n ? calloc(n, sizeof(**rv)) : NULL;
+		for (size_t i = 0; *rv && i < a->nregions; i++)
+			if (a->regions[i].heat == ACCESS_HOT)
+				(*rv)[(*nr)++] = (struct migrate_range){ a->regions[i].start,
+									 a->regions[i].end, false };
+		status = n && !*rv ? 1 : 0;
+		fprintf(out, "hot: %.1f MiB in %zu range%s (DAMON, watched %.0f s), %.1f MiB of it remote\n",
+			(double)a->hot_kb / 1024.0, *nr, *nr == 1 ? "" : "s", a->monitored_s,
+			(double)(a->hot_remote_kb > 0 ? a->hot_remote_kb : 0) / 1024.0);
+	}
+	snapshot_free(&snap);
+	session_close(&se);   /* our kdamond stops before pages move */
+	return status;
+}
+
 /* The same engine as the monitor's m / B dialogs (action_job.h), one process,
  * no preview: lock, rebind, plan, walk, after. */
 static int act(FILE *out, FILE *err, const struct options *o, const struct fsroot *r,
@@ -152,14 +216,27 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 	int rc = action_target_read(r, pid, &id);
 	if (rc)
 		return fail(err, &id, what, rc);
+	struct migrate_range *hot = NULL;
+	size_t nhot = 0;
+	if (o->migrate_hot) {
+		if (hot_ranges(o, out, err, pid, &hot, &nhot) != 0)
+			return 1;
+		if (!nhot) {
+			fprintf(out, "pid %d: nothing hot to move\n", pid);
+			return 0;
+		}
+	}
 	struct actjob job;
 	actjob_init(&job, r, t);
 	job.migrate = o->migrate_pid != 0;
 	job.rebind = o->rebind_pid != 0;
-	if ((rc = actjob_add(&job, id.pid, id.starttime, id.comm)) != 0) {
+	if ((rc = actjob_add(&job, id.pid, id.starttime, id.comm)) != 0 ||
+	    (hot && (rc = actjob_set_only(&job, 0, hot, nhot)) != 0)) {
+		free(hot);
 		actjob_free(&job);
 		return fail(err, &id, what, rc);
 	}
+	free(hot);
 	struct actjob_item *it = &job.items[0];
 	actjob_lock(&job);
 	if (it->lock_rc) {
@@ -171,7 +248,8 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 	sanitize_term(it->tg.comm, name, sizeof(name));
 	fprintf(out, "pid %d (%s): %s%s%s node %d\n", pid, name,
 		o->rebind_pid ? "rebind" : "", o->rebind_pid && o->migrate_pid ? " and " : "",
-		o->migrate_pid ? "migrate memory to" : " to", node->id);
+		o->migrate_pid ? (o->migrate_hot ? "migrate hot memory to" : "migrate memory to") : " to",
+		node->id);
 	actjob_start(&job, idx);
 	int status = 0;
 	if (job.rebind) {

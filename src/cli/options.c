@@ -206,6 +206,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		{ "metrics-min-remote", required_argument, NULL, 'I' },
 		{ "metrics-by", required_argument, NULL, 'H' },
 		{ "access", required_argument, NULL, 'x' },
+		{ "hot", no_argument, NULL, 'W' },
 		{ "record", required_argument, NULL, 'w' },
 		{ "keep-days", required_argument, NULL, 'k' },
 		{ "replay", required_argument, NULL, 'P' },
@@ -361,6 +362,9 @@ static int parse_args(int argc, char **argv, const char *env_root,
 				return -EINVAL;
 			}
 			break;
+		case 'W':
+			o->migrate_hot = true;
+			break;
 		case 'x':
 			if (strcmp(optarg, "on") == 0)
 				o->access_off = false;
@@ -441,6 +445,14 @@ static int parse_args(int argc, char **argv, const char *env_root,
 	}
 	if (optind < argc) {
 		snprintf(err, errsz, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->migrate_hot && !o->migrate_pid) {
+		snprintf(err, errsz, "--hot goes with --migrate PID");
+		return -EINVAL;
+	}
+	if (o->migrate_hot && o->access_off) {
+		snprintf(err, errsz, "--hot needs access heat: not with --access off");
 		return -EINVAL;
 	}
 	if (o->migrate_cgroup && (o->migrate_pid || o->rebind_pid)) {

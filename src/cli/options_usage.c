@@ -80,6 +80,8 @@ void options_usage(FILE *f)
 "      --migrate-cgroup PATH  move a cgroup (v2) to --to NODE: set its\n"
 "                       cpuset.mems, the kernel migrates its pages\n"
 "      --to NODE        target node of --migrate / --rebind / --migrate-cgroup\n"
+"      --hot            with --migrate: only the memory DAMON sees accessed\n"
+"                       (watched for a few seconds first); the cold rest stays\n"
 "", f);
 	char keys[96];
 	ui_keys_acting(keys, sizeof(keys));

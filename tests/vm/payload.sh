@@ -241,6 +241,163 @@ if has_tests damon; then
 	fi
 fi
 
+# --- 3d. Access heat (DAMON), numa_balancing off. H: 112 MiB first
+# touched on node 1, its first 64 MiB written continuously (a hot set
+# over the 48 MiB TCG's DAMON needs); C: 160 MiB on node 1 written once.
+# Both then rebound to node 0 (their memory stays: moved). C has more
+# REMOTE, H more HOTREM; C's advice none (cold), H's migrate hot, and
+# --migrate --hot moves H's hot range only. Our kdamond goes at every
+# exit (the end of -n, SIGTERM, q, SIGKILL then a new start); a foreign
+# kdamond (made here) is left exactly as it was. ---------------------------
+# kd_files: every file of the kdamonds tree with its value (a fingerprint).
+kd_files() {
+	find /sys/kernel/mm/damon/admin/kdamonds -type f 2>/dev/null | sort | while read -r f; do
+		case "$f" in */tried_regions/*) continue ;; esac
+		printf '%s=%s\n' "$f" "$(cat "$f" 2>/dev/null | head -c 200)"
+	done
+}
+# kd_wait N: wait (at most 60 s) until nr_kdamonds is N and, for 1, on.
+kd_wait() {
+	i=0
+	while [ $i -lt 600 ]; do
+		n=$(cat /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2>/dev/null)
+		if [ "$n" = "$1" ]; then
+			[ "$1" = 0 ] && return 0
+			[ "$(cat /sys/kernel/mm/damon/admin/kdamonds/0/state 2>/dev/null)" = on ] && return 0
+		fi
+		i=$((i + 1))
+		sleep 0.1
+	done
+	return 1
+}
+if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; then
+	KD=/sys/kernel/mm/damon/admin/kdamonds
+	echo 0 >/proc/sys/kernel/numa_balancing 2>/dev/null
+	nhog=$((nhog + 1))
+	/usr/bin/numactl --cpunodebind=1 /usr/bin/memhog 112 --retouch 0 --hot 64 >"$T/hog$nhog" 2>&1 &
+	HOG=$!
+	wait_hog
+	H=$HOG
+	nhog=$((nhog + 1))
+	/usr/bin/numactl --cpunodebind=1 /usr/bin/memhog 160 --wake 100 >"$T/hog$nhog" 2>&1 &
+	HOG=$!
+	wait_hog
+	C=$HOG
+	if [ -n "$H" ] && [ -n "$C" ]; then
+		$P --rebind "$H" --to 0 >/dev/null 2>&1
+		$P --rebind "$C" --to 0 >/dev/null 2>&1
+		sleep 1
+		echo "# heat: H $H $(numa_all "$H"); C $C $(numa_all "$C")"
+		run heat $P --json -n 10 -d 1 -p "$H,$C"
+		tail -1 "$T/heat.out" | /usr/bin/jsonflat | sed 's|\\/|/|g' >"$T/heat.flat" 2>/dev/null
+		jh=$(jproc "$T/heat.flat" "$H")
+		jc=$(jproc "$T/heat.flat" "$C")
+		hv() { jget "$T/heat.flat" "processes.$1.$2"; }
+		echo "# heat: H hot $(hv "$jh" access.hot_total_kb) hotrem $(hv "$jh" access.hot_remote_kb)" \
+			"remote $(hv "$jh" remote_kb) advice $(hv "$jh" advice.action) '$(hv "$jh" advice.text)';" \
+			"C hot $(hv "$jc" access.hot_total_kb) hotrem $(hv "$jc" access.hot_remote_kb)" \
+			"remote $(hv "$jc" remote_kb) advice $(hv "$jc" advice.action) '$(hv "$jc" advice.text)';" \
+			"kdamond cpu $(jget "$T/heat.flat" access.kdamond_cpu_pct) request $(jget "$T/heat.flat" access.request_ms) ms"
+		[ "$(hv "$jh" access.source)" = damon ] && [ "$(hv "$jc" access.source)" = damon ] &&
+			pass heat_damon_source ||
+			fail heat_damon_source "sources '$(hv "$jh" access.source)' '$(hv "$jc" access.source)'," \
+				"reason '$(jget "$T/heat.flat" access.text)'; $(why heat)"
+		hr=$(hv "$jh" access.hot_remote_kb)
+		cr=$(hv "$jc" access.hot_remote_kb)
+		[ "$hr" -ge 49152 ] 2>/dev/null && [ "$cr" -lt 1024 ] 2>/dev/null &&
+			[ "$(hv "$jc" remote_kb)" -gt "$(hv "$jh" remote_kb)" ] && pass heat_hot_not_cold ||
+			fail heat_hot_not_cold "H hot_remote_kb '$hr' (want >= 49152), C '$cr' (want < 1024)," \
+				"C remote $(hv "$jc" remote_kb) > H remote $(hv "$jh" remote_kb)"
+		[ "$(hv "$jh" advice.action)" = migrate_hot ] && [ "$(hv "$jh" advice.node)" = 0 ] &&
+			pass heat_advice_migrate_hot ||
+			fail heat_advice_migrate_hot "H: $(hv "$jh" remote_cause) $(hv "$jh" advice.action)" \
+				"'$(hv "$jh" advice.text)'"
+		case "$(hv "$jc" advice.action) $(hv "$jc" advice.text)" in
+		"none cold:"*) pass heat_advice_cold_none ;;
+		*) fail heat_advice_cold_none "C: $(hv "$jc" remote_cause) $(hv "$jc" advice.action)" \
+			"'$(hv "$jc" advice.text)'" ;;
+		esac
+		run heatb $P -b -n 8 -d 1 -p "$H,$C" -s hotrem
+		first=$(awk '$1 == "PID" { t = 1; next } t && $1 ~ /^[0-9]+$/ { f = $1; t = 0 } END { print f }' \
+			"$T/heatb.out")
+		[ "$first" = "$H" ] && pass heat_sort_hotrem ||
+			fail heat_sort_hotrem "first by HOTREM: '$first' (want H $H); $(tail -4 "$T/heatb.out")"
+		kd_wait 0 && [ ! -e /run/numatop-tui/damon.json ] && pass heat_kdamond_gone_at_end ||
+			fail heat_kdamond_gone_at_end "nr_kdamonds $(cat $KD/nr_kdamonds); $(ls /run/numatop-tui 2>&1)"
+
+		# SIGTERM, SIGKILL and a new start.
+		$P --json -d 1 -p "$H" >/dev/null 2>&1 &
+		R=$!
+		if kd_wait 1; then
+			kill -TERM $R
+			wait $R
+			kd_wait 0 && pass heat_kdamond_gone_sigterm ||
+				fail heat_kdamond_gone_sigterm "nr_kdamonds $(cat $KD/nr_kdamonds) after SIGTERM"
+		else
+			kill $R
+			wait $R
+			fail heat_kdamond_gone_sigterm "our kdamond never ran: $(cat $KD/nr_kdamonds)"
+		fi
+		$P --json -d 1 -p "$H" >/dev/null 2>&1 &
+		R=$!
+		if kd_wait 1; then
+			kill -KILL $R
+			wait $R 2>/dev/null
+			left=$(cat $KD/0/state)
+			run heatk $P --json -n 3 -d 1 -p "$H"
+			kd_wait 0 && [ "$left" = on ] && grep -q '"source":"damon"' "$T/heatk.out" &&
+				pass heat_kdamond_stale_removed ||
+				fail heat_kdamond_stale_removed "left '$left' after SIGKILL; now $(cat $KD/nr_kdamonds);" \
+					"$(grep -o '"access":{[^}]*}' "$T/heatk.out" | tail -1)"
+		else
+			kill $R
+			wait $R
+			fail heat_kdamond_stale_removed "our kdamond never ran"
+		fi
+		# q in the monitor (a pseudo-terminal).
+		printf 'wait HOTREM\nsleep 1500\nsend q\n' >"$T/heatq.script"
+		TERM=linux timeout 90 /usr/bin/ptyrun 160 40 "$T/heatq.script" "$T/heatq.out" -- $P -p "$H" -d 1 \
+			>/dev/null 2>&1
+		RC=$?
+		[ $RC -eq 0 ] && kd_wait 0 && pass heat_kdamond_gone_q ||
+			fail heat_kdamond_gone_q "ptyrun exit $RC; nr_kdamonds $(cat $KD/nr_kdamonds) after q;" \
+				"$(tail -c 300 "$T/heatq.out.txt")"
+
+		# A foreign kdamond: someone else's, watching C with its own settings.
+		F=$KD/0/contexts/0
+		if echo 1 >$KD/nr_kdamonds && echo 1 >$KD/0/contexts/nr_contexts && echo vaddr >$F/operations &&
+			echo 10000 >$F/monitoring_attrs/intervals/sample_us && echo 1 >$F/targets/nr_targets &&
+			echo "$C" >$F/targets/0/pid_target && echo on >$KD/0/state; then
+			kd_files >"$T/kd.before"
+			run heatf $P --json -n 3 -d 1 -p "$H"
+			kd_files >"$T/kd.after"
+			if cmp -s "$T/kd.before" "$T/kd.after" && grep -q '"reason":"in_use"' "$T/heatf.out"; then
+				pass heat_foreign_untouched
+			else
+				fail heat_foreign_untouched "$(diff "$T/kd.before" "$T/kd.after" | head -5);" \
+					"$(grep -o '"access":{[^}]*}' "$T/heatf.out" | tail -1)"
+			fi
+			echo off >$KD/0/state
+			echo 0 >$KD/nr_kdamonds
+		else
+			fail heat_foreign_untouched "could not make the foreign kdamond"
+		fi
+
+		# --migrate --hot: the hot 64 MiB move to node 0, the cold 48 stay.
+		b0=$(numa_kb "$H" 0)
+		b1=$(numa_kb "$H" 1)
+		run heatm $P --migrate "$H" --to 0 --hot
+		sed 's/^/# /' "$T/heatm.out"
+		a0=$(numa_kb "$H" 0)
+		a1=$(numa_kb "$H" 1)
+		[ $RC -eq 0 ] && [ $((a0 - b0)) -ge 45000 ] && [ "$a1" -ge 40000 ] && pass heat_migrate_hot ||
+			fail heat_migrate_hot "node 0 $b0 -> $a0 kB, node 1 $b1 -> $a1 kB (want +>= 45000 on 0," \
+				">= 40000 staying on 1); $(why heatm)"
+	fi
+	stop_hog "$H"
+	stop_hog "$C"
+fi
+
 # --- 3c. Memory tiers from the ACPI HMAT: one tier per node, in the order
 # of the layout's hmat latencies (the lower memory_tierN, the faster), and
 # the program's memory_tier of each node is the kernel's. -----------------
