@@ -32,6 +32,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->nk.node);
 	free(s->nk.node_rate);
 	free(s->nk.tier);
+	tiers_free(&s->nk.tiers);
 	free(s->low_kb);
 	proc_list_free(&s->plist);
 	cgroup_set_free(&s->cgroups);
