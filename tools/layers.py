@@ -27,7 +27,7 @@ LAYERS = [
     ("base", ["buf", "bitmap", "strpool", "sanitize", "safefile", "fsroot", "monotime", "parse", "parse_*",
               "numa_maps", "numa_maps_*", "cgroup_parse", "nmsched", "sigstop", "maps"]),
     ("readers", ["topology", "topology_*", "proc", "proc_*", "cgroup", "cgroup_procs",
-                 "placement", "detail", "nodestat", "hmat", "measure_io", "record", "record_read",
+                 "placement", "detail", "nodestat", "hmat", "tiers", "measure_io", "record", "record_read",
                  "record_write", "record_frames", "record_guard", "damon", "damon_parse"]),
     ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "format", "history", "node_fields",
                "session", "settings", "snapshot_json", "snapshot_json_*", "replay", "replay_*", "sample_loop"]),
