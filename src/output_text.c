@@ -215,7 +215,8 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 	struct col_list def = { 0 };
 	const struct col_list *l = o->cols;
 	if (!l || !l->n) {
-		if (col_list_default(&def, false, o->show_age) != 0)
+		if (col_list_default(&def, false, o->show_age) != 0 ||
+		    col_list_set_tiers(&def, tiers_multi(&s->nk.tiers)) != 0)
 			return;
 		l = &def;
 	}

@@ -76,6 +76,7 @@ static int ui_open(struct ui *u, const struct ui_config *o)
 	}
 	if (!o->columns && col_list_default(&u->cols, true, o->show_age) != 0)
 		return 1;
+	u->tier_cols_auto = !o->columns;
 	u->show_nodes = u->show_heatmap = true;
 	u->delay = o->delay;
 	u->color = !o->no_color && !getenv("NO_COLOR");
@@ -151,6 +152,10 @@ void ui_sample(struct ui *u)
 		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));
 	else if (u->snap.proc_rc == 0)
 		ui_prune_tags(u);   /* not after a failed scan: it lists nobody */
+	if (u->tier_cols_auto && tiers_multi(&u->snap.nk.tiers)) {
+		col_list_set_tiers(&u->cols, true);
+		u->tier_cols_auto = false;
+	}
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
 	ui_cg_rebuild(u);
