@@ -10,6 +10,7 @@
 #include "columns.h"
 #include "sanitize.h"
 #include "format.h"
+#include "snapshot_tiers.h"
 #include "node_fields.h"
 
 static void print_warning(void *ctx, const char *line)
@@ -167,6 +168,15 @@ static void balancing_line(FILE *f, const struct snapshot *s)
 	fprintf(f, "\n%s\n", line);
 	if (fmt_tiers(s, line, sizeof(line)))
 		fprintf(f, "%s\n", line);
+	if (!tiers_multi(&s->nk.tiers))
+		return;
+	/* Several tiers: each, fast -> slow, and the kernel's knobs. */
+	for (size_t j = 0; j < s->nk.tiers.ntiers; j++) {
+		snapshot_tier_text(s, j, line, sizeof(line));
+		fprintf(f, "  %s\n", line);
+	}
+	snapshot_tiering_text(s, line, sizeof(line));
+	fprintf(f, "  %s\n", line);
 }
 
 static double distance(const void *ctx, size_t i, size_t j)
