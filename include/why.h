@@ -12,14 +12,17 @@
 
 #include "bitmap.h"
 #include "numa_maps.h"
+#include "tiers.h"
 
 enum why_cause {
 	WHY_NOT_READ,    /* no placement yet: nothing to judge */
 	WHY_NONE, WHY_POLICY, WHY_CPUSET, WHY_SHARED_FILE, WHY_SPREAD, WHY_SPILL,
-	WHY_MOVED, WHY_UNKNOWN, WHY_NCAUSES
+	WHY_MOVED, WHY_UNKNOWN,
+	WHY_DEMOTED,     /* memory tiers: cold pages the kernel demoted */
+	WHY_NCAUSES
 };
 /* "-", "none", "policy", "cpuset", "shared_file", "spread", "spill",
- * "moved", "unknown" */
+ * "moved", "unknown", "demoted" */
 extern const char *const why_cause_names[WHY_NCAUSES];
 /* The name of a judged cause; NULL when not read yet (or out of range). */
 const char *why_cause_name(int cause);
@@ -63,6 +66,10 @@ struct why_input {
 					 * (index), -1 unknown or unchanged */
 	double kernel_migrate_rate;     /* this process's pages the kernel's NUMA
 					 * balancing moves per second, -1 unknown */
+	/* The memory tiers (node index order), or NULL: which nodes have
+	 * CPUs (a rebind never names one without), which are memory-only
+	 * nodes of a slower tier, and whether the kernel demotes. */
+	const struct tier_model *tiers;
 };
 
 #define WHY_MAX_EVIDENCE 4
@@ -79,8 +86,9 @@ struct why_result {
  * without the words why_decide would write; false: why_decide must. */
 bool why_settled(const struct why_input *in, enum why_cause *cause);
 
-/* Decide, in the order none, policy, cpuset, shared_file, spread, spill,
- * moved, unknown: the first cause the evidence supports. */
+/* Decide, in the order none, policy, cpuset, demoted, shared_file,
+ * spread, spill, moved, unknown: the first cause the evidence supports.
+ * A rebind never names a node without CPUs. */
 void why_decide(const struct why_input *in, struct why_result *out);
 
 #endif

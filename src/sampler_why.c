@@ -163,6 +163,7 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 		.rss_growth_kb = sp->rss_growth_kb,
 		.prev_home = sp->moved_from,
 		.kernel_migrate_rate = sp->kmig_rate,
+		.tiers = snap->nk.tiers.nnodes == nn ? &snap->nk.tiers : NULL,
 	};
 	if (st && st->read_at >= 0 && st->err == 0) {
 		in->mems_allowed = &st->mems;
