@@ -13,6 +13,7 @@
 enum snap_col {
 	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
 	COL_REMOTE_PCT, COL_WHY, COL_RACC, COL_HOT, COL_HOTREM, COL_HOTREM_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
+	COL_FAST, COL_SLOW, COL_SLOW_PCT,      /* memory tiers */
 	COL_NCOLS
 };
 struct sort_key {
@@ -92,6 +93,10 @@ long col_list_find(const struct col_list *l, enum snap_col col);
 int col_list_set_access(struct col_list *l, bool on);
 /* AGE on or off: inserted before POLICY/COMMAND, or removed. */
 int col_list_set_age(struct col_list *l, bool on);
+/* FAST, SLOW and SLOW% on (after REMOTE%, else before WHY/POLICY/
+ * COMMAND) or off: the default lists show them on a machine of more
+ * than one memory tier (tiers_multi). */
+int col_list_set_tiers(struct col_list *l, bool on);
 void col_list_free(struct col_list *l);
 /* A front end's choice of sort (-s NAME, NULL: REMOTE descending) and
  * columns (-o SPEC into l; NULL leaves l as it is), AGE added with age. 0, or

@@ -13,6 +13,7 @@
 #include "why.h"
 #include "nodestat.h"
 #include "proc.h"
+#include "tiers.h"
 #include "topology.h"
 
 enum nm_state { NMS_NOT_READ, NMS_OK, NMS_NO_PERM, NMS_GONE, NMS_ERROR };
@@ -60,6 +61,9 @@ struct snap_proc {
 				       * while watched, -1 never */
 	int why;                      /* enum why_cause (why.h) */
 	const struct access_proc *acc; /* its access heat (snapshot.acc), NULL none */
+	/* Memory tiers (tiers.h): kB on the fastest tier and on the slower
+	 * ones, from node_kb; -1 unknown (not read, or no tiers). */
+	int64_t fast_kb, slow_kb;
 };
 
 /* What the numa_maps budget did in one sample. */
@@ -83,6 +87,7 @@ struct snap_numa_kernel {
 	double (*node_rate)[NVM_NKEYS];
 	int *tier;                    /* [nnodes]: memory tier id, -1 none */
 	size_t sched_read;            /* processes whose sched was read now */
+	struct tier_model tiers;      /* the tier model (every TIERS_EVERY_S) */
 };
 /* "off", "NUMA", "tiering", "NUMA+tiering", "unknown" */
 const char *snapshot_balancing_name(int mode);

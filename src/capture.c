@@ -146,6 +146,7 @@ static int copy_in(struct cap *c, const char *dir, const char *const *names)
 static const char *const sys_files[] = {
 	"/proc/stat", "/proc/meminfo", "/proc/vmstat", "/proc/zoneinfo", "/proc/cpuinfo",
 	"/proc/sys/kernel/numa_balancing", "/proc/sys/kernel/osrelease",
+	"/proc/sys/kernel/numa_balancing_promote_rate_limit_MBps", "/sys/kernel/mm/numa/demotion_enabled",
 	"/sys/hypervisor/type", "/sys/class/dmi/id/sys_vendor",
 	"/sys/class/dmi/id/product_name", "/sys/class/dmi/id/bios_vendor",
 	CPU_DIR "/online", CPU_DIR "/possible", CPU_DIR "/present",

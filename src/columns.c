@@ -289,6 +289,49 @@ static void c_command(const struct col_ctx *c, const struct snap_proc *p, int no
 	sanitize_term(s, out, n);
 }
 
+/* ---- memory tiers (tiers.h) ------------------------------------------- */
+
+static bool v_fast(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = (double)p->fast_kb;
+	return p->nm == NMS_OK && p->fast_kb >= 0;
+}
+
+static bool v_slow(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = (double)p->slow_kb;
+	return p->nm == NMS_OK && p->slow_kb >= 0;
+}
+
+static bool v_slow_pct(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	bool ok = p->nm == NMS_OK && p->slow_kb >= 0 && p->total_kb > 0;
+	*v = ok ? 100.0 * (double)p->slow_kb / (double)p->total_kb : -1;
+	return ok;
+}
+
+static void c_fast(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	kb_cell(c, p->nm == NMS_OK ? p->fast_kb : -1, p->nm_sampled, out, n);
+}
+
+static void c_slow(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	kb_cell(c, p->nm == NMS_OK ? p->slow_kb : -1, p->nm_sampled, out, n);
+}
+
+static void c_slow_pct(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c;
+	double v;
+	fmt_pct(out, n, v_slow_pct(p, node, &v) ? v : -1);
+}
+
 /* ---- the table ------------------------------------------------------- */
 
 static const struct col_def cols[COL_NCOLS] = {
@@ -309,7 +352,7 @@ static const struct col_def cols[COL_NCOLS] = {
 	[COL_REMOTE_PCT] = { "REMOTE%", "REMOTE%", "REMOTE%", "REMOTE / total resident in numa_maps",
 			     7, 8, 1, true, false, v_remote_pct, NULL, c_remote_pct },
 	[COL_WHY] = { "WHY", "WHY", "WHY",
-		      "why REMOTE: none policy cpuset shared_file spread spill moved unknown",
+		      "why REMOTE: none policy cpuset shared_file spread spill moved unknown demoted",
 		      -11, -11, 1, false, false, NULL, s_why, c_why },
 	[COL_RACC] = { "RACC%", "RACC%", "RACC%",
 		       "kernel's sampled NUMA faults on another node than the thread's (NUMA balancing)",
@@ -334,6 +377,12 @@ static const struct col_def cols[COL_NCOLS] = {
 			 -24, -16, 2, false, false, NULL, s_policy, c_policy },
 	[COL_COMMAND] = { "COMMAND", "COMMAND", "COMMAND", "command name (the monitor, and -c: the command line)",
 			  -16, -16, 1, false, false, NULL, s_comm, c_command },
+	[COL_FAST] = { "FAST", "FAST", "FAST", "kB on the fastest memory tier (memory_tierN, the lowest N)",
+		       10, 7, 1, true, false, v_fast, NULL, c_fast },
+	[COL_SLOW] = { "SLOW", "SLOW", "SLOW", "kB on slower memory tiers (CXL, far memory: CPU-less nodes)",
+		       10, 7, 1, true, false, v_slow, NULL, c_slow },
+	[COL_SLOW_PCT] = { "SLOW%", "SLOW%", "SLOW%", "SLOW / total resident in numa_maps",
+			   6, 6, 1, true, false, v_slow_pct, NULL, c_slow_pct },
 };
 
 const struct col_def *col_get(enum snap_col c)
@@ -472,6 +521,32 @@ int col_list_set_access(struct col_list *l, bool on)
 				pos = col_list_find(l, before[k]);
 		}
 		int rc = col_list_insert(l, pos < 0 ? l->n : (size_t)pos, (struct col_ref){ heat[i], -1 });
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int col_list_set_tiers(struct col_list *l, bool on)
+{
+	static const enum snap_col tc[] = { COL_FAST, COL_SLOW, COL_SLOW_PCT };
+	long at = -1;
+	for (size_t k = 0; k < 3; k++)
+		while ((at = col_list_find(l, tc[k])) >= 0 && !on)
+			col_list_remove(l, (size_t)at);
+	if (!on || col_list_find(l, COL_FAST) >= 0)
+		return 0;
+	long pos = col_list_find(l, COL_REMOTE_PCT);
+	if (pos >= 0)
+		pos++;
+	static const enum snap_col after[] = { COL_WHY, COL_POLICY, COL_COMMAND };
+	for (size_t k = 0; k < 3 && pos < 0; k++)
+		pos = col_list_find(l, after[k]);
+	size_t p = pos < 0 ? l->n : (size_t)pos;
+	for (size_t k = 0; k < 3; k++) {
+		if (col_list_find(l, tc[k]) >= 0)
+			continue;
+		int rc = col_list_insert(l, p++, (struct col_ref){ tc[k], -1 });
 		if (rc)
 			return rc;
 	}

@@ -53,6 +53,48 @@ static json_object *nvm_obj(const int64_t *v, const double *rate)
 	return o;
 }
 
+/* The node's tier order (0 fastest), or null. */
+static json_object *tier_order(const struct snapshot *s, size_t i)
+{
+	int o = tiers_node_order(&s->nk.tiers, i);
+	return o >= 0 ? json_object_new_int(o) : NULL;
+}
+
+/* The node's HMAT figures from its initiators, or null. */
+static json_object *node_hmat(const struct snapshot *s, size_t i)
+{
+	const struct tier_model *m = &s->nk.tiers;
+	if (i >= m->nnodes || m->node[i].access < 0)
+		return NULL;
+	const struct tier_node *n = &m->node[i];
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "access_class", json_object_new_int(n->access));
+	json_object_object_add(o, "read_latency_ns", jnum(n->read_lat_ns));
+	json_object_object_add(o, "write_latency_ns", jnum(n->write_lat_ns));
+	json_object_object_add(o, "read_bandwidth_mbs", jnum(n->read_bw_mbs));
+	json_object_object_add(o, "write_bandwidth_mbs", jnum(n->write_bw_mbs));
+	return o;
+}
+
+/* kB per tier id, or null (placement not read, or no tiers). */
+static json_object *tier_kb(const struct snapshot *s, const struct snap_proc *p)
+{
+	const struct tier_model *m = &s->nk.tiers;
+	if (p->nm != NMS_OK || !m->ntiers || m->nnodes != s->topo->nnodes)
+		return NULL;
+	int64_t kb[64];
+	if (m->ntiers > sizeof(kb) / sizeof(*kb))
+		return NULL;
+	tiers_kb(m, p->node_kb, kb);
+	json_object *o = json_object_new_object();
+	for (size_t j = 0; j < m->ntiers; j++) {
+		char id[16];
+		snprintf(id, sizeof(id), "%d", m->tier[j].id);
+		json_object_object_add(o, id, json_object_new_int64(kb[j]));
+	}
+	return o;
+}
+
 static json_object *node_obj(const struct snapshot *s, size_t i)
 {
 	const struct topology *t = s->topo;
@@ -90,6 +132,8 @@ static json_object *node_obj(const struct snapshot *s, size_t i)
 		json_object_object_add(o, "numa_balancing_per_s", nvm_obj(NULL, s->nk.node_rate[i]));
 		json_object_object_add(o, "memory_tier", s->nk.tier[i] >= 0 ?
 				       json_object_new_int(s->nk.tier[i]) : NULL);
+		json_object_object_add(o, "memory_tier_order", tier_order(s, i));
+		json_object_object_add(o, "hmat", node_hmat(s, i));
 	}
 	return o;
 }
@@ -107,23 +151,29 @@ static json_object *balancing_obj(const struct snapshot *s)
 	json_object_object_add(o, "hint_faults_local_pct", lp >= 0 ? jreal(lp, 1) : NULL);
 	json_object *tiers = json_object_new_array();
 	const struct topology *t = s->topo;
-	for (size_t i = 0; nk->tier && i < t->nnodes; i++) {
-		if (nk->tier[i] < 0)
-			continue;
-		bool seen = false;
-		for (size_t j = 0; j < i; j++)
-			seen |= nk->tier[j] == nk->tier[i];
-		if (seen)
-			continue;
+	const struct tier_model *m = &nk->tiers;
+	/* Fast -> slow, each with its nodes and its slowest node's HMAT
+	 * figures. */
+	for (size_t j = 0; j < m->ntiers; j++) {
+		const struct tier_info *tf = &m->tier[j];
 		json_object *ti = json_object_new_object(), *ns = json_object_new_array();
-		for (size_t j = i; j < t->nnodes; j++)
-			if (nk->tier[j] == nk->tier[i])
-				json_object_array_add(ns, json_object_new_int(t->nodes[j].id));
-		json_object_object_add(ti, "tier", json_object_new_int(nk->tier[i]));
+		for (size_t i = 0; i < t->nnodes && i < m->nnodes; i++)
+			if (m->node[i].order == (int)j)
+				json_object_array_add(ns, json_object_new_int(t->nodes[i].id));
+		json_object_object_add(ti, "tier", json_object_new_int(tf->id));
 		json_object_object_add(ti, "nodes", ns);
+		json_object_object_add(ti, "order", json_object_new_int(tf->order));
+		json_object_object_add(ti, "has_cpus", json_object_new_boolean(tf->cpus));
+		json_object_object_add(ti, "read_latency_ns", jnum(tf->read_lat_ns));
+		json_object_object_add(ti, "write_latency_ns", jnum(tf->write_lat_ns));
+		json_object_object_add(ti, "read_bandwidth_mbs", jnum(tf->read_bw_mbs));
+		json_object_object_add(ti, "write_bandwidth_mbs", jnum(tf->write_bw_mbs));
 		json_object_array_add(tiers, ti);
 	}
 	json_object_object_add(o, "memory_tiers", tiers);
+	json_object_object_add(o, "demotion_enabled", m->demotion >= 0 ?
+			       json_object_new_boolean(m->demotion) : NULL);
+	json_object_object_add(o, "promote_rate_limit_mbps", jnum(m->promote_limit_mbps));
 	json_object_object_add(o, "processes_sched_read", json_object_new_int64((int64_t)nk->sched_read));
 	return o;
 }
@@ -229,6 +279,7 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "unknown_node_kb", ok ? jnum(p->unknown_node_kb) : NULL);
 	json_object_object_add(o, "numa_maps_warnings", ok ? json_object_new_int64((int64_t)p->nm_warnings) : NULL);
 	json_object_object_add(o, "remote_pct", ok ? jreal(p->remote_pct, 1) : NULL);
+	json_object_object_add(o, "tier_kb", tier_kb(s, p));
 	json_object_object_add(o, "rss_kb", jnum(p->info.rss_kb));
 	json_object_object_add(o, "cpu_pct", jreal(p->cpu_pct, 1));
 	/* user + system, in seconds (the kernel's ticks are 1/100 s) */

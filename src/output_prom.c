@@ -12,6 +12,7 @@
 #include "measure_io.h"
 #include "node_fields.h"
 #include "output_prom_int.h"
+#include "snapshot_tiers.h"
 
 static void node_memory(const struct expo *e, const struct snapshot *s)
 {
@@ -113,6 +114,46 @@ static void self(const struct expo *e, const struct snapshot *s, const struct ou
 	prom_sample(e, F_NM_READS, (const char *[]){ "sampled" }, (double)st->nm_sampled);
 }
 
+/* The memory tiers: each node's, each tier's order, nodes, HMAT figures,
+ * memory and the kernel's promotions and demotions. */
+static void tiers(const struct expo *e, const struct snapshot *s)
+{
+	const struct tier_model *m = &s->nk.tiers;
+	const struct topology *t = s->topo;
+	prom_head(e, F_NODE_TIER);
+	for (size_t i = 0; i < t->nnodes && i < m->nnodes; i++)
+		if (m->node[i].tier >= 0)
+			prom_sample(e, F_NODE_TIER, (const char *[]){ prom_num(t->nodes[i].id).s },
+				    m->node[i].tier);
+	static const enum fam per_tier[] = { F_TIER_ORDER, F_TIER_NODES, F_TIER_LATENCY, F_TIER_BANDWIDTH,
+					     F_TIER_TOTAL, F_TIER_FREE, F_TIER_PROMOTED, F_TIER_DEMOTED };
+	for (size_t k = 0; k < sizeof(per_tier) / sizeof(*per_tier); k++) {
+		enum fam f = per_tier[k];
+		prom_head(e, f);
+		for (size_t j = 0; j < m->ntiers; j++) {
+			const struct tier_info *ti = &m->tier[j];
+			struct tier_sum ts;
+			snapshot_tier_sum(s, j, &ts);
+			struct prom_num id = prom_num(ti->id);
+			double v = f == F_TIER_ORDER ? ti->order : f == F_TIER_NODES ? (double)ti->nnodes :
+				   f == F_TIER_LATENCY ? (ti->read_lat_ns >= 0 ? ti->read_lat_ns / 1e9 : -1) :
+				   f == F_TIER_BANDWIDTH ? (ti->read_bw_mbs >= 0 ? ti->read_bw_mbs * 1e6 : -1) :
+				   f == F_TIER_TOTAL ? (ts.total_kb >= 0 ? prom_kb_bytes(ts.total_kb) : -1) :
+				   f == F_TIER_FREE ? (ts.free_kb >= 0 ? prom_kb_bytes(ts.free_kb) : -1) :
+				   f == F_TIER_PROMOTED ? (double)ts.promoted : (double)ts.demoted;
+			if (v < 0)
+				continue;
+			if (f == F_TIER_NODES)
+				prom_sample(e, f, (const char *[]){ id.s, ti->cpus ? "yes" : "no" }, v);
+			else
+				prom_sample(e, f, (const char *[]){ id.s }, v);
+		}
+	}
+	prom_head(e, F_TIER_DEMOTION);
+	if (m->demotion >= 0)
+		prom_sample(e, F_TIER_DEMOTION, NULL, m->demotion);
+}
+
 static int expose(FILE *f, const struct snapshot *s, const struct output_opts *o, bool om)
 {
 	static const struct output_metrics defaults = OUTPUT_METRICS_DEFAULT;
@@ -120,6 +161,7 @@ static int expose(FILE *f, const struct snapshot *s, const struct output_opts *o
 	node_memory(&e, s);
 	node_cpu(&e, s);
 	distances(&e, s, o->meas);
+	tiers(&e, s);
 	int rc = prom_processes(&e, s, o->metrics ? o->metrics : &defaults);
 	self(&e, s, o->stats);
 	if (om)

@@ -14,6 +14,9 @@
 #define W_PID "--metrics-by pid (the default)"
 #define W_COMM "--metrics-by comm"
 #define W_STATS "batch and --serve (not --replay)"
+#define W_TIERS "the kernel has memory tiers"
+#define W_HMAT "memory tiers and the firmware's HMAT"
+#define W_PID_TIERS "--metrics-by pid, more than one memory tier"
 
 static const struct prom_family fams[F_N] = {
 	[F_NODE_CPUS] = { "numatop_node_cpus", "gauge", "node", "CPUs of the node (online ones).", "" },
@@ -64,6 +67,30 @@ static const struct prom_family fams[F_N] = {
 	[F_SAMPLES] = { "numatop_samples_total", "counter", "", "Samples taken.", W_STATS },
 	[F_NM_READS] = { "numatop_numa_maps_reads_total", "counter", "kind",
 		"Processes whose placement was read: exact (numa_maps) or sampled (move_pages).", W_STATS },
+	[F_NODE_TIER] = { "numatop_node_memory_tier", "gauge", "node",
+		"The node's memory tier (memory_tierN: the lower, the faster).", W_TIERS },
+	[F_TIER_ORDER] = { "numatop_tier_order", "gauge", "tier",
+		"The tier's place, fast to slow (0 the fastest).", W_TIERS },
+	[F_TIER_NODES] = { "numatop_tier_nodes", "gauge", "tier,cpus",
+		"Nodes in the tier; cpus is yes when one of them has CPUs, no for memory only.", W_TIERS },
+	[F_TIER_LATENCY] = { "numatop_tier_read_latency_seconds", "gauge", "tier",
+		"The firmware's (HMAT) read latency of the tier's slowest node from its initiators.", W_HMAT },
+	[F_TIER_BANDWIDTH] = { "numatop_tier_read_bandwidth_bytes_per_second", "gauge", "tier",
+		"The firmware's (HMAT) read bandwidth of the tier's slowest node from its initiators.", W_HMAT },
+	[F_TIER_TOTAL] = { "numatop_tier_memory_total_bytes", "gauge", "tier",
+		"Memory of the tier's nodes.", W_TIERS },
+	[F_TIER_FREE] = { "numatop_tier_memory_free_bytes", "gauge", "tier",
+		"Free memory of the tier's nodes.", W_TIERS },
+	[F_TIER_PROMOTED] = { "numatop_tier_promoted_pages_total", "counter", "tier",
+		"Pages the kernel promoted into the tier's nodes (pgpromote_success).", W_TIERS },
+	[F_TIER_DEMOTED] = { "numatop_tier_demoted_pages_total", "counter", "tier",
+		"Pages the kernel demoted out of the tier's nodes (pgdemote_kswapd + pgdemote_direct).",
+		W_TIERS },
+	[F_TIER_DEMOTION] = { "numatop_tier_demotion_enabled", "gauge", "",
+		"1 when the kernel demotes cold pages to a slower tier under pressure (demotion_enabled).",
+		W_TIERS },
+	[F_PROC_SLOW] = { "numatop_process_slow_tier_bytes", "gauge", "pid,comm,user",
+		"Resident memory of the process on slower memory tiers than the fastest.", W_PID_TIERS },
 };
 
 struct prom_family prom_node_family(const struct node_field *nf)

@@ -76,6 +76,13 @@ static int per_pid(const struct expo *e, const struct snapshot *s, const struct 
 				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
 						      v[k]->info.user },
 				    t->nodes[v[k]->home].id);
+	prom_head(e, F_PROC_SLOW);
+	for (size_t k = 0; k < n && tiers_multi(&s->nk.tiers); k++)
+		if (v[k]->slow_kb >= 0)
+			prom_sample(e, F_PROC_SLOW,
+				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
+						      v[k]->info.user },
+				    prom_kb_bytes(v[k]->slow_kb));
 	free(v);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include "columns.h"
 #include "sanitize.h"
 #include "format.h"
+#include "snapshot_tiers.h"
 #include "node_fields.h"
 
 static void print_warning(void *ctx, const char *line)
@@ -167,6 +168,15 @@ static void balancing_line(FILE *f, const struct snapshot *s)
 	fprintf(f, "\n%s\n", line);
 	if (fmt_tiers(s, line, sizeof(line)))
 		fprintf(f, "%s\n", line);
+	if (!tiers_multi(&s->nk.tiers))
+		return;
+	/* Several tiers: each, fast -> slow, and the kernel's knobs. */
+	for (size_t j = 0; j < s->nk.tiers.ntiers; j++) {
+		snapshot_tier_text(s, j, line, sizeof(line));
+		fprintf(f, "  %s\n", line);
+	}
+	snapshot_tiering_text(s, line, sizeof(line));
+	fprintf(f, "  %s\n", line);
 }
 
 static double distance(const void *ctx, size_t i, size_t j)
@@ -216,7 +226,8 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 	const struct col_list *l = o->cols;
 	if (!l || !l->n) {
 		if (col_list_default(&def, false, o->show_age) != 0 ||
-		    (s->nacc && col_list_set_access(&def, true) != 0)) {
+		    (s->nacc && col_list_set_access(&def, true) != 0) ||
+		    col_list_set_tiers(&def, tiers_multi(&s->nk.tiers)) != 0) {
 			col_list_free(&def);
 			return;
 		}

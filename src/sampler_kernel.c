@@ -12,6 +12,7 @@
 
 #include "parse.h"
 #include "sampler_int.h"
+#include "tiers.h"
 
 #define SCHED_TOP 16            /* processes by REMOTE a sample */
 #define SCHED_MAX_THREADS 64    /* task files read per process */
@@ -34,6 +35,7 @@ struct kernel_state {
 	double prev_at;              /* -1: no previous */
 	double tiers_at;
 	int *tier;                   /* [nnodes] */
+	struct tier_model model;
 	struct sched_entry *v;       /* sorted by pid */
 	size_t n, cap;
 	int64_t *faults;             /* by node id */
@@ -49,6 +51,7 @@ void sampler_kernel_free(struct sampler *s)
 		return;
 	free(k->prev_node);
 	free(k->tier);
+	tiers_free(&k->model);
 	free(k->v);
 	free(k->faults);
 	free(k->order);
@@ -64,31 +67,16 @@ static void rates(const struct numa_vmstat *now, const struct numa_vmstat *prev,
 			 (double)(now->v[i] - prev->v[i]) / dt : -1;
 }
 
-/* memory_tier<N>/nodelist: which tier each node is in. */
+/* The tier model (tiers.c): which tier each node is in, its order and
+ * HMAT figures, the kernel's tiering knobs. */
 static void read_tiers(struct sampler *s, struct kernel_state *k)
 {
 	const struct topology *t = s->topo;
+	tiers_free(&k->model);
+	if (tiers_read(s->root, t, &k->model) != 0)
+		tiers_free(&k->model);
 	for (size_t i = 0; i < t->nnodes; i++)
-		k->tier[i] = -1;
-	int *ids;
-	size_t n;
-	if (fsroot_list_ids(s->root, "/sys/devices/virtual/memory_tiering", "memory_tier",
-			    FSROOT_DIRS, &ids, &n) != 0)
-		return;
-	for (size_t j = 0; j < n; j++) {
-		char path[128], v[1024];
-		snprintf(path, sizeof(path), "/sys/devices/virtual/memory_tiering/memory_tier%d/nodelist",
-			 ids[j]);
-		int len = fsroot_read_small(s->root, path, v, sizeof(v));
-		struct bitmap b;
-		bitmap_init(&b);
-		if (len >= 0 && bitmap_parse_list(&b, v, (size_t)len) == 0)
-			for (size_t i = 0; i < t->nnodes; i++)
-				if (bitmap_test(&b, (unsigned)t->nodes[i].id))
-					k->tier[i] = ids[j];
-		bitmap_free(&b);
-	}
-	free(ids);
+		k->tier[i] = i < k->model.nnodes ? k->model.node[i].tier : -1;
 }
 
 static struct sched_entry *entry(struct kernel_state *k, int pid, bool add)
@@ -226,6 +214,8 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 		k->tiers_at = s->tick_now;
 	}
 	memcpy(nk->tier, k->tier, t->nnodes * sizeof(*nk->tier));
+	if (tiers_copy(&nk->tiers, &k->model) != 0)
+		return -ENOMEM;
 
 	/* Per process: the prioritized, then the top by REMOTE. */
 	if (k->ordercap < snap->nprocs) {
@@ -240,6 +230,8 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 		struct snap_proc *sp = &snap->procs[i];
 		sp->racc_pct = sp->kmig_rate = sp->sched_age_s = -1;
 		sp->kmig_pages = -1;
+		tiers_split_kb(&nk->tiers, sp->nm == NMS_OK ? sp->node_kb : NULL, &sp->fast_kb,
+			       &sp->slow_kb);
 		if (!sp->info.kthread)
 			k->order[nc++] = i;
 	}

@@ -167,6 +167,7 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 		.hot_remote_kb = sp->acc ? sp->acc->hot_remote_kb : -1,
 		.heat_watched_s = sp->acc ? sp->acc->monitored_s : 0,
 		.cold_idle_s = sp->acc ? sp->acc->cold_remote_idle_s : -1,
+		.tiers = snap->nk.tiers.nnodes == nn ? &snap->nk.tiers : NULL,
 	};
 	if (st && st->read_at >= 0 && st->err == 0) {
 		in->mems_allowed = &st->mems;

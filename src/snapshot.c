@@ -35,6 +35,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->acc);
 	free(s->acc_reg);
 	free(s->acc_kb);
+	tiers_free(&s->nk.tiers);
 	free(s->low_kb);
 	proc_list_free(&s->plist);
 	cgroup_set_free(&s->cgroups);

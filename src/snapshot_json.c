@@ -300,6 +300,24 @@ static int name_index(const char *const *names, size_t n, const char *v)
 	return -1;
 }
 
+/* A node's tier facts as recorded: its tier (memory_tier), its CPUs
+ * from the topology, its HMAT figures (null before they were written). */
+static void tier_node_from(const struct topology *t, size_t i, json_object *no, struct tier_node *n,
+			   int tier)
+{
+	n->id = t->nodes[i].id;
+	n->tier = tier >= 0 ? tier : -1;
+	n->cpus = !bitmap_empty(&t->nodes[i].cpus);
+	json_object *h = get(no, "hmat");
+	int64_t ac = i64(h, "access_class");
+	n->access = ac == 0 || ac == 1 ? (int)ac : -1;
+	int64_t *f[] = { &n->read_lat_ns, &n->write_lat_ns, &n->read_bw_mbs, &n->write_bw_mbs };
+	static const char *const k[] = { "read_latency_ns", "write_latency_ns", "read_bandwidth_mbs",
+					 "write_bandwidth_mbs" };
+	for (size_t j = 0; j < 4; j++)
+		*f[j] = i64(h, k[j]) > 0 ? i64(h, k[j]) : -1;
+}
+
 static int nodes_from(struct snapshot *s, json_object *root)
 {
 	const struct topology *t = s->topo;
@@ -317,7 +335,7 @@ static int nodes_from(struct snapshot *s, json_object *root)
 		s->nk.node = calloc(n, sizeof(*s->nk.node));
 		s->nk.node_rate = calloc(n, sizeof(*s->nk.node_rate));
 		s->nk.tier = calloc(n, sizeof(*s->nk.tier));
-		if (!s->nk.node || !s->nk.node_rate || !s->nk.tier)
+		if (!s->nk.node || !s->nk.node_rate || !s->nk.tier || tiers_init(&s->nk.tiers, n) != 0)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -365,6 +383,7 @@ static int nodes_from(struct snapshot *s, json_object *root)
 				s->nk.node_rate[i][k] = dbl(r, nvm_names[k]);
 			}
 			s->nk.tier[i] = (int)i64(no, "memory_tier");
+			tier_node_from(t, i, no, &s->nk.tiers.node[i], s->nk.tier[i]);
 		}
 	}
 	if (bal) {
@@ -376,6 +395,12 @@ static int nodes_from(struct snapshot *s, json_object *root)
 		}
 		s->nk.sched_read = (size_t)(i64(bal, "processes_sched_read") > 0 ?
 					    i64(bal, "processes_sched_read") : 0);
+		json_object *de = get(bal, "demotion_enabled");
+		s->nk.tiers.demotion = de && json_object_is_type(de, json_type_boolean) ?
+				       json_object_get_boolean(de) : -1;
+		s->nk.tiers.promote_limit_mbps = i64(bal, "promote_rate_limit_mbps");
+		if (tiers_build(&s->nk.tiers) != 0)
+			return -ENOMEM;
 	} else {
 		s->nk.balancing = -1;
 		for (int k = 0; k < NVM_NKEYS; k++)
@@ -509,6 +534,7 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	int64_t w = i64(o, "numa_maps_warnings");
 	p->nm_warnings = w > 0 ? (size_t)w : 0;
 	p->remote_pct = dbl(o, "remote_pct");
+	tiers_split_kb(&s->nk.tiers, p->nm == NMS_OK ? p->node_kb : NULL, &p->fast_kb, &p->slow_kb);
 	int64_t maps = i64(o, "mappings");
 	p->nmappings = maps > 0 ? (size_t)maps : 0;
 	p->policy = proc_str(s, str(o, "policy"), 63);

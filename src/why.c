@@ -8,6 +8,7 @@
 
 const char *const why_cause_names[WHY_NCAUSES] = {
 	"-", "none", "policy", "cpuset", "shared_file", "spread", "spill", "moved", "unknown",
+	"demoted",
 };
 
 const char *why_cause_name(int cause)
@@ -58,6 +59,32 @@ static int most(const struct why_input *in, const int64_t *kb, bool skip_home)
 		if ((!skip_home || (int)i != in->home) && kb[i] > 0 && (best < 0 || kb[i] > kb[best]))
 			best = (int)i;
 	return best;
+}
+
+/* Node index i has CPUs (unknown: taken as yes): a rebind can run
+ * threads there. */
+static bool can_run(const struct why_input *in, int i)
+{
+	const struct tier_model *m = in->tiers;
+	return i >= 0 && (!m || !m->node || (size_t)i >= m->nnodes || m->node[i].cpus);
+}
+
+/* Node index i is memory only, in a slower tier than the fastest. */
+static bool far_node(const struct why_input *in, int i)
+{
+	return i >= 0 && in->tiers && tiers_node_far(in->tiers, (size_t)i);
+}
+
+/* " (memory only, tier 67 of 4 67)": what a memory-only node is. */
+static void far_words(const struct why_input *in, int i, char *out, size_t n)
+{
+	const struct tier_model *m = in->tiers;
+	const struct tier_info *t = m ? tiers_node_tier(m, (size_t)i) : NULL;
+	if (t && t->order > 0)
+		snprintf(out, n, "memory only, in the slower memory tier %d (the fastest is %d)", t->id,
+			 m->tier[0].id);
+	else
+		snprintf(out, n, "memory only, no CPUs");
 }
 
 static int pct(int64_t part, int64_t whole)
@@ -189,7 +216,7 @@ static bool spread(const struct why_input *in, struct why_result *r, int64_t rem
 	for (size_t i = 0; m >= 0 && i < in->nnodes; i++)
 		if ((int)i != m && work(in, i) > 0 && in->node_kb[i] > 0)
 			left += in->node_kb[i];
-	if (m >= 0 && !sizable(in, left))
+	if (m >= 0 && can_run(in, m) && !sizable(in, left))
 		advise(r, WHY_ACT_REBIND, in->node_ids[m], "its threads are spread: rebind them to "
 		       "node %d, where most of its memory is", in->node_ids[m]);
 	else if (follows)
@@ -214,6 +241,33 @@ static bool keep_near(const struct why_input *in, struct why_result *r, int hid)
 	evidence(r, "%.1f MiB of it is on nodes where its own threads run (%s)", mib(near), nodes_s);
 	advise(r, WHY_ACT_NONE, -1, "migrating it to node %d would make %.1f MiB remote for its "
 	       "threads that run where it is: move only what they do not use", hid, mib(near));
+	return true;
+}
+
+static bool demoted(const struct why_input *in, struct why_result *r, int64_t rem)
+{
+	const struct tier_model *m = in->tiers;
+	if (!m || m->demotion != 1 || !tiers_multi(m))
+		return false;
+	int64_t far = 0;
+	int top = -1;
+	for (size_t i = 0; i < in->nnodes; i++)
+		if ((int)i != in->home && far_node(in, (int)i) && in->node_kb[i] > 0) {
+			far += in->node_kb[i];
+			if (top < 0 || in->node_kb[i] > in->node_kb[top])
+				top = (int)i;
+		}
+	if (far * 2 <= rem || top < 0)
+		return false;
+	r->cause = WHY_DEMOTED;
+	char w[96];
+	far_words(in, top, w, sizeof(w));
+	evidence(r, "%.1f of %.1f MiB remote are on node %d, %s", mib(far), mib(rem),
+		 in->node_ids[top], w);
+	evidence(r, "the kernel demotes cold pages to slower tiers (demotion_enabled)");
+	advise(r, WHY_ACT_NONE, -1, "tiered memory: the kernel demoted cold pages to node %d, as "
+	       "intended; it promotes them back when they get hot (kernel.numa_balancing=2)",
+	       in->node_ids[top]);
 	return true;
 }
 
@@ -268,9 +322,25 @@ static void decide(const struct why_input *in, struct why_result *r)
 			       "pages are the point of interleave");
 		} else {
 			int pn = most(in, in->pol_kb, true);
+			int pidx = pn >= 0 ? pn : big;
 			int pid_ = pn >= 0 ? in->node_ids[pn] : big_id;
-			advise(r, WHY_ACT_REBIND, pid_, "its policy keeps the memory on node %d: run its "
-			       "threads there (rebind to node %d)", pid_, pid_);
+			if (pidx >= 0 && !can_run(in, pidx)) {
+				/* Memory-only: no rebind runs threads there. */
+				char w[96];
+				far_words(in, pidx, w, sizeof(w));
+				evidence(r, "node %d is %s", pid_, w);
+				if (far_node(in, pidx))
+					advise(r, WHY_ACT_NONE, -1, "tiered memory by its policy: it binds the "
+					       "memory to node %d, a slower tier without CPUs; to make it fast, "
+					       "change the policy (no rebind can run threads there)", pid_);
+				else
+					advise(r, WHY_ACT_NONE, -1, "its policy keeps the memory on node %d, "
+					       "which has no CPUs: change the policy to move it (no rebind can "
+					       "run threads there)", pid_);
+			} else {
+				advise(r, WHY_ACT_REBIND, pid_, "its policy keeps the memory on node %d: run "
+				       "its threads there (rebind to node %d)", pid_, pid_);
+			}
 		}
 		return;
 	}
@@ -282,7 +352,7 @@ static void decide(const struct why_input *in, struct why_result *r)
 		evidence(r, "Mems_allowed %s excludes HOME node %d", m, hid);
 		int to = -1;
 		for (size_t i = 0; i < in->nnodes; i++)
-			if (bitmap_test(in->mems_allowed, (unsigned)in->node_ids[i]) &&
+			if (bitmap_test(in->mems_allowed, (unsigned)in->node_ids[i]) && can_run(in, (int)i) &&
 			    (to < 0 || in->node_kb[i] > in->node_kb[to]))
 				to = (int)i;
 		if (to >= 0)
@@ -292,6 +362,10 @@ static void decide(const struct why_input *in, struct why_result *r)
 			advise(r, WHY_ACT_NONE, -1, "its cpuset allows memory on %s only", m);
 		return;
 	}
+	/* demoted: most of it is on memory-only nodes of a slower tier,
+	 * not by its policy, while the kernel demotes cold pages there. */
+	if (demoted(in, r, rem))
+		return;
 	/* shared_file: page cache, placed by whoever read the file first. */
 	int64_t file = off_home(in, in->file_kb);
 	if (file * 2 > rem) {
@@ -322,7 +396,8 @@ static void decide(const struct why_input *in, struct why_result *r)
 	int an = most(in, in->anon_kb, true);
 	if (anon * 2 > rem && an >= 0) {
 		int aid = in->node_ids[an];
-		bool excluded = in->cpu_nodes && !bitmap_test(in->cpu_nodes, (unsigned)aid);
+		bool excluded = in->cpu_nodes && can_run(in, an) &&
+				!bitmap_test(in->cpu_nodes, (unsigned)aid);
 		bool changed = in->prev_home >= 0 && in->prev_home != in->home;
 		if (excluded)
 			evidence(r, "Cpus_allowed excludes node %d, which holds %.1f MiB of its anonymous "

@@ -27,7 +27,7 @@ LAYERS = [
     ("base", ["buf", "bitmap", "strpool", "sanitize", "safefile", "fsroot", "monotime", "parse", "parse_*",
               "numa_maps", "numa_maps_*", "cgroup_parse", "nmsched", "sigstop", "maps"]),
     ("readers", ["topology", "topology_*", "proc", "proc_*", "cgroup", "cgroup_procs",
-                 "placement", "detail", "nodestat", "hmat", "measure_io", "record", "record_read",
+                 "placement", "detail", "nodestat", "hmat", "tiers", "measure_io", "record", "record_read",
                  "record_write", "record_frames", "record_guard", "damon", "damon_parse",
                  # DAMON is a source the sampler asks (its kdamond made
                  # and stopped only when it is ours: damon_ctl.h)

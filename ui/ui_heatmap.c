@@ -71,6 +71,22 @@ static double value(const struct ui *u, size_t i, size_t j)
 	}
 }
 
+/* The HMAT layers on a machine of several memory tiers: the tiers split
+ * the columns (true when there is a boundary to show). */
+static bool tier_cut(const struct ui *u)
+{
+	const struct tier_model *m = &u->snap.nk.tiers;
+	return (u->heat.layer == HL_HMAT_LATENCY || u->heat.layer == HL_HMAT_BANDWIDTH) &&
+	       tiers_multi(m) && m->nnodes == u->se.topo.nnodes;
+}
+
+/* Column j starts another tier than column j - 1. */
+static bool tier_starts(const struct ui *u, size_t j)
+{
+	const struct tier_model *m = &u->snap.nk.tiers;
+	return j > 0 && tier_cut(u) && m->node[j].order != m->node[j - 1].order;
+}
+
 static void title(const struct ui *u, char *out, size_t n)
 {
 	char age[24];
@@ -89,10 +105,12 @@ static void title(const struct ui *u, char *out, size_t n)
 		snprintf(out, n, "Read bandwidth, GB/s, all CPUs (measured %s ago%s)", age, vm);
 		break;
 	case HL_HMAT_LATENCY:
-		snprintf(out, n, "HMAT read latency, ns (firmware, access%d)", u->se.hmat.access);
+		snprintf(out, n, "HMAT read latency, ns (firmware, access%d%s)", u->se.hmat.access,
+			 tier_cut(u) ? "; |: tier boundary" : "");
 		break;
 	case HL_HMAT_BANDWIDTH:
-		snprintf(out, n, "HMAT read bandwidth, GB/s (firmware, access%d)", u->se.hmat.access);
+		snprintf(out, n, "HMAT read bandwidth, GB/s (firmware, access%d%s)", u->se.hmat.access,
+			 tier_cut(u) ? "; |: tier boundary" : "");
 		break;
 	default:
 		snprintf(out, n, "Distances (SLIT)");
@@ -213,8 +231,11 @@ static int draw_from(struct ui *u, int y, int maxy, size_t first)
 	y++;
 	if (cw >= 4) {
 		mvaddstr(y, 0, "     ");
-		for (size_t j = 0; j < n; j++)
+		for (size_t j = 0; j < n; j++) {
 			mvprintw(y, 5 + (int)j * cw, "%*d", cw, t->nodes[j].id);
+			if (tier_starts(u, j))     /* the tier boundary, left of its column */
+				mvaddch(y, 5 + (int)j * cw, '|');
+		}
 		y++;
 	}
 	/* Every row fits, or one line is kept to say that more follow. */

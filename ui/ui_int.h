@@ -134,6 +134,8 @@ struct ui {
 	struct col_list cols;    /* the table's columns (-o, F2, A) */
 	bool heat_cols;          /* the default columns: HOT.. added once
 				  * a sample had access heat (false: -o) */
+	bool tier_cols_auto;     /* the default columns: FAST, SLOW, SLOW% join
+				  * them once a sample shows several tiers */
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } *hdr;
 	char settings_path[1024];     /* the settings file, "" none */
 	bool settings_bad;            /* it could not be read: never written */

@@ -77,6 +77,7 @@ static int ui_open(struct ui *u, const struct ui_config *o)
 	if (!o->columns && col_list_default(&u->cols, true, o->show_age) != 0)
 		return 1;
 	u->heat_cols = !o->columns;
+	u->tier_cols_auto = !o->columns;
 	u->show_nodes = u->show_heatmap = true;
 	u->delay = o->delay;
 	u->color = !o->no_color && !getenv("NO_COLOR");
@@ -155,6 +156,10 @@ void ui_sample(struct ui *u)
 	/* Access heat came: its columns join the default ones, once. */
 	if (u->heat_cols && u->snap.nacc && col_list_set_access(&u->cols, true) == 0)
 		u->heat_cols = false;
+	if (u->tier_cols_auto && tiers_multi(&u->snap.nk.tiers)) {
+		col_list_set_tiers(&u->cols, true);
+		u->tier_cols_auto = false;
+	}
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
 	ui_cg_rebuild(u);

@@ -10,6 +10,7 @@
 
 #include "ui_int.h"
 #include "format.h"
+#include "snapshot_tiers.h"
 
 #define FLOW_CELL 25      /* the narrowest cell of the flowing layout */
 
@@ -48,6 +49,20 @@ static void bar(struct ui *u, int y, int x, int w, double a, double b,
 	mvaddch(y, x + w - 1, ']');
 }
 
+/* A memory-only node of a slower tier: "tier67 slow, 300 ns 5.1 GB/s"
+ * (HMAT read latency and bandwidth when known); "" otherwise. */
+static void tier_words(const struct snapshot *s, size_t i, char *out, size_t n)
+{
+	const struct tier_model *m = &s->nk.tiers;
+	out[0] = '\0';
+	if (!tiers_node_far(m, i))
+		return;
+	const struct tier_node *nd = &m->node[i];
+	int o = snprintf(out, n, "tier%d slow, memory-only", nd->tier);
+	if (nd->read_lat_ns > 0 && o > 0 && (size_t)o < n)
+		snprintf(out + o, n - (size_t)o, ", %lld ns", (long long)nd->read_lat_ns);
+}
+
 /* One node in the two-line (TWO) or one-line (ONE) style; rows used. */
 static int draw_node_line(struct ui *u, size_t i, int y, bool compact)
 {
@@ -66,8 +81,10 @@ static int draw_node_line(struct ui *u, size_t i, int y, bool compact)
 		int x = 5, w = compact ? (COLS - 5) / 3 : (COLS - 5) / 2;
 		if (w > 40) w = 40;
 		if (bitmap_empty(&t->nodes[i].cpus)) {
+			char far[64];
+			tier_words(s, i, far, sizeof(far));
 			attron(ui_attr(u, C_DIM));
-			mvprintw(y, x, "%-*.*s", w, w, "no CPUs (memory-only)");
+			mvprintw(y, x, "%-*.*s", w, w, far[0] ? far : "no CPUs (memory-only)");
 			attroff(ui_attr(u, C_DIM));
 		} else {
 			char pct[16];
@@ -119,7 +136,14 @@ static int draw_node_line(struct ui *u, size_t i, int y, bool compact)
 					      (long long)ns->pools[k].size_kb,
 					      (long long)ns->pools[k].free, (long long)ns->pools[k].nr);
 		}
-		if (kind[0] && compact)
+		if (tiers_multi(&s->nk.tiers) && n < (int)sizeof(line) - 40) {
+			/* Pages the kernel promoted into it, demoted out of it. */
+			char pr[16], de[16];
+			rate(pr, sizeof(pr), snapshot_node_promote_rate(s, i));
+			rate(de, sizeof(de), snapshot_node_demote_rate(s, i));
+			n += snprintf(line + n, sizeof(line) - (size_t)n, "  promo %s/s demo %s/s", pr, de);
+		}
+		if (kind[0] && compact && n < (int)sizeof(line))
 			snprintf(line + n, sizeof(line) - (size_t)n, "  %s", kind);
 		if (x < COLS)
 			mvaddnstr(y, x, line, COLS - x);
@@ -159,8 +183,13 @@ static void draw_cell(struct ui *u, size_t i, int y, int x, int w, int idw)
 	attroff(ui_attr(u, C_LABEL));
 	int bw = (w - idw - 3) / 2, bx = x + idw + 1;
 	if (bitmap_empty(&t->nodes[i].cpus)) {
+		char far[32];
+		if (tiers_node_far(&u->snap.nk.tiers, i))
+			snprintf(far, sizeof(far), "tier%d", u->snap.nk.tiers.node[i].tier);
+		else
+			snprintf(far, sizeof(far), "mem-only");
 		attron(ui_attr(u, C_DIM));
-		mvprintw(y, bx, "%-*.*s", bw, bw, "mem-only");
+		mvprintw(y, bx, "%-*.*s", bw, bw, far);
 		attroff(ui_attr(u, C_DIM));
 	} else {
 		fmt_pct(pct, sizeof(pct), ld->busy);
@@ -210,8 +239,13 @@ int ui_draw_panels(struct ui *u, int y, int lines, enum ui_panel_mode m)
 	if (lines <= 0 || n == 0)
 		return y;
 	if (m != PANEL_FLOW) {
-		for (size_t i = 0; i < n; i++)
-			y += draw_node_line(u, i, y, m == PANEL_ONE);
+		/* Several memory tiers: the nodes grouped by tier, fast -> slow. */
+		const struct tier_model *tm = &u->snap.nk.tiers;
+		bool grouped = tiers_multi(tm) && tm->nnodes == n;
+		for (long o = grouped ? -1 : 0; o < (grouped ? (long)tm->ntiers : 1); o++)
+			for (size_t i = 0; i < n; i++)
+				if (!grouped || tm->node[i].order == (int)o)
+					y += draw_node_line(u, i, y, m == PANEL_ONE);
 		return y;
 	}
 	int cols = ui_panel_cols(), rows = (int)((n + (size_t)cols - 1) / (size_t)cols);

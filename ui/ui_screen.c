@@ -81,6 +81,13 @@ static const struct ui_help h_panels[] = {
 	{ "Mem [|| 0.3G/3.9G]", "the node's memory: programs (green, the number) and page cache "
 				 "(yellow, FilePages: reclaimable); the rest is free" },
 	{ "cpu free miss", "sparklines of the last samples: CPU busy, free memory, misses/s" },
+	{ "tier67 slow", "memory tiers: a memory-only node of a slower tier (memory_tierN, the "
+			 "lower N the faster), its HMAT read latency; nodes grouped by tier, fast first" },
+	{ "promo demo", "memory tiers: pages/s the kernel promoted into the node (pgpromote_success) "
+			"and demoted out of it (pgdemote_kswapd + _direct)" },
+	{ "tierN fastest", "Nodes screen: per tier its nodes, HMAT speed, used of total, promotions "
+			   "in and demotions out per second; then balancing, demotion_enabled, promotion "
+			   "limit" },
 };
 static const struct ui_help h_help[] = {
 	{ "Up/Down PgUp/PgDn", "scroll" }, { "any other key", "back" },

@@ -11,6 +11,7 @@
 #include "sanitize.h"
 #include "ui_int.h"
 #include "format.h"
+#include "snapshot_tiers.h"
 
 
 struct warn_lines {
@@ -77,6 +78,16 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 		y++;
 		if (fmt_tiers(s, line, sizeof(line)) && y < ymax)
 			mvaddnstr(y++, 0, line, COLS);
+		/* Several tiers: each, fast -> slow, and the kernel's knobs. */
+		for (size_t j = 0; tiers_multi(&s->nk.tiers) && j < s->nk.tiers.ntiers && y < ymax; j++) {
+			snapshot_tier_text(s, j, line, sizeof(line));
+			mvaddnstr(y, 2, line, COLS - 2);
+			y++;
+		}
+		if (tiers_multi(&s->nk.tiers) && y < ymax) {
+			snapshot_tiering_text(s, line, sizeof(line));
+			mvaddnstr(y++, 2, line, COLS - 2);
+		}
 		for (size_t i = 0; i < t->nnodes && y < ymax; i++) {
 			const double *r = s->nk.node_rate[i];
 			char a[24], b[24], c[24], d[24];

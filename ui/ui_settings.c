@@ -100,6 +100,7 @@ void ui_settings_load(struct ui *u)
 			col_list_set_age(&l, true);
 		col_list_free(&u->cols);
 		u->cols = l;
+		u->tier_cols_auto = false;     /* the saved columns, as saved */
 	} else {
 		col_list_free(&l);
 	}

@@ -107,6 +107,7 @@ void ui_setup_key(struct ui *u, int ch)
 		break;
 	case 'r':
 		col_list_default(&u->cols, true, false);
+		col_list_set_tiers(&u->cols, tiers_multi(&u->snap.nk.tiers));
 		break;
 	case KEY_ESC: case 'q': case KEY_F(2): case KEY_F(10):
 		u->screen = SCR_PROCESSES;

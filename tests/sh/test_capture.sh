@@ -47,6 +47,15 @@ d=$(diff -r -x EXPECTED.md -x numatop-tui-capture.txt "$TREE" "$T/tree" 2>&1)
 "$PROG" --root "$T/tree" -b -n 1 --kernel-threads 2>&1 | grep -v '^numatop-tui.*[0-9]:[0-9]' >"$T/tree.tb"
 [ -s "$T/tree.ta" ] && cmp -s "$T/tree.ta" "$T/tree.tb" && ok capture_tree_same_text ||
 	bad capture_tree_same_text "$(diff "$T/tree.ta" "$T/tree.tb" | head -20)"
+# The tiered tree: the tier nodelists, the HMAT attributes and their
+# initiator links, demotion_enabled and the promotion rate limit come along,
+# and the tiers read back the same.
+"$PROG" --root tests/trees/tiered2 --capture "$T/tiers" >/dev/null 2>&1
+d=$(diff -r --no-dereference -x numatop-tui-capture.txt tests/trees/tiered2 "$T/tiers" 2>&1)
+[ -z "$d" ] && ok capture_tiers_same_files || bad capture_tiers_same_files "$d"
+a=$("$PROG" --root tests/trees/tiered2 --json -n 1 | jq -S -c '[.numa_balancing.memory_tiers, .numa_balancing.demotion_enabled, .numa_balancing.promote_rate_limit_mbps, [.nodes[].hmat]]')
+b=$("$PROG" --root "$T/tiers" --json -n 1 | jq -S -c '[.numa_balancing.memory_tiers, .numa_balancing.demotion_enabled, .numa_balancing.promote_rate_limit_mbps, [.nodes[].hmat]]')
+[ -n "$a" ] && [ "$a" = "$b" ] && ok capture_tiers_same_json || bad capture_tiers_same_json "$a" "$b"
 # A capture of a capture is the capture.
 "$PROG" --root "$T/tree" --capture "$T/tree2" >/dev/null 2>&1
 d=$(diff -r -x numatop-tui-capture.txt "$T/tree" "$T/tree2" 2>&1)

@@ -283,7 +283,8 @@ fi
 if run kjson --json; then
 	has json_balancing "$(cat "$tmp/kjson")" '"numa_balancing":{"mode":1,"mode_name":"NUMA",' \
 		'"pgmigrate_success":1234,"pgmigrate_fail":5,"pgpromote_success":null' \
-		'"memory_tiers":[{"tier":4,"nodes":[0,1,2,3]}]' '"memory_tier":4}'
+		'"memory_tiers":[{"tier":4,"nodes":[0,1,2,3],"order":0,"has_cpus":true,"read_latency_ns":null,' \
+		'"demotion_enabled":null,"promote_rate_limit_mbps":null,' '"memory_tier":4,"memory_tier_order":0,"hmat":null}'
 	has json_racc_1000 "$(jproc "$tmp/kjson" 1000)" '"remote_access_pct":30.0,' \
 		'"kernel_migrated_pages":384,' '"kernel_migrate_per_s":null,'
 	has json_racc_2000 "$(jproc "$tmp/kjson" 2000)" '"remote_access_pct":null,' '"kernel_migrated_pages":0,'

@@ -1007,6 +1007,14 @@ field() { sed -n "s/^$2 //p" "$1" | head -1; }
 "$PROG" --root "$TREE" --format prometheus -n 1 >"$T/tree.prom" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && [ -s "$T/tree.prom" ] && [ ! -s "$T/err" ] && ok prom_tree_runs || bad prom_tree_runs "rc=$rc $(cat "$T/err")"
 promcheck promtool_tree "$T/tree.prom"
+# The tiered tree: each node's tier, the tiers' order (fast -> slow) and
+# HMAT latency, SLOW per process (100: 64 MiB bound to the slow node).
+"$PROG" --root tests/trees/tiered2 --format prometheus -n 1 >"$T/tiers.prom" 2>"$T/err"
+promcheck promtool_tiers "$T/tiers.prom"
+r="$(field "$T/tiers.prom" 'numatop_node_memory_tier{node="1"}') $(field "$T/tiers.prom" 'numatop_tier_order{tier="67"}')"
+r="$r $(field "$T/tiers.prom" 'numatop_tier_read_latency_seconds{tier="67"}')"
+r="$r $(field "$T/tiers.prom" 'numatop_process_slow_tier_bytes{pid="100",comm="slowbound",user="alice"}')"
+[ "$r" = "67 1 3e-07 67108864" ] && ok prom_tiers || bad prom_tiers "got '$r'"
 # The live machine, with a saved measurement (latency and bandwidth families).
 "$PROG" --measure-quick >"$T/measure.out" 2>&1; mrc=$?
 "$PROG" --format prometheus -n 1 >"$T/live.prom" 2>"$T/err"; rc=$?

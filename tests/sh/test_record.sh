@@ -553,3 +553,20 @@ tmux kill-server 2>/dev/null
 "$PROG" --root "$TREE" --format prometheus -n 2 -d 0.2 2>/dev/null | grep '^numatop_node_memory_' | sort -u >"$T/nf.live"
 [ -s "$T/nf.live" ] && [ "$(grep -c 'numatop_node_memory_' "$T/nf.live")" -ge 20 ] && cmp -s "$T/nf.rep" "$T/nf.live" &&
 	ok replay_node_fields_round_trip || bad replay_node_fields_round_trip "$(diff "$T/nf.live" "$T/nf.rep" | head)"
+# The memory tiers come back from a recording as they went in: the tier
+# and Prometheus tier series, tier_kb and the FAST / SLOW columns of the
+# tiered tree, live against replayed (a recording keeps the nodes'
+# promotion and demotion rates, not their counters since boot).
+"$PROG" --root tests/trees/tiered2 -w "$T/tiers.zst" -n 1 >/dev/null 2>&1
+"$PROG" --replay "$T/tiers.zst" --format prometheus -n 1 2>/dev/null | grep -E '^numatop_(node_memory_tier|tier_|process_slow)' |
+	grep -v '_pages_total' | sort >"$T/tiers.rep"
+"$PROG" --root tests/trees/tiered2 --format prometheus -n 1 2>/dev/null | grep -E '^numatop_(node_memory_tier|tier_|process_slow)' |
+	grep -v '_pages_total' | sort >"$T/tiers.live"
+q='[.numa_balancing.memory_tiers, .numa_balancing.demotion_enabled, .numa_balancing.promote_rate_limit_mbps, [.nodes[] | .memory_tier_order, .hmat], [.processes[] | .tier_kb]]'
+a=$("$PROG" --root tests/trees/tiered2 --json -n 1 2>/dev/null | jq -S -c "$q")
+b=$("$PROG" --replay "$T/tiers.zst" --json -n 1 2>/dev/null | jq -S -c "$q")
+ta=$("$PROG" --root tests/trees/tiered2 -b -n 1 -o pid,fast,slow,slow% 2>/dev/null | sed -n '/^ *PID/,$p')
+tb=$("$PROG" --replay "$T/tiers.zst" -b -n 1 -o pid,fast,slow,slow% 2>/dev/null | sed -n '/^ *PID/,$p')
+[ "$(grep -c 'numatop_tier_' "$T/tiers.live")" -ge 11 ] && cmp -s "$T/tiers.rep" "$T/tiers.live" &&
+	[ -n "$a" ] && [ "$a" = "$b" ] && [ -n "$ta" ] && [ "$ta" = "$tb" ] && ok replay_tiers_round_trip ||
+	bad replay_tiers_round_trip "$(diff "$T/tiers.live" "$T/tiers.rep" | head)" "$a" "$b" "$ta" "$tb"

@@ -49,6 +49,12 @@ add schema_live_second_sample "$T/live2.json" 'd["sample"] == 2 and d["interval_
 # --- the recorded tree: cgroups, the kernel's balancing, two samples --------
 "$PROG" --root "$TREE" --json --cgroups -n 2 -d 0.1 >"$T/tree.ndjson" 2>/dev/null
 add schema_tree_cgroups "$T/tree.ndjson" 'd["sample"] == 2 and d["cgroups"] and d["numa_balancing"]'
+# The tiered tree (node 1 memory-only in a slower tier, HMAT, demotion
+# on): tiers fast -> slow with their figures, tier_kb per process.
+"$PROG" --root tests/trees/tiered2 --json -n 2 -d 0.1 >"$T/tiered.ndjson" 2>/dev/null
+sed -n 2p "$T/tiered.ndjson" >"$T/tiered2.json"
+add schema_tree_tiers "$T/tiered2.json" \
+	'[t["tier"] for t in d["numa_balancing"]["memory_tiers"]] == [4, 67] and d["numa_balancing"]["demotion_enabled"] is True and d["nodes"][1]["hmat"]["read_latency_ns"] == 300 and [p["tier_kb"]["67"] for p in d["processes"] if p["pid"] == 100] == [65536]'
 # A copy of the tree with the firmware's HMAT (access1 initiators) and a
 # state byte that is no character (0xff) in a stat: a header with hmat,
 # a sample whose state is null (never written as it is: not UTF-8).

@@ -89,4 +89,23 @@ case $r in
 'unknown|migrate|2|'*'status could not be read'*) ok why_unknown_says_missing ;;
 *) bad why_unknown_says_missing "$r" ;;
 esac
+
+# --- memory tiers: tests/trees/tiered2, node 1 memory-only in tier 67 ---
+# 100 binds 64 MiB to node 1: its policy, tiered memory, never "rebind to
+# node 1" (a node without CPUs); 200 has 16 MiB on node 1 by default
+# policy while the kernel demotes: demoted, no action. Also the batch
+# WHY column and the monitor's detail say so.
+"$PROG" --root tests/trees/tiered2 --json -n 1 >"$T/tiers.json" 2>/dev/null
+r=$(jwhy "$T/tiers.json" 100)
+case $r in
+'policy|none|None|'*'node 1 is memory only'*) ok why_tiers_bound_no_rebind ;;
+*) bad why_tiers_bound_no_rebind "$r" ;;
+esac
+r=$(jwhy "$T/tiers.json" 200)
+case $r in
+'demoted|none|None|'*'demotes cold pages'*) ok why_tiers_demoted ;;
+*) bad why_tiers_demoted "$r" ;;
+esac
+r=$("$PROG" --root tests/trees/tiered2 -b -n 1 -o pid,why 2>/dev/null | awk '$1 == 100 || $1 == 200 { printf "%s:%s ", $1, $2 }')
+[ "$r" = "100:policy 200:demoted " ] && ok why_tiers_batch || bad why_tiers_batch "$r"
 exit 0

@@ -9,6 +9,7 @@
 #include "sampler.h"
 #include "snapshot.h"
 #include "topology.h"
+#include "tiers.h"
 #include "why.h"
 #include "check.h"
 
@@ -444,6 +445,175 @@ static void order(void)
 	done(&f);
 }
 
+/* ---- memory tiers: node 4 memory-only in a slower tier ---- */
+
+static const struct snap_proc *find(const struct snapshot *s, int pid);
+static const struct why_result *why_of(const struct snapshot *s, const struct snap_proc *p);
+
+/* The fixture's two nodes as tiers: node 0 (index 0) with CPUs in tier
+ * 4, node 4 (index 1) memory-only in tier 67; demotion as given. */
+static void tiered(struct fx *f, struct tier_model *m, int demotion)
+{
+	tiers_init(m, 2);
+	m->node[0] = (struct tier_node){ .id = 0, .tier = 4, .cpus = true, .access = -1,
+					 .read_lat_ns = 80, .write_lat_ns = -1, .read_bw_mbs = -1,
+					 .write_bw_mbs = -1 };
+	m->node[1] = (struct tier_node){ .id = 4, .tier = 67, .cpus = false, .access = -1,
+					 .read_lat_ns = 300, .write_lat_ns = -1, .read_bw_mbs = -1,
+					 .write_bw_mbs = -1 };
+	m->demotion = demotion;
+	tiers_build(m);
+	f->in.tiers = m;
+}
+
+/* A rebind never names a node without CPUs, whatever the cause: a
+ * policy that binds to the memory-only node (the bug: "rebind to node
+ * 1"), a cpuset that allows it and HOME only partly, spread threads with
+ * most memory there, with demotion on and off. */
+static void tiers_never_rebind_cpuless(void)
+{
+	for (int demotion = -1; demotion <= 1; demotion++) {
+		for (int scen = 0; scen < 4; scen++) {
+			struct fx f;
+			struct tier_model m;
+			base(&f);
+			tiered(&f, &m, demotion);
+			if (scen == 0) {              /* bind:4, all remote bound */
+				f.pol[1] = 40 * 1024;
+				f.in.pol_mode = NM_MODE_BIND;
+				f.in.pol_text = "bind:4";
+			} else if (scen == 1) {       /* cpuset: memory on 4 only */
+				bitmap_set(&f.mems, 4);
+				f.in.mems_allowed = &f.mems;
+			} else if (scen == 2) {       /* preferred:4, most there */
+				f.node[0] = f.anon[0] = 10 * 1024;
+				f.node[1] = f.anon[1] = 90 * 1024;
+				f.in.remote_kb = 90 * 1024;
+				f.pol[1] = 90 * 1024;
+				f.in.pol_mode = NM_MODE_PREFER;
+				f.in.pol_text = "prefer:4";
+			} else {                      /* threads "spread", most on 4 */
+				f.node[0] = f.anon[0] = 2 * 1024;
+				f.node[1] = f.anon[1] = 98 * 1024;
+				f.in.remote_kb = 98 * 1024;
+				f.thr[0] = 2;
+				f.thr[1] = 2;
+			}
+			struct why_result r;
+			why_decide(&f.in, &r);
+			if (r.action == WHY_ACT_REBIND && r.node == 4)
+				printf("  demotion %d, scenario %d: %s: %s\n", demotion, scen,
+				       why_cause_names[r.cause], r.text);
+			CHECK(!(r.action == WHY_ACT_REBIND && r.node == 4));
+			CHECK(r.action != WHY_ACT_MIGRATE || r.node == 0);
+			tiers_free(&m);
+			done(&f);
+		}
+	}
+	/* Bound to the slow tier: its policy, explained as tiered memory. */
+	struct fx f;
+	struct tier_model m;
+	base(&f);
+	tiered(&f, &m, 1);
+	f.pol[1] = 40 * 1024;
+	f.in.pol_mode = NM_MODE_BIND;
+	f.in.pol_text = "bind:4";
+	struct why_result r;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_POLICY);
+	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+	CHECK(strstr(r.text, "tiered memory") != NULL);
+	CHECK(has_evidence(&r, "node 4 is memory only, in the slower memory tier 67"));
+	/* Without tiers (the same node, CPUs unknown): the rebind as before. */
+	f.in.tiers = NULL;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.action, WHY_ACT_REBIND);
+	CHECK_EQ_INT(r.node, 4);
+	tiers_free(&m);
+	done(&f);
+}
+
+/* Pages on the memory-only slow node, default policy: demoted while the
+ * kernel demotes (intended, no action); with demotion off, not demoted,
+ * and a memory-only node is never one its CPUs "exclude" (moved). */
+static void tiers_demoted(void)
+{
+	struct fx f;
+	struct tier_model m;
+	base(&f);
+	tiered(&f, &m, 1);
+	bitmap_set(&f.cpus, 0);         /* Cpus_allowed: node 0's CPUs, all there are */
+	f.in.cpu_nodes = &f.cpus;
+	struct why_result r;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_DEMOTED);
+	CHECK_EQ_STR(why_cause_name(r.cause), "demoted");
+	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+	CHECK(has_evidence(&r, "remote are on node 4, memory only"));
+	CHECK(strstr(r.text, "as intended") != NULL);
+	/* File pages demoted too: still demoted, not shared_file. */
+	f.file[1] = 40 * 1024;
+	f.anon[1] = 0;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_DEMOTED);
+	f.file[1] = 0;
+	f.anon[1] = 40 * 1024;
+	/* Demotion off or unknown: not demoted, not moved (node 4 has no
+	 * CPUs to exclude), and the fix names node 0. */
+	for (int d = -1; d <= 0; d++) {
+		m.demotion = d;
+		why_decide(&f.in, &r);
+		CHECK(r.cause != WHY_DEMOTED);
+		CHECK(r.cause != WHY_MOVED);
+		CHECK(r.action != WHY_ACT_REBIND);
+		CHECK(r.action == WHY_ACT_NONE || r.node == 0);
+	}
+	/* One tier: nothing is "slow", never demoted. */
+	m.demotion = 1;
+	m.node[1].tier = 4;
+	tiers_build(&m);
+	why_decide(&f.in, &r);
+	CHECK(r.cause != WHY_DEMOTED);
+	tiers_free(&m);
+	done(&f);
+}
+
+/* The sampler on tests/trees/tiered2: 100 bound to the memory-only node
+ * 1 is its policy with no rebind; 200, unbound with 16 MiB on node 1
+ * while the kernel demotes, is demoted with no action. */
+static void sampler_tiered_tree(void)
+{
+	struct fsroot *r;
+	struct topology t;
+	struct sampler *s;
+	if (fsroot_open("tests/trees/tiered2", &r) != 0) {
+		CHECK(0);
+		return;
+	}
+	CHECK_EQ_INT(topology_read(r, &t), 0);
+	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
+	struct nmsched_config c;
+	nmsched_config_default(&c);
+	c.full = true;
+	sampler_set_budget(s, &c);
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	const struct snap_proc *p = find(&snap, 100);
+	const struct why_result *w = why_of(&snap, p);
+	CHECK(p && p->why == WHY_POLICY);
+	CHECK(w && w->action == WHY_ACT_NONE);
+	CHECK(w && !(w->action == WHY_ACT_REBIND && w->node == 1));
+	p = find(&snap, 200);
+	w = why_of(&snap, p);
+	CHECK(p && p->why == WHY_DEMOTED);
+	CHECK(w && w->action == WHY_ACT_NONE);
+	snapshot_free(&snap);
+	sampler_free(s);
+	topology_free(&t);
+	fsroot_close(r);
+}
+
 /* ---- the sampler on a tree: CPU time per thread decides HOME ---- */
 
 static void put(const char *dir, const char *rel, const char *text, size_t len)
@@ -702,5 +872,8 @@ int main(void)
 	RUN_TEST(moved);
 	RUN_TEST(unknown);
 	RUN_TEST(order);
+	RUN_TEST(tiers_never_rebind_cpuless);
+	RUN_TEST(tiers_demoted);
+	RUN_TEST(sampler_tiered_tree);
 	return CHECK_DONE();
 }

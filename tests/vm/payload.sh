@@ -15,7 +15,7 @@
 # filled up. No check depends on timing (the waits for the kernel are
 # bounded polls). Sections 1-3 run on every layout; the others as the
 # layout's "tests" line says: memory (the default) sections 4-13, damon
-# section 3b, tiers section 3c.
+# section 3b, tiers sections 3c and 3d.
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -432,16 +432,6 @@ if has_tests tiers; then
 			"$(head -c 800 "$T/batch.out")"
 fi
 
-has_tests memory || exit $((nfail > 125 ? 125 : nfail))
-if [ -z "$(sys_cpus 0)" ] || [ -z "$(sys_cpus 1)" ]; then
-	for t in hog migrate rebind both tui nonroot exited readonly cgroup why balancing; do
-		skip "$t" "the memory tests need CPUs on nodes 0 and 1"
-	done
-	exit $((nfail > 125 ? 125 : nfail))
-fi
-CPUS0=$(cat $SYS/node0/cpulist)
-CPUS1=$(cat $SYS/node1/cpulist)
-
 # json_proc NAME PID: "--json -n 1 -p PID" flattened in $T/NAME.flat;
 # sets $J (index of PID in processes, "" if absent).
 json_proc() {
@@ -454,6 +444,163 @@ batch_col() {
 	awk -v pid="$2" -v col="$3" '$1 == "PID" { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
 		c && $1 == pid { print $c; exit }' "$1"
 }
+
+# --- 3d. Tiers in use (tiers layouts): the program's tier model against
+# sysfs; a process bound to the memory-only node is all SLOW and never
+# told to rebind there; with demotion on and node 0 filled by another
+# process the kernel demotes (pgdemote rises, the first filler's SLOW
+# grows, WHY demoted, no action); with kernel.numa_balancing=2 a hot
+# process on node 1 is promoted and the monitor's rate says so. No check
+# depends on timing: bounded polls and fill steps. -----------------------
+if has_tests tiers && [ -n "$(sys_cpus 0)" ] && [ -z "$(sys_cpus 1)" ]; then
+	vm=/proc/vmstat
+	vmv() { awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' $vm; }
+	demoted() { echo $(($(vmv pgdemote_kswapd) + $(vmv pgdemote_direct) + $(vmv pgdemote_khugepaged))); }
+	free0() { awk '/MemFree/ { print $4 }' $SYS/node0/meminfo; }
+	# The model: order, HMAT read latency of each node as sysfs has it.
+	bad=""
+	o0=$(jget "$F" "nodes.$(jnode "$F" 0).memory_tier_order"); o1=$(jget "$F" "nodes.$(jnode "$F" 1).memory_tier_order")
+	[ "$o0" = 0 ] && [ "$o1" = 1 ] || bad="memory_tier_order node0 '$o0' node1 '$o1';"
+	for n in 0 1; do
+		a=/sys/devices/system/node/node$n/access1/initiators/read_latency
+		[ -r $a ] || a=/sys/devices/system/node/node$n/access0/initiators/read_latency
+		want=$(cat $a 2>/dev/null)
+		got=$(jget "$F" "nodes.$(jnode "$F" $n).hmat.read_latency_ns")
+		echo "# node$n: tier $(jget "$F" "nodes.$(jnode "$F" $n).memory_tier"), read latency $got ns (sysfs $want)," \
+			"read bandwidth $(jget "$F" "nodes.$(jnode "$F" $n).hmat.read_bandwidth_mbs") MB/s"
+		[ -n "$want" ] && [ "$want" != 0 ] && [ "$got" = "$want" ] || bad="$bad node$n read_latency_ns '$got', sysfs '$want';"
+	done
+	t0=$(jget "$F" numa_balancing.memory_tiers.0.tier); t1=$(jget "$F" numa_balancing.memory_tiers.1.tier)
+	[ "$t0 $t1" = "4 67" ] || bad="$bad memory_tiers '$t0 $t1', want '4 67';"
+	[ -z "$bad" ] && pass tiers_model || fail tiers_model "$bad"
+
+	# A process bound to node 1: SLOW = its size, no rebind to node 1.
+	start_hog 1 0 0
+	if [ -n "$HOG" ]; then
+		json_proc tbound "$HOG"
+		slow=$(jget "$T/tbound.flat" "processes.$J.tier_kb.67")
+		act=$(jget "$T/tbound.flat" "processes.$J.advice.action"); an=$(jget "$T/tbound.flat" "processes.$J.advice.node")
+		cause=$(jget "$T/tbound.flat" "processes.$J.remote_cause")
+		run tboundb $P -b -n 1 -p "$HOG" -o pid,fast,slow,slow%,why
+		bslow=$(batch_col "$T/tboundb.out" "$HOG" SLOW)
+		echo "# bound to node 1: SLOW $bslow kB (tier_kb 67: $slow), WHY $cause, advice $act ${an:-}"
+		[ "$slow" -ge $MIN95 ] 2>/dev/null && [ "$slow" -le $((KB + 8192)) ] && [ "$bslow" = "$slow" ] &&
+			pass tiers_bound_slow || fail tiers_bound_slow "tier_kb 67 '$slow', batch SLOW '$bslow', want about $KB" \
+			"$(head -c 600 "$T/tboundb.out")"
+		[ -n "$act" ] && ! { [ "$act" = rebind ] && [ "$an" = 1 ]; } && pass tiers_bound_no_rebind ||
+			fail tiers_bound_no_rebind "cause '$cause', advice '$act' node '$an'" "$(grep "processes.$J.advice.text" "$T/tbound.flat")"
+		stop_hog "$HOG"
+	fi
+
+	# Demotion: a cold 96 MiB filler on node 0 (default policy), then a
+	# second one bound to node 0, larger than node 0's free memory, grown
+	# until the kernel demotes.
+	DE=/sys/kernel/mm/numa/demotion_enabled
+	de_was=$(cat $DE 2>/dev/null)
+	echo true >$DE 2>/dev/null
+	nhog=$((nhog + 1))
+	/usr/bin/numactl --cpunodebind=0 /usr/bin/memhog 96 --no-thp >"$T/hog$nhog" 2>&1 &
+	HOG=$!; wait_hog; FILL=$HOG
+	if [ -n "$FILL" ]; then
+		json_proc tfill0 "$FILL"
+		slow0=$(jget "$T/tfill0.flat" "processes.$J.tier_kb.67")
+		d0=$(demoted)
+		PRESS=""
+		for extra in 48 96 144 192; do
+			mb=$(($(free0) / 1024 + extra))
+			nhog=$((nhog + 1))
+			/usr/bin/numactl --membind=0 --cpunodebind=0 /usr/bin/memhog $mb --no-thp >"$T/hog$nhog" 2>&1 &
+			HOG=$!; wait_hog
+			[ -n "$HOG" ] && PRESS=$HOG
+			[ "$(demoted)" -gt "$d0" ] && break
+			[ -n "$HOG" ] && stop_hog "$HOG"; PRESS=""
+		done
+		d1=$(demoted)
+		json_proc tfill1 "$FILL"
+		slow1=$(jget "$T/tfill1.flat" "processes.$J.tier_kb.67")
+		cause=$(jget "$T/tfill1.flat" "processes.$J.remote_cause")
+		act=$(jget "$T/tfill1.flat" "processes.$J.advice.action")
+		jk=$(jget "$T/tfill1.flat" numa_balancing.counters.pgdemote_kswapd)
+		jdd=$(jget "$T/tfill1.flat" numa_balancing.counters.pgdemote_direct)
+		jd=$(( ${jk:-0} + ${jdd:-0} ))
+		echo "# demotion: pgdemote $d0 -> $d1 (the program: $jd), filler SLOW $slow0 -> $slow1 kB, WHY $cause, advice $act"
+		[ "$d1" -gt "$d0" ] && [ "$jd" -gt "$d0" ] 2>/dev/null && pass tiers_demotion_counted ||
+			fail tiers_demotion_counted "pgdemote $d0 -> $d1, the program's counters $jd" "$(grep -i demote $vm)"
+		[ "$slow1" -gt "${slow0:-0}" ] 2>/dev/null && pass tiers_demotion_filler_slow ||
+			fail tiers_demotion_filler_slow "tier_kb 67 '$slow0' -> '$slow1'; numa_maps $(numa_all "$FILL")"
+		[ "$cause" = demoted ] && [ "$act" = none ] && pass tiers_demotion_cause ||
+			fail tiers_demotion_cause "cause '$cause', advice '$act' (SLOW $slow1 kB)" "$(grep "processes.$J.remote_evidence" "$T/tfill1.flat")"
+
+		# Promotion: a hot process that lands on node 1 (node 0 full),
+		# then node 0 freed and kernel.numa_balancing=2.
+		nhog=$((nhog + 1))
+		/usr/bin/numactl --cpunodebind=0 /usr/bin/memhog 32 --retouch 0 --no-thp >"$T/hog$nhog" 2>&1 &
+		HOG=$!; wait_hog; HOT=$HOG
+		[ -n "$PRESS" ] && stop_hog "$PRESS"
+		stop_hog "$FILL"
+		if [ -n "$HOT" ]; then
+			echo "# hot process before: $(numa_all "$HOT")"
+			nb_was=$(cat /proc/sys/kernel/numa_balancing)
+			echo 2 >/proc/sys/kernel/numa_balancing
+			p0=$(vmv pgpromote_success)
+			# The monitor samples every second while the kernel promotes.
+			$P --json -n 150 -d 1 -p "$HOT" >"$T/tpromo.out" 2>"$T/tpromo.err" &
+			MON=$!
+			echo 2 >/proc/sys/kernel/numa_balancing
+			k=0
+			while [ "$(vmv pgpromote_success)" -le "$p0" ] && [ $k -lt 120 ]; do sleep 1; k=$((k + 1)); done
+			# Until the counter stands still for 3 s (at most 60 s more).
+			last=-1; still=0; k=0
+			while [ $still -lt 3 ] && [ $k -lt 60 ]; do
+				c=$(vmv pgpromote_success); [ "$c" = "$last" ] && still=$((still + 1)) || still=0
+				last=$c; sleep 1; k=$((k + 1))
+			done
+			p1=$(vmv pgpromote_success)
+			kill "$MON" 2>/dev/null; wait "$MON" 2>/dev/null
+			# Each pair of the monitor's samples where the counter moved:
+			# its rate there (pages/s) must be above 0.
+			grep '}$' "$T/tpromo.out" >"$T/tpromo.ok"
+			/usr/bin/jsonflat <"$T/tpromo.ok" >"$T/tpromo.flat" 2>/dev/null
+			nl=$(wc -l <"$T/tpromo.ok")
+			seen=""; zero=""; i=1
+			while [ $i -lt "$nl" ]; do
+				pre=$([ $((i - 1)) -gt 0 ] && echo "$((i - 1)).")
+				c1=$(jget "$T/tpromo.flat" "${pre}numa_balancing.counters.pgpromote_success")
+				c2=$(jget "$T/tpromo.flat" "$i.numa_balancing.counters.pgpromote_success")
+				r2=$(jget "$T/tpromo.flat" "$i.numa_balancing.per_s.pgpromote_success")
+				if [ "$c2" -gt "$c1" ] 2>/dev/null; then
+					r=${r2%%.*}
+					[ "${r:-0}" -gt 0 ] 2>/dev/null && seen="$seen ${r2}/s" || zero="$zero sample $((i + 1)): $c1 -> $c2 but '$r2'/s;"
+				fi
+				i=$((i + 1))
+			done
+			echo "# promotion: pgpromote_success $p0 -> $p1; the monitor's rates where it moved:${seen:- none} ($nl samples); hot process after: $(numa_all "$HOT")"
+			[ "$p1" -gt "$p0" ] && pass tiers_promotion_kernel ||
+				fail tiers_promotion_kernel "pgpromote_success $p0 -> $p1 in 120 s; $(numa_all "$HOT")" "$(grep -E 'promote|numa_hint' $vm)"
+			if [ -n "$zero" ]; then
+				fail tiers_promotion_rate "$zero"
+			elif [ -n "$seen" ]; then
+				pass tiers_promotion_rate
+			else
+				skip tiers_promotion_rate "the counter did not move between the monitor's samples ($nl)"
+			fi
+			echo "$nb_was" >/proc/sys/kernel/numa_balancing
+			stop_hog "$HOT"
+		fi
+	fi
+	[ -n "$de_was" ] && echo "$de_was" >$DE 2>/dev/null
+fi
+
+has_tests memory || exit $((nfail > 125 ? 125 : nfail))
+if [ -z "$(sys_cpus 0)" ] || [ -z "$(sys_cpus 1)" ]; then
+	for t in hog migrate rebind both tui nonroot exited readonly cgroup why balancing; do
+		skip "$t" "the memory tests need CPUs on nodes 0 and 1"
+	done
+	exit $((nfail > 125 ? 125 : nfail))
+fi
+CPUS0=$(cat $SYS/node0/cpulist)
+CPUS1=$(cat $SYS/node1/cpulist)
+
 
 # --- 4. Memory on node 0, threads on node 1: HOME 1, 64 MiB REMOTE. --------
 start_hog 0 1 0
