@@ -1,5 +1,6 @@
 /* ui_draw.c - the main screen: node panels, distance heatmap, status line,
  * process table and function-key bar. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,20 @@ void ui_put(int y, int x, const char *s, int maxcols)
 		}
 	}
 	mvaddnstr(y, x, s, (int)fit_cols(s, maxcols, NULL));
+}
+
+int ui_putf(int y, int x, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (x >= COLS)
+		return COLS;
+	ui_put(y, x, buf, COLS - x);
+	int w = ui_text_width(buf);
+	return w < COLS - x ? x + w : COLS;
 }
 
 int ui_text_width(const char *s)

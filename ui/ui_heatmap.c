@@ -215,19 +215,20 @@ static int draw_from(struct ui *u, int y, int maxy, size_t first)
 	int rows_left = maxy - y - 1 - (cw >= 4) - note;
 	char head[160];
 	title(u, head, sizeof(head));
+	/* The title and its legend, cut at the edge (never wrapped onto
+	 * the matrix). */
 	attron(ui_attr(u, C_LABEL));
-	mvprintw(y, 0, "%s  local=*  near", head);
+	int lx = ui_putf(y, 0, "%s  local=*  near", head);
 	attroff(ui_attr(u, C_LABEL));
-	int lx = (int)strlen(head) + 16;
 	for (int k = 0; k < 8 && lx < COLS - 4; k++, lx++) {
 		attron(ui_attr(u, (enum ui_color)(C_HEAT0 + k)));
 		mvaddch(y, lx, u->color ? ' ' : (chtype)('0' + k));
 		attroff(ui_attr(u, (enum ui_color)(C_HEAT0 + k)));
 	}
 	if (u->heat.layer == HL_SLIT)
-		mvprintw(y, lx, " far  (%.0f..%.0f)  v: layers", lo, hi);
+		ui_putf(y, lx, " far  (%.0f..%.0f)  v: layers", lo, hi);
 	else
-		mvprintw(y, lx, " far  (near %.3g, far %.3g)  v: layers", bw ? hi : lo, bw ? lo : hi);
+		ui_putf(y, lx, " far  (near %.3g, far %.3g)  v: layers", bw ? hi : lo, bw ? lo : hi);
 	y++;
 	if (cw >= 4) {
 		mvaddstr(y, 0, "     ");
@@ -266,7 +267,7 @@ static int draw_from(struct ui *u, int y, int maxy, size_t first)
 		}
 	}
 	if (!all && rows_left <= 1 && n > 0)
-		mvprintw(y++, 0, "  (more rows: Up/Down on the Distances screen, or a taller window)");
+		ui_putf(y++, 0, "  (more rows: Up/Down on the Distances screen, or a taller window)");
 	if (note) {
 		attron(ui_attr(u, C_WARN));
 		mvaddnstr(y++, 0, u->heat.note, COLS);

@@ -16,6 +16,8 @@
 #include "ui.h"
 #include "settings.h"
 #include "snapshot.h"
+/* The curses calls that write text, checked under the tests. */
+#include "ui_out.h"
 
 #define KEY_CTRL(c) ((c) & 0x1f)
 #define UI_MSG_SECONDS 5.0       /* a message stays this long */
@@ -226,6 +228,9 @@ void ui_draw_fkeys(struct ui *u);
 void ui_rebuild_rows(struct ui *u);
 int ui_attr(const struct ui *u, enum ui_color c);
 void ui_put(int y, int x, const char *s, int maxcols);
+/* printf at (y, x), cut at the right edge (never wrapped onto the next
+ * line); the column after what was written. */
+int ui_putf(int y, int x, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Display columns of a UTF-8 string. */
 int ui_text_width(const char *s);
 /* ui_table.c: the process table from the column list */

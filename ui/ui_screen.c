@@ -322,6 +322,13 @@ void ui_draw_fkeys(struct ui *u)
 
 void ui_draw(struct ui *u)
 {
+	char what[96];
+	snprintf(what, sizeof(what), "%s v%d%s%s%s%s", ui_screen_ops[u->screen].name, (int)u->heat.layer,
+		 u->tree ? " tree" : "", u->threads ? " threads" : "",
+		 u->prompt.kind == UI_PROMPT_SEARCH ? " search" :
+		 u->prompt.kind == UI_PROMPT_FILTER ? " filter" : u->prompt.kind ? " time" : "",
+		 ui_cgmove_open_p(u) ? " cgmove" : "");
+	ui_out_frame(what);
 	erase();
 	if (COLS < 40 || LINES < 10) {
 		/* Said in the words that fit on one line, never wrapped. */

@@ -32,7 +32,7 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 	int y = y0, ymax = y0 + h;
 	attron(ui_attr(u, C_HEADER));
 	mvhline(y, 0, ' ', COLS);
-	mvprintw(y++, 0, "%5s %11s %11s %10s %10s %9s %12s %9s %9s %9s  %s", "NODE", "TOTAL_kB",
+	ui_putf(y++, 0, "%5s %11s %11s %10s %10s %9s %12s %9s %9s %9s  %s", "NODE", "TOTAL_kB",
 		 "FREE_kB", "FILE_kB", "ANON_kB", "SHMEM_kB", "numa_hit", "miss", "foreign",
 		 "other", "rates/s: hit miss other");
 	attroff(ui_attr(u, C_HEADER));
@@ -208,30 +208,30 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 	if (u->ascii)
 		sanitize_ascii(comm, comm, sizeof(comm));
 	attron(ui_attr(u, C_LABEL) | A_BOLD);
-	mvprintw(y++, 0, "PID %d  %s", d->pid, comm);
+	ui_putf(y++, 0, "PID %d  %s", d->pid, comm);
 	attroff(ui_attr(u, C_LABEL) | A_BOLD);
 	if (u->detail_exited) {
 		attron(ui_attr(u, C_WARN) | A_BOLD);
 		mvaddnstr(y++, 0, "This process exited: its last numbers are shown (Esc: back).", COLS);
 		attroff(ui_attr(u, C_WARN) | A_BOLD);
 	}
-	mvprintw(y++, 0, "Cpus_allowed %s   Mems_allowed %s", d->cpus_allowed, d->mems_allowed);
+	ui_putf(y++, 0, "Cpus_allowed %s   Mems_allowed %s", d->cpus_allowed, d->mems_allowed);
 	if (p && why_cause_name(p->why)) {
 		const struct why_result *w = snapshot_why(&u->snap, p);
 		attron(ui_attr(u, C_LABEL));
-		mvprintw(y++, 0, "why remote: %s -- %s%s", why_cause_name(p->why),
+		ui_putf(y++, 0, "why remote: %s -- %s%s", why_cause_name(p->why),
 			 w ? w->text : "nothing to do: little of it is remote",
 			 w && w->action != WHY_ACT_NONE ? " (x: do it)" : "");
 		attroff(ui_attr(u, C_LABEL));
 		for (size_t k = 0; w && k < w->nevidence && y < ymax; k++)
-			mvprintw(y++, 2, "- %s", w->evidence[k]);
+			ui_putf(y++, 2, "- %s", w->evidence[k]);
 	}
 	if (p && (p->racc_pct >= 0 || p->kmig_pages >= 0)) {
 		char racc[16], age[16], rate[24];
 		fmt_pct(racc, sizeof(racc), p->racc_pct);
 		fmt_age(age, sizeof(age), p->sched_age_s);
 		fmt_rate(rate, sizeof(rate), p->kmig_rate);
-		mvprintw(y++, 0, "kernel (NUMA balancing, %s ago): RACC%% %s of its sampled faults remote;"
+		ui_putf(y++, 0, "kernel (NUMA balancing, %s ago): RACC%% %s of its sampled faults remote;"
 			 " migrated %.1f MiB of it (%s pages)", age, racc,
 			 p->kmig_pages > 0 ? (double)p->kmig_pages * (double)sysconf(_SC_PAGESIZE) /
 			 1048576.0 : 0.0, rate);
@@ -241,36 +241,36 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		sanitize_term(p->cgroup, cg, sizeof(cg));
 		if (u->ascii)
 			sanitize_ascii(cg, cg, sizeof(cg));
-		mvprintw(y++, 0, "cgroup %s", cg);
+		ui_putf(y++, 0, "cgroup %s", cg);
 	}
 	if (p && p->nm == NMS_OK) {
 		char age[16];
 		fmt_age(age, sizeof(age), p->nm_age_s);
-		mvprintw(y++, 0, "placement: %s, sampled %s ago", p->nm_sampled ?
+		ui_putf(y++, 0, "placement: %s, sampled %s ago", p->nm_sampled ?
 			 "estimated from maps + move_pages queries (~)" : "numa_maps", age);
 	}
 	const struct hist_proc *hp = p ? history_proc(&u->hist, p->info.pid, p->info.starttime) : NULL;
 	if (hp && hp->remote_pct.n > 1 && y < ymax) {
 		double lo = 0, hi = 0;
 		hist_range(&hp->remote_pct, &lo, &hi);
-		int x = mvprintw(y, 0, "REMOTE%% over %zu samples (%.1f..%.1f) ", hp->remote_pct.n, lo, hi) == OK ?
-			getcurx(stdscr) : 0;
+		int x = ui_putf(y, 0, "REMOTE%% over %zu samples (%.1f..%.1f) ", hp->remote_pct.n, lo, hi);
 		ui_spark(u, y++, x, COLS - x, &hp->remote_pct, 0, 100, C_REMOTE);
 		for (size_t j = 0; j < t->nnodes && y < ymax; j++) {
 			double a = 0, b = 0;
 			if (!hist_range(&hp->node_kb[j], &a, &b))
 				continue;
-			x = mvprintw(y, 0, "  N%-3d kB %9.0f..%-9.0f ", t->nodes[j].id, a, b) == OK ? getcurx(stdscr) : 0;
+			x = ui_putf(y, 0, "  N%-3d kB %9.0f..%-9.0f ", t->nodes[j].id, a, b);
 			ui_spark(u, y++, x, COLS - x, &hp->node_kb[j], 0, 0, C_BAR_MEM);
 		}
 	}
 	if (p && p->nm == NMS_OK) {
 		for (size_t j = 0; j < t->nnodes && y < ymax; j++) {
-			int w = COLS - 50 > 10 ? COLS - 50 : 10;
+			/* The bar, and 33 columns for its numbers after it. */
+			int w = COLS - 52 > 10 ? COLS - 52 : 10;
 			int64_t tot = p->total_kb > 0 ? p->total_kb : 1;
 			int na = (int)(w * p->anon_kb[j] / tot), nf = (int)(w * p->file_kb[j] / tot);
 			int nh = (int)(w * p->huge_kb[j] / tot);
-			mvprintw(y, 0, "N%-3d%s %9lldK [", t->nodes[j].id, p->home == (int)j ? "*" : " ",
+			ui_putf(y, 0, "N%-3d%s %9lldK [", t->nodes[j].id, p->home == (int)j ? "*" : " ",
 				 (long long)p->node_kb[j]);
 			attron(ui_attr(u, C_BAR_USER));
 			for (int k = 0; k < na; k++) addch('a');
@@ -282,12 +282,12 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 			for (int k = 0; k < nh; k++) addch('h');
 			attroff(ui_attr(u, C_BAR_SYS));
 			mvaddch(y, 17 + w, ']');
-			mvprintw(y, 19 + w, "anon %lldK file %lldK huge %lldK", (long long)p->anon_kb[j],
+			ui_putf(y, 19 + w, "anon %lldK file %lldK huge %lldK", (long long)p->anon_kb[j],
 				 (long long)p->file_kb[j], (long long)p->huge_kb[j]);
 			y++;
 		}
 	} else {
-		mvprintw(y++, 0, "numa_maps: %s", p ? nm_state_names[p->nm] : "unknown");
+		ui_putf(y++, 0, "numa_maps: %s", p ? nm_state_names[p->nm] : "unknown");
 	}
 	if (u->replay) {
 		attron(ui_attr(u, C_DIM));
@@ -309,14 +309,15 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		return;
 	attron(ui_attr(u, C_HEADER));
 	mvhline(y, 0, ' ', COLS);
-	int x = mvprintw(y, 0, "%-16s %-22s", "ADDRESS", "POLICY") == OK ? 40 : 40;
+	ui_putf(y, 0, "%-16s %-22s", "ADDRESS", "POLICY");
+	int x = 40;
 	for (size_t j = 0; j < t->nnodes && x < COLS - 20; j++, x += 9)
-		mvprintw(y, x, "%8s%d", "N", t->nodes[j].id);
-	mvprintw(y, x, " MAPPING");
+		ui_putf(y, x, "%8s%d", "N", t->nodes[j].id);
+	ui_putf(y, x, " MAPPING");
 	attroff(ui_attr(u, C_HEADER));
 	y++;
 	if (d->nm_rc) {
-		mvprintw(y, 0, "numa_maps: %s", fsroot_strerror(-d->nm_rc));
+		ui_putf(y, 0, "numa_maps: %s", fsroot_strerror(-d->nm_rc));
 		return;
 	}
 	if ((d->nmaps < d->nmaps_total || d->nbad) && y < ymax) {

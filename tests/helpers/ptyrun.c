@@ -11,6 +11,10 @@
  *                from the one before only at its end
  *   send TEXT    write TEXT to the terminal; \r \n \t \e \\ are escapes
  *   sleep MS     pause
+ *   resize COLS ROWS  a new window size (the program gets SIGWINCH)
+ *   log FILE     the file waitlog reads (a log the program writes)
+ *   waitlog LINE until a line LINE is in that file after the last one
+ *                read; 5 s at most
  * Everything the program writes is kept in OUT, raw, and as text with the
  * escape sequences removed in OUT.txt. Exit status: the program's, 124
  * when a wait timed out (the program is then killed), 125 on setup errors. */
@@ -161,6 +165,8 @@ int main(int argc, char **argv)
 	}
 	char ln[1024];
 	int rc = -1;
+	FILE *log = NULL;
+	char logline[1024] = "";
 	while (fgets(ln, sizeof(ln), script)) {
 		ln[strcspn(ln, "\n")] = '\0';
 		if (strncmp(ln, "wait ", 5) == 0) {
@@ -184,6 +190,42 @@ int main(int argc, char **argv)
 			if (write(master, b, n) != (ssize_t)n)
 				perror("ptyrun: write");
 			pump(master, &o, 50);
+		} else if (strncmp(ln, "resize ", 7) == 0) {
+			struct winsize nw = { 0 };
+			if (sscanf(ln + 7, "%hu %hu", &nw.ws_col, &nw.ws_row) != 2 ||
+			    ioctl(master, TIOCSWINSZ, &nw) != 0)
+				fprintf(stderr, "ptyrun: cannot %s\n", ln);
+		} else if (strncmp(ln, "log ", 4) == 0) {
+			if (log)
+				fclose(log);
+			/* The program makes it: wait for it as for a line. */
+			for (double end = now() + 5; !(log = fopen(ln + 4, "r")) && now() < end;)
+				pump(master, &o, 10);
+		} else if (strncmp(ln, "waitlog ", 8) == 0) {
+			const char *want = ln + 8;
+			bool hit = false, open = true;
+			for (double end = now() + 5; log && !hit && open && now() < end;) {
+				/* A line may be read while it is being written: its
+				 * parts are joined up to the newline. */
+				size_t k = strlen(logline);
+				if (fgets(logline + k, (int)(sizeof(logline) - k), log)) {
+					if (!strchr(logline, '\n') && strlen(logline) + 1 < sizeof(logline))
+						continue;
+					logline[strcspn(logline, "\n")] = '\0';
+					hit = strcmp(logline, want) == 0;
+					logline[0] = '\0';
+				} else {
+					clearerr(log);
+					open = pump(master, &o, 5);
+				}
+			}
+			if (!hit) {
+				fprintf(stderr, "ptyrun: %s waiting for '%s' in the log\n",
+					!log ? "no log" : open ? "timed out" : "the program exited", want);
+				kill(pid, SIGKILL);
+				rc = 124;
+				break;
+			}
 		} else if (strncmp(ln, "sleep ", 6) == 0) {
 			double end = now() + atoi(ln + 6) / 1000.0;
 			while (now() < end && pump(master, &o, 20))
@@ -205,6 +247,8 @@ int main(int argc, char **argv)
 			usleep(20000);   /* closed: only the exit status is left */
 	}
 	pump(master, &o, 0);
+	if (log)
+		fclose(log);
 	fclose(o.raw);
 	fclose(o.txt);
 	free(o.text);

@@ -15,7 +15,7 @@
 # filled up. No check depends on timing (the waits for the kernel are
 # bounded polls). Sections 1-3 run on every layout; the others as the
 # layout's "tests" line says: memory (the default) sections 4-13, damon
-# section 3b, tiers sections 3c and 3d.
+# section 3b, access heat 3d, tiers sections 3c and 3d, churn section 3d.
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -431,6 +431,81 @@ if has_tests tiers; then
 		fail tiers_batch "exit $BRC, $rows node rows; 'memory tiers: $line', want '$(words $want)'" \
 			"$(head -c 800 "$T/batch.out")"
 fi
+
+# --- 3d. Series churn of the exporter with short-lived processes that have
+# remote memory: the CPUs of node 0, the memory of the last node. 20 idle
+# processes; a `sleep 3` started every second with its own pages remote (a
+# shell's, a cron job's: a few hundred KiB, and the pages of the busybox
+# binary wherever they are); a memhog of 8 MiB remote for 3 s every 4 s. Two exporters sample the same processes (-d 2, CHURN_N
+# samples): at the default --metrics-min-remote (1M) and at 0 (any remote
+# memory). The figures are printed; the checks are none that timing can
+# break: the default exporter makes new series (the memhogs), none of a
+# process at 1 MiB of remote memory or less, and no more process series
+# than the one at 0 (each of its processes is one the other keeps). -----
+if has_tests churn; then
+	CH=$T/churn
+	mkdir -p $CH
+	far=$(echo $sys_nodes | awk '{ print $NF }')
+	NCH=${CHURN_N:-15}
+	chp=""
+	for _ in $(seq 20); do sleep 3600 & chp="$chp $!"; done
+	(while :; do /usr/bin/numactl --membind="$far" --cpunodebind=0 sleep 3 & sleep 1; done) &
+	chp="$chp $!"
+	(while :; do
+		/usr/bin/numactl --membind="$far" --cpunodebind=0 /usr/bin/memhog 8 >/dev/null 2>&1 & m=$!
+		sleep 3; kill $m; wait $m; sleep 1
+	done) &
+	chp="$chp $!"
+	t0=$(cut -d. -f1 /proc/uptime)
+	timeout 300 $P --format prometheus -d 2 -n $NCH >$CH/def.out 2>$CH/def.err &
+	e1=$!
+	timeout 300 $P --format prometheus -d 2 -n $NCH --metrics-min-remote 0 >$CH/all.out 2>$CH/all.err &
+	e2=$!
+	wait $e1; r1=$?
+	wait $e2; r2=$?
+	t1=$(cut -d. -f1 /proc/uptime)
+	for c in $chp; do kill $c 2>/dev/null; done
+	for c in $chp; do wait $c 2>/dev/null; done
+	# churn FILE: "NEW DISTINCT PROCESS" series of FILE's samples: new
+	# after the first sample, distinct, distinct per process.
+	churn() {
+		awk '$1 == "#" && $2 == "HELP" { if (!first) first = $3; if ($3 == first) n++; next }
+		/^#/ { next }
+		{ k = $0; sub(/ [^ ]*$/, "", k)
+		  if (!(k in seen)) { seen[k] = 1; d++; if (n > 1) c++; if (k ~ /^numatop_process_/) dp++ } }
+		END { print c + 0, d + 0, dp + 0, n + 0 }' "$1"
+	}
+	set -- $(churn $CH/def.out)
+	cd_new=$1 cd_dist=$2 cd_proc=$3 cd_n=$4
+	set -- $(churn $CH/all.out)
+	ca_new=$1 ca_dist=$2 ca_proc=$3 ca_n=$4
+	secs=$((t1 - t0))
+	[ $secs -gt 0 ] || secs=1
+	fig="$(echo $sys_nodes | wc -w) nodes, $secs s: default $cd_new new series ($((cd_new * 3600 / secs))/h;"
+	fig="$fig $cd_dist distinct, $cd_proc per process, $cd_n samples), at 0 $ca_new new ($((ca_new * 3600 / secs))/h;"
+	fig="$fig $ca_dist distinct, $ca_proc per process, $ca_n samples)"
+	echo "# series churn: $fig"
+	# The threshold holds: no process series of the default exporter at
+	# 1 MiB of remote memory or less.
+	low=$(awk '/^numatop_process_remote_bytes/ && $NF <= 1048576' $CH/def.out | wc -l)
+	if [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && [ "$cd_new" -gt 0 ] && [ "$low" -eq 0 ] &&
+		[ "$cd_proc" -le "$ca_proc" ]; then
+		pass "series_churn_threshold ($fig)"
+	else
+		fail series_churn_threshold "exit $r1 / $r2; $low series at or below 1 MiB; $fig" \
+			"$(head -c 300 $CH/def.err) $(head -c 300 $CH/all.err)"
+	fi
+fi
+
+has_tests memory || exit $((nfail > 125 ? 125 : nfail))
+if [ -z "$(sys_cpus 0)" ] || [ -z "$(sys_cpus 1)" ]; then
+	for t in hog migrate rebind both tui nonroot exited readonly cgroup why balancing; do
+		skip "$t" "the memory tests need CPUs on nodes 0 and 1"
+	done
+	exit $((nfail > 125 ? 125 : nfail))
+fi
+CPUS0=$(cat $SYS/node0/cpulist)
+CPUS1=$(cat $SYS/node1/cpulist)
 
 # json_proc NAME PID: "--json -n 1 -p PID" flattened in $T/NAME.flat;
 # sets $J (index of PID in processes, "" if absent).
