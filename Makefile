@@ -157,7 +157,7 @@ uninstall:
 deb:
 	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/numatop-tui-$(VERSION)
 	if git rev-parse --git-dir >/dev/null 2>&1; then \
-	  git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t $(BUILD)/deb/numatop-tui-$(VERSION)/; \
+	  git ls-files -z --cached --others --exclude-standard | xargs -0 cp -P --parents -t $(BUILD)/deb/numatop-tui-$(VERSION)/; \
 	else \
 	  tar --exclude=./build --exclude=./build-asan --exclude=./build-fuzz --exclude=./.git -cf - . \
 	    | tar -xf - -C $(BUILD)/deb/numatop-tui-$(VERSION); \
