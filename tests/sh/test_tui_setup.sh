@@ -37,8 +37,8 @@ echo "$s" | grep -q 'Active columns' && echo "$s" | grep -q 'Available columns' 
 # Remove the first active column (PID), then add POLICY after the cursor.
 keys Delete
 keys Right
-# Available: PID RACC% TIME THR AGE CGROUP POLICY (table order): POLICY is the seventh.
-keys Down Down Down Down Down Down
+# Available: PID RACC% HOT HOTREM HOTREM% TIME THR AGE CGROUP POLICY (table order): POLICY is the tenth.
+keys Down Down Down Down Down Down Down Down Down
 keys Enter
 keys Escape
 after=$(hdr)
