@@ -628,7 +628,6 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 		probe(s, now);
 		return;
 	}
-	bool was = a->started;
 	int oldpids[ACCESS_MAX_TARGETS];
 	size_t oldn = a->npids;
 	memcpy(oldpids, a->pids, sizeof(oldpids));
@@ -649,7 +648,6 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 		if (e)
 			e->last_on = now;
 	}
-	(void)was;
 	double t0 = s->clock(s->clock_ctx);
 	int rc = damon_ctl_request_regions(&a->ctl);
 	if (rc == 0)
