@@ -54,8 +54,8 @@ struct actjob {
 void actjob_init(struct actjob *j, const struct fsroot *r, const struct topology *t);
 int actjob_add(struct actjob *j, int pid, uint64_t starttime, const char *comm);
 void actjob_free(struct actjob *j);
-/* Item i migrates only these address ranges (migrate hot); copied. 0 or
- * -ENOMEM. */
+/* Item i migrates only these address ranges (migrate hot); copied; r
+ * NULL: all its memory again. 0 or -ENOMEM. */
 int actjob_set_only(struct actjob *j, size_t i, const struct migrate_range *r, size_t n);
 
 /* Plan every item for node index `node` (the preview). Per-item errors
@@ -84,7 +84,11 @@ int actjob_default_node(const struct actjob *j, const struct snap_proc *p);
 /* kB per node summed over the items: the placement the plan saw (NOW),
  * or, when done, before and after over the items whose after was read
  * (one process that exited does not blank the others). Unknown: -1. */
-enum actjob_when { ACTJOB_NOW, ACTJOB_BEFORE, ACTJOB_AFTER };
+/* ACTJOB_WALK_BEFORE/AFTER: only the pages the walk visited (with migrate
+ * hot, the hot ranges), where the kernel said they were before it moved
+ * them and are after; items whose walk did not run are left out, none: -1. */
+enum actjob_when { ACTJOB_NOW, ACTJOB_BEFORE, ACTJOB_AFTER, ACTJOB_WALK_BEFORE,
+		   ACTJOB_WALK_AFTER };
 void actjob_sum_kb(const struct actjob *j, enum actjob_when w, int64_t *out);
 
 struct actjob_summary {

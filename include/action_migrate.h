@@ -74,6 +74,13 @@ struct migrate_job {
 	size_t cur;
 	uint64_t addr, scanned;
 	uint64_t moved, already, absent, failed[MIG_NREASONS];
+	/* The walked pages per node index as the kernel answered: where they
+	 * were before the walk moved them (its query) and where they are
+	 * after (its query after the move); pages not present count in
+	 * neither. [pv.nnodes] */
+	uint64_t *walk_before, *walk_after;
+	int *index_of_id;       /* node id -> index, [id_max + 1], -1 none */
+	int id_max;
 	int last_error;         /* first per-page error seen (positive errno) */
 	bool move_all;          /* MPOL_MF_MOVE_ALL still allowed */
 	double t_start, t_end;  /* monotonic seconds of the first/last step */

@@ -76,6 +76,12 @@ void actjob_free(struct actjob *j)
 int actjob_set_only(struct actjob *j, size_t i, const struct migrate_range *r, size_t n)
 {
 	struct actjob_item *it = &j->items[i];
+	if (!r) {
+		free(it->only);
+		it->only = NULL;
+		it->nonly = 0;
+		return 0;
+	}
 	struct migrate_range *v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;

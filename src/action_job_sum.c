@@ -4,8 +4,31 @@
 
 #include <string.h>
 
+/* The pages the walks visited, per node: before or after. */
+static void sum_walk(const struct actjob *j, bool after, int64_t *out)
+{
+	bool any = false;
+	for (size_t k = 0; k < j->topo->nnodes; k++)
+		out[k] = 0;
+	for (size_t i = 0; i < j->n; i++) {
+		const struct migrate_job *jb = &j->items[i].job;
+		if (j->items[i].prep_rc || j->items[i].lock_rc || !jb->walk_before || !jb->scanned)
+			continue;
+		const uint64_t *v = after ? jb->walk_after : jb->walk_before;
+		for (size_t k = 0; k < j->topo->nnodes && k < jb->pv.nnodes; k++)
+			out[k] += (int64_t)(v[k] * (uint64_t)jb->pagesize / 1024);
+		any = true;
+	}
+	for (size_t k = 0; !any && k < j->topo->nnodes; k++)
+		out[k] = -1;
+}
+
 void actjob_sum_kb(const struct actjob *j, enum actjob_when w, int64_t *out)
 {
+	if (w == ACTJOB_WALK_BEFORE || w == ACTJOB_WALK_AFTER) {
+		sum_walk(j, w == ACTJOB_WALK_AFTER, out);
+		return;
+	}
 	for (size_t k = 0; k < j->topo->nnodes; k++) {
 		int64_t sum = 0;
 		bool any = false, unknown = false;

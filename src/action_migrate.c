@@ -241,8 +241,21 @@ int migrate_prepare(const struct fsroot *r, const struct topology *t,
 	j->nodes = calloc(j->bcap, sizeof(int));
 	j->status = calloc(j->bcap, sizeof(int));
 	j->pm = calloc(j->bcap, sizeof(uint64_t));
-	if (!j->pv.node_kb || !j->pages || !j->nodes || !j->status || !j->pm)
+	size_t nn = t->nnodes ? t->nnodes : 1;
+	j->walk_before = calloc(nn, sizeof(uint64_t));
+	j->walk_after = calloc(nn, sizeof(uint64_t));
+	j->id_max = 0;
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].id > j->id_max)
+			j->id_max = t->nodes[i].id;
+	j->index_of_id = malloc(((size_t)j->id_max + 1) * sizeof(int));
+	if (!j->pv.node_kb || !j->pages || !j->nodes || !j->status || !j->pm ||
+	    !j->walk_before || !j->walk_after || !j->index_of_id)
 		return -ENOMEM;
+	for (int i = 0; i <= j->id_max; i++)
+		j->index_of_id[i] = -1;
+	for (size_t i = 0; i < t->nnodes; i++)
+		j->index_of_id[t->nodes[i].id] = (int)i;
 	int rc = plan_read(r, t, j);
 	if (rc)
 		return rc;
@@ -280,6 +293,13 @@ static long move_pages_checked(struct migrate_job *j, size_t n, const int *nodes
 	return alive ? alive : rc;
 }
 
+/* A page the kernel says is on node id `node` (a status >= 0). */
+static void walk_count(const struct migrate_job *j, uint64_t *per_node, int node)
+{
+	if (node >= 0 && node <= j->id_max && j->index_of_id[node] >= 0)
+		per_node[j->index_of_id[node]]++;
+}
+
 /* Query then move the candidate pages j->pages[0..k). 0 or -errno. */
 static int move_batch(struct migrate_job *j, size_t k)
 {
@@ -288,12 +308,15 @@ static int move_batch(struct migrate_job *j, size_t k)
 		return (int)rc;
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++) {
-		if (j->status[i] == j->to_node)
+		walk_count(j, j->walk_before, j->status[i]);
+		if (j->status[i] == j->to_node) {
 			j->already++;
-		else if (j->status[i] < 0)
+			walk_count(j, j->walk_after, j->status[i]);
+		} else if (j->status[i] < 0) {
 			j->absent++;    /* -ENOENT/-EFAULT: not present, zero page */
-		else
+		} else {
 			j->pages[m++] = j->pages[i];
+		}
 	}
 	if (m == 0)
 		return 0;
@@ -319,6 +342,7 @@ static int move_batch(struct migrate_job *j, size_t k)
 	if (rc < 0)
 		return (int)rc;
 	for (size_t i = 0; i < m; i++) {
+		walk_count(j, j->walk_after, j->status[i]);
 		if (j->status[i] == j->to_node) {
 			j->moved++;
 			continue;
@@ -430,6 +454,9 @@ void migrate_free(struct migrate_job *j)
 	free(j->nodes);
 	free(j->status);
 	free(j->pm);
+	free(j->walk_before);
+	free(j->walk_after);
+	free(j->index_of_id);
 	memset(j, 0, sizeof(*j));
 	j->pagemap_fd = -1;
 }

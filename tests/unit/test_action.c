@@ -283,6 +283,23 @@ static void batching_fake_kernel(void)
 	CHECK_EQ_INT(f.node_of_heap[0], 2);
 	CHECK_EQ_INT(f.node_of_heap[3], -1);
 	CHECK_EQ_INT(f.crossed, 0);
+	/* Where the walked pages were and are, as the kernel answered: the
+	 * present heap pages by node, the private file copy on 0, the shared
+	 * pages on 3 (refused, they stay); after, all on 2 but the busy page
+	 * (on 1) and the shared ones. */
+	uint64_t before[4] = { 1, 0, 0, 256 }, after[4] = { 0, 0, 0, 256 };
+	for (int i = 0; i < 100; i++)
+		if (i % 4 != 3) {
+			before[i % 3]++;
+			after[i == 4 ? 1 : 2]++;
+		}
+	after[2]++;   /* the file copy */
+	for (int id = 0; id < 4; id++) {
+		int ix = topology_node_index(&t, id);
+		CHECK(ix >= 0);
+		CHECK_EQ_INT(j.walk_before[ix], before[id]);
+		CHECK_EQ_INT(j.walk_after[ix], after[id]);
+	}
 	/* A range that starts 10 pages before a 2 MiB boundary: its first batch
 	 * ends there (a transparent huge page is never split over two). */
 	migrate_free(&j);

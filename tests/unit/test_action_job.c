@@ -85,11 +85,40 @@ static void engine_live(void)
 	int64_t *kb = calloc(se.topo.nnodes, sizeof(int64_t));
 	actjob_sum_kb(&j, ACTJOB_AFTER, kb);
 	CHECK(kb[node] > 0);
+	/* What the walk visited: on one node nothing (unknown, not 0 kB);
+	 * else every visited page is on the target afterwards. */
+	actjob_sum_kb(&j, ACTJOB_WALK_AFTER, kb);
+	if (se.topo.nnodes == 1) {
+		CHECK_EQ_INT(kb[0], -1);
+	} else {
+		for (size_t k = 0; k < se.topo.nnodes; k++)
+			CHECK((int)k == node ? kb[k] > 0 : kb[k] == 0);
+	}
 	free(kb);
 	char e[128];
 	int epid;
 	for (int stage = 0; stage < 4; stage++)
 		CHECK_EQ_INT(actjob_first_error(&j, stage, e, sizeof(e), &epid), 0);
+	actjob_free(&j);
+	reap(pid);
+}
+
+/* Migrate hot: ranges set, then all the memory again (NULL). */
+static void only_ranges(void)
+{
+	pid_t pid = spawn_child(1);
+	CHECK(pid > 0);
+	struct actjob j;
+	actjob_init(&j, se.root, &se.topo);
+	j.migrate = true;
+	CHECK_EQ_INT(add_child(&j, pid, 0), 0);
+	struct migrate_range r[2] = { { 0x1000, 0x3000, false }, { 0x8000, 0x9000, false } };
+	CHECK_EQ_INT(actjob_set_only(&j, 0, r, 2), 0);
+	CHECK(j.items[0].only && j.items[0].nonly == 2 && j.items[0].only[1].start == 0x8000);
+	CHECK_EQ_INT(actjob_set_only(&j, 0, r, 0), 0);   /* only nothing */
+	CHECK(j.items[0].only && j.items[0].nonly == 0);
+	CHECK_EQ_INT(actjob_set_only(&j, 0, NULL, 0), 0); /* everything */
+	CHECK(!j.items[0].only && j.items[0].nonly == 0);
 	actjob_free(&j);
 	reap(pid);
 }
@@ -236,6 +265,7 @@ int main(void)
 		return 1;
 	}
 	RUN_TEST(engine_live);
+	RUN_TEST(only_ranges);
 	RUN_TEST(engine_reused_pid);
 	RUN_TEST(engine_exit_after_preview);
 	RUN_TEST(engine_cancel);
