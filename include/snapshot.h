@@ -159,6 +159,12 @@ const struct why_result *snapshot_why(const struct snapshot *s, const struct sna
 /* What a cell shows when numa_maps was not read: "no perm", "gone",
  * "error", or "-" (not read). */
 const char *snapshot_nm_mark(const struct snap_proc *p);
+/* The process with this PID that started at starttime (0: any start), or
+ * NULL: another process that now has the PID is never returned. */
+const struct snap_proc *snapshot_find_proc(const struct snapshot *s, int pid,
+					   uint64_t starttime);
+/* Region r's resident kB per node index ([nnodes]) in s (access.h). */
+const int64_t *snapshot_region_node_kb(const struct snapshot *s, const struct access_region *r);
 
 /* How many processes' placement could not be read for want of
  * permission (another user's numa_maps without CAP_SYS_PTRACE). */

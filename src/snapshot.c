@@ -219,3 +219,17 @@ size_t snapshot_warnings(const struct snapshot *s,
 	}
 	return n;
 }
+
+const struct snap_proc *snapshot_find_proc(const struct snapshot *s, int pid, uint64_t starttime)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].info.pid == pid &&
+		    (!starttime || s->procs[i].info.starttime == starttime))
+			return &s->procs[i];
+	return NULL;
+}
+
+const int64_t *snapshot_region_node_kb(const struct snapshot *s, const struct access_region *r)
+{
+	return s->acc_kb + r->kb_off;
+}

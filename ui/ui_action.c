@@ -24,7 +24,7 @@ void ui_action_free(struct ui *u)
 
 void ui_action_open(struct ui *u, bool migrate)
 {
-	ui_action_open_at(u, migrate, -1, NULL);
+	ui_action_open_at(u, migrate, -1, NULL, false);
 }
 
 /* The one guard of every key that acts on the machine (m, B, k, a cgroup
@@ -41,7 +41,67 @@ bool ui_action_refused(struct ui *u, const char *what)
 	return true;
 }
 
-void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice)
+/* What migrate hot would move: the targets' hot kB, the remote part and
+ * the ranges, or why it cannot be offered. */
+static void hot_offer(struct ui *u, struct ui_action *a)
+{
+	a->hot_known = a->job.n > 0;
+	a->hot_kb = a->hot_remote_kb = 0;
+	a->hot_ranges = 0;
+	for (size_t i = 0; i < a->job.n && a->hot_known; i++) {
+		const struct snap_proc *p = snapshot_find_proc(&u->snap, a->job.items[i].tg.pid,
+							       a->job.items[i].tg.starttime);
+		const struct access_proc *h = p ? p->acc : NULL;
+		if (!h || h->hot_kb < 0) {
+			a->hot_known = false;
+			const struct access_status *st = &u->snap.access;
+			snprintf(a->hot_why, sizeof(a->hot_why), "the heat of PID %d is not known: %s",
+				 a->job.items[i].tg.pid,
+				 st->why != ACCESS_ON ? (st->msg[0] ? st->msg : access_why_text(st->why)) :
+				 "not watched yet (its turn comes; the most remote first)");
+			break;
+		}
+		a->hot_kb += h->hot_kb;
+		a->hot_remote_kb += h->hot_remote_kb > 0 ? h->hot_remote_kb : 0;
+		for (size_t k = 0; k < h->nregions; k++)
+			a->hot_ranges += h->regions[k].heat == ACCESS_HOT;
+	}
+	if (a->hot_known)
+		a->hot_why[0] = '\0';
+}
+
+bool ui_action_apply_hot(struct ui *u, struct ui_action *a)
+{
+	for (size_t i = 0; i < a->job.n; i++) {
+		const struct snap_proc *p = snapshot_find_proc(&u->snap, a->job.items[i].tg.pid,
+							       a->job.items[i].tg.starttime);
+		const struct access_proc *h = p ? p->acc : NULL;
+		if (!a->hot) {
+			actjob_set_only(&a->job, i, NULL, 0);
+			continue;
+		}
+		if (!h) {
+			snprintf(u->msg, sizeof(u->msg), "migrate hot: the heat of PID %d is gone",
+				 a->job.items[i].tg.pid);
+			return false;
+		}
+		struct migrate_range *r = calloc(h->nregions ? h->nregions : 1, sizeof(*r));
+		size_t n = 0;
+		for (size_t k = 0; r && k < h->nregions; k++)
+			if (h->regions[k].heat == ACCESS_HOT)
+				r[n++] = (struct migrate_range){ h->regions[k].start, h->regions[k].end,
+								 false };
+		int rc = r ? actjob_set_only(&a->job, i, r, n) : -ENOMEM;
+		free(r);
+		if (rc) {
+			snprintf(u->msg, sizeof(u->msg), "out of memory");
+			return false;
+		}
+	}
+	return true;
+}
+
+void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice, bool hot)
 {
 	if (ui_action_refused(u, migrate ? "migrate" : "rebind"))
 		return;
@@ -91,6 +151,9 @@ void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *adv
 		a->sel = node_idx;
 	if (advice)
 		snprintf(a->advice, sizeof(a->advice), "%s", advice);
+	/* The advice "migrate hot" opens the dialog on the hot part. */
+	hot_offer(u, a);
+	a->hot = a->hot_known && hot && migrate;
 	if (a->sel < 0) {
 		snprintf(u->msg, sizeof(u->msg), "no node can take %s", migrate ? "memory" : "threads");
 		ui_action_free(u);
@@ -134,7 +197,15 @@ void ui_action_key(struct ui *u, int ch)
 			a->job.migrate = !a->job.migrate;
 			if (!actjob_node_ok(&a->job, a->sel))
 				a->job.migrate = false;
+		} else if (ch == 'h' && a->job.migrate) {
+			hot_offer(u, a);
+			if (a->hot_known)
+				a->hot = !a->hot;
+			else
+				snprintf(u->msg, sizeof(u->msg), "migrate hot: %s", a->hot_why);
 		} else if (ch == '\n' || ch == KEY_ENTER) {
+			if (!ui_action_apply_hot(u, a))
+				break;
 			actjob_prepare(&a->job, a->sel);
 			a->st = ST_PREVIEW;
 		} else if (ch == KEY_ESC || ch == 'q') {

@@ -65,7 +65,8 @@ static int wrapped_warn(struct ui *u, int y, int ymax, int x0, int w, const char
 static void title_of(const struct ui *u, const struct ui_action *a, char *t, size_t n)
 {
 	const char *what = a->job.rebind && a->job.migrate ? "Rebind and migrate" :
-			   a->job.rebind ? "Rebind threads of" : "Migrate memory of";
+			   a->job.rebind ? "Rebind threads of" :
+			   a->hot ? "Migrate hot memory of" : "Migrate memory of";
 	if (a->job.n == 1) {
 		char name[96];
 		sanitize_term(a->job.items[0].tg.comm, name, sizeof(name));
@@ -115,7 +116,7 @@ static void here_kb(const struct ui *u, const struct ui_action *a, int i, char *
 
 static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h, int w)
 {
-	char s[160];
+	char s[320];
 	snprintf(s, sizeof(s), "%-5s   %7s  %12s  %s", "Node", "free",
 		 a->job.n > 1 ? "tagged here" : "process here", "CPUs");
 	line(u, y0 + 1, x0, w, s);
@@ -142,6 +143,19 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 	if (a->rebind_dialog) {
 		snprintf(s, sizeof(s), "[%c] also migrate memory (a)", a->job.migrate ? 'x' : ' ');
 		line(u, y0 + h - 2, x0, w, s);
+	}
+	if (a->job.migrate && a->hot_known) {
+		char hk[16], rk[16];
+		fmt_human_kb(hk, sizeof(hk), a->hot_kb);
+		fmt_human_kb(rk, sizeof(rk), a->hot_remote_kb);
+		snprintf(s, sizeof(s), "[%c] only the hot part (h): %s hot in %zu range%s, %s remote",
+			 a->hot ? 'x' : ' ', hk, a->hot_ranges, a->hot_ranges == 1 ? "" : "s", rk);
+		line(u, y0 + h - 3, x0, w, s);
+	} else if (a->job.migrate) {
+		snprintf(s, sizeof(s), "only the hot part (h): n/a, %s", a->hot_why);
+		attron(ui_attr(u, C_DIM));
+		mvaddnstr(y0 + h - 3, x0 + 2, s, w - 4);
+		attroff(ui_attr(u, C_DIM));
 	}
 	line(u, y0 + h - 1, x0, w, w - 4 >= 42 ? "Up/Down: node  Enter: preview  Esc: cancel" :
 				   "Enter: preview  Esc: cancel");
@@ -186,7 +200,23 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 	size_t planned = sm.planned;
 	/* No plan could be made (no perm, exited): no numbers to show, the
 	 * error below says why. */
-	if (a->job.migrate && planned) {
+	if (a->job.migrate && planned && a->hot) {
+		/* Only the hot ranges: what the heat saw of them off the node. */
+		int64_t off = 0;
+		for (size_t i = 0; i < a->job.n; i++) {
+			const struct snap_proc *p = snapshot_find_proc(&u->snap, a->job.items[i].tg.pid,
+								       a->job.items[i].tg.starttime);
+			for (size_t k = 0; p && p->acc && k < u->se.topo.nnodes; k++)
+				if ((int)k != a->sel && p->acc->hot_node_kb[k] > 0)
+					off += p->acc->hot_node_kb[k];
+		}
+		fmt_human_kb(b, sizeof(b), off);
+		fmt_human_kb(c, sizeof(c), a->hot_kb);
+		snprintf(s, sizeof(s), "will move to N%d: about %s (the hot ranges off it; %s hot in all)",
+			 nd->id, b, c);
+		line(u, y++, x0, w, s);
+		line(u, y++, x0, w, "the rest of its memory stays where it is");
+	} else if (a->job.migrate && planned) {
 		fmt_human_kb(b, sizeof(b), t.move_kb);
 		fmt_human_kb(c, sizeof(c), t.on_target_kb);
 		snprintf(s, sizeof(s), "will move to N%d: %s (%s already there)", nd->id, b, c);
@@ -262,6 +292,13 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "before", kb);
 		actjob_sum_kb(&a->job, ACTJOB_AFTER, kb);
 		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "after", kb);
+		/* Migrate hot: the hot ranges alone, as move_pages placed them. */
+		actjob_sum_kb(&a->job, ACTJOB_WALK_BEFORE, kb);
+		if (a->hot && u->se.topo.nnodes && kb[0] >= 0) {
+			y = draw_kb_row(u, y, y0 + h - 1, x0, w, "hot was", kb);
+			actjob_sum_kb(&a->job, ACTJOB_WALK_AFTER, kb);
+			y = draw_kb_row(u, y, y0 + h - 1, x0, w, "hot is", kb);
+		}
 	}
 	free(kb);
 	struct actjob_summary sm;
@@ -307,7 +344,8 @@ void ui_action_draw(struct ui *u)
 	/* Preview and result: room for the kB rows of many nodes (about
 	 * five to a line). */
 	int kbl = u->se.topo.nnodes > 5 ? (int)((u->se.topo.nnodes - 1) / 5) : 0;
-	int h = a->st == ST_CHOOSE ? (int)u->se.topo.nnodes + 5 : a->st == ST_RUN ? 7 : 12 + 2 * kbl;
+	int h = a->st == ST_CHOOSE ? (int)u->se.topo.nnodes + 5 : a->st == ST_RUN ? 7 :
+		12 + 2 * kbl + (a->hot ? 2 + 2 * kbl : 0);
 	if (h > LINES - 2)
 		h = LINES - 2;
 	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;

@@ -15,6 +15,16 @@ struct ui_action {
 	enum act_stage st;
 	int sel;                /* node index */
 	char advice[24];        /* opened by x: the cause it fixes, "" */
+	/* Migrate hot (h): only the ranges the access heat saw used move.
+	 * Offered when every target's heat is known (hot_why says why not). */
+	bool hot, hot_known;
+	int64_t hot_kb, hot_remote_kb;
+	size_t hot_ranges;
+	char hot_why[256];
 };
+
+/* Sets each target's ranges for the chosen mode (a->hot) from the
+ * snapshot's heat; false (the reason in u->msg) when it cannot. */
+bool ui_action_apply_hot(struct ui *u, struct ui_action *a);
 
 #endif

@@ -171,7 +171,20 @@ void ui_draw_status(struct ui *u, int y)
 	}
 	/* The rest as whole fields, most useful first: one that does not fit
 	 * whole is left out, never cut mid-word. */
-	char f[6][160];
+	/* Access heat: who measures it, or in a word why nothing does. */
+	static const char *const heat_short[ACCESS_NWHY] = {
+		[ACCESS_OFF] = "off", [ACCESS_NO_DAMON] = "no DAMON in this kernel",
+		[ACCESS_NO_VADDR] = "no DAMON for processes", [ACCESS_NOT_ROOT] = "DAMON needs root",
+		[ACCESS_IN_USE] = "DAMON in use by another", [ACCESS_NOT_YET] = "DAMON starting",
+		[ACCESS_RECORDED] = "not in this tree", [ACCESS_ERROR] = "DAMON error",
+	};
+	char heat[96] = "";
+	const struct access_status *as = &s->access;
+	if (as->why == ACCESS_ON)
+		snprintf(heat, sizeof(heat), "  heat: DAMON %zu/%zu", as->monitored, as->max_targets);
+	else if ((unsigned)as->why < ACCESS_NWHY && heat_short[as->why])
+		snprintf(heat, sizeof(heat), "  heat: %s", heat_short[as->why]);
+	char f[7][160];
 	snprintf(f[0], sizeof(f[0]), "  interval %.1fs", u->delay);
 	snprintf(f[1], sizeof(f[1]), "%s%s%s%s%.64s", u->paused ? "  [PAUSED]" : "",
 		 u->tree ? "  [tree]" : "", u->threads ? "  [threads]" : "",
@@ -179,7 +192,8 @@ void ui_draw_status(struct ui *u, int y)
 	snprintf(f[2], sizeof(f[2]), "  age %.1fs", age);
 	snprintf(f[3], sizeof(f[3]), "  tool CPU %s%%", self);
 	snprintf(f[4], sizeof(f[4]), "%s", nm);
-	snprintf(f[5], sizeof(f[5]), "%s", bal);
+	snprintf(f[5], sizeof(f[5]), "%s", heat);
+	snprintf(f[6], sizeof(f[6]), "%s", bal);
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
 		if (f[k][0] && x + ui_text_width(f[k]) <= COLS)
 			x = status_part(u, y, x, f[k], C_LABEL);

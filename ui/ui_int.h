@@ -240,7 +240,8 @@ int ui_proc_table_col_at(const struct ui *u, int x);
 void ui_action_open(struct ui *u, bool migrate);
 /* The same on node index node_idx (-1: the usual), opened for the advice
  * of a cause (said in its title). */
-void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice);
+/* hot: the dialog starts on "only the hot part" (the advice migrate hot). */
+void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice, bool hot);
 /* The guard of the keys that act (m, B, k, a cgroup move): true, and
  * the reason in the status line, when refused. */
 bool ui_action_refused(struct ui *u, const char *what);

@@ -286,7 +286,8 @@ static void k_advice(struct ui *u, int ch)
 	int idx = topology_node_index(&u->se.topo, w->node);
 	char text[sizeof(w->text)];
 	snprintf(text, sizeof(text), "%s", w->text);
-	ui_action_open_at(u, w->action == WHY_ACT_MIGRATE || w->action == WHY_ACT_MIGRATE_HOT, idx, cause);
+	ui_action_open_at(u, w->action == WHY_ACT_MIGRATE || w->action == WHY_ACT_MIGRATE_HOT, idx, cause,
+			  w->action == WHY_ACT_MIGRATE_HOT);
 	if (u->act && !u->msg[0])
 		snprintf(u->msg, sizeof(u->msg), "%s", text);
 }

@@ -120,13 +120,31 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node)
 		print_kb_row(out, t, "after", it->after);
 	else
 		fprintf(out, "after    unreadable: %s\n", strerror(-it->after_rc));
+	/* Migrate hot: the hot ranges alone, where the kernel said their
+	 * pages were before the walk and are after it. */
+	int64_t *was = it->only ? calloc(t->nnodes ? t->nnodes : 1, sizeof(int64_t)) : NULL;
+	int64_t *now = it->only ? calloc(t->nnodes ? t->nnodes : 1, sizeof(int64_t)) : NULL;
+	int64_t already_kb = j->pv.on_target_kb;
+	if (was && now) {
+		actjob_sum_kb(job, ACTJOB_WALK_BEFORE, was);
+		actjob_sum_kb(job, ACTJOB_WALK_AFTER, now);
+		if (t->nnodes && was[0] >= 0) {
+			fprintf(out, "the hot ranges' pages (as move_pages placed them):\n");
+			print_kb_row(out, t, "were", was);
+			print_kb_row(out, t, "are", now);
+			int ix = topology_node_index(t, to_node);
+			already_kb = ix >= 0 ? was[ix] : -1;
+		}
+	}
+	free(was);
+	free(now);
 	/* The engine's arithmetic: what numa_maps shows arrived, else what
 	 * move_pages moved. */
 	struct actjob_summary sm;
 	actjob_summarize(job, &sm);
 	double mib = sm.arrived_kb >= 0 ? (double)sm.arrived_kb / 1024.0 : sm.mib;
 	fprintf(out, "moved %.1f MiB to node %d in %.2f s (%.1f MB/s); %lld kB were there already\n",
-		mib, to_node, sm.secs, sm.rate_mbs, (long long)j->pv.on_target_kb);
+		mib, to_node, sm.secs, sm.rate_mbs, (long long)already_kb);
 	uint64_t nm = migrate_not_moved(j);
 	if (nm) {
 		char why[512];

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Access heat in the monitor, on a copy of opteron4 with a recorded DAMON
+# kdamond (tests/sh/damon_tree.sh): the status line names the source, the
+# heat columns are shown, the detail screen lists the hot regions hottest
+# first with their node split and mapping; without DAMON results the
+# detail says why there is no heat.
+PROG=${PROG:-./numatop-tui}
+TREE=tests/trees/opteron4
+. tests/sh/lib.sh
+need tmux tmux
+T=$(mktemp -d)
+trap 'tmux kill-server 2>/dev/null; rm -rf "$T"' EXIT
+tui_init
+prog=$(cd "$(dirname "$PROG")" && pwd)/$(basename "$PROG")
+. tests/sh/damon_tree.sh
+cp -r "$TREE" "$T/dm"
+damon_tree "$T/dm"
+
+start() { # start WIDTH HEIGHT ARGS...
+	w=$1; h=$2; shift 2
+	tui_start "$w" "$h" "TERM=tmux-256color $prog $*; echo EXIT=\$?; sleep 30"
+}
+
+start 160 50 --root "$T/dm" -d 5
+s=$(screen)
+echo "$s" | grep -q 'heat: DAMON 2/16' && ok tui_heat_status || bad tui_heat_status "$(echo "$s" | grep Tasks)"
+echo "$s" | grep -q 'HOT  HOTREM  HOTREM%' && ok tui_heat_columns || bad tui_heat_columns "$(echo "$s" | grep 'PID ')"
+# 1000: 96 MiB hot; its threads run on N0 and N1, so the hot remote part
+# is the interleaved region's 16 MiB on each of N2 and N3: 32 MiB.
+echo "$s" | grep -Eq '^ +1000 .* 96\.0M +32\.0M +33\.3 ' && ok tui_heat_row || bad tui_heat_row "$(echo "$s" | grep ' 1000 ')"
+keys Enter
+s=$(screen)
+echo "$s" | grep -q '^access heat (damon, window 0.1s, watched 60s, .* ago): hot 96.0M, 32.0M of it remote (33.3%); warm 8192K; cold 16.7M' \
+	&& ok tui_heat_detail_sums || bad tui_heat_detail_sums "$(echo "$s" | grep -i heat)"
+echo "$s" | grep -q '^  hot by node:  N0 16.0M  N1\* 48.0M  N2 16.0M  N3 16.0M' && ok tui_heat_detail_by_node \
+	|| bad tui_heat_detail_by_node "$(echo "$s" | grep 'hot by node')"
+# The regions hottest first: the 64 MiB one (18 of 20 samples), the 32
+# MiB bind:1 one (5 of 20), then the warm heap; each with its mapping.
+regs=$(echo "$s" | sed -n '/^HOT\/WARM REGION/,/^cgroup/p' | sed '1d;$d')
+first=$(echo "$regs" | sed -n 1p) second=$(echo "$regs" | sed -n 2p) third=$(echo "$regs" | sed -n 3p)
+echo "$first" | grep -Eq '^00007f0000000000-00007f0004000000 +64\.0M +18/20 .* 16\.0M +16\.0M +16\.0M +16\.0M \[anon\]' &&
+	echo "$second" | grep -Eq '^00007f1000000000-00007f1002000000 +32\.0M +5/20 .* 0K +32\.0M +0K +0K \[anon\]' &&
+	echo "$third" | grep -Eq '^0000000000a08000-0000000001208000 +8192K +0/20 +2s .*\[heap\]' &&
+	ok tui_heat_detail_regions || bad tui_heat_detail_regions "$regs"
+keys Escape
+# 2000 is watched and all cold; 4242 is not watched: the detail says why.
+keys '\' 'cat' Enter Enter
+s=$(screen)
+echo "$s" | grep -q '^access heat: unknown -- not monitored yet (waiting for its turn)' && ok tui_heat_detail_why \
+	|| bad tui_heat_detail_why "$(echo "$s" | grep -i 'heat')"
+keys Escape q
+
+# A tree from a kernel without DAMON: the status line and the detail say so.
+start 160 50 --root "$TREE" -d 5
+s=$(screen)
+echo "$s" | grep -q 'heat: no DAMON in this kernel' && ! echo "$s" | grep -q 'HOTREM' && ok tui_heat_none_status \
+	|| bad tui_heat_none_status "$(echo "$s" | grep -E 'Tasks|PID ')"
+keys Enter
+screen | grep -q '^access heat: unknown -- kernel without DAMON (CONFIG_DAMON_SYSFS)' && ok tui_heat_none_detail \
+	|| bad tui_heat_none_detail "$(screen | grep -i heat)"
+keys Escape q
