@@ -383,16 +383,42 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 			fail heat_foreign_untouched "could not make the foreign kdamond"
 		fi
 
-		# --migrate --hot: the hot 64 MiB move to node 0, the cold 48 stay.
+		# In the monitor: x (the advice migrate hot) opens the dialog on
+		# the hot part; m opens it on all the memory, h chooses the hot
+		# part, the preview says so, and the hot 64 MiB move to node 0
+		# (the cold 48 stay) with before/after of the hot ranges.
 		b0=$(numa_kb "$H" 0)
 		b1=$(numa_kb "$H" 1)
-		run heatm $P --migrate "$H" --to 0 --hot
+		printf '%s\n' 'wait HOTREM' 'sleep 10000' 'send x' 'wait Migrate hot memory of PID' \
+			'wait [x] only the hot part (h)' 'sleep 300' 'send \e' 'sleep 1000' 'send m' \
+			'wait Migrate memory of PID' 'wait [ ] only the hot part (h)' 'send h' 'sleep 500' \
+			'send \r' 'wait the hot ranges off it' 'sleep 300' 'send \r' 'wait hot is' \
+			'sleep 500' 'send \r' 'sleep 500' 'send q' >"$T/heatt.script"
+		TERM=linux timeout 240 /usr/bin/ptyrun 160 40 "$T/heatt.script" "$T/heatt.out" -- \
+			$P -p "$H" -d 1 >/dev/null 2>"$T/heatt.err"
+		RC=$?
+		a0=$(numa_kb "$H" 0)
+		a1=$(numa_kb "$H" 1)
+		X=$T/heatt.out.txt
+		[ $RC -eq 0 ] && [ $((a0 - b0)) -ge 45000 ] && [ "$a1" -ge 40000 ] && grep -q 'hot was' "$X" &&
+			pass tui_heat_migrate_hot ||
+			fail tui_heat_migrate_hot "ptyrun $RC; node 0 $b0 -> $a0 kB, node 1 $b1 -> $a1 kB (want" \
+				"+>= 45000 on 0, >= 40000 staying on 1); $(tail -c 600 "$X")"
+		# --migrate --hot: the hot part moves to the other node, the cold
+		# stays; the output says where the hot ranges' pages were and are.
+		to=$(( a0 - b0 >= 45000 ? 1 : 0 ))
+		b0=$(numa_kb "$H" 0)
+		b1=$(numa_kb "$H" 1)
+		run heatm $P --migrate "$H" --to $to --hot
 		sed 's/^/# /' "$T/heatm.out"
 		a0=$(numa_kb "$H" 0)
 		a1=$(numa_kb "$H" 1)
-		[ $RC -eq 0 ] && [ $((a0 - b0)) -ge 45000 ] && [ "$a1" -ge 40000 ] && pass heat_migrate_hot ||
-			fail heat_migrate_hot "node 0 $b0 -> $a0 kB, node 1 $b1 -> $a1 kB (want +>= 45000 on 0," \
-				">= 40000 staying on 1); $(why heatm)"
+		if [ $to = 1 ]; then gain=$((a1 - b1)) stay=$a1; else gain=$((a0 - b0)) stay=$a1; fi
+		are=$(awk -v c=$((to + 2)) '$1 == "are" { print $c }' "$T/heatm.out")
+		[ $RC -eq 0 ] && [ $gain -ge 45000 ] && [ "$stay" -ge 40000 ] && [ "${are:-0}" -ge 45000 ] &&
+			pass heat_migrate_hot ||
+			fail heat_migrate_hot "to $to: node 0 $b0 -> $a0 kB, node 1 $b1 -> $a1 kB, hot ranges" \
+				"now on $to: '$are' kB (want >= 45000 gained and there, >= 40000 on 1); $(why heatm)"
 	fi
 	stop_hog "$H"
 	stop_hog "$C"
