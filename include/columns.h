@@ -14,6 +14,7 @@ enum snap_col {
 	COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE, COL_REMOTE,
 	COL_REMOTE_PCT, COL_WHY, COL_RACC, COL_HOT, COL_HOTREM, COL_HOTREM_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
 	COL_FAST, COL_SLOW, COL_SLOW_PCT,      /* memory tiers */
+	COL_HOTSLOW, COL_COLDFAST,             /* memory tiers x access heat */
 	COL_NCOLS
 };
 struct sort_key {
@@ -97,6 +98,9 @@ int col_list_set_age(struct col_list *l, bool on);
  * COMMAND) or off: the default lists show them on a machine of more
  * than one memory tier (tiers_multi). */
 int col_list_set_tiers(struct col_list *l, bool on);
+/* HOTSLOW and COLDFAST (tiers and heat both on: after SLOW%, else at the
+ * end) added once, or removed. 0 or -ENOMEM. */
+int col_list_set_tier_heat(struct col_list *l, bool on);
 void col_list_free(struct col_list *l);
 /* A front end's choice of sort (-s NAME, NULL: REMOTE descending) and
  * columns (-o SPEC into l; NULL leaves l as it is), AGE added with age. 0, or

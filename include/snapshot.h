@@ -64,6 +64,10 @@ struct snap_proc {
 	/* Memory tiers (tiers.h): kB on the fastest tier and on the slower
 	 * ones, from node_kb; -1 unknown (not read, or no tiers). */
 	int64_t fast_kb, slow_kb;
+	/* Tiers and heat: hot kB on the slower tiers (they pay the far
+	 * latency) and cold kB on the fastest (room it could make); -1
+	 * unknown (no heat, or one tier). snapshot_tiers_heat() sets them. */
+	int64_t hot_slow_kb, cold_fast_kb;
 };
 
 /* What the numa_maps budget did in one sample. */

@@ -29,4 +29,8 @@ void snapshot_tier_text(const struct snapshot *s, size_t j, char *out, size_t n)
 /* "tiering: balancing tiering (2), demotion on, promotion limit 65536 MB/s" */
 void snapshot_tiering_text(const struct snapshot *s, char *out, size_t n);
 
+/* Each process's hot_slow_kb and cold_fast_kb from its heat (acc) and
+ * the sample's tiers: after the heat is in place (the sampler, a replay). */
+void snapshot_tiers_heat(struct snapshot *s);
+
 #endif

@@ -19,10 +19,11 @@ enum why_cause {
 	WHY_NONE, WHY_POLICY, WHY_CPUSET, WHY_SHARED_FILE, WHY_SPREAD, WHY_SPILL,
 	WHY_MOVED, WHY_UNKNOWN,
 	WHY_DEMOTED,     /* memory tiers: cold pages the kernel demoted */
+	WHY_SLOW_TIER_HOT,   /* memory tiers: hot pages on a slower tier */
 	WHY_NCAUSES
 };
 /* "-", "none", "policy", "cpuset", "shared_file", "spread", "spill",
- * "moved", "unknown", "demoted" */
+ * "moved", "unknown", "demoted", "slow_tier_hot" */
 extern const char *const why_cause_names[WHY_NCAUSES];
 /* The name of a judged cause; NULL when not read yet (or out of range). */
 const char *why_cause_name(int cause);
@@ -74,6 +75,7 @@ struct why_input {
 	 * hot_kb -1: no heat, the rules above alone decide. */
 	int64_t hot_kb, hot_remote_kb;
 	double heat_watched_s, cold_idle_s;
+	int64_t hot_slow_kb;            /* hot kB on slower tiers, -1 unknown */
 	/* The memory tiers (node index order), or NULL: which nodes have
 	 * CPUs (a rebind never names one without), which are memory-only
 	 * nodes of a slower tier, and whether the kernel demotes. */
@@ -101,9 +103,11 @@ bool why_settled(const struct why_input *in, enum why_cause *cause);
  * migration moves only the hot part (migrate_hot), where hot remote
  * memory is WHY_SMALL_KB or more. */
 #define WHY_HEAT_MIN_S 5.0
-/* (The order with tiers: none, policy, cpuset, demoted, shared_file,
- * spread, spill, moved, unknown. A rebind never names a node without
- * CPUs.) */
+/* (The order with tiers: none, slow_tier_hot, policy, cpuset, demoted,
+ * shared_file, spread, spill, moved, unknown. slow_tier_hot: hot memory
+ * of WHY_SMALL_KB or more on slower tiers while HOME is in the fastest:
+ * promote it (migrate_hot to HOME) when HOME has room. A rebind never
+ * names a node without CPUs.) */
 void why_decide(const struct why_input *in, struct why_result *out);
 
 #endif

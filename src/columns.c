@@ -313,6 +313,32 @@ static bool v_slow_pct(const struct snap_proc *p, int node, double *v)
 	return ok;
 }
 
+static bool v_hot_slow(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = (double)p->hot_slow_kb;
+	return p->hot_slow_kb >= 0;
+}
+
+static bool v_cold_fast(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = (double)p->cold_fast_kb;
+	return p->cold_fast_kb >= 0;
+}
+
+static void c_hot_slow(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	kb_cell(c, p->hot_slow_kb, false, out, n);
+}
+
+static void c_cold_fast(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)node;
+	kb_cell(c, p->cold_fast_kb, false, out, n);
+}
+
 static void c_fast(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
@@ -383,6 +409,12 @@ static const struct col_def cols[COL_NCOLS] = {
 		       10, 7, 1, true, false, v_slow, NULL, c_slow },
 	[COL_SLOW_PCT] = { "SLOW%", "SLOW%", "SLOW%", "SLOW / total resident in numa_maps",
 			   6, 6, 1, true, false, v_slow_pct, NULL, c_slow_pct },
+	[COL_HOTSLOW] = { "HOTSLOW", "HOTSLOW", "HOTSLOW",
+			  "hot kB on slower memory tiers (they pay the far latency: promote)",
+			  10, 8, 1, true, false, v_hot_slow, NULL, c_hot_slow },
+	[COL_COLDFAST] = { "COLDFAST", "COLDFAST", "COLDFAST",
+			   "cold kB on the fastest memory tier (room it could make: demote)",
+			   10, 9, 1, true, false, v_cold_fast, NULL, c_cold_fast },
 };
 
 const struct col_def *col_get(enum snap_col c)
@@ -715,4 +747,24 @@ int col_setup(const struct topology *t, const char *sort, const char *spec, bool
 	if (rc)
 		snprintf(err, errsz, "-o: %s", e);
 	return rc;
+}
+
+int col_list_set_tier_heat(struct col_list *l, bool on)
+{
+	static const enum snap_col tc[] = { COL_HOTSLOW, COL_COLDFAST };
+	long at = -1;
+	for (size_t k = 0; k < 2; k++)
+		while ((at = col_list_find(l, tc[k])) >= 0 && !on)
+			col_list_remove(l, (size_t)at);
+	if (!on)
+		return 0;
+	for (size_t k = 0; k < 2; k++) {
+		if (col_list_find(l, tc[k]) >= 0)
+			continue;
+		long pos = col_list_find(l, k ? COL_HOTSLOW : COL_SLOW_PCT);
+		int rc = col_list_insert(l, pos < 0 ? l->n : (size_t)pos + 1, (struct col_ref){ tc[k], -1 });
+		if (rc)
+			return rc;
+	}
+	return 0;
 }

@@ -280,6 +280,8 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "numa_maps_warnings", ok ? json_object_new_int64((int64_t)p->nm_warnings) : NULL);
 	json_object_object_add(o, "remote_pct", ok ? jreal(p->remote_pct, 1) : NULL);
 	json_object_object_add(o, "tier_kb", tier_kb(s, p));
+	json_object_object_add(o, "hot_slow_kb", p->hot_slow_kb >= 0 ? jnum(p->hot_slow_kb) : NULL);
+	json_object_object_add(o, "cold_fast_kb", p->cold_fast_kb >= 0 ? jnum(p->cold_fast_kb) : NULL);
 	json_object_object_add(o, "rss_kb", jnum(p->info.rss_kb));
 	json_object_object_add(o, "cpu_pct", jreal(p->cpu_pct, 1));
 	/* user + system, in seconds (the kernel's ticks are 1/100 s) */

@@ -227,7 +227,8 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 	if (!l || !l->n) {
 		if (col_list_default(&def, false, o->show_age) != 0 ||
 		    (s->nacc && col_list_set_access(&def, true) != 0) ||
-		    col_list_set_tiers(&def, tiers_multi(&s->nk.tiers)) != 0) {
+		    col_list_set_tiers(&def, tiers_multi(&s->nk.tiers)) != 0 ||
+		    col_list_set_tier_heat(&def, s->nacc && tiers_multi(&s->nk.tiers)) != 0) {
 			col_list_free(&def);
 			return;
 		}

@@ -13,6 +13,7 @@
 #include "numa_maps.h"
 #include "sampler_int.h"
 #include "monotime.h"
+#include "snapshot_tiers.h"
 
 static double mono_now(void *ctx)
 {
@@ -525,6 +526,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap)
 		rc = sampler_kernel(s, snap);
 	if (rc == 0 && snap->proc_rc == 0)
 		rc = sampler_access(s, snap);
+	if (rc == 0 && snap->proc_rc == 0)
+		snapshot_tiers_heat(snap);
 	if (rc == 0 && snap->proc_rc == 0)
 		rc = sampler_why(s, snap);
 	if (rc == 0 && snap->proc_rc == 0)

@@ -166,6 +166,7 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 		.hot_kb = sp->acc ? sp->acc->hot_kb : -1,
 		.hot_remote_kb = sp->acc ? sp->acc->hot_remote_kb : -1,
 		.heat_watched_s = sp->acc ? sp->acc->monitored_s : 0,
+		.hot_slow_kb = sp->hot_slow_kb,
 		.cold_idle_s = sp->acc ? sp->acc->cold_remote_idle_s : -1,
 		.tiers = snap->nk.tiers.nnodes == nn ? &snap->nk.tiers : NULL,
 	};

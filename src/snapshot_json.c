@@ -15,11 +15,13 @@
 #include "buf.h"
 #include "hmat.h"
 #include "measure_io.h"
+#include "snapshot_tiers.h"
 #include "node_fields.h"
 #include "numa_maps.h"
 #include "topology.h"
 #include "sanitize.h"
 #include "snapshot_json_int.h"
+#include "snapshot_tiers.h"
 #include "access_json.h"
 
 static json_object *get(json_object *o, const char *k)
@@ -643,7 +645,11 @@ static int build(struct snapshot *s, json_object *root)
 			       s->kb_pool + i * NM_KB_ARRAYS * nn);
 		s->nprocs = i + 1;
 	}
-	return rc ? rc : access_json_read(s, root);
+	if (!rc)
+		rc = access_json_read(s, root);
+	if (!rc)
+		snapshot_tiers_heat(s);
+	return rc;
 }
 
 int snapshot_json_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,

@@ -115,3 +115,25 @@ void snapshot_tiering_text(const struct snapshot *s, char *out, size_t n)
 		 snapshot_balancing_name(s->nk.balancing),
 		 m->demotion > 0 ? "on" : m->demotion == 0 ? "off" : "-", lim);
 }
+
+void snapshot_tiers_heat(struct snapshot *s)
+{
+	const struct tier_model *m = &s->nk.tiers;
+	bool multi = tiers_multi(m) && s->topo && m->nnodes == s->topo->nnodes;
+	for (size_t i = 0; i < s->nprocs; i++) {
+		struct snap_proc *p = &s->procs[i];
+		const struct access_proc *a = p->acc;
+		p->hot_slow_kb = p->cold_fast_kb = -1;
+		if (!multi || !a)
+			continue;
+		int64_t fast, slow;
+		if (a->hot_kb >= 0) {
+			tiers_split_kb(m, a->hot_node_kb, &fast, &slow);
+			p->hot_slow_kb = slow;
+		}
+		if (a->cold_kb >= 0) {
+			tiers_split_kb(m, a->cold_node_kb, &fast, &slow);
+			p->cold_fast_kb = fast;
+		}
+	}
+}

@@ -8,7 +8,7 @@
 
 const char *const why_cause_names[WHY_NCAUSES] = {
 	"-", "none", "policy", "cpuset", "shared_file", "spread", "spill", "moved", "unknown",
-	"demoted",
+	"demoted", "slow_tier_hot",
 };
 
 const char *why_cause_name(int cause)
@@ -271,6 +271,32 @@ static bool demoted(const struct why_input *in, struct why_result *r, int64_t re
 	return true;
 }
 
+/* Hot memory on a slower tier while the threads run on the fastest:
+ * it pays the far latency; promote it to HOME (the hot part only). */
+static bool slow_tier_hot(const struct why_input *in, struct why_result *r, int hid)
+{
+	const struct tier_model *m = in->tiers;
+	if (!m || !tiers_multi(m) || in->hot_slow_kb < WHY_SMALL_KB ||
+	    tiers_node_order(m, (size_t)in->home) != 0)
+		return false;
+	r->cause = WHY_SLOW_TIER_HOT;
+	evidence(r, "DAMON: %.1f MiB hot on slower memory tiers; its threads run on node %d, in "
+		 "the fastest (tier %d)", mib(in->hot_slow_kb), hid, m->tier[0].id);
+	int64_t pol = off_home(in, in->pol_kb);
+	if (pol * 2 > in->remote_kb && in->pol_mode == NM_MODE_BIND)
+		evidence(r, "its policy %s keeps new pages on the slow tier: promoted pages stay, "
+			 "new ones follow the policy", in->pol_text && in->pol_text[0] ? in->pol_text : "bind");
+	if (in->home_free_kb >= 0 && in->home_free_kb < in->hot_slow_kb) {
+		advise(r, WHY_ACT_NONE, -1, "node %d has %.1f MiB free for %.1f MiB of hot memory: "
+		       "free memory there first, then promote it", hid, mib(in->home_free_kb),
+		       mib(in->hot_slow_kb));
+		return true;
+	}
+	advise(r, WHY_ACT_MIGRATE_HOT, hid, "promote its hot memory (%.1f MiB) to node %d, the "
+	       "fast tier; the cold rest can stay", mib(in->hot_slow_kb), hid);
+	return true;
+}
+
 bool why_settled(const struct why_input *in, enum why_cause *cause)
 {
 	if (in->total_kb < 0 || in->remote_kb < 0)
@@ -311,6 +337,9 @@ static void decide(const struct why_input *in, struct why_result *r)
 	int big = most(in, in->node_kb, true);
 	int big_id = big >= 0 ? in->node_ids[big] : -1;
 
+	/* slow_tier_hot: what is used sits on a slower tier. */
+	if (slow_tier_hot(in, r, hid))
+		return;
 	/* policy: the remote pages are where a policy put them. */
 	int64_t pol = off_home(in, in->pol_kb);
 	if (pol * 2 > rem) {
@@ -440,7 +469,7 @@ static void decide(const struct why_input *in, struct why_result *r)
 static void heat(const struct why_input *in, struct why_result *r)
 {
 	if (in->hot_kb < 0 || in->hot_remote_kb < 0 || r->cause == WHY_NONE ||
-	    r->cause == WHY_NOT_READ)
+	    r->cause == WHY_NOT_READ || r->cause == WHY_SLOW_TIER_HOT)
 		return;
 	if (in->hot_remote_kb < WHY_SMALL_KB) {
 		if (in->heat_watched_s < WHY_HEAT_MIN_S)

@@ -138,6 +138,8 @@ struct ui {
 				  * a sample had access heat (false: -o) */
 	bool tier_cols_auto;     /* the default columns: FAST, SLOW, SLOW% join
 				  * them once a sample shows several tiers */
+	bool tier_heat_cols;     /* ... and HOTSLOW, COLDFAST once it also
+				  * has access heat */
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } *hdr;
 	char settings_path[1024];     /* the settings file, "" none */
 	bool settings_bad;            /* it could not be read: never written */

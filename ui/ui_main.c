@@ -78,6 +78,7 @@ static int ui_open(struct ui *u, const struct ui_config *o)
 		return 1;
 	u->heat_cols = !o->columns;
 	u->tier_cols_auto = !o->columns;
+	u->tier_heat_cols = !o->columns;
 	u->show_nodes = u->show_heatmap = true;
 	u->delay = o->delay;
 	u->color = !o->no_color && !getenv("NO_COLOR");
@@ -160,6 +161,10 @@ void ui_sample(struct ui *u)
 		col_list_set_tiers(&u->cols, true);
 		u->tier_cols_auto = false;
 	}
+	/* Tiers and heat: hot memory on the slow tier, cold on the fast. */
+	if (u->tier_heat_cols && u->snap.nacc && tiers_multi(&u->snap.nk.tiers) &&
+	    col_list_set_tier_heat(&u->cols, true) == 0)
+		u->tier_heat_cols = false;
 	snapshot_sort(&u->snap, &u->sort);
 	ui_rebuild_rows(u);
 	ui_cg_rebuild(u);

@@ -101,6 +101,7 @@ void ui_settings_load(struct ui *u)
 		col_list_free(&u->cols);
 		u->cols = l;
 		u->tier_cols_auto = false;     /* the saved columns, as saved */
+		u->tier_heat_cols = false;
 	} else {
 		col_list_free(&l);
 	}

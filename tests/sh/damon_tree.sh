@@ -10,38 +10,7 @@
 #   2000 (web): all cold (idle 30 s).
 # Sampling 5 ms, aggregation 100 ms (20 samples a window).
 damon_tree() {
-	k=$1/sys/kernel/mm/damon/admin/kdamonds
-	mkdir -p "$k/0/contexts/0/monitoring_attrs/intervals" "$k/0/contexts/0/monitoring_attrs/nr_regions" \
-		"$k/0/contexts/0/targets/0" "$k/0/contexts/0/targets/1" \
-		"$k/0/contexts/0/schemes/0/tried_regions"
-	echo 1 >"$k/nr_kdamonds"
-	echo on >"$k/0/state"
-	echo 77 >"$k/0/pid"
-	c=$k/0/contexts/0
-	echo 1 >"$k/0/contexts/nr_contexts"
-	echo vaddr >"$c/operations"
-	echo "vaddr fvaddr paddr" >"$c/avail_operations"
-	echo 5000 >"$c/monitoring_attrs/intervals/sample_us"
-	echo 100000 >"$c/monitoring_attrs/intervals/aggr_us"
-	echo 1000000 >"$c/monitoring_attrs/intervals/update_us"
-	echo 10 >"$c/monitoring_attrs/nr_regions/min"
-	echo 1000 >"$c/monitoring_attrs/nr_regions/max"
-	echo 2 >"$c/targets/nr_targets"
-	echo 1000 >"$c/targets/0/pid_target"
-	echo 2000 >"$c/targets/1/pid_target"
-	echo 1 >"$c/schemes/nr_schemes"
-	echo stat >"$c/schemes/0/action"
-	i=0
-	# start end nr_accesses age (aggregation intervals)
-	while read -r s e a g; do
-		d=$c/schemes/0/tried_regions/$i
-		mkdir -p "$d"
-		echo $((s)) >"$d/start"
-		echo $((e)) >"$d/end"
-		echo "$a" >"$d/nr_accesses"
-		echo "$g" >"$d/age"
-		i=$((i + 1))
-	done <<-REGIONS
+	damon_tree_of "$1" "1000 2000" <<-REGIONS
 	0x00400000 0x00a08000 0 600
 	0x00a08000 0x01208000 0 20
 	0x7f0000000000 0x7f0004000000 18 40
@@ -51,5 +20,46 @@ damon_tree() {
 	0x00400000 0x00700000 0 300
 	0x7f8000000000 0x7ffd00010000 0 300
 	REGIONS
+}
+
+# damon_tree_of DIR "PID..." <REGIONS: the same kdamond watching PIDs
+# (in order) with the tried regions read from stdin, one per line "start
+# end nr_accesses age" (age in aggregation intervals), each target's in
+# rising address order.
+damon_tree_of() {
+	k=$1/sys/kernel/mm/damon/admin/kdamonds
+	c=$k/0/contexts/0
+	mkdir -p "$c/monitoring_attrs/intervals" "$c/monitoring_attrs/nr_regions" \
+		"$c/schemes/0/tried_regions"
+	echo 1 >"$k/nr_kdamonds"
+	echo on >"$k/0/state"
+	echo 77 >"$k/0/pid"
+	echo 1 >"$k/0/contexts/nr_contexts"
+	echo vaddr >"$c/operations"
+	echo "vaddr fvaddr paddr" >"$c/avail_operations"
+	echo 5000 >"$c/monitoring_attrs/intervals/sample_us"
+	echo 100000 >"$c/monitoring_attrs/intervals/aggr_us"
+	echo 1000000 >"$c/monitoring_attrs/intervals/update_us"
+	echo 10 >"$c/monitoring_attrs/nr_regions/min"
+	echo 1000 >"$c/monitoring_attrs/nr_regions/max"
+	t=0
+	for pid in $2; do
+		mkdir -p "$c/targets/$t"
+		echo "$pid" >"$c/targets/$t/pid_target"
+		t=$((t + 1))
+	done
+	echo $t >"$c/targets/nr_targets"
+	echo 1 >"$c/schemes/nr_schemes"
+	echo stat >"$c/schemes/0/action"
+	i=0
+	while read -r s e a g; do
+		d=$c/schemes/0/tried_regions/$i
+		mkdir -p "$d"
+		echo $((s)) >"$d/start"
+		echo $((e)) >"$d/end"
+		echo "$a" >"$d/nr_accesses"
+		echo "$g" >"$d/age"
+		i=$((i + 1))
+	done
 	echo 0 >"$c/schemes/0/tried_regions/total_bytes"
 }

@@ -47,4 +47,38 @@ wait_for "REMOTE%" 30
 screen | grep ' PID ' | grep -q 'SLOW' && bad tui_tiers_one_tier_no_columns "$(screen | grep ' PID ')" ||
 	ok tui_tiers_one_tier_no_columns
 keys q
+# Tiers and heat: a recorded DAMON kdamond on a copy of tiered2 sees
+# 100's 64 MiB on the slow node 1 hot and 200's memory cold. HOTSLOW,
+# COLDFAST join the default columns; 100 is slow_tier_hot with the
+# advice to promote the hot part to node 0, 200 stays demoted.
+. tests/sh/damon_tree.sh
+cp -r "$TREE" "$T/th"
+damon_tree_of "$T/th" "100 200" <<-REGIONS
+0x00400000 0x00410000 0 600
+0x7f0000000000 0x7f0004000000 20 50
+0x7ffc00000000 0x7ffc00008000 0 600
+0x00400000 0x00410000 0 600
+0x7f0000000000 0x7f0004000000 0 600
+0x7ffc00000000 0x7ffc00008000 0 600
+REGIONS
+"$PROG" --root "$T/th" -b -n 1 -o pid,slow,hotslow,coldfast,why >"$T/th.txt" 2>&1
+r=$(awk '$1 == 100 || $1 == 200 { print $1, $2, $3, $4, $5 }' "$T/th.txt" | tr '\n' ' ')
+[ "$r" = "100 65536 65536 96 slow_tier_hot 200 16384 0 49248 demoted " ] && ok tiers_heat_columns ||
+	bad tiers_heat_columns "$r"
+"$PROG" --root "$T/th" -b -n 1 2>&1 | grep ' PID ' | grep -q 'SLOW% *HOTSLOW *COLDFAST' &&
+	ok tiers_heat_columns_default || bad tiers_heat_columns_default "$("$PROG" --root "$T/th" -b -n 1 2>&1 | grep ' PID ')"
+"$PROG" --root "$T/th" --json -n 1 >"$T/th.json" 2>&1
+if python3 -c '
+import json, sys
+d = {p["pid"]: p for p in json.load(open(sys.argv[1]))["processes"]}
+a, b = d[100], d[200]
+assert (a["hot_slow_kb"], a["cold_fast_kb"], a["remote_cause"]) == (65536, 96, "slow_tier_hot"), a
+assert a["advice"]["action"] == "migrate_hot" and a["advice"]["node"] == 0, a["advice"]
+assert "promote its hot memory (64.0 MiB) to node 0" in a["advice"]["text"], a["advice"]
+assert (b["hot_slow_kb"], b["cold_fast_kb"], b["remote_cause"]) == (0, 49248, "demoted"), b
+assert d[300]["hot_slow_kb"] is None and d[300]["cold_fast_kb"] is None
+' "$T/th.json" 2>"$T/th.err"; then ok tiers_heat_json_advice; else bad tiers_heat_json_advice "$(cat "$T/th.err")"; fi
+# Without heat the two are unknown (null), not 0.
+"$PROG" --root "$TREE" --json -n 1 | grep -q '"hot_slow_kb":null,"cold_fast_kb":null' &&
+	ok tiers_heat_null_without_source || bad tiers_heat_null_without_source
 exit 0

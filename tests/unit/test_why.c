@@ -40,7 +40,7 @@ static void base(struct fx *f)
 		.threads_on = f->thr, .home_free_kb = 8 << 20, .home_total_kb = 16 << 20,
 		.home_low_kb = 64 << 10, .home_foreign_rate = 0, .home_miss_rate = 0,
 		.prev_home = -1, .kernel_migrate_rate = -1,
-		.hot_kb = -1, .hot_remote_kb = -1, .cold_idle_s = -1,
+		.hot_kb = -1, .hot_remote_kb = -1, .cold_idle_s = -1, .hot_slow_kb = -1,
 	};
 }
 
@@ -578,6 +578,63 @@ static void tiers_demoted(void)
 	done(&f);
 }
 
+/* Hot memory on the slow tier (node 4, memory only) while the threads
+ * run on node 0 in the fastest: slow_tier_hot, promote the hot part to
+ * node 0 even when a bind policy put it there (said in the evidence);
+ * without room on node 0 no action but the reason; too little hot, or
+ * no heat: the causes as before (demoted, policy). */
+static void tiers_slow_tier_hot(void)
+{
+	struct fx f;
+	struct tier_model m;
+	base(&f);
+	tiered(&f, &m, 1);
+	f.pol[1] = 40 * 1024;
+	f.in.pol_mode = NM_MODE_BIND;
+	f.in.pol_text = "bind:4";
+	f.in.hot_kb = 36 * 1024;
+	f.in.hot_remote_kb = 32 * 1024;
+	f.in.hot_slow_kb = 32 * 1024;
+	f.in.heat_watched_s = 10;
+	struct why_result r;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_SLOW_TIER_HOT);
+	CHECK_EQ_STR(why_cause_name(r.cause), "slow_tier_hot");
+	CHECK_EQ_INT(r.action, WHY_ACT_MIGRATE_HOT);
+	CHECK_EQ_INT(r.node, 0);
+	CHECK(strstr(r.text, "promote its hot memory (32.0 MiB) to node 0") != NULL);
+	CHECK(has_evidence(&r, "32.0 MiB hot on slower memory tiers"));
+	CHECK(has_evidence(&r, "its policy bind:4 keeps new pages on the slow tier"));
+	/* No room for it on node 0. */
+	f.in.home_free_kb = 8 * 1024;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_SLOW_TIER_HOT);
+	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
+	CHECK(strstr(r.text, "node 0 has 8.0 MiB free for 32.0 MiB of hot memory") != NULL);
+	f.in.home_free_kb = 8 << 20;
+	/* Under 1 MiB hot there, or no heat: the policy decides. */
+	f.in.hot_slow_kb = 512;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_POLICY);
+	f.in.hot_slow_kb = -1;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_POLICY);
+	/* Default policy, cold there: demoted, not slow_tier_hot. */
+	f.pol[1] = 0;
+	f.in.pol_mode = NM_MODE_DEFAULT;
+	f.in.hot_slow_kb = 0;
+	why_decide(&f.in, &r);
+	CHECK_EQ_INT(r.cause, WHY_DEMOTED);
+	/* One tier: nothing is slow. */
+	f.in.hot_slow_kb = 32 * 1024;
+	m.node[1].tier = 4;
+	tiers_build(&m);
+	why_decide(&f.in, &r);
+	CHECK(r.cause != WHY_SLOW_TIER_HOT);
+	tiers_free(&m);
+	done(&f);
+}
+
 /* The sampler on tests/trees/tiered2: 100 bound to the memory-only node
  * 1 is its policy with no rebind; 200, unbound with 16 MiB on node 1
  * while the kernel demotes, is demoted with no action. */
@@ -874,6 +931,7 @@ int main(void)
 	RUN_TEST(order);
 	RUN_TEST(tiers_never_rebind_cpuless);
 	RUN_TEST(tiers_demoted);
+	RUN_TEST(tiers_slow_tier_hot);
 	RUN_TEST(sampler_tiered_tree);
 	return CHECK_DONE();
 }
