@@ -378,8 +378,9 @@ static const struct col_def cols[COL_NCOLS] = {
 	[COL_REMOTE_PCT] = { "REMOTE%", "REMOTE%", "REMOTE%", "REMOTE / total resident in numa_maps",
 			     7, 8, 1, true, false, v_remote_pct, NULL, c_remote_pct },
 	[COL_WHY] = { "WHY", "WHY", "WHY",
-		      "why REMOTE: none policy cpuset shared_file spread spill moved unknown demoted",
-		      -11, -11, 1, false, false, NULL, s_why, c_why },
+		      "why REMOTE: none policy cpuset shared_file spread spill moved unknown demoted "
+		      "slow_tier_hot",
+		      -11, -13, 1, false, false, NULL, s_why, c_why },
 	[COL_RACC] = { "RACC%", "RACC%", "RACC%",
 		       "kernel's sampled NUMA faults on another node than the thread's (NUMA balancing)",
 		       7, 6, 1, true, false, v_racc, NULL, c_racc },

@@ -42,8 +42,9 @@ keys Down Down Down Down Down Down Down Down Down
 keys Enter
 keys Escape
 after=$(hdr)
-# (At 120 columns POLICY leaves COMMAND under 20: WHY, least useful, goes.)
-[ "$after" = "USER POLICY HOME CPU% RSS N0 N1 N2 N3 REMOTEv REMOTE% COMMAND" ] &&
+# (At 120 columns POLICY leaves COMMAND under 20: the per-node columns
+# fold into one NODES column first.)
+[ "$after" = "USER POLICY HOME CPU% RSS NODES REMOTEv REMOTE% WHY COMMAND" ] &&
 	ok tui_setup_remove_add || bad tui_setup_remove_add "before: $before / after: $after"
 # Move COMMAND up to the front with ] / [ and reset with r.
 keys F2

@@ -593,6 +593,39 @@ if has_tests tiers && [ -n "$(sys_cpus 0)" ] && [ -z "$(sys_cpus 1)" ]; then
 		stop_hog "$HOG"
 	fi
 
+	# Hot on the slow tier: 80 MiB bound to node 1, its first 64 MiB
+	# written continuously (threads on node 0): HOTSLOW, slow_tier_hot
+	# and the advice to promote the hot part to node 0; --migrate --hot
+	# moves the hot part there and leaves the cold 16 MiB on node 1.
+	nhog=$((nhog + 1))
+	/usr/bin/numactl --membind=1 --cpunodebind=0 /usr/bin/memhog 80 --retouch 0 --hot 64 --no-thp \
+		>"$T/hog$nhog" 2>&1 &
+	HOG=$!; wait_hog
+	if [ -n "$HOG" ]; then
+		run thot $P --json -n 10 -d 1 -p "$HOG"
+		tail -1 "$T/thot.out" | /usr/bin/jsonflat >"$T/thot.flat" 2>/dev/null
+		J=$(jproc "$T/thot.flat" "$HOG")
+		hs=$(jget "$T/thot.flat" "processes.$J.hot_slow_kb")
+		cause=$(jget "$T/thot.flat" "processes.$J.remote_cause")
+		act=$(jget "$T/thot.flat" "processes.$J.advice.action"); an=$(jget "$T/thot.flat" "processes.$J.advice.node")
+		echo "# hot on the slow tier: hot_slow_kb $hs, cause $cause, advice $act $an:" \
+			"$(jget "$T/thot.flat" "processes.$J.advice.text")"
+		[ "$hs" -ge 45000 ] 2>/dev/null && [ "$cause" = slow_tier_hot ] && [ "$act" = migrate_hot ] &&
+			[ "$an" = 0 ] && pass tiers_slow_tier_hot ||
+			fail tiers_slow_tier_hot "hot_slow_kb '$hs' (want >= 45000), cause '$cause', advice '$act' '$an'" \
+				"$(grep -E "processes.$J.(access|remote_evidence)" "$T/thot.flat" | head -12)"
+		b0=$(numa_kb "$HOG" 0)
+		run tpromote $P --migrate "$HOG" --to 0 --hot
+		sed 's/^/# /' "$T/tpromote.out"
+		a0=$(numa_kb "$HOG" 0); a1=$(numa_kb "$HOG" 1)
+		[ $RC -eq 0 ] && [ $((a0 - b0)) -ge 45000 ] && [ "$a1" -ge 12000 ] && pass tiers_promote_hot ||
+			fail tiers_promote_hot "node 0 $b0 -> $a0 kB, node 1 now $a1 kB (want +>= 45000 on 0," \
+				">= 12000 cold staying on 1); $(why tpromote)"
+		stop_hog "$HOG"
+	else
+		fail tiers_slow_tier_hot "no memhog"
+	fi
+
 	# Demotion: a cold 96 MiB filler on node 0 (default policy), then a
 	# second one bound to node 0, larger than node 0's free memory, grown
 	# until the kernel demotes.
