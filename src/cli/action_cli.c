@@ -160,8 +160,8 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node)
 }
 
 /* --hot: the ranges DAMON sees accessed in pid, from a sampler that
- * watches only it for HOT_WATCH_S (at most HOT_WAIT_S while DAMON has
- * not started on it). 0 with *rv (NULL and 0 when nothing is hot), or 1
+ * watches only it for HOT_WATCH_S, longer while nothing is seen hot (at
+ * most HOT_WAIT_S in all). 0 with *rv (NULL and 0 when nothing is hot), or 1
  * with the reason said. */
 #define HOT_WATCH_S 3.0
 #define HOT_WAIT_S 15
@@ -190,7 +190,9 @@ static int hot_ranges(const struct options *o, FILE *out, FILE *err, int pid,
 		if (sampler_tick(se.smp, &snap) != 0 || snap.nprocs != 1)
 			break;
 		a = snap.procs[0].acc;
-		if (a && a->monitored_s >= HOT_WATCH_S)
+		/* Nothing hot yet: watched longer (up to HOT_WAIT_S), as DAMON's
+		 * regions split towards what is used. */
+		if (a && a->monitored_s >= HOT_WATCH_S && a->hot_kb > 0)
 			break;
 		if (!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET)
 			break;
