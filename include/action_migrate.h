@@ -103,6 +103,15 @@ int migrate_prepare(const struct fsroot *r, const struct topology *t,
  * cut to them (whole pages), the walk reset. Before the first step. 0 or
  * -ENOMEM. */
 int migrate_restrict(struct migrate_job *j, const struct migrate_range *only, size_t n);
+/* The ranges of a process's heat (access.h) to migrate: hot (cold false)
+ * its hot regions; cold, everything outside its hot and warm regions.
+ * *out (free it) and *n; 0, -ENOMEM, or -E2BIG for cold when its regions
+ * were cut at ACCESS_MAX_REGIONS (the cold part cannot be told apart),
+ * -ENODATA when its heat is not known (or cold not watched long enough:
+ * monitored under ACCESS_COLD_S). */
+struct access_proc;
+int migrate_heat_ranges(const struct access_proc *a, bool cold, struct migrate_range **out,
+			size_t *n);
 /* One batch of at most max_pages virtual pages. 1: more to do, 0: done,
  * -errno: stopped (-ESRCH exited, also when it exits during a call;
  * -EPERM not allowed; -EACCES node outside its cpuset). */

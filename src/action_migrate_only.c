@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "action_migrate.h"
 
 static int by_start(const void *a, const void *b)
@@ -65,5 +66,49 @@ int migrate_restrict(struct migrate_job *j, const struct migrate_range *only, si
 	j->cur = 0;
 	j->scanned = 0;
 	j->addr = k ? v[0].start : 0;
+	return 0;
+}
+
+int migrate_heat_ranges(const struct access_proc *a, bool cold, struct migrate_range **out,
+			size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (!a || a->hot_kb < 0 || (cold && (a->cold_kb < 0 || a->monitored_s < ACCESS_COLD_S)))
+		return -ENODATA;
+	if (cold && a->nregions >= ACCESS_MAX_REGIONS)
+		return -E2BIG;
+	struct migrate_range *v = malloc((a->nregions + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < a->nregions; i++)
+		if (cold || a->regions[i].heat == ACCESS_HOT)
+			v[k++] = (struct migrate_range){ a->regions[i].start, a->regions[i].end, false };
+	qsort(v, k, sizeof(*v), by_start);
+	if (cold) {
+		/* The gaps between the hot and warm regions, and before and
+		 * after them: at most one more than the regions. */
+		struct migrate_range *c = malloc((k + 1) * sizeof(*c));
+		if (!c) {
+			free(v);
+			return -ENOMEM;
+		}
+		size_t m = 0;
+		uint64_t at = 0;
+		for (size_t i = 0; i < k; i++) {
+			if (v[i].start > at)
+				c[m++] = (struct migrate_range){ at, v[i].start, false };
+			if (v[i].end > at)
+				at = v[i].end;
+		}
+		if (at < UINT64_MAX)
+			c[m++] = (struct migrate_range){ at, UINT64_MAX, false };
+		free(v);
+		v = c;
+		k = m;
+	}
+	*out = v;
+	*n = k;
 	return 0;
 }

@@ -45,8 +45,8 @@ bool ui_action_refused(struct ui *u, const char *what)
  * the ranges, or why it cannot be offered. */
 static void hot_offer(struct ui *u, struct ui_action *a)
 {
-	a->hot_known = a->job.n > 0;
-	a->hot_kb = a->hot_remote_kb = 0;
+	a->hot_known = a->cold_known = a->job.n > 0;
+	a->hot_kb = a->hot_remote_kb = a->cold_kb = 0;
 	a->hot_ranges = 0;
 	for (size_t i = 0; i < a->job.n && a->hot_known; i++) {
 		const struct snap_proc *p = snapshot_find_proc(&u->snap, a->job.items[i].tg.pid,
@@ -63,9 +63,13 @@ static void hot_offer(struct ui *u, struct ui_action *a)
 		}
 		a->hot_kb += h->hot_kb;
 		a->hot_remote_kb += h->hot_remote_kb > 0 ? h->hot_remote_kb : 0;
+		a->cold_known &= h->cold_kb >= 0 && h->monitored_s >= ACCESS_COLD_S &&
+				 h->nregions < ACCESS_MAX_REGIONS;
+		a->cold_kb += h->cold_kb > 0 ? h->cold_kb : 0;
 		for (size_t k = 0; k < h->nregions; k++)
 			a->hot_ranges += h->regions[k].heat == ACCESS_HOT;
 	}
+	a->cold_known &= a->hot_known;
 	if (a->hot_known)
 		a->hot_why[0] = '\0';
 }
@@ -76,25 +80,22 @@ bool ui_action_apply_hot(struct ui *u, struct ui_action *a)
 		const struct snap_proc *p = snapshot_find_proc(&u->snap, a->job.items[i].tg.pid,
 							       a->job.items[i].tg.starttime);
 		const struct access_proc *h = p ? p->acc : NULL;
-		if (!a->hot) {
+		if (!a->hot && !a->cold) {
 			actjob_set_only(&a->job, i, NULL, 0);
 			continue;
 		}
-		if (!h) {
-			snprintf(u->msg, sizeof(u->msg), "migrate hot: the heat of PID %d is gone",
-				 a->job.items[i].tg.pid);
-			return false;
-		}
-		struct migrate_range *r = calloc(h->nregions ? h->nregions : 1, sizeof(*r));
+		struct migrate_range *r = NULL;
 		size_t n = 0;
-		for (size_t k = 0; r && k < h->nregions; k++)
-			if (h->regions[k].heat == ACCESS_HOT)
-				r[n++] = (struct migrate_range){ h->regions[k].start, h->regions[k].end,
-								 false };
-		int rc = r ? actjob_set_only(&a->job, i, r, n) : -ENOMEM;
+		int rc = migrate_heat_ranges(h, a->cold, &r, &n);
+		if (rc == 0)
+			rc = actjob_set_only(&a->job, i, r ? r : (struct migrate_range[1]){ { 0, 0, false } },
+					     n);
 		free(r);
 		if (rc) {
-			snprintf(u->msg, sizeof(u->msg), "out of memory");
+			snprintf(u->msg, sizeof(u->msg), "migrate %s: PID %d: %s", a->cold ? "cold" : "hot",
+				 a->job.items[i].tg.pid, rc == -ENOMEM ? "out of memory" :
+				 rc == -E2BIG ? "too many hot and warm ranges to tell the cold part apart" :
+				 "its heat is not known now");
 			return false;
 		}
 	}
@@ -198,11 +199,18 @@ void ui_action_key(struct ui *u, int ch)
 			if (!actjob_node_ok(&a->job, a->sel))
 				a->job.migrate = false;
 		} else if (ch == 'h' && a->job.migrate) {
+			/* all -> hot -> cold (when it can be said) -> all */
 			hot_offer(u, a);
-			if (a->hot_known)
-				a->hot = !a->hot;
-			else
+			if (!a->hot_known) {
 				snprintf(u->msg, sizeof(u->msg), "migrate hot: %s", a->hot_why);
+			} else if (!a->hot && !a->cold) {
+				a->hot = true;
+			} else if (a->hot && a->cold_known) {
+				a->hot = false;
+				a->cold = true;
+			} else {
+				a->hot = a->cold = false;
+			}
 		} else if (ch == '\n' || ch == KEY_ENTER) {
 			if (!ui_action_apply_hot(u, a))
 				break;

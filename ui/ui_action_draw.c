@@ -66,7 +66,8 @@ static void title_of(const struct ui *u, const struct ui_action *a, char *t, siz
 {
 	const char *what = a->job.rebind && a->job.migrate ? "Rebind and migrate" :
 			   a->job.rebind ? "Rebind threads of" :
-			   a->hot ? "Migrate hot memory of" : "Migrate memory of";
+			   a->hot ? "Migrate hot memory of" : a->cold ? "Migrate cold memory of" :
+			   "Migrate memory of";
 	if (a->job.n == 1) {
 		char name[96];
 		sanitize_term(a->job.items[0].tg.comm, name, sizeof(name));
@@ -144,7 +145,13 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 		snprintf(s, sizeof(s), "[%c] also migrate memory (a)", a->job.migrate ? 'x' : ' ');
 		line(u, y0 + h - 2, x0, w, s);
 	}
-	if (a->job.migrate && a->hot_known) {
+	if (a->job.migrate && a->hot_known && a->cold) {
+		char ck[16];
+		fmt_human_kb(ck, sizeof(ck), a->cold_kb);
+		snprintf(s, sizeof(s), "[x] only the cold part (h): %s untouched for %.0f s or more",
+			 ck, ACCESS_COLD_S);
+		line(u, y0 + h - 3, x0, w, s);
+	} else if (a->job.migrate && a->hot_known) {
 		char hk[16], rk[16];
 		fmt_human_kb(hk, sizeof(hk), a->hot_kb);
 		fmt_human_kb(rk, sizeof(rk), a->hot_remote_kb);
@@ -200,22 +207,26 @@ static void draw_preview(struct ui *u, struct ui_action *a, int y0, int x0, int 
 	size_t planned = sm.planned;
 	/* No plan could be made (no perm, exited): no numbers to show, the
 	 * error below says why. */
-	if (a->job.migrate && planned && a->hot) {
-		/* Only the hot ranges: what the heat saw of them off the node. */
+	if (a->job.migrate && planned && (a->hot || a->cold)) {
+		/* Only the hot ranges, or only the cold part: what the heat saw
+		 * of it off the node. */
 		int64_t off = 0;
 		for (size_t i = 0; i < a->job.n; i++) {
 			const struct snap_proc *p = snapshot_find_proc(&u->snap, a->job.items[i].tg.pid,
 								       a->job.items[i].tg.starttime);
-			for (size_t k = 0; p && p->acc && k < u->se.topo.nnodes; k++)
-				if ((int)k != a->sel && p->acc->hot_node_kb[k] > 0)
-					off += p->acc->hot_node_kb[k];
+			const int64_t *hk = p && p->acc ? (a->cold ? p->acc->cold_node_kb :
+							   p->acc->hot_node_kb) : NULL;
+			for (size_t k = 0; hk && k < u->se.topo.nnodes; k++)
+				if ((int)k != a->sel && hk[k] > 0)
+					off += hk[k];
 		}
 		fmt_human_kb(b, sizeof(b), off);
-		fmt_human_kb(c, sizeof(c), a->hot_kb);
-		snprintf(s, sizeof(s), "will move to N%d: about %s (the hot ranges off it; %s hot in all)",
-			 nd->id, b, c);
+		fmt_human_kb(c, sizeof(c), a->cold ? a->cold_kb : a->hot_kb);
+		snprintf(s, sizeof(s), "will move to N%d: about %s (the %s off it; %s %s in all)",
+			 nd->id, b, a->cold ? "cold part" : "hot ranges", c, a->cold ? "cold" : "hot");
 		line(u, y++, x0, w, s);
-		line(u, y++, x0, w, "the rest of its memory stays where it is");
+		line(u, y++, x0, w, a->cold ? "its hot and warm ranges stay where they are" :
+					      "the rest of its memory stays where it is");
 	} else if (a->job.migrate && planned) {
 		fmt_human_kb(b, sizeof(b), t.move_kb);
 		fmt_human_kb(c, sizeof(c), t.on_target_kb);
@@ -294,10 +305,10 @@ static void draw_done(struct ui *u, struct ui_action *a, int y0, int x0, int h, 
 		y = draw_kb_row(u, y, y0 + h - 1, x0, w, "after", kb);
 		/* Migrate hot: the hot ranges alone, as move_pages placed them. */
 		actjob_sum_kb(&a->job, ACTJOB_WALK_BEFORE, kb);
-		if (a->hot && u->se.topo.nnodes && kb[0] >= 0) {
-			y = draw_kb_row(u, y, y0 + h - 1, x0, w, "hot was", kb);
+		if ((a->hot || a->cold) && u->se.topo.nnodes && kb[0] >= 0) {
+			y = draw_kb_row(u, y, y0 + h - 1, x0, w, a->cold ? "cold was" : "hot was", kb);
 			actjob_sum_kb(&a->job, ACTJOB_WALK_AFTER, kb);
-			y = draw_kb_row(u, y, y0 + h - 1, x0, w, "hot is", kb);
+			y = draw_kb_row(u, y, y0 + h - 1, x0, w, a->cold ? "cold is" : "hot is", kb);
 		}
 	}
 	free(kb);
@@ -345,7 +356,7 @@ void ui_action_draw(struct ui *u)
 	 * five to a line). */
 	int kbl = u->se.topo.nnodes > 5 ? (int)((u->se.topo.nnodes - 1) / 5) : 0;
 	int h = a->st == ST_CHOOSE ? (int)u->se.topo.nnodes + 5 : a->st == ST_RUN ? 7 :
-		12 + 2 * kbl + (a->hot ? 2 + 2 * kbl : 0);
+		12 + 2 * kbl + (a->hot || a->cold ? 2 + 2 * kbl : 0);
 	if (h > LINES - 2)
 		h = LINES - 2;
 	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;

@@ -15,16 +15,18 @@ struct ui_action {
 	enum act_stage st;
 	int sel;                /* node index */
 	char advice[24];        /* opened by x: the cause it fixes, "" */
-	/* Migrate hot (h): only the ranges the access heat saw used move.
-	 * Offered when every target's heat is known (hot_why says why not). */
-	bool hot, hot_known;
-	int64_t hot_kb, hot_remote_kb;
+	/* Migrate hot or cold (h: all, hot, cold): only the ranges the access
+	 * heat saw used move, or only the rest (cold: untouched ACCESS_COLD_S
+	 * or more). Offered when every target's heat is known (hot_why says
+	 * why not); cold when it can be said of every target. */
+	bool hot, hot_known, cold, cold_known;
+	int64_t hot_kb, hot_remote_kb, cold_kb;
 	size_t hot_ranges;
 	char hot_why[256];
 };
 
-/* Sets each target's ranges for the chosen mode (a->hot) from the
- * snapshot's heat; false (the reason in u->msg) when it cannot. */
+/* Sets each target's ranges for the chosen mode (a->hot, a->cold) from
+ * the snapshot's heat; false (the reason in u->msg) when it cannot. */
 bool ui_action_apply_hot(struct ui *u, struct ui_action *a);
 
 #endif

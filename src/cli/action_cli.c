@@ -96,7 +96,7 @@ static int print_rebind(FILE *out, FILE *err, const struct actjob_item *it,
 }
 
 /* The walk with a progress line on a terminal, then before and after. */
-static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node)
+static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, const char *label)
 {
 	const struct topology *t = job->topo;
 	struct actjob_item *it = &job->items[0];
@@ -129,7 +129,7 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node)
 		actjob_sum_kb(job, ACTJOB_WALK_BEFORE, was);
 		actjob_sum_kb(job, ACTJOB_WALK_AFTER, now);
 		if (t->nnodes && was[0] >= 0) {
-			fprintf(out, "the hot ranges' pages (as move_pages placed them):\n");
+			fprintf(out, "the %s pages (as move_pages placed them):\n", label);
 			print_kb_row(out, t, "were", was);
 			print_kb_row(out, t, "are", now);
 			int ix = topology_node_index(t, to_node);
@@ -159,15 +159,18 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node)
 	return status;
 }
 
-/* --hot: the ranges DAMON sees accessed in pid, from a sampler that
- * watches only it for HOT_WATCH_S, longer while nothing is seen hot (at
- * most HOT_WAIT_S in all). 0 with *rv (NULL and 0 when nothing is hot), or 1
- * with the reason said. */
+/* --hot / --cold: the ranges of pid DAMON sees accessed (hot), or all
+ * outside its hot and warm ranges (cold), from a sampler that watches it
+ * first (a priority target, remote memory or not): HOT_WATCH_S for hot,
+ * longer while nothing is seen hot; ACCESS_COLD_S and a second for cold,
+ * which cannot be said sooner; at most HOT_WAIT_S in all. 0 with *rv
+ * (NULL and 0 when there is nothing to move), or 1 with the reason said. */
 #define HOT_WATCH_S 3.0
 #define HOT_WAIT_S 15
-static int hot_ranges(const struct options *o, FILE *out, FILE *err, int pid,
-		      struct migrate_range **rv, size_t *nr)
+static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, bool cold,
+		       struct migrate_range **rv, size_t *nr)
 {
+	const char *opt = cold ? "--cold" : "--hot";
 	*rv = NULL;
 	*nr = 0;
 	struct session_config sc;
@@ -177,9 +180,10 @@ static int hot_ranges(const struct options *o, FILE *out, FILE *err, int pid,
 	sc.filter = (struct sampler_filter){ &pid, 1, NULL, true };
 	sc.access = true;
 	if (session_open(&se, &sc, msg, sizeof(msg)) != 0) {
-		fprintf(err, "numatop-tui: --hot: %s\n", msg);
+		fprintf(err, "numatop-tui: %s: %s\n", opt, msg);
 		return 1;
 	}
+	sampler_set_priority(se.smp, &pid, 1);
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	const struct access_proc *a = NULL;
@@ -190,31 +194,36 @@ static int hot_ranges(const struct options *o, FILE *out, FILE *err, int pid,
 		if (sampler_tick(se.smp, &snap) != 0 || snap.nprocs != 1)
 			break;
 		a = snap.procs[0].acc;
-		/* Nothing hot yet: watched longer (up to HOT_WAIT_S), as DAMON's
-		 * regions split towards what is used. */
-		if (a && a->monitored_s >= HOT_WATCH_S && a->hot_kb > 0)
+		/* Nothing hot yet: watched longer, as DAMON's regions split
+		 * towards what is used. */
+		if (!cold && a && a->monitored_s >= HOT_WATCH_S && a->hot_kb > 0)
+			break;
+		if (cold && a && a->monitored_s >= ACCESS_COLD_S + 1 && a->cold_kb >= 0)
 			break;
 		if (!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET)
 			break;
 	}
+	int rc = a ? migrate_heat_ranges(a, cold, rv, nr) : -ENODATA;
 	if (snap.nprocs != 1) {
-		fprintf(err, "numatop-tui: --hot: PID %d: no such process\n", pid);
-	} else if (!a || a->hot_kb < 0) {
-		fprintf(err, "numatop-tui: --hot: the heat of PID %d is not known: %s\n", pid,
+		fprintf(err, "numatop-tui: %s: PID %d: no such process\n", opt, pid);
+	} else if (rc == -ENODATA) {
+		fprintf(err, "numatop-tui: %s: the heat of PID %d is not known: %s\n", opt, pid,
 			!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET ?
 			(snap.access.msg[0] ? snap.access.msg : access_why_text(snap.access.why)) :
-			snap.procs[0].remote_kb == 0 ? "nothing of it is remote, so it was not watched" :
 			"DAMON did not report it in time");
+	} else if (rc == -E2BIG) {
+		fprintf(err, "numatop-tui: --cold: PID %d has more than %d hot and warm ranges: its "
+			"cold part cannot be told apart (--hot moves the hot part)\n", pid,
+			ACCESS_MAX_REGIONS - 1);
+	} else if (rc) {
+		fprintf(err, "numatop-tui: %s: %s\n", opt, strerror(-rc));
+	} else if (cold) {
+		status = 0;
+		fprintf(out, "cold: %.1f MiB untouched for %.0f s or more, all but %zu hot and warm "
+			"range%s (DAMON, watched %.0f s)\n", (double)a->cold_kb / 1024.0, ACCESS_COLD_S,
+			a->nregions, a->nregions == 1 ? "" : "s", a->monitored_s);
 	} else {
-		size_t n = 0;
-		for (size_t i = 0; i < a->nregions; i++)
-			n += a->regions[i].heat == ACCESS_HOT;
-		*rv = n ? calloc(n, sizeof(**rv)) : NULL;
-		for (size_t i = 0; *rv && i < a->nregions; i++)
-			if (a->regions[i].heat == ACCESS_HOT)
-				(*rv)[(*nr)++] = (struct migrate_range){ a->regions[i].start,
-									 a->regions[i].end, false };
-		status = n && !*rv ? 1 : 0;
+		status = 0;
 		fprintf(out, "hot: %.1f MiB in %zu range%s (DAMON, watched %.0f s), %.1f MiB of it remote\n",
 			(double)a->hot_kb / 1024.0, *nr, *nr == 1 ? "" : "s", a->monitored_s,
 			(double)(a->hot_remote_kb > 0 ? a->hot_remote_kb : 0) / 1024.0);
@@ -238,11 +247,11 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 		return fail(err, &id, what, rc);
 	struct migrate_range *hot = NULL;
 	size_t nhot = 0;
-	if (o->migrate_hot) {
-		if (hot_ranges(o, out, err, pid, &hot, &nhot) != 0)
+	if (o->migrate_hot || o->migrate_cold) {
+		if (heat_ranges(o, out, err, pid, o->migrate_cold, &hot, &nhot) != 0)
 			return 1;
-		if (!nhot) {
-			fprintf(out, "pid %d: nothing hot to move\n", pid);
+		if (!nhot || (o->migrate_cold && !hot)) {
+			fprintf(out, "pid %d: nothing %s to move\n", pid, o->migrate_cold ? "cold" : "hot");
 			return 0;
 		}
 	}
@@ -268,7 +277,8 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 	sanitize_term(it->tg.comm, name, sizeof(name));
 	fprintf(out, "pid %d (%s): %s%s%s node %d\n", pid, name,
 		o->rebind_pid ? "rebind" : "", o->rebind_pid && o->migrate_pid ? " and " : "",
-		o->migrate_pid ? (o->migrate_hot ? "migrate hot memory to" : "migrate memory to") : " to",
+		o->migrate_pid ? (o->migrate_hot ? "migrate hot memory to" : o->migrate_cold ?
+				  "migrate cold memory to" : "migrate memory to") : " to",
 		node->id);
 	actjob_start(&job, idx);
 	int status = 0;
@@ -281,7 +291,7 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 		if (it->lock_rc)
 			status = fail(err, &it->tg, "migrate", it->lock_rc);
 		else
-			status = run_migrate(out, err, &job, node->id);
+			status = run_migrate(out, err, &job, node->id, o->migrate_cold ? "cold part's" : "hot ranges'");
 	}
 	if (!job.migrate)
 		fprintf(out, "note: memory was not moved (add --migrate %d to move it)\n", pid);

@@ -207,6 +207,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		{ "metrics-by", required_argument, NULL, 'H' },
 		{ "access", required_argument, NULL, 'x' },
 		{ "hot", no_argument, NULL, 'W' },
+		{ "cold", no_argument, NULL, 'Z' },
 		{ "record", required_argument, NULL, 'w' },
 		{ "keep-days", required_argument, NULL, 'k' },
 		{ "replay", required_argument, NULL, 'P' },
@@ -365,6 +366,9 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		case 'W':
 			o->migrate_hot = true;
 			break;
+		case 'Z':
+			o->migrate_cold = true;
+			break;
 		case 'x':
 			if (strcmp(optarg, "on") == 0)
 				o->access_off = false;
@@ -453,6 +457,10 @@ static int parse_args(int argc, char **argv, const char *env_root,
 	}
 	if (o->migrate_hot && o->access_off) {
 		snprintf(err, errsz, "--hot needs access heat: not with --access off");
+		return -EINVAL;
+	}
+	if (o->migrate_cold && (!o->migrate_pid || o->migrate_hot || o->access_off)) {
+		snprintf(err, errsz, "--cold goes with --migrate PID, not with --hot or --access off");
 		return -EINVAL;
 	}
 	if (o->migrate_cgroup && (o->migrate_pid || o->rebind_pid)) {

@@ -33,6 +33,7 @@ struct options {
 	bool cgroups;            /* --cgroups: the batch text's cgroup table */
 	bool access_off;         /* --access off: no access heat (DAMON) */
 	bool migrate_hot;        /* --hot: --migrate only the hot ranges */
+	bool migrate_cold;       /* --cold: --migrate only the cold part */
 	bool full_command;       /* -c: batch text's COMMAND is the command line */
 	const char *migrate_cgroup;   /* --migrate-cgroup PATH */
 	bool kernel_threads;     /* --kernel-threads: show kernel threads */

@@ -82,6 +82,9 @@ void options_usage(FILE *f)
 "      --to NODE        target node of --migrate / --rebind / --migrate-cgroup\n"
 "      --hot            with --migrate: only the memory DAMON sees accessed\n"
 "                       (watched for a few seconds first); the cold rest stays\n"
+"      --cold           with --migrate: only the memory DAMON sees untouched\n"
+"                       for 5 s or more (demote it to a slower tier); the hot\n"
+"                       and warm ranges stay\n"
 "", f);
 	char keys[96];
 	ui_keys_acting(keys, sizeof(keys));

@@ -9,6 +9,7 @@
 
 #include <numaif.h>
 
+#include "access.h"
 #include "action.h"
 #include "action_migrate.h"
 #include "parse.h"
@@ -235,6 +236,46 @@ static void fake_init(struct fake *f, struct migrate_job *j)
 		f->node_of_shared[i] = 3;
 	f->file_node[0] = f->file_node[1] = 0;
 	j->ops = (struct migrate_ops){ fake_move, fake_pagemap, fake_alive, f };
+}
+
+/* The ranges migrate hot and migrate cold take from a process's heat:
+ * hot its hot regions (in address order), cold everything outside its hot
+ * and warm regions; cold refused while it cannot be said (watched under
+ * ACCESS_COLD_S, heat unknown) or when the regions were cut. */
+static void heat_ranges(void)
+{
+	struct access_region reg[3] = {
+		{ .start = 0x7f0000000000, .end = 0x7f0004000000, .heat = ACCESS_HOT },
+		{ .start = 0x1000000, .end = 0x1800000, .heat = ACCESS_WARM },
+		{ .start = 0x400000, .end = 0x500000, .heat = ACCESS_HOT },
+	};
+	struct access_proc a = { .hot_kb = 66560, .warm_kb = 8192, .cold_kb = 4096,
+				 .monitored_s = 10, .regions = reg, .nregions = 3 };
+	struct migrate_range *v;
+	size_t n;
+	CHECK_EQ_INT(migrate_heat_ranges(&a, false, &v, &n), 0);
+	CHECK(n == 2 && v[0].start == 0x400000 && v[0].end == 0x500000 &&
+	      v[1].start == 0x7f0000000000 && v[1].end == 0x7f0004000000);
+	free(v);
+	CHECK_EQ_INT(migrate_heat_ranges(&a, true, &v, &n), 0);
+	CHECK_EQ_INT(n, 4);
+	CHECK(n == 4 && v[0].start == 0 && v[0].end == 0x400000 &&
+	      v[1].start == 0x500000 && v[1].end == 0x1000000 &&
+	      v[2].start == 0x1800000 && v[2].end == 0x7f0000000000 &&
+	      v[3].start == 0x7f0004000000 && v[3].end == UINT64_MAX);
+	free(v);
+	a.monitored_s = 3;              /* too soon to say cold */
+	CHECK_EQ_INT(migrate_heat_ranges(&a, true, &v, &n), -ENODATA);
+	CHECK(!v && !n);
+	CHECK_EQ_INT(migrate_heat_ranges(&a, false, &v, &n), 0);
+	free(v);
+	a.monitored_s = 10;
+	a.nregions = ACCESS_MAX_REGIONS;   /* cut: some hot ones not kept */
+	CHECK_EQ_INT(migrate_heat_ranges(&a, true, &v, &n), -E2BIG);
+	a.nregions = 3;
+	a.hot_kb = -1;
+	CHECK_EQ_INT(migrate_heat_ranges(&a, false, &v, &n), -ENODATA);
+	CHECK_EQ_INT(migrate_heat_ranges(NULL, true, &v, &n), -ENODATA);
 }
 
 static void batching_fake_kernel(void)
@@ -573,6 +614,7 @@ int main(void)
 	}
 	RUN_TEST(maps_ranges);
 	RUN_TEST(preview_arithmetic);
+	RUN_TEST(heat_ranges);
 	RUN_TEST(batching_fake_kernel);
 	RUN_TEST(pid_reuse_guard);
 	RUN_TEST(strerror_einval);

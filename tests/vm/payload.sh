@@ -620,6 +620,27 @@ if has_tests tiers && [ -n "$(sys_cpus 0)" ] && [ -z "$(sys_cpus 1)" ]; then
 		fail tiers_slow_tier_hot "no memhog"
 	fi
 
+	# Demote cold: 128 MiB on node 0, its first 64 MiB written
+	# continuously; --migrate --to 1 --cold moves the untouched part to
+	# the slow node and leaves the hot part on node 0.
+	nhog=$((nhog + 1))
+	/usr/bin/numactl --cpunodebind=0 /usr/bin/memhog 128 --retouch 0 --hot 64 --no-thp \
+		>"$T/hog$nhog" 2>&1 &
+	HOG=$!; wait_hog
+	if [ -n "$HOG" ]; then
+		b0=$(numa_kb "$HOG" 0); b1=$(numa_kb "$HOG" 1)
+		run tdemote $P --migrate "$HOG" --to 1 --cold
+		sed 's/^/# /' "$T/tdemote.out"
+		a0=$(numa_kb "$HOG" 0); a1=$(numa_kb "$HOG" 1)
+		echo "# demote cold: node 0 $b0 -> $a0 kB, node 1 $b1 -> $a1 kB"
+		[ $RC -eq 0 ] && [ $((a1 - b1)) -ge 30000 ] && [ "$a0" -ge 45000 ] && pass tiers_demote_cold ||
+			fail tiers_demote_cold "node 0 $b0 -> $a0 kB, node 1 $b1 -> $a1 kB (want +>= 30000 on 1," \
+				">= 45000 hot staying on 0); $(why tdemote)"
+		stop_hog "$HOG"
+	else
+		fail tiers_demote_cold "no memhog"
+	fi
+
 	# Demotion: a cold 96 MiB filler on node 0 (default policy), then a
 	# second one bound to node 0, larger than node 0's free memory, grown
 	# until the kernel demotes.
