@@ -163,7 +163,8 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, co
  * outside its hot and warm ranges (cold), from a sampler that watches it
  * first (a priority target, remote memory or not): HOT_WATCH_S for hot,
  * longer while nothing is seen hot; ACCESS_COLD_S and a second for cold,
- * which cannot be said sooner; at most HOT_WAIT_S in all. 0 with *rv
+ * which cannot be said sooner, longer while warm memory may still turn
+ * cold; at most HOT_WAIT_S in all. 0 with *rv
  * (NULL and 0 when there is nothing to move), or 1 with the reason said. */
 #define HOT_WATCH_S 3.0
 #define HOT_WAIT_S 15
@@ -198,7 +199,9 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, b
 		 * towards what is used. */
 		if (!cold && a && a->monitored_s >= HOT_WATCH_S && a->hot_kb > 0)
 			break;
-		if (cold && a && a->monitored_s >= ACCESS_COLD_S + 1 && a->cold_kb >= 0)
+		/* Warm memory left may still turn cold: watched on while some is. */
+		if (cold && a && a->monitored_s >= ACCESS_COLD_S + 1 && a->cold_kb >= 0 &&
+		    a->warm_kb < 1024)
 			break;
 		if (!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET)
 			break;
