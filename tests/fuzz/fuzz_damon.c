@@ -148,7 +148,8 @@ void t_damon_record(const char *s, size_t size)
 }
 
 /* One process's heat: every pointer inside the snapshot's arrays, the
- * regions ranges. */
+ * regions ranges, the values in their ranges (never more hot remote than
+ * hot, a share past 100, a window of 0). */
 static void check_heat(const struct snapshot *s, const struct access_proc *a)
 {
 	size_t nn = s->topo->nnodes ? s->topo->nnodes : 1;
@@ -162,9 +163,17 @@ static void check_heat(const struct snapshot *s, const struct access_proc *a)
 		abort();
 	for (size_t i = 0; i < a->nregions; i++) {
 		const struct access_region *r = &a->regions[i];
-		if (r->start >= r->end || r->kb_off + nn > s->acc_kbcap || (int)r->heat < 0 || r->heat > ACCESS_COLD)
+		if (r->start >= r->end || r->kb_off + nn > s->acc_kbcap || (int)r->heat < 0 ||
+		    r->heat > ACCESS_COLD || r->nr_accesses < -1 || r->max_accesses == 0 ||
+		    r->max_accesses < -1 || r->resident_kb < -1)
 			abort();
 	}
+	/* The ranges the sample's checks keep (snapshot_json_check.c). */
+	if (a->hot_kb < -1 || a->warm_kb < -1 || a->cold_kb < -1 || a->hot_remote_kb < -1 ||
+	    (a->hot_remote_kb >= 0 && a->hot_kb >= 0 && a->hot_remote_kb > a->hot_kb) ||
+	    (a->hot_remote_pct != -1 && (a->hot_remote_pct < 0 || a->hot_remote_pct > 100)) ||
+	    (a->window_s != -1 && a->window_s <= 0) || (a->age_s != -1 && a->age_s < 0))
+		abort();
 }
 
 /* The access objects of a snapshot as text (its status, each process's). */
