@@ -170,9 +170,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
 
 # Every fuzz target over its seeds and the inputs that once crashed.
-$(BUILD)/tests/fuzz_replay: tests/fuzz/fuzz.c $(LIB)
+FUZZ_SRC := tests/fuzz/fuzz.c tests/fuzz/fuzz_damon.c
+$(BUILD)/tests/fuzz_replay: $(FUZZ_SRC) tests/fuzz/fuzz.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $(FUZZ_SRC) $(LIB) $(LDLIBS)
 
 # The scale load's process: small (static when the C library allows).
 $(BUILD)/bench/tinyproc: bench/tiny/tinyproc.c
@@ -240,7 +241,7 @@ asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_BIN)
 FUZZ_TARGETS := numa_maps numa_maps_line numa_maps_chunks numa_maps_fast cpulist cpumap distance \
                 meminfo numastat proc_stat pid_stat pid_status vmstat maps measure_file \
                 sanitize cgroup_numa_stat cgroup_proc pid_sched zoneinfo snapshot_json recording replay \
-                damon_region damon_record
+                damon_region damon_record damon_scalar access_json
 FUZZ_SECONDS ?= 20
 FUZZ_CC = clang -g -O1 -std=c11 -D_GNU_SOURCE -DNUMATOP_VERSION='"$(VERSION)"' -Iinclude \
           $(PKG_CFLAGS) -fno-sanitize-recover=all
@@ -262,8 +263,8 @@ fuzz-run:
 	  $(FUZZ_CC) -fsanitize=fuzzer-no-link,address,undefined -c -o build-fuzz/obj/$$(basename $$f .c).o $$f || exit 1; \
 	done
 	@fail=0; for t in $(FUZZ_TARGETS); do \
-	  $(FUZZ_CC) -fsanitize=fuzzer,address,undefined -DFUZZ_TARGET=$$t -o build-fuzz/fuzz_$$t \
-	    tests/fuzz/fuzz.c build-fuzz/obj/*.o $(LDLIBS) || exit 1; \
+	  $(FUZZ_CC) -fsanitize=fuzzer,address,undefined -DFUZZ_TARGET=$$t -Itests/fuzz -o build-fuzz/fuzz_$$t \
+	    $(FUZZ_SRC) build-fuzz/obj/*.o $(LDLIBS) || exit 1; \
 	  rm -rf build-fuzz/corpus_$$t; cp -r tests/fuzz/corpus/$$t build-fuzz/corpus_$$t; \
 	  if build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	       -artifact_prefix=build-fuzz/$$t- build-fuzz/corpus_$$t >build-fuzz/$$t.log 2>&1; \

@@ -9,7 +9,9 @@
  * meminfo, numastat, vmstat, huge page pools, HMAT initiators, CPU
  * topology and caches, memory tiers), the cgroup files the cgroup table
  * reads, /proc/{stat,meminfo,vmstat,zoneinfo,cpuinfo}, the kernel's
- * numa_balancing, osrelease and hostname, and per process
+ * numa_balancing, osrelease and hostname, DAMON's kdamonds (their state,
+ * contexts, targets, schemes and the regions the schemes last tried, as
+ * damon.c reads them; read only, never asked to update), and per process
  * stat, status, cmdline, numa_maps, cgroup, sched and task/TID/{stat,sched}.
  * A process is copied whole or not at all: one that exits while being
  * read is left out. Users: the names of the captured processes' uids
@@ -58,6 +60,7 @@ struct capture_stats {
 	size_t users;            /* etc/passwd lines */
 	size_t cmdlines;         /* command lines as typed (not anonymized, not empty) */
 	size_t file_maps;        /* numa_maps files with mapped file paths */
+	size_t kdamonds;         /* DAMON's kdamonds copied */
 };
 
 /* --capture-processes top N: at most this many. */

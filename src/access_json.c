@@ -253,6 +253,11 @@ int access_json_read(struct snapshot *s, json_object *root)
 		o->cold_kb = i64(a, "cold_total_kb");
 		o->hot_remote_kb = i64(a, "hot_remote_kb");
 		o->hot_remote_pct = dbl(a, "hot_remote_pct");
+		/* The share as the sampler has it, not as rounded (the check
+		 * kept it within the rounding). */
+		if (o->hot_kb >= 0 && o->hot_remote_kb >= 0)
+			o->hot_remote_pct = o->hot_kb > 0 ? 100.0 * (double)o->hot_remote_kb /
+							     (double)o->hot_kb : -1;
 		o->cold_remote_idle_s = dbl(a, "cold_remote_idle_s");
 		o->regions = s->acc_reg + ro;
 		json_object *rs = get(a, "regions");

@@ -1,7 +1,8 @@
 /* capture.c - copy what the readers read into a new tree (--capture DIR):
  * the lists follow topology.c, topo_cpu.c, nodestat.c, hmat.c, sampler_*.c,
  * cgroup*.c, proc.c's file backend, record_header.c and measure_io.c; the
- * processes and users are capture_proc.c's. */
+ * processes and users are capture_proc.c's, DAMON's kdamonds
+ * capture_damon.c's. */
 #include "capture.h"
 
 #include <dirent.h>
@@ -306,6 +307,7 @@ int capture_run(const struct fsroot *src, int destfd, const struct capture_opts 
 	rc = rc ? rc : copy_ids(&c, CPU_DIR, "cpu", online_file, copy_cpu);
 	rc = rc ? rc : copy_ids(&c, "/sys/devices/virtual/memory_tiering", "memory_tier", tier_files, NULL);
 	rc = rc ? rc : copy_cgroups(&c);
+	rc = rc ? rc : capture_copy_damon(&c);
 	rc = rc ? rc : dir_fd(&c, "/proc");    /* there even with no process */
 	rc = rc < 0 ? rc : capture_copy_procs(&c);
 	rc = rc ? rc : capture_copy_users(&c);

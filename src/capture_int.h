@@ -1,5 +1,6 @@
 /* capture_int.h - what capture.c (the destination, the /sys and cgroup
- * files) and capture_proc.c (processes and users) share. */
+ * files), capture_damon.c (DAMON's kdamonds) and capture_proc.c
+ * (processes and users) share. */
 #ifndef NUMATOP_CAPTURE_INT_H
 #define NUMATOP_CAPTURE_INT_H
 
@@ -33,6 +34,10 @@ int capture_get(struct cap *c, const char *path, size_t max);
 int capture_put(struct cap *c, const char *path, const char *data, size_t len);
 /* Copy one file when it is there: 0, or -errno of the write. */
 int capture_copy(struct cap *c, const char *path);
+
+/* DAMON's kdamonds, as damon.c reads them (capture_damon.c): 0 or -errno
+ * of a write. */
+int capture_copy_damon(struct cap *c);
 
 /* The processes (capture_opts), then etc/passwd for their uids. */
 int capture_copy_procs(struct cap *c);

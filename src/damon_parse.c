@@ -137,7 +137,8 @@ static int get_i64(json_object *o, const char *key, int64_t lo, int64_t hi, int6
 		return -EINVAL;
 	errno = 0;
 	int64_t x = json_object_get_int64(v);
-	if (errno || x < lo || x > hi)
+	/* json-c gives INT64_MAX for any larger number: not a value of ours. */
+	if (errno || x < lo || x > hi || x == INT64_MAX)
 		return -EINVAL;
 	*out = x;
 	return 0;

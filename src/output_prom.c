@@ -2,7 +2,7 @@
  * (1.0.0) of a snapshot: per node memory, CPU time, NUMA events and
  * distances (and the measured latency and bandwidth when there is a
  * measurement), the processes with the most remote memory
- * (output_prom_proc.c), and the exporter's own cost. Units in names,
+ * (output_prom_proc.c), the access heat, and the exporter's own cost. Units in names,
  * counters end in _total, HELP and TYPE for every family; the families
  * and their labels are one table (output_prom_fam.c). */
 #include "output.h"
@@ -154,6 +154,45 @@ static void tiers(const struct expo *e, const struct snapshot *s)
 		prom_sample(e, F_TIER_DEMOTION, NULL, m->demotion);
 }
 
+/* The access heat: the hot bytes on each node, summed over the processes
+ * whose heat is known (each one's last window, as HOT shows it; the
+ * process and command series are output_prom_proc.c's), and the access
+ * source's state: which source and why, the processes DAMON watches, its
+ * window and our kdamond's CPU. Unknown is no sample, never 0. */
+static void node_hot(const struct expo *e, const struct snapshot *s)
+{
+	const struct topology *t = s->topo;
+	prom_head(e, F_NODE_HOT);
+	for (size_t j = 0; j < t->nnodes; j++) {
+		int64_t kb = -1;
+		for (size_t i = 0; i < s->nprocs; i++) {
+			const struct access_proc *a = s->procs[i].acc;
+			if (a && a->hot_kb >= 0 && a->hot_node_kb && a->hot_node_kb[j] >= 0)
+				kb = (kb > 0 ? kb : 0) + a->hot_node_kb[j];
+		}
+		if (kb >= 0)
+			prom_sample(e, F_NODE_HOT, (const char *[]){ prom_num(t->nodes[j].id).s },
+				    prom_kb_bytes(kb));
+	}
+}
+
+static void access_heat(const struct expo *e, const struct snapshot *s)
+{
+	const struct access_status *a = &s->access;
+	node_hot(e, s);
+	prom_head(e, F_ACC_SOURCE);
+	prom_sample(e, F_ACC_SOURCE, (const char *[]){ access_source_names[a->source],
+						       access_why_names[a->why] }, 1);
+	prom_head(e, F_ACC_MONITORED);
+	prom_sample(e, F_ACC_MONITORED, NULL, (double)a->monitored);
+	prom_head(e, F_ACC_WINDOW);
+	if (a->window_s > 0)
+		prom_sample(e, F_ACC_WINDOW, NULL, a->window_s);
+	prom_head(e, F_ACC_KDAMOND_CPU);
+	if (a->kdamond_cpu_pct >= 0)
+		prom_sample(e, F_ACC_KDAMOND_CPU, NULL, a->kdamond_cpu_pct / 100.0);
+}
+
 static int expose(FILE *f, const struct snapshot *s, const struct output_opts *o, bool om)
 {
 	static const struct output_metrics defaults = OUTPUT_METRICS_DEFAULT;
@@ -162,6 +201,7 @@ static int expose(FILE *f, const struct snapshot *s, const struct output_opts *o
 	node_cpu(&e, s);
 	distances(&e, s, o->meas);
 	tiers(&e, s);
+	access_heat(&e, s);
 	int rc = prom_processes(&e, s, o->metrics ? o->metrics : &defaults);
 	self(&e, s, o->stats);
 	if (om)

@@ -17,6 +17,11 @@
 #define W_TIERS "the kernel has memory tiers"
 #define W_HMAT "memory tiers and the firmware's HMAT"
 #define W_PID_TIERS "--metrics-by pid, more than one memory tier"
+#define W_PID_ACC "--metrics-by pid, the process's access heat is known"
+#define W_COMM_ACC "--metrics-by comm, the access heat of one of the processes is known"
+#define W_ACC "the access heat of a process is known"
+#define W_DAMON "a kdamond is read (DAMON)"
+#define W_KDAMOND "our kdamond ran between two samples"
 
 static const struct prom_family fams[F_N] = {
 	[F_NODE_CPUS] = { "numatop_node_cpus", "gauge", "node", "CPUs of the node (online ones).", "" },
@@ -91,6 +96,26 @@ static const struct prom_family fams[F_N] = {
 		W_TIERS },
 	[F_PROC_SLOW] = { "numatop_process_slow_tier_bytes", "gauge", "pid,comm,user",
 		"Resident memory of the process on slower memory tiers than the fastest.", W_PID_TIERS },
+	[F_PROC_HOT_REMOTE] = { "numatop_process_hot_remote_bytes", "gauge", "pid,comm,user",
+		"Memory of the process accessed in its last access window (DAMON) on nodes where "
+		"none of its threads works (HOTREM).", W_PID_ACC },
+	[F_COMM_HOT_REMOTE] = { "numatop_comm_hot_remote_bytes", "gauge", "comm,user",
+		"Memory accessed in their last access window (DAMON) on nodes where none of their "
+		"threads works, summed over the processes of the command name and user whose access "
+		"heat is known.", W_COMM_ACC },
+	[F_NODE_HOT] = { "numatop_node_hot_bytes", "gauge", "node",
+		"Memory on the node accessed in their last access window (DAMON), summed over the "
+		"processes whose access heat is known.", W_ACC },
+	[F_ACC_SOURCE] = { "numatop_access_source_info", "info", "source,reason",
+		"The access heat's source (damon when it covers a process, else none) and, when "
+		"DAMON does not, why (the JSON's access.reason).", "" },
+	[F_ACC_MONITORED] = { "numatop_access_monitored_processes", "gauge", "",
+		"Processes DAMON watches now (a few at once, in turns).", "" },
+	[F_ACC_WINDOW] = { "numatop_access_window_seconds", "gauge", "",
+		"DAMON's aggregation interval: hot is accessed within one of them.", W_DAMON },
+	[F_ACC_KDAMOND_CPU] = { "numatop_access_kdamond_cpu_ratio", "gauge", "",
+		"Share of one CPU our kdamond (DAMON's thread) used since the previous sample.",
+		W_KDAMOND },
 };
 
 struct prom_family prom_node_family(const struct node_field *nf)

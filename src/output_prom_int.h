@@ -1,7 +1,8 @@
 /* output_prom_int.h - what the parts of the Prometheus exposition share:
  * the family table's rows, and writing a family's HELP and TYPE and its
  * samples (output_prom_fam.c); the node and the exporter's own series
- * are output_prom.c's, the process and command series output_prom_proc.c's. */
+ * (and the access heat's node and status series) are output_prom.c's, the
+ * process and command series output_prom_proc.c's. */
 #ifndef NUMATOP_OUTPUT_PROM_INT_H
 #define NUMATOP_OUTPUT_PROM_INT_H
 
@@ -23,7 +24,9 @@ enum fam {
 	F_COMM_PROCESSES, F_COMM_MEMORY, F_COMM_RESIDENT, F_COMM_REMOTE, F_BELOW_MIN, F_BUILD,
 	F_PROCESSES, F_WARNINGS, F_SCRAPE_DURATION, F_SAMPLE_CPU, F_SAMPLES, F_NM_READS,
 	F_NODE_TIER, F_TIER_ORDER, F_TIER_NODES, F_TIER_LATENCY, F_TIER_BANDWIDTH, F_TIER_TOTAL, F_TIER_FREE,
-	F_TIER_PROMOTED, F_TIER_DEMOTED, F_TIER_DEMOTION, F_PROC_SLOW, F_N
+	F_TIER_PROMOTED, F_TIER_DEMOTED, F_TIER_DEMOTION, F_PROC_SLOW, F_PROC_HOT_REMOTE,
+	F_COMM_HOT_REMOTE, F_NODE_HOT, F_ACC_SOURCE, F_ACC_MONITORED, F_ACC_WINDOW, F_ACC_KDAMOND_CPU,
+	F_N
 };
 
 /* HELP and TYPE of family f; one sample of it, with the values of its

@@ -4,7 +4,8 @@
  * --metrics-top of them by remote bytes, each with its pid; or, with
  * --metrics-by comm, summed per command name and user, without a pid (a
  * fleet's series then stay the same however often processes come and go).
- * The processes left out are counted. */
+ * The processes left out are counted. Hot remote bytes (access heat) only
+ * of the processes whose heat is known, by the same rules. */
 #include "output_prom_int.h"
 
 #include <errno.h>
@@ -21,6 +22,12 @@ static bool placed(const struct snap_proc *p)
 static bool above(int64_t kb, int64_t min_bytes)
 {
 	return kb > min_bytes / 1024;
+}
+
+/* Its hot kB off the nodes its threads work on (access heat), -1 unknown. */
+static int64_t hot_remote_kb(const struct snap_proc *p)
+{
+	return p->acc && p->acc->hot_remote_kb >= 0 ? p->acc->hot_remote_kb : -1;
 }
 
 static int by_remote(const void *a, const void *b)
@@ -83,6 +90,13 @@ static int per_pid(const struct expo *e, const struct snapshot *s, const struct 
 				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
 						      v[k]->info.user },
 				    prom_kb_bytes(v[k]->slow_kb));
+	prom_head(e, F_PROC_HOT_REMOTE);
+	for (size_t k = 0; k < n; k++)
+		if (hot_remote_kb(v[k]) >= 0)
+			prom_sample(e, F_PROC_HOT_REMOTE,
+				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
+						      v[k]->info.user },
+				    prom_kb_bytes(hot_remote_kb(v[k])));
 	free(v);
 	return 0;
 }
@@ -92,6 +106,7 @@ struct group {
 	const char *comm, *user;
 	size_t first, n;
 	int64_t remote_kb, total_kb;
+	int64_t hot_remote_kb;       /* of those whose access heat is known, -1 none */
 };
 
 static int by_name(const void *a, const void *b)
@@ -136,6 +151,11 @@ static void group_write(const struct expo *e, const struct snapshot *s,
 	for (size_t k = 0; k < ng; k++)
 		prom_sample(e, F_COMM_REMOTE, (const char *[]){ g[k].comm, g[k].user },
 			    prom_kb_bytes(g[k].remote_kb));
+	prom_head(e, F_COMM_HOT_REMOTE);
+	for (size_t k = 0; k < ng; k++)
+		if (g[k].hot_remote_kb >= 0)
+			prom_sample(e, F_COMM_HOT_REMOTE, (const char *[]){ g[k].comm, g[k].user },
+				    prom_kb_bytes(g[k].hot_remote_kb));
 }
 
 /* Grouped on the raw names: their label values (sanitize_term's visible
@@ -158,9 +178,12 @@ static int per_comm(const struct expo *e, const struct snapshot *s, const struct
 	qsort(v, n, sizeof(*v), by_name);
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || by_name(&v[i - 1], &v[i]) != 0)
-			g[ng++] = (struct group){ v[i]->info.comm, v[i]->info.user, i, 0, 0, 0 };
+			g[ng++] = (struct group){ v[i]->info.comm, v[i]->info.user, i, 0, 0, 0, -1 };
 		struct group *c = &g[ng - 1];
 		c->n++;
+		if (hot_remote_kb(v[i]) >= 0)
+			c->hot_remote_kb = (c->hot_remote_kb > 0 ? c->hot_remote_kb : 0) +
+					   hot_remote_kb(v[i]);
 		c->remote_kb += v[i]->remote_kb;
 		c->total_kb += v[i]->total_kb > 0 ? v[i]->total_kb : 0;
 	}

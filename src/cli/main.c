@@ -78,7 +78,7 @@ static void capture_names(const struct capture_opts *c, const struct capture_sta
 static int capture_say(const struct options *o, const struct capture_stats *st, double secs,
 		       char *text, size_t n)
 {
-	char mode[32], bad[256] = "", names[512], dir[512], root[512];
+	char mode[32], bad[256] = "", names[512], dir[512], root[512], damon[128] = "";
 	const struct capture_opts *c = &o->capture_opts;
 	if (c->mode == CAPTURE_TOP)
 		snprintf(mode, sizeof(mode), "top %zu", c->top);
@@ -88,6 +88,9 @@ static int capture_say(const struct options *o, const struct capture_stats *st, 
 		snprintf(bad, sizeof(bad), " (first: %s: %s)", st->first_unreadable,
 			 fsroot_strerror(st->unreadable_errno));
 	capture_names(c, st, names, sizeof(names));
+	if (st->kdamonds)
+		snprintf(damon, sizeof(damon), "damon: %zu kdamond%s, as read (the regions its schemes last "
+			 "tried; nothing written)\n", st->kdamonds, st->kdamonds == 1 ? "" : "s");
 	sanitize_term(o->capture, dir, sizeof(dir));
 	sanitize_term(o->root, root, sizeof(root));
 	time_t now = time(NULL);
@@ -98,12 +101,12 @@ static int capture_say(const struct options *o, const struct capture_stats *st, 
 		"numatop-tui %s capture of %s at %s in %.1f s\n"
 		"processes (%s%s): %zu copied, %zu left out (exited while read)\n"
 		"files: %zu (%llu bytes), %zu links; %zu unreadable, left out%s\n"
-		"%s"
+		"%s%s"
 		"private: only uid %u can read it (the directory 0700, its files 0600)\n"
 		"read it back: numatop-tui --root %s\n",
 		NUMATOP_VERSION, root, when, secs, mode, o->npids ? ", -p" : "", st->procs,
 		st->vanished, st->files, (unsigned long long)st->bytes, st->links, st->unreadable,
-		bad, names, (unsigned)geteuid(), dir);
+		bad, damon, names, (unsigned)geteuid(), dir);
 	return len < 0 ? 0 : (size_t)len < n ? len : (int)n - 1;
 }
 

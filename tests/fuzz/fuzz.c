@@ -4,6 +4,8 @@
  *  - by `make fuzz`: clang -fsanitize=fuzzer -DFUZZ_TARGET=<name>, one
  *    libFuzzer binary per target, run FUZZ_SECONDS on a copy of
  *    tests/fuzz/corpus/<name>;
+ * The targets of DAMON's parsers and of the access heat's JSON are
+ * fuzz_damon.c's (fuzz.h).
  *  - by `make test` (build/tests/fuzz_replay): every target over its seed
  *    corpus and over tests/fuzz/regressions/<name>-* (inputs that once
  *    crashed), so a fixed crash stays fixed under any compiler, ASan too.
@@ -25,9 +27,9 @@
 
 #include "bitmap.h"
 #include "cgroup.h"
-#include "damon.h"
 #include "columns.h"
 #include "fsroot.h"
+#include "fuzz.h"
 #include "measure.h"
 #include "action_migrate.h"
 #include "numa_maps.h"
@@ -594,75 +596,6 @@ static void t_sanitize(const char *s, size_t size)
 	free(in);
 }
 
-/* DAMON's tried regions: records split by newlines, each record's files
- * (start|end|nr_accesses|age|sz_filter_passed, a missing one absent); the
- * first byte picks how many targets to split the regions among. A kept
- * region is a range, its counts are unknown (-1) or real, the bytes that
- * passed no more than its size; a split covers every region in order, each
- * target's rising, and falls between targets. */
-static void t_damon_region(const char *s, size_t size)
-{
-	if (size == 0)
-		return;
-	size_t ntargets = (unsigned char)s[0] % 5;
-	struct damon_region r[64];
-	size_t n = 0;
-	const char *p = s + 1, *end = s + size;
-	while (p < end && n < 64) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *rec_end = nl ? nl : end;
-		struct damon_region_text t;
-		memset(&t, 0, sizeof(t));
-		const char *f = p;
-		for (int i = 0; i < DAMON_RF_N && f <= rec_end; i++) {
-			const char *bar = memchr(f, '|', (size_t)(rec_end - f));
-			const char *fe = bar ? bar : rec_end;
-			t.f[i] = f;
-			t.len[i] = (size_t)(fe - f);
-			if (!bar)
-				break;
-			f = bar + 1;
-		}
-		struct damon_region x;
-		if (damon_parse_region(&t, &x) == 0) {
-			if (x.start >= x.end || x.nr_accesses < -1 || x.age < -1 ||
-			    x.sz_filter_passed < -1 ||
-			    (x.sz_filter_passed > 0 && (uint64_t)x.sz_filter_passed > x.end - x.start))
-				abort();
-			r[n++] = x;
-		}
-		p = rec_end + 1;
-	}
-	size_t first[6];
-	if (damon_split_targets(r, n, ntargets, first) == 0 && ntargets > 0) {
-		if (first[0] != 0 || first[ntargets] != n)
-			abort();
-		for (size_t k = 0; k < ntargets; k++) {
-			if (first[k] >= first[k + 1])
-				abort();                       /* every target has a region */
-			for (size_t i = first[k] + 1; i < first[k + 1]; i++)
-				if (r[i].start < r[i - 1].end)
-					abort();               /* rising inside a target */
-			if (k > 0 && r[first[k]].start >= r[first[k] - 1].end)
-				abort();                       /* a fall between targets */
-		}
-	}
-}
-
-/* Our DAMON record: what parses formats and parses again to the same. */
-static void t_damon_record(const char *s, size_t size)
-{
-	struct damon_record a, b;
-	if (damon_record_parse(s, size, &a) != 0)
-		return;
-	struct buf t = { 0 };
-	if (damon_record_format(&a, &t) != 0)
-		abort();
-	if (damon_record_parse(t.data, t.len, &b) != 0 || memcmp(&a, &b, sizeof(a)) != 0)
-		abort();
-	buf_free(&t);
-}
-
 struct fuzz_target {
 	const char *name;
 	void (*fn)(const char *s, size_t size);
@@ -696,6 +629,7 @@ static const struct fuzz_target targets[] = {
 	{ "pid_sched", t_pid_sched }, { "zoneinfo", t_zoneinfo },
 	{ "snapshot_json", t_snapshot_json }, { "recording", t_recording }, { "replay", t_replay },
 	{ "damon_region", t_damon_region }, { "damon_record", t_damon_record },
+	{ "damon_scalar", t_damon_scalar }, { "access_json", t_access_json },
 };
 
 static char current[512];

@@ -15,7 +15,8 @@
 #      100 connections at once; sampling goes on meanwhile
 #   h. the Grafana dashboard (contrib/grafana) queries existing metrics
 #   i. docs/prometheus.md's metric table lists the families printed, with
-#      their labels, and no other
+#      their labels, and no other (the access heat's values:
+#      test_prom_access.sh)
 # Runs in about 60 s (Prometheus's start, the slowloris's 11 s, scrapes
 # beside slow clients 7 s).
 PROG=${PROG:-./numatop-tui}
@@ -1398,8 +1399,13 @@ done <"$T/dn"
 
 # --- i. the documented families ---------------------------------------------
 # docs/prometheus.md's table (generated from the program's family table)
-# against what the exporter prints: the tree, per pid and per command, and
-# the live machine with a measurement.
+# against what the exporter prints: the tree, per pid and per command, the
+# tree with DAMON's access heat (tests/sh/damon_tree.sh; its values are
+# test_prom_access.sh's), and the live machine with a measurement.
+. tests/sh/damon_tree.sh
+cp -r "$TREE" "$T/dm" && damon_tree "$T/dm"
+"$PROG" --root "$T/dm" --format prometheus -n 1 >"$T/dm.prom" 2>&1
+"$PROG" --root "$T/dm" --format prometheus -n 1 --metrics-by comm >"$T/dmc.prom" 2>&1
 $X doctable docs/prometheus.md "$([ $mrc -eq 0 ] && echo 1 || echo 0)" "$T/tree.prom" "$T/comm0.prom" \
-	"$T/live.prom" >"$T/o" 2>&1 && ok "docs_metric_table ($(grep -c '^| `numatop_' docs/prometheus.md) families)" ||
+	"$T/live.prom" "$T/dm.prom" "$T/dmc.prom" >"$T/o" 2>&1 && ok "docs_metric_table ($(grep -c '^| `numatop_' docs/prometheus.md) families)" ||
 	bad docs_metric_table "$(head -20 "$T/o")"

@@ -136,13 +136,14 @@ else
 	echo "SKIP schema_nobody_no_perm: needs root and setpriv"
 fi
 
-# check.py SCHEMA LIST SAMPLE HEADER: a PASS or FAIL line for
+# check.py SCHEMA LIST SAMPLE HEADER ACCESS: a PASS or FAIL line for
 # - the schema itself (a draft 2020-12 schema);
 # - its enums: the program's tables, read from the sources;
 # - each file of LIST: every line strict JSON (UTF-8, no NaN, no repeated
 #   key) and valid, and its WHAT true;
 # - every member the schema names seen in some file (no stale field);
-# - SAMPLE and HEADER (valid) broken one way each: every one refused.
+# - SAMPLE and HEADER (valid) broken one way each: every one refused; the
+#   same for ACCESS, a sample with access heat.
 cat >"$T/check.py" <<'PYEOF'
 import copy, json, re, sys
 import jsonschema
@@ -315,8 +316,25 @@ header = {
     "header: no schema_version": delete(["schema_version"]),
     "header: cpu online a number": lambda d: d["topology"]["cpus"][0].__setitem__("online", 1),
 }
+# The access heat (the sample of the tree with a kdamond).
+a = json.loads(open(sys.argv[5]).readline())
+hot = next(i for i, p in enumerate(a["processes"]) if (p["access"].get("hot_total_kb") or 0) > 0)
+def seta(k, x):
+    return lambda d: d["processes"][hot]["access"].__setitem__(k, x)
+def setr(k, x):
+    return lambda d: d["processes"][hot]["access"]["regions"][0].__setitem__(k, x)
+access = {
+    "access: hot_remote_pct past 100": seta("hot_remote_pct", 150.0),
+    "access: window_s 0": seta("window_s", 0),
+    "access: hot_total_kb negative": seta("hot_total_kb", -1),
+    "access: source not a source": seta("source", "perf"),
+    "access: region end 17 hex digits": setr("end", "0x1" + "0" * 16),
+    "access: region max_accesses 0": setr("max_accesses", 0),
+    "access: status window_s 0": lambda d: d["access"].__setitem__("window_s", 0),
+    "access: status reason not a reason": lambda d: d["access"].__setitem__("reason", "busy"),
+}
 errs = []
-for name, doc, muts in (("sample", s, sample), ("header", h, header)):
+for name, doc, muts in (("sample", s, sample), ("header", h, header), ("access sample", a, access)):
     if not v.is_valid(doc):
         errs.append("the %s itself is not valid" % name)
     for n, f in muts.items():

@@ -520,6 +520,10 @@ static void record_round_trip(void)
 		"{\"owner_pid\":1,\"owner_starttime\":1,\"kdamond\":0,\"kdamond_pid\":-1,\"sample_us\":1,"
 		"\"aggr_us\":1,\"update_us\":1,\"min_nr_regions\":1,\"max_nr_regions\":1,"
 		"\"operations\":\"vaddr\",\"pids\":[1]} x",
+		/* past int64: json-c gives INT64_MAX, which is no interval */
+		"{\"owner_pid\":1,\"owner_starttime\":1,\"kdamond\":0,\"kdamond_pid\":-1,\"sample_us\":1,"
+		"\"aggr_us\":33333333333333333331,\"update_us\":1,\"min_nr_regions\":1,\"max_nr_regions\":1,"
+		"\"operations\":\"vaddr\",\"pids\":[1]}",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(damon_record_parse(bad[i], strlen(bad[i]), &b) != 0);

@@ -1,0 +1,16 @@
+/* fuzz.h - the fuzz targets of files other than fuzz.c, which runs them
+ * all (fuzz_replay) or one (-DFUZZ_TARGET=name). Each takes exactly size
+ * bytes and calls abort() when an invariant breaks. */
+#ifndef NUMATOP_FUZZ_H
+#define NUMATOP_FUZZ_H
+
+#include <stddef.h>
+
+/* fuzz_damon.c: DAMON's sysfs values and tried regions, our record, and
+ * the access heat of a recorded sample. */
+void t_damon_scalar(const char *s, size_t size);
+void t_damon_region(const char *s, size_t size);
+void t_damon_record(const char *s, size_t size);
+void t_access_json(const char *s, size_t size);
+
+#endif
