@@ -636,15 +636,19 @@ if has_tests tiers && [ -n "$(sys_cpus 0)" ] && [ -z "$(sys_cpus 1)" ]; then
 	fi
 
 	# Demote cold: 128 MiB on node 0, its first 64 MiB written
-	# continuously; --migrate --to 1 --cold moves the untouched part to
-	# the slow node and leaves the hot part on node 0.
+	# continuously (on CPU 0 beside a busy loop, as above); --migrate
+	# --to 1 --cold moves the untouched part to the slow node and leaves
+	# the hot part on node 0.
 	nhog=$((nhog + 1))
-	/usr/bin/numactl --cpunodebind=0 /usr/bin/memhog 128 --retouch 0 --hot 64 --no-thp \
+	/usr/bin/numactl --physcpubind=0 /usr/bin/memhog 128 --retouch 0 --hot 64 \
 		>"$T/hog$nhog" 2>&1 &
 	HOG=$!; wait_hog
 	if [ -n "$HOG" ]; then
 		b0=$(numa_kb "$HOG" 0); b1=$(numa_kb "$HOG" 1)
+		/usr/bin/numactl --physcpubind=0 sh -c 'while :; do :; done' &
+		BUSY=$!
 		run tdemote $P --migrate "$HOG" --to 1 --cold
+		kill "$BUSY"; wait "$BUSY" 2>/dev/null
 		sed 's/^/# /' "$T/tdemote.out"
 		a0=$(numa_kb "$HOG" 0); a1=$(numa_kb "$HOG" 1)
 		echo "# demote cold: node 0 $b0 -> $a0 kB, node 1 $b1 -> $a1 kB"
