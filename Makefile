@@ -6,6 +6,7 @@
 #   make asan       the same tests under AddressSanitizer + UBSan
 #   make vmtest     boot the QEMU guests of tests/vm/layouts (TCG) and test the program there
 #   make bench      the sampler against the kernel's floor and htop (~20 min)
+#   make bench-damon  the kdamond's CPU in a QEMU guest (TCG; long, 16 GiB)
 #   make deps       install missing Debian packages (root) or print the line
 #   make install    install (PREFIX=/usr/local, DESTDIR=); make uninstall
 #   make man        the man page, build/numatop-tui.1
@@ -62,7 +63,7 @@ BENCH_BIN := $(BUILD)/bench/bench
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench man docs install uninstall deb
+.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench bench-damon man docs install uninstall deb
 
 all: $(PROG) $(BUILD)/numatop-tui.1
 
@@ -282,6 +283,13 @@ bench:
 	$(MAKE) deps DEB_PKGS="$(DEB_PKGS) $(BENCH_PKGS)"
 	$(MAKE) $(PROG) $(BENCH_BIN)
 	$(BENCH_BIN) --prog ./$(PROG) $(BENCH_ARGS)
+
+# The kdamond's CPU where make bench cannot measure it (DAMON in use): in
+# a QEMU guest, against a reference timed there and here (see HACKING.md).
+# Not part of make vmtest or make test: it is long.
+bench-damon: deps
+	$(MAKE) $(PROG) $(BENCH_BIN)
+	BUILD=$(BUILD) PROG=./$(PROG) bench/kdamond_vm.sh
 
 screenshots:
 	$(MAKE) deps DEB_PKGS="$(DEB_PKGS) $(SHOT_PKGS)"

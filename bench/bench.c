@@ -34,6 +34,8 @@
 #include "bench_util.h"
 #include "numa_maps.h"
 #include "cgroups.h"
+#include "cpuref.h"
+#include "kdamond.h"
 #include "sampler.h"
 #include "scale.h"
 #include "sigstop.h"
@@ -45,6 +47,7 @@ static char g_scale_home[SCALE_HOME_LEN];      /* and its HOME */
 static void on_signal(int sig)
 {
 	/* kill(2), waitpid(2), rmdir(2) are async-signal-safe; free is not used. */
+	kdamond_bench_on_signal();
 	cgroup_bench_cleanup();
 	pid_t sc = (pid_t)g_scale_child;
 	if (sc > 0) {
@@ -68,6 +71,8 @@ struct config {
 	bool smoke;                     /* --smoke: small and quick */
 	size_t scale[8], nscale;        /* the scale phase's counts; 0: none */
 	bool scale_set;
+	struct kdamond_config kd;       /* the access heat phase (kdamond.h) */
+	bool kd_only, kd_none, cpuref;
 };
 
 
@@ -275,7 +280,10 @@ static void usage(void)
 {
 	fputs("usage: bench [--smoke] [--n 200,1000,3000] [--k 10,1000] [--big-mib 4096]\n"
 	      "             [--many-maps 50000] [--ticks 30] [--prog ./numatop-tui]\n"
-	      "             [--scale 1000,5000,10000 | --scale 0 | --no-scale]\n", stderr);
+	      "             [--scale 1000,5000,10000 | --scale 0 | --no-scale]\n"
+	      "             [--kdamond-only | --no-kdamond] [--kdamond-procs 16] [--kdamond-mib 1024]\n"
+	      "             [--kdamond-window 60] [--kdamond-raw]\n"
+	      "       bench --cpuref\n", stderr);
 }
 
 int main(int argc, char **argv)
@@ -283,6 +291,7 @@ int main(int argc, char **argv)
 	struct config c = { .ns = { 200, 1000, 3000 }, .nn = 3, .ks = { 10, 1000 }, .nk = 2,
 			    .big_mib = 4096, .many_maps = 50000, .ticks = 30, .tick_delay = 0.5,
 			    .prog = "./numatop-tui", .scale = { 1000, 5000, 10000 }, .nscale = 3 };
+	kdamond_config_default(&c.kd, c.prog);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int bad = 0;
@@ -290,6 +299,18 @@ int main(int argc, char **argv)
 			c.ns[0] = 20; c.nn = 1; c.ks[0] = 10; c.nk = 1;
 			c.big_mib = 64; c.many_maps = 2000; c.ticks = 3; c.tick_delay = 0.05;
 			c.smoke = true;
+			c.kd.mib = 64;
+			c.kd.hot_mib = 16;
+			c.kd.warmup_s = 2;
+			c.kd.window_s = 5;
+			continue;
+		}
+		if (!strcmp(a, "--kdamond-only") || !strcmp(a, "--no-kdamond") ||
+		    !strcmp(a, "--kdamond-raw") || !strcmp(a, "--cpuref")) {
+			c.kd_only |= !strcmp(a, "--kdamond-only");
+			c.kd_none |= !strcmp(a, "--no-kdamond");
+			c.kd.raw |= !strcmp(a, "--kdamond-raw");
+			c.cpuref |= !strcmp(a, "--cpuref");
 			continue;
 		}
 		if (!strcmp(a, "--no-scale")) {
@@ -306,7 +327,10 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--big-mib")) c.big_mib = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--many-maps")) c.many_maps = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--ticks")) c.ticks = strtoul(v, NULL, 10);
-		else if (!strcmp(a, "--prog")) c.prog = v;
+		else if (!strcmp(a, "--prog")) c.prog = c.kd.prog = v;
+		else if (!strcmp(a, "--kdamond-procs")) c.kd.nproc = strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--kdamond-mib")) c.kd.mib = strtoul(v, NULL, 10);
+		else if (!strcmp(a, "--kdamond-window")) c.kd.window_s = strtod(v, NULL);
 		else if (!strcmp(a, "--scale")) {
 			c.scale_set = true;
 			c.nscale = 0;
@@ -314,7 +338,7 @@ int main(int argc, char **argv)
 				bad = parse_list(v, c.scale, 8, &c.nscale);
 		}
 		else bad = 1;
-		if (bad || c.ticks == 0) {
+		if (bad || c.ticks == 0 || c.kd.window_s <= 0 || (c.kd_only && c.kd_none)) {
 			usage();
 			return 2;
 		}
@@ -325,6 +349,17 @@ int main(int argc, char **argv)
 		c.nscale = 1;
 	}
 	sigstop_install(on_signal);
+	if (c.cpuref) {
+		struct cpuref ref;
+		int rrc = cpuref_run(CPUREF_MIB, CPUREF_ROUNDS, CPUREF_ITERS, &ref);
+		if (rrc)
+			fprintf(stderr, "bench: cpuref: %s\n", strerror(-rrc));
+		else
+			cpuref_print(&ref);
+		return rrc ? 1 : 0;
+	}
+	if (c.kd_only)
+		return kdamond_bench_run(&c.kd, &g_load);
 	struct utsname un;
 	uname(&un);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -408,5 +443,8 @@ int main(int argc, char **argv)
 		scale_run_phase(&scc, &g_load, c.scale, c.nscale, sc);
 	load_kill_all(&g_load);
 	print_summary(rows, nrows, &pr, c.big_mib, sc, c.nscale);
+	if (!c.kd_none && kdamond_bench_run(&c.kd, &g_load) != 0)
+		status = 1;
+	load_kill_all(&g_load);
 	return status;
 }

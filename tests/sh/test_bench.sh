@@ -40,6 +40,18 @@ srow=$(echo "$out" | grep -E '^ +50 \| ')
 echo "$srow" | awk -F'|' '{ m = $2; f = $5 + 0; c = $9 }
 	END { exit (NR == 1 && m ~ /^ *[0-9.]+ *$/ && f > 0 && c ~ /^ *[0-9.]+ s /) ? 0 : 1 }' \
 	&& ok bench_smoke_scale_row || bad bench_smoke_scale_row "$(echo "$out" | sed -n '/^scale:/,/^$/p')"
+# The access heat phase: where DAMON is free (and we are root) the
+# kdamond's CPU and its target; anywhere else one line saying why not and
+# where it is measured instead, and no figure.
+kd=$(echo "$out" | sed -n '/^kdamond: /,$p')
+if echo "$kd" | grep -q '^  not measured here: '; then
+	echo "$kd" | grep -Eq '^  not measured here: (.*; measured in a QEMU guest instead: make bench-damon|[0-9]+ MiB available)' &&
+		! echo "$kd" | grep -q '% of one CPU' && ok bench_smoke_kdamond || bad bench_smoke_kdamond "$kd"
+else
+	echo "$kd" | grep -Eq '^  our kdamond \(kdamond\.[0-9]+, pid [0-9]+\): [0-9.]+ % of one CPU' &&
+		echo "$kd" | grep -Eq '^  target: kdamond CPU <= 1 % of one CPU .*(met|MISS)$' &&
+		ok bench_smoke_kdamond || bad bench_smoke_kdamond "$kd"
+fi
 left=$(leftover)
 [ "$left" = 0 ] && ok bench_smoke_load_reaped || bad bench_smoke_load_reaped "left: $left; $(pgrep -af "$BENCH")"
 # The cgroups it made to measure reading them are gone again.

@@ -15,7 +15,8 @@
 # filled up. No check depends on timing (the waits for the kernel are
 # bounded polls). Sections 1-3 run on every layout; the others as the
 # layout's "tests" line says: memory (the default) sections 4-13, damon
-# section 3b, access heat 3d, tiers sections 3c and 3d, churn section 3d.
+# section 3b, access heat 3d, tiers sections 3c and 3d, churn section 3d,
+# damonbench (make bench-damon) section 3e.
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -520,6 +521,48 @@ if has_tests churn; then
 	else
 		fail series_churn_threshold "exit $r1 / $r2; $low series at or below 1 MiB; $fig" \
 			"$(head -c 300 $CH/def.err) $(head -c 300 $CH/all.err)"
+	fi
+fi
+
+# --- 3e. The kdamond's CPU (make bench-damon; the vmbench layout only):
+# the benchmark's access heat phase (bench/kdamond.c: N processes of MIB
+# MiB, the monitor --json -d 1 on them, our kdamond's utime + stime over
+# the window) between two runs of its reference workload (bench/cpuref.c),
+# timed the same way here and on the host, so that bench/kdamond_vm.sh can
+# say how much slower this emulated CPU is. The kernel's command line
+# gives the sizes (vmbench.procs=, vmbench.mib=, vmbench.window=) and the
+# host's transparent huge page setting (vmbench.thp=), made the guest's. The
+# figures are printed ("# bench: " lines), never judged here: the checks
+# are that it measured and that our kdamond is gone afterwards. ---------
+if has_tests damonbench; then
+	B=/usr/bin/numatop-bench
+	KD=/sys/kernel/mm/damon/admin/kdamonds
+	varg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^vmbench\.$1=//p" | tail -1; }
+	vthp=$(varg thp)
+	[ -n "$vthp" ] && { echo "$vthp" >/sys/kernel/mm/transparent_hugepage/enabled ||
+		echo "# bench: THP '$vthp' could not be set"; }
+	echo "# bench: guest: kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs" \
+		"($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/^MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MiB," \
+		"THP $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null), nr_kdamonds $(cat $KD/nr_kdamonds 2>/dev/null)"
+	if [ ! -x $B ]; then
+		fail damonbench_measured "no $B (vmtest.sh puts it there when VMTEST_BENCH is set)"
+	else
+		timeout 900 $B --cpuref >"$T/ref0.out" 2>&1
+		sed 's/^/# bench: guest before: /' "$T/ref0.out"
+		timeout 3000 $B --kdamond-only --kdamond-raw --kdamond-procs "$(varg procs | grep . || echo 16)" \
+			--kdamond-mib "$(varg mib | grep . || echo 1024)" --kdamond-window "$(varg window | grep . || echo 60)" \
+			--prog $P >"$T/kdb.out" 2>"$T/kdb.err"
+		RC=$?
+		sed 's/^/# bench: /' "$T/kdb.out"
+		timeout 900 $B --cpuref >"$T/ref1.out" 2>&1
+		sed 's/^/# bench: guest after: /' "$T/ref1.out"
+		[ $RC -eq 0 ] && grep -q '^kdamond-result: ' "$T/kdb.out" && grep -q '^cpuref: ' "$T/ref0.out" &&
+			grep -q '^cpuref: ' "$T/ref1.out" && pass damonbench_measured ||
+			fail damonbench_measured "exit $RC; $(tail -3 "$T/kdb.out")" "stderr: $(head -c 400 "$T/kdb.err")" \
+				"cpuref: $(cat "$T/ref0.out" "$T/ref1.out" | head -c 400)"
+		n=$(cat $KD/nr_kdamonds 2>/dev/null)
+		[ "$n" = 0 ] && [ ! -e /run/numatop-tui/damon.json ] && pass damonbench_kdamond_gone ||
+			fail damonbench_kdamond_gone "nr_kdamonds '$n' after the benchmark; $(ls /run/numatop-tui 2>&1)"
 	fi
 fi
 

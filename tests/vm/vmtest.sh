@@ -16,11 +16,17 @@
 #                   the layouts without a "kernel" line)
 #   VMTEST_KERNEL_6_12  the same for the layouts that say "kernel 6.12"
 #                   (any series: its dots as underscores)
-#   VMTEST_LAYOUTS  layout names to run (default: every tests/vm/layouts/*.layout)
+#   VMTEST_LAYOUTS  layout names to run (default: every tests/vm/layouts/*.layout
+#                   but those whose "tests" line says damonbench: make
+#                   bench-damon's, run only when named)
 #   VMTEST_TIMEOUT  seconds before a VM is killed (default 300)
 #   VMTEST_BOOT_WAIT     seconds a guest has to start the payload (default 120)
 #   VMTEST_BOOT_RETRIES  boots again a guest that did not (default 3)
 #   VMTEST_VERBOSE  1: print each VM's whole console log
+#   VMTEST_BENCH    the benchmark (build/bench/bench), put in the guest as
+#                   /usr/bin/numatop-bench (make bench-damon)
+#   VMTEST_APPEND   more words for the guest kernel's command line (the
+#                   payload reads its own, e.g. vmbench.mib=1024)
 #
 # A guest that does not start the payload (the kernel panicked early, or no
 # "VMTEST-START" line within VMTEST_BOOT_WAIT seconds) is booted again, at
@@ -117,7 +123,10 @@ kernel_for() {
 	fi
 	echo "$k"
 }
-layouts=${VMTEST_LAYOUTS:-$(for f in tests/vm/layouts/*.layout; do basename "$f" .layout; done)}
+layouts=${VMTEST_LAYOUTS:-$(for f in tests/vm/layouts/*.layout; do
+	awk '$1 == "tests" { for (i = 2; i <= NF; i++) if ($i == "damonbench") b = 1 } END { exit !b }' "$f" ||
+		basename "$f" .layout
+done)}
 # lay_kernel LAYOUT: its "kernel" series, "" for the default.
 lay_kernel() { awk '$1 == "kernel" { print $2; exit }' "tests/vm/layouts/$1.layout" 2>/dev/null; }
 declare -A kernel_of=()  # series ("-" for the default) -> vmlinuz
@@ -173,6 +182,10 @@ copy_bin "$PROG" /usr/bin/numatop-tui
 copy_bin "$(command -v numactl)" /usr/bin/numactl
 copy_bin "$(command -v setpriv)" /usr/bin/setpriv
 install -m 755 "$WORK/memhog" "$WORK/jsonflat" "$WORK/ptyrun" "$root/usr/bin/"
+if [ -n "${VMTEST_BENCH:-}" ]; then
+	[ -x "$VMTEST_BENCH" ] || die "no benchmark at '$VMTEST_BENCH' (make build/bench/bench)"
+	copy_bin "$VMTEST_BENCH" /usr/bin/numatop-bench
+fi
 # The RAM disk driver of each kernel package (brd is a module in the
 # cloud kernel, ext4 is built in), as /vmtest/modules/RELEASE/brd.ko: a
 # real file system, and so real page cache, for the shared_file test
@@ -274,7 +287,7 @@ for L in $layouts; do
 			-nodefaults -no-user-config -display none -no-reboot \
 			-kernel "$kernel" -initrd "$initrd" \
 			$(qemu_numa_args "$lf") \
-			-append "console=ttyS0 quiet panic=-1 rdinit=/init numa_balancing=disable vmtest.layout=$L" \
+			-append "console=ttyS0 quiet panic=-1 rdinit=/init numa_balancing=disable vmtest.layout=$L${VMTEST_APPEND:+ $VMTEST_APPEND}" \
 			-serial file:"$log.raw" </dev/null >"$log.qemu" 2>&1 &
 		qpid=$!
 		tb=$SECONDS
