@@ -21,7 +21,7 @@ CLI_PKGS := libmicrohttpd
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
             libjson-c-dev libzstd-dev zstd jq tmux numactl bzip2 valgrind procps python3 \
             libmicrohttpd-dev man-db bsdextrautils bash-completion dpkg-dev debhelper lintian \
-            prometheus curl python3-jsonschema
+            prometheus curl python3-jsonschema strace
 # make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).
 SHOT_PKGS := aha chromium fonts-dejavu-core
 # make bench measures htop side by side with the monitor.

@@ -53,7 +53,7 @@ cmp -s "$T/a" "$T/c" && bad capture_damon_needed "the same access JSON without D
 
 # --- this machine: nothing written outside the capture ---
 if ! command -v strace >/dev/null 2>&1; then
-	echo "SKIP capture_live_writes_only_capture: needs strace (apt-get install strace)"
+	echo "FAIL capture_live_writes_only_capture: needs strace (apt-get install strace; make deps installs it)"
 elif [ ! -r /$K/nr_kdamonds ]; then
 	echo "SKIP capture_live_writes_only_capture: no readable /$K/nr_kdamonds (kernel without DAMON, or not root)"
 else
