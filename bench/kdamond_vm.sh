@@ -104,12 +104,12 @@ printf '%s\n' "R $result" "GB $gb" "GA $ga" "HB $hb" "HA $ha" | awk -v target=1 
 		printf "  page-table walks (clear_refs): guest %.3f s (median, before %.3f, after %.3f), host %.3f s (least, before %.3f, after %.3f): %.1fx\n", gw, gw1, gw2, hw, hw1, hw2, fw
 		printf "  arithmetic:                    guest %.3f s (median, before %.3f, after %.3f), host %.3f s (least, before %.3f, after %.3f): %.1fx\n", gar, ga1, ga2, har, ha1, ha2, fa
 		printf "\nkdamond CPU, %d processes of %d MiB, %.0f s:\n", procs, mib, win
-		printf "  measured in the guest: %.2f %% of one guest CPU (the JSON: %.2f %%), of which DAMON%ss sampling alone %.2f %% (the monitor stopped); the monitor itself %.2f %%; regions %d..%d\n", kd, kdj, "\047", quiet, mon, rmin, rmax
+		printf "  measured in the guest: %.2f %% of one guest CPU (the JSON: %.2f %%), with the monitor stopped (DAMON%ss sampling alone) %.2f %%; the monitor itself %.2f %%; regions %d..%d\n", kd, kdj, "\047", quiet, mon, rmin, rmax
 		if (kd >= 90)
 			printf "  the guest kdamond was saturated (a sample took longer than its interval): the estimate below is not one\n"
 		if (fw <= 0 || fa <= 0) { print "  no estimate: a reference time is missing"; exit 1 }
 		ew = kd / fw; ea = kd / fa
-		printf "  estimated for this host (the guest %% divided by the slowdown): %.2f %% by the page-table walks (%.1fx), %.2f %% by the arithmetic (%.1fx); sampling alone %.2f %% / %.2f %%; the monitor itself %.2f %% / %.2f %%\n", ew, fw, ea, fa, quiet / fw, quiet / fa, mon / fw, mon / fa
+		printf "  estimated for this host (the guest %% divided by the slowdown): %.2f %% by the page-table walks (%.1fx), %.2f %% by the arithmetic (%.1fx); with the monitor stopped %.2f %% / %.2f %%; the monitor itself %.2f %% / %.2f %%\n", ew, fw, ea, fa, quiet / fw, quiet / fa, mon / fw, mon / fa
 		printf "  target: kdamond CPU <= %d %% of one CPU with 16 x 1024 MiB: estimated %.2f %% (by the walks)  %s%s\n", target, ew,
 		       ew <= target ? "met" : "MISS", procs == 16 && mib == 1024 ? "" : sprintf(" (measured with %d x %d MiB)", procs, mib)
 	}'
