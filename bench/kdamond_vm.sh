@@ -22,8 +22,9 @@
 # VMTEST_BOOT_RETRIES, VMTEST_VERBOSE...).
 #
 # QEMU takes from the host the memory the guest writes: PROCS x MIB MiB
-# and about 1 GiB more. With less than that and 3 GiB for everything else
-# available, MIB is lowered to what fits (in steps of 64 MiB), and said.
+# and about 1.5 GiB more (17.5 GiB in all with 16 x 1024 MiB). With less
+# than that and 3 GiB for everything else available, MIB is lowered to
+# what fits (in steps of 64 MiB), and said.
 # The guest takes this host's transparent huge page setting.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -45,12 +46,12 @@ want=$MIB
 # The guest: its kernel and programs (~700 MiB) and the benchmark's own
 # reserve (768 MiB, bench/kdamond.c) besides the load.
 fit_guest=$(((guest_mib - 1500) / PROCS / 64 * 64))
-fit_host=$(((avail - 1024 - 3072) / PROCS / 64 * 64))
+fit_host=$(((avail - 1536 - 3072) / PROCS / 64 * 64))
 [ "$fit_guest" -lt "$MIB" ] && MIB=$fit_guest
 [ "$fit_host" -lt "$MIB" ] && MIB=$fit_host
 if [ "$MIB" -lt 128 ]; then
 	echo "bench-damon: not run: $avail MiB available on this host; $PROCS processes of 128 MiB" \
-		"need $((PROCS * 128 + 4096)) MiB (with 3 GiB left for the rest)"
+		"need $((PROCS * 128 + 4608)) MiB (with 3 GiB left for the rest)"
 	exit 1
 fi
 [ "$MIB" != "$want" ] && echo "bench-damon: $PROCS processes of $MIB MiB instead of $want" \
