@@ -303,9 +303,8 @@ static void kd_print(const struct kdamond_config *c, size_t mib, long long kpid,
 	       jk, w->json_kd_max, w->json_kd_n);
 	double quiet = w->quiet_wall_s > 0 ? 100.0 * w->quiet_kd_s / w->quiet_wall_s : -1;
 	if (quiet >= 0)
-		printf("  of which DAMON's sampling alone: %.2f %% of one CPU (%.1f s more with the monitor "
-		       "stopped: no request for the regions); the monitor's requests: the rest\n", quiet,
-		       w->quiet_wall_s);
+		printf("  with the monitor stopped (%.1f s more: no request for the regions, DAMON's "
+		       "sampling alone): %.2f %% of one CPU\n", w->quiet_wall_s, quiet);
 	printf("  watched: %zu of %zu processes in %s samples; regions over all of them %ld..%ld "
 	       "(DAMON's %d..%d)\n", c->nproc, c->nproc, w->short_of ? "not all" : "all",
 	       w->reg_min, w->reg_max, DAMON_MIN_REGIONS, DAMON_MAX_REGIONS);

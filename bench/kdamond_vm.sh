@@ -22,8 +22,9 @@
 # VMTEST_BOOT_RETRIES, VMTEST_VERBOSE...).
 #
 # QEMU takes from the host the memory the guest writes: PROCS x MIB MiB
-# and about 1 GiB more. With less than that and 3 GiB for everything else
-# available, MIB is lowered to what fits (in steps of 64 MiB), and said.
+# and about 1.5 GiB more (17.5 GiB in all with 16 x 1024 MiB). With less
+# than that and 3 GiB for everything else available, MIB is lowered to
+# what fits (in steps of 64 MiB), and said.
 # The guest takes this host's transparent huge page setting.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -45,12 +46,12 @@ want=$MIB
 # The guest: its kernel and programs (~700 MiB) and the benchmark's own
 # reserve (768 MiB, bench/kdamond.c) besides the load.
 fit_guest=$(((guest_mib - 1500) / PROCS / 64 * 64))
-fit_host=$(((avail - 1024 - 3072) / PROCS / 64 * 64))
+fit_host=$(((avail - 1536 - 3072) / PROCS / 64 * 64))
 [ "$fit_guest" -lt "$MIB" ] && MIB=$fit_guest
 [ "$fit_host" -lt "$MIB" ] && MIB=$fit_host
 if [ "$MIB" -lt 128 ]; then
 	echo "bench-damon: not run: $avail MiB available on this host; $PROCS processes of 128 MiB" \
-		"need $((PROCS * 128 + 4096)) MiB (with 3 GiB left for the rest)"
+		"need $((PROCS * 128 + 4608)) MiB (with 3 GiB left for the rest)"
 	exit 1
 fi
 [ "$MIB" != "$want" ] && echo "bench-damon: $PROCS processes of $MIB MiB instead of $want" \
@@ -104,12 +105,12 @@ printf '%s\n' "R $result" "GB $gb" "GA $ga" "HB $hb" "HA $ha" | awk -v target=1 
 		printf "  page-table walks (clear_refs): guest %.3f s (median, before %.3f, after %.3f), host %.3f s (least, before %.3f, after %.3f): %.1fx\n", gw, gw1, gw2, hw, hw1, hw2, fw
 		printf "  arithmetic:                    guest %.3f s (median, before %.3f, after %.3f), host %.3f s (least, before %.3f, after %.3f): %.1fx\n", gar, ga1, ga2, har, ha1, ha2, fa
 		printf "\nkdamond CPU, %d processes of %d MiB, %.0f s:\n", procs, mib, win
-		printf "  measured in the guest: %.2f %% of one guest CPU (the JSON: %.2f %%), of which DAMON%ss sampling alone %.2f %% (the monitor stopped); the monitor itself %.2f %%; regions %d..%d\n", kd, kdj, "\047", quiet, mon, rmin, rmax
+		printf "  measured in the guest: %.2f %% of one guest CPU (the JSON: %.2f %%), with the monitor stopped (DAMON%ss sampling alone) %.2f %%; the monitor itself %.2f %%; regions %d..%d\n", kd, kdj, "\047", quiet, mon, rmin, rmax
 		if (kd >= 90)
 			printf "  the guest kdamond was saturated (a sample took longer than its interval): the estimate below is not one\n"
 		if (fw <= 0 || fa <= 0) { print "  no estimate: a reference time is missing"; exit 1 }
 		ew = kd / fw; ea = kd / fa
-		printf "  estimated for this host (the guest %% divided by the slowdown): %.2f %% by the page-table walks (%.1fx), %.2f %% by the arithmetic (%.1fx); sampling alone %.2f %% / %.2f %%; the monitor itself %.2f %% / %.2f %%\n", ew, fw, ea, fa, quiet / fw, quiet / fa, mon / fw, mon / fa
+		printf "  estimated for this host (the guest %% divided by the slowdown): %.2f %% by the page-table walks (%.1fx), %.2f %% by the arithmetic (%.1fx); with the monitor stopped %.2f %% / %.2f %%; the monitor itself %.2f %% / %.2f %%\n", ew, fw, ea, fa, quiet / fw, quiet / fa, mon / fw, mon / fa
 		printf "  target: kdamond CPU <= %d %% of one CPU with 16 x 1024 MiB: estimated %.2f %% (by the walks)  %s%s\n", target, ew,
 		       ew <= target ? "met" : "MISS", procs == 16 && mib == 1024 ? "" : sprintf(" (measured with %d x %d MiB)", procs, mib)
 	}'
