@@ -21,7 +21,10 @@ struct hist_ring {
 	size_t cap, n, head;          /* head: where the next value goes */
 };
 
-enum hist_node_key { HIST_CPU, HIST_FREE_KB, HIST_MISS, HIST_NODE_KEYS };
+/* Per node: CPU busy %, free kB, numa_miss + other_node per second, and
+ * the pages per second the kernel promoted into it and demoted out of it
+ * (memory tiers; unknown without). */
+enum hist_node_key { HIST_CPU, HIST_FREE_KB, HIST_MISS, HIST_PROMOTE, HIST_DEMOTE, HIST_NODE_KEYS };
 
 struct hist_proc {
 	int pid;
@@ -54,6 +57,13 @@ int history_add(struct history *h, const struct snapshot *s, const int *pids, si
 
 const struct hist_ring *history_node(const struct history *h, size_t node, enum hist_node_key k);
 /* The process's history (same PID and start time), or NULL. */
+/* Key k summed over the nodes of tier j (fast -> slow) of model m, into
+ * out (made here, hist_ring_free after): a value is unknown when one of
+ * the nodes' is. 0, -ENOENT (no such tier, or the model is not the
+ * history's nodes), -ENOMEM. */
+int history_tier(const struct history *h, const struct tier_model *m, size_t j,
+		 enum hist_node_key k, struct hist_ring *out);
+void hist_ring_free(struct hist_ring *r);
 const struct hist_proc *history_proc(const struct history *h, int pid, uint64_t starttime);
 /* Bytes the history holds. */
 size_t history_bytes(const struct history *h);

@@ -1,6 +1,7 @@
 /* history.c - rings of the last samples per node and per displayed
  * process, and sparklines of them. */
 #include "history.h"
+#include "snapshot_tiers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -135,6 +136,41 @@ const struct hist_ring *history_node(const struct history *h, size_t node, enum 
 	return node < h->nnodes ? &h->node[node * HIST_NODE_KEYS + k] : NULL;
 }
 
+void hist_ring_free(struct hist_ring *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+int history_tier(const struct history *h, const struct tier_model *m, size_t j,
+		 enum hist_node_key k, struct hist_ring *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!m || j >= m->ntiers || m->nnodes != h->nnodes || !h->node)
+		return -ENOENT;
+	if (ring_init(out, h->cap))
+		return -ENOMEM;
+	size_t n = SIZE_MAX;
+	for (size_t i = 0; i < h->nnodes; i++)
+		if (m->node[i].tier == m->tier[j].id && h->node[i * HIST_NODE_KEYS + k].n < n)
+			n = h->node[i * HIST_NODE_KEYS + k].n;
+	if (n == SIZE_MAX)
+		return 0;     /* a tier without nodes here: nothing known */
+	/* The rings are pushed together: their newest n line up. */
+	for (size_t t = 0; t < n; t++) {
+		double sum = 0;
+		for (size_t i = 0; i < h->nnodes && !isnan(sum); i++) {
+			if (m->node[i].tier != m->tier[j].id)
+				continue;
+			const struct hist_ring *r = &h->node[i * HIST_NODE_KEYS + k];
+			float v = hist_at(r, r->n - n + t);
+			sum = isnan(v) ? NAN : sum + v;
+		}
+		ring_push(out, isnan(sum) ? -1 : sum);
+	}
+	return 0;
+}
+
 const struct hist_proc *history_proc(const struct history *h, int pid, uint64_t starttime)
 {
 	for (size_t i = 0; i < h->nprocs; i++)
@@ -229,6 +265,8 @@ int history_add(struct history *h, const struct snapshot *s, const int *pids, si
 		double miss = s->ns_rate ? s->ns_rate[i][NUMASTAT_MISS] : -1;
 		double other = s->ns_rate ? s->ns_rate[i][NUMASTAT_OTHER_NODE] : -1;
 		ring_push(&h->node[i * HIST_NODE_KEYS + HIST_MISS], miss >= 0 && other >= 0 ? miss + other : -1);
+		ring_push(&h->node[i * HIST_NODE_KEYS + HIST_PROMOTE], snapshot_node_promote_rate(s, i));
+		ring_push(&h->node[i * HIST_NODE_KEYS + HIST_DEMOTE], snapshot_node_demote_rate(s, i));
 	}
 	if (!h->nprocs && !n)
 		return 0;

@@ -48,28 +48,74 @@ int ui_spark(struct ui *u, int y, int x, int w, const struct hist_ring *r, doubl
 	return (int)cols;
 }
 
-/* "cpu ▁▂▃  free ▅▅▄  miss ▁▁▁" for node i in w columns at (y, x). */
+/* "cpu ▁▂▃  free ▅▅▄  miss ▁▁▁" for node i in w columns at (y, x); on a
+ * machine with memory tiers also "promo ▁▂▃  demo ▁▁▅" (pages/s promoted
+ * into it, demoted out of it). */
 void ui_history_node_line(struct ui *u, size_t i, int y, int x, int w)
 {
 	if (w < 24 || !u->hist.node)
 		return;
-	int each = (w - 18) / 3;
+	int keys = tiers_multi(&u->snap.nk.tiers) ? HIST_NODE_KEYS : HIST_PROMOTE;
+	static const char *const lab[HIST_NODE_KEYS] = { "cpu ", "free ", "miss ", "promo ", "demo " };
+	static const enum ui_color col[HIST_NODE_KEYS] = { C_BAR_USER, C_BAR_MEM, C_REMOTE, C_BAR_MEM,
+							   C_REMOTE };
+	int labels = 0;
+	for (int k = 0; k < keys; k++)
+		labels += (int)strlen(lab[k]) + 2;
+	int each = (w - labels) / keys;
 	if (each > 60)
 		each = 60;
-	static const char *const lab[HIST_NODE_KEYS] = { "cpu ", "free ", "miss ", };
-	static const enum ui_color col[HIST_NODE_KEYS] = { C_BAR_USER, C_BAR_MEM, C_REMOTE };
+	if (each < 4)
+		return;
 	double tot = (double)u->se.topo.nodes[i].mem_total_kb;
-	for (int k = 0; k < HIST_NODE_KEYS; k++) {
+	for (int k = 0; k < keys; k++) {
 		attron(ui_attr(u, C_DIM));
 		mvaddstr(y, x, lab[k]);
 		attroff(ui_attr(u, C_DIM));
 		x += (int)strlen(lab[k]);
 		/* CPU on 0..100 %, free memory on 0..the node's size, the
-		 * rates on their own range. */
+		 * rates on 0..their highest. */
+		const struct hist_ring *r = history_node(&u->hist, i, (enum hist_node_key)k);
 		double lo = 0, hi = k == HIST_CPU ? 100 : k == HIST_FREE_KB && tot > 0 ? tot : -1;
 		if (hi < 0)
-			lo = 0, hi = 0;
-		ui_spark(u, y, x, each, history_node(&u->hist, i, (enum hist_node_key)k), lo, hi, col[k]);
+			ui_rate_range(r, &lo, &hi);
+		ui_spark(u, y, x, each, r, lo, hi, col[k]);
+		x += each + 2;
+	}
+}
+
+/* A rate's range: 0 .. its highest (all 0: a flat line at the bottom). */
+void ui_rate_range(const struct hist_ring *r, double *lo, double *hi)
+{
+	double a = 0, b = 0;
+	*lo = 0;
+	*hi = hist_range(r, &a, &b) && b > 0 ? b : 1;
+}
+
+/* Tier j's pages/s promoted into it and demoted out of it, as
+ * sparklines: "promoted in ▁▂▃  demoted out ▁▁▅" at (y, x), w columns. */
+void ui_history_tier_line(struct ui *u, size_t j, int y, int x, int w)
+{
+	static const char *const lab[2] = { "promoted in ", "demoted out " };
+	static const enum hist_node_key key[2] = { HIST_PROMOTE, HIST_DEMOTE };
+	static const enum ui_color col[2] = { C_BAR_MEM, C_REMOTE };
+	int each = (w - 28) / 2;
+	if (each > 60)
+		each = 60;
+	if (each < 4 || !u->hist.node)
+		return;
+	for (int k = 0; k < 2; k++) {
+		struct hist_ring r;
+		if (history_tier(&u->hist, &u->snap.nk.tiers, j, key[k], &r) != 0)
+			return;
+		attron(ui_attr(u, C_DIM));
+		mvaddstr(y, x, lab[k]);
+		attroff(ui_attr(u, C_DIM));
+		x += (int)strlen(lab[k]);
+		double lo, hi;
+		ui_rate_range(&r, &lo, &hi);
+		ui_spark(u, y, x, each, &r, lo, hi, col[k]);
+		hist_ring_free(&r);
 		x += each + 2;
 	}
 }

@@ -168,6 +168,8 @@ void ui_history_add(struct ui *u);
 int ui_spark(struct ui *u, int y, int x, int w, const struct hist_ring *r, double lo, double hi,
 	     enum ui_color c);
 void ui_history_node_line(struct ui *u, size_t i, int y, int x, int w);
+void ui_history_tier_line(struct ui *u, size_t j, int y, int x, int w);
+void ui_rate_range(const struct hist_ring *r, double *lo, double *hi);
 
 /* ui_replay.c: the monitor on a recording (--replay) */
 int ui_replay_open(struct ui *u, const struct ui_config *o, char *err, size_t errsz);

@@ -80,14 +80,15 @@ static const struct ui_help h_panels[] = {
 	{ "N<id> [|| 12%]", "the node's CPUs busy: user (green) and system (red) time" },
 	{ "Mem [|| 0.3G/3.9G]", "the node's memory: programs (green, the number) and page cache "
 				 "(yellow, FilePages: reclaimable); the rest is free" },
-	{ "cpu free miss", "sparklines of the last samples: CPU busy, free memory, misses/s" },
+	{ "cpu free miss", "sparklines of the last samples: CPU busy, free memory, misses/s; with "
+			   "memory tiers also promo and demo (pages/s promoted in, demoted out)" },
 	{ "tier67 slow", "memory tiers: a memory-only node of a slower tier (memory_tierN, the "
 			 "lower N the faster), its HMAT read latency; nodes grouped by tier, fast first" },
 	{ "promo demo", "memory tiers: pages/s the kernel promoted into the node (pgpromote_success) "
 			"and demoted out of it (pgdemote_kswapd + _direct)" },
 	{ "tierN fastest", "Nodes screen: per tier its nodes, HMAT speed, used of total, promotions "
-			   "in and demotions out per second; then balancing, demotion_enabled, promotion "
-			   "limit" },
+			   "in and demotions out per second, under it their sparklines; then balancing, "
+			   "demotion_enabled, promotion limit" },
 };
 static const struct ui_help h_help[] = {
 	{ "Up/Down PgUp/PgDn", "scroll" }, { "any other key", "back" },

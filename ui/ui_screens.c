@@ -82,6 +82,8 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 			snapshot_tier_text(s, j, line, sizeof(line));
 			mvaddnstr(y, 2, line, COLS - 2);
 			y++;
+			if (y < ymax && u->hist.samples > 1)
+				ui_history_tier_line(u, j, y++, 4, COLS - 4);
 		}
 		if (tiers_multi(&s->nk.tiers) && y < ymax) {
 			snapshot_tiering_text(s, line, sizeof(line));

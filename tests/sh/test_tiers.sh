@@ -41,6 +41,36 @@ while [ $k -gt 0 ] && ! screen | grep -q "promo demo"; do keys PageDown; k=$((k 
 screen | grep -q "promo demo.*promoted into the node" && ok tui_tiers_help || bad tui_tiers_help "$(screen | tail -5)"
 keys Escape q
 
+# Promotion and demotion over time: a copy of tiered2 whose node 0
+# demotes more at each write of its vmstat (node 1 stays still). The
+# Nodes screen draws each tier's "promoted in" / "demoted out" as
+# sparklines (tier4's demotions rise, tier67's stay flat), the panels
+# each node's "promo" / "demo".
+cp -r "$TREE" "$T/tv"
+vm=$T/tv/sys/devices/system/node/node0/vmstat
+tui_start 200 50 "$prog --root $T/tv -d 1"
+wait_for "SLOW%" 30
+( d=12800; for k in 1 2 3 4 5 6 7 8; do
+	d=$((d + 1000 * k))
+	sed "s/^pgdemote_kswapd .*/pgdemote_kswapd $d/" "$vm" >"$vm.new" && mv "$vm.new" "$vm"
+	sleep 1
+  done ) &
+writer=$!
+wait "$writer"
+sleep 2
+p=$(screen | grep -E '^ *N0 ' | head -1)
+echo "$p" | sed 's/.*demo //' | grep -q '[▂▃▄▅▆▇█]' && echo "$p" | grep -q 'promo .*demo ' &&
+	ok tui_tiers_node_sparklines || bad tui_tiers_node_sparklines "$p"
+keys Tab
+wait_for "tier67  slowest" 30
+t4=$(screen | grep -A1 '^  tier4 ' | tail -1)
+t67=$(screen | grep -A1 '^  tier67 ' | tail -1)
+case $t4 in *"promoted in "*"demoted out "*) : ;; *) t4="no sparkline line: $t4" ;; esac
+echo "$t4" | sed 's/.*demoted out //' | grep -q '[▂▃▄▅▆▇█]' &&
+	echo "$t67" | grep -q 'demoted out  *▁' && ! echo "$t67" | sed 's/.*demoted out //' | grep -q '[▂▃▄▅▆▇█]' &&
+	ok tui_tiers_tier_sparklines || bad tui_tiers_tier_sparklines "tier4: $t4 / tier67: $t67"
+keys q
+
 # One tier (opteron4): the tier columns stay out of the default table.
 tui_start 160 45 "$prog --root tests/trees/opteron4 -d 1"
 wait_for "REMOTE%" 30

@@ -3,6 +3,7 @@
  * kept by PID and start time with at most HIST_MAX_PROCS (the least
  * recently displayed goes), sparklines scale and cut to their width; a
  * sample that could not be read adds unknown values, never a crash. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,10 +193,77 @@ static void unread_sample(void)
 	free(line);
 }
 
+/* Three nodes: 0 and 2 in tier 4, 1 in tier 67. A tier's promotion and
+ * demotion rates are its nodes' summed, sample by sample; one node's
+ * unknown makes the tier's unknown there. */
+static void tier_rates(void)
+{
+	struct topology t = { .nnodes = 3 };
+	struct tier_model m;
+	CHECK_EQ_INT(tiers_init(&m, 3), 0);
+	int tier_of[3] = { 4, 67, 4 };
+	for (size_t i = 0; i < 3; i++) {
+		m.node[i].id = (int)i;
+		m.node[i].tier = tier_of[i];
+		m.node[i].cpus = i != 1;
+	}
+	CHECK_EQ_INT(tiers_build(&m), 0);
+	CHECK_EQ_INT((int)m.ntiers, 2);
+	struct history h;
+	CHECK_EQ_INT(history_init(&h, 4, 3), 0);
+	for (int k = 0; k < 6; k++) {
+		struct snapshot s;
+		fake(&s, &t, 0, 10, 1000, 0);
+		s.nk.node_rate = calloc(3, sizeof(*s.nk.node_rate));
+		for (size_t i = 0; i < 3; i++) {
+			s.nk.node_rate[i][NVM_PGPROMOTE_SUCCESS] = 10.0 * k + (double)i;
+			s.nk.node_rate[i][NVM_PGDEMOTE_KSWAPD] = i == 2 && k == 3 ? -1 : 100.0 * k;
+			s.nk.node_rate[i][NVM_PGDEMOTE_DIRECT] = i == 2 && k == 3 ? -1 : 1;
+		}
+		CHECK_EQ_INT(history_add(&h, &s, NULL, 0), 0);
+		free(s.nk.node_rate);
+		unfake(&s);
+	}
+	struct hist_ring r;
+	CHECK_EQ_INT(history_tier(&h, &m, 0, HIST_PROMOTE, &r), 0);
+	/* The last 4 of 6 samples (k = 2..5): nodes 0 and 2 summed. */
+	CHECK_EQ_INT((int)r.n, 4);
+	for (size_t x = 0; x < r.n; x++)
+		CHECK(fabs(hist_at(&r, x) - (20.0 * (double)(x + 2) + 2)) < 1e-3);
+	hist_ring_free(&r);
+	CHECK_EQ_INT(history_tier(&h, &m, 1, HIST_PROMOTE, &r), 0);
+	CHECK(fabs(hist_at(&r, 3) - 51) < 1e-3);   /* node 1 alone, k = 5 */
+	hist_ring_free(&r);
+	CHECK_EQ_INT(history_tier(&h, &m, 0, HIST_DEMOTE, &r), 0);
+	CHECK(fabs(hist_at(&r, 0) - 402) < 1e-3);   /* k = 2: 201 + 201 */
+	CHECK(isnan(hist_at(&r, 1)));                /* k = 3: node 2 unknown */
+	CHECK(fabs(hist_at(&r, 3) - 1002) < 1e-3);
+	hist_ring_free(&r);
+	CHECK_EQ_INT(history_tier(&h, &m, 1, HIST_DEMOTE, &r), 0);
+	CHECK(!isnan(hist_at(&r, 1)));               /* node 1 was known */
+	hist_ring_free(&r);
+	/* No such tier; a model of other nodes. */
+	CHECK_EQ_INT(history_tier(&h, &m, 2, HIST_DEMOTE, &r), -ENOENT);
+	CHECK(r.v == NULL);
+	struct history h2;
+	CHECK_EQ_INT(history_init(&h2, 4, 2), 0);
+	CHECK_EQ_INT(history_tier(&h2, &m, 0, HIST_DEMOTE, &r), -ENOENT);
+	history_free(&h2);
+	/* Without tiers (no rates read): unknown, never 0. */
+	struct snapshot s;
+	fake(&s, &t, 0, 10, 1000, 0);
+	CHECK_EQ_INT(history_add(&h, &s, NULL, 0), 0);
+	unfake(&s);
+	CHECK(isnan(hist_at(history_node(&h, 1, HIST_PROMOTE), 3)));
+	history_free(&h);
+	tiers_free(&m);
+}
+
 int main(void)
 {
 	RUN_TEST(rings);
 	RUN_TEST(bounded);
 	RUN_TEST(unread_sample);
+	RUN_TEST(tier_rates);
 	return CHECK_DONE();
 }
