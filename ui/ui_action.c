@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sanitize.h"
+#include "action_tier.h"
 #include "ui_action_int.h"
 #include "monotime.h"
 
@@ -91,6 +92,14 @@ bool ui_action_apply_hot(struct ui *u, struct ui_action *a)
 			rc = actjob_set_only(&a->job, i, r ? r : (struct migrate_range[1]){ { 0, 0, false } },
 					     n);
 		free(r);
+		struct tieract_move mv;
+		char why[320];
+		if (rc == 0 && tieract_move_of(&u->snap, p, u->se.topo.nodes[a->sel].id, a->cold, &mv) &&
+		    tieract_check(&mv, why, sizeof(why)) != TIERACT_OK) {
+			snprintf(a->refused, sizeof(a->refused), "PID %d: refused: %s",
+				 a->job.items[i].tg.pid, why);
+			return false;
+		}
 		if (rc) {
 			snprintf(u->msg, sizeof(u->msg), "migrate %s: PID %d: %s", a->cold ? "cold" : "hot",
 				 a->job.items[i].tg.pid, rc == -ENOMEM ? "out of memory" :
@@ -187,6 +196,7 @@ void ui_action_key(struct ui *u, int ch)
 	}
 	switch (a->st) {
 	case ST_CHOOSE:
+		a->refused[0] = '\0';    /* said until the choice changes */
 		if (ch == KEY_UP || ch == KEY_DOWN) {
 			int d = ch == KEY_UP ? -1 : 1;
 			for (int i = a->sel + d; i >= 0 && i < (int)u->se.topo.nnodes; i += d)

@@ -23,10 +23,17 @@ struct ui_action {
 	int64_t hot_kb, hot_remote_kb, cold_kb;
 	size_t hot_ranges;
 	char hot_why[256];
+	/* Enter refused the hot or cold move to the chosen node (action_tier.h:
+	 * no room, no slower tier, a policy against it): said in the dialog
+	 * until the choice changes. */
+	char refused[400];
 };
+/* The dialog's rows for a refusal (0 none). */
+#define UI_ACTION_REFUSED_ROWS(a) ((a)->refused[0] ? 3 : 0)
 
 /* Sets each target's ranges for the chosen mode (a->hot, a->cold) from
- * the snapshot's heat; false (the reason in u->msg) when it cannot. */
+ * the snapshot's heat; false (the reason in u->msg, or a->refused when
+ * the move to the chosen node is refused) when it cannot. */
 bool ui_action_apply_hot(struct ui *u, struct ui_action *a);
 
 #endif

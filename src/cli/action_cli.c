@@ -11,6 +11,7 @@
 
 #include "action.h"
 #include "action_job.h"
+#include "action_tier.h"
 #include "action_cgroup.h"
 #include "action_migrate.h"
 #include "access.h"
@@ -165,11 +166,13 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, co
  * longer while nothing is seen hot; ACCESS_COLD_S and a second for cold,
  * which cannot be said sooner, longer while warm memory may still turn
  * cold; at most HOT_WAIT_S in all. 0 with *rv
- * (NULL and 0 when there is nothing to move), or 1 with the reason said. */
+ * (NULL and 0 when there is nothing to move), or 1 with the reason said:
+ * also when the move is refused (action_tier.h: demote needs a slower
+ * tier, no bind policy against it; either needs room on node_id). */
 #define HOT_WATCH_S 3.0
 #define HOT_WAIT_S 15
-static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, bool cold,
-		       struct migrate_range **rv, size_t *nr)
+static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, int node_id,
+		       bool cold, struct migrate_range **rv, size_t *nr)
 {
 	const char *opt = cold ? "--cold" : "--hot";
 	*rv = NULL;
@@ -189,12 +192,24 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, b
 	memset(&snap, 0, sizeof(snap));
 	const struct access_proc *a = NULL;
 	int status = 1;
+	struct tieract_move mv;
+	char why[512];
+	bool refused = false;
 	for (int i = 0; i <= HOT_WAIT_S; i++) {
 		if (i)
 			sleep(1);
 		if (sampler_tick(se.smp, &snap) != 0 || snap.nprocs != 1)
 			break;
 		a = snap.procs[0].acc;
+		/* What is refused whatever the heat (no slower tier, a policy
+		 * against it) is said at once, not after the watch. */
+		if (tieract_move_of(&snap, &snap.procs[0], node_id, cold, &mv)) {
+			mv.kb = -1;
+			if (tieract_check(&mv, why, sizeof(why)) != TIERACT_OK) {
+				refused = true;
+				break;
+			}
+		}
 		/* Nothing hot yet: watched longer, as DAMON's regions split
 		 * towards what is used. */
 		if (!cold && a && a->monitored_s >= HOT_WATCH_S && a->hot_kb > 0)
@@ -207,7 +222,9 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, b
 			break;
 	}
 	int rc = a ? migrate_heat_ranges(a, cold, rv, nr) : -ENODATA;
-	if (snap.nprocs != 1) {
+	if (refused) {
+		fprintf(err, "numatop-tui: %s: PID %d: refused: %s\n", opt, pid, why);
+	} else if (snap.nprocs != 1) {
 		fprintf(err, "numatop-tui: %s: PID %d: no such process\n", opt, pid);
 	} else if (rc == -ENODATA) {
 		fprintf(err, "numatop-tui: %s: the heat of PID %d is not known: %s\n", opt, pid,
@@ -231,6 +248,16 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, b
 			(double)a->hot_kb / 1024.0, *nr, *nr == 1 ? "" : "s", a->monitored_s,
 			(double)(a->hot_remote_kb > 0 ? a->hot_remote_kb : 0) / 1024.0);
 	}
+	if (status == 0 && *nr && tieract_move_of(&snap, &snap.procs[0], node_id, cold, &mv) &&
+	    tieract_check(&mv, why, sizeof(why)) != TIERACT_OK) {
+		fprintf(err, "numatop-tui: %s: PID %d: refused: %s\n", opt, pid, why);
+		status = 1;
+	}
+	if (status) {
+		free(*rv);
+		*rv = NULL;
+		*nr = 0;
+	}
 	snapshot_free(&snap);
 	session_close(&se);   /* our kdamond stops before pages move */
 	return status;
@@ -251,7 +278,7 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 	struct migrate_range *hot = NULL;
 	size_t nhot = 0;
 	if (o->migrate_hot || o->migrate_cold) {
-		if (heat_ranges(o, out, err, pid, o->migrate_cold, &hot, &nhot) != 0)
+		if (heat_ranges(o, out, err, pid, node->id, o->migrate_cold, &hot, &nhot) != 0)
 			return 1;
 		if (!nhot || (o->migrate_cold && !hot)) {
 			fprintf(out, "pid %d: nothing %s to move\n", pid, o->migrate_cold ? "cold" : "hot");

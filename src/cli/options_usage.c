@@ -84,7 +84,8 @@ void options_usage(FILE *f)
 "                       (watched for a few seconds first); the cold rest stays\n"
 "      --cold           with --migrate: only the memory DAMON sees untouched\n"
 "                       for 5 s or more (demote it to a slower tier); the hot\n"
-"                       and warm ranges stay\n"
+"                       and warm ranges stay. Refused without a slower tier,\n"
+"                       against a bind policy, or without room there\n"
 "", f);
 	char keys[96];
 	ui_keys_acting(keys, sizeof(keys));

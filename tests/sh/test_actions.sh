@@ -35,6 +35,11 @@ node=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | head -1 | sed 's/
 node=${node:-0}
 
 # --- command line ---
+# Demote cold here: this machine has one memory tier (or none), so it is
+# refused before any heat is watched, and nothing moves.
+out=$($PROG --migrate $P --to $node --cold 2>&1); rc=$?
+[ $rc -eq 1 ] && printf '%s\n' "$out" | grep -Eq "^numatop-tui: --cold: PID $P: refused: this machine has (one|no) memory tier: there is no slower tier" &&
+	! printf '%s\n' "$out" | grep -q '^before ' && ok cli_cold_refused_one_tier || bad cli_cold_refused_one_tier "rc=$rc $out"
 out=$($PROG --migrate $P --to $node 2>&1); rc=$?
 [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q "^before " && printf '%s\n' "$out" | grep -q "^after " &&
 	printf '%s\n' "$out" | grep -q "pid $P (memhog): migrate memory to node $node" &&

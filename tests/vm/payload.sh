@@ -420,6 +420,14 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 			pass heat_migrate_hot ||
 			fail heat_migrate_hot "to $to: node 0 $b0 -> $a0 kB, node 1 $b1 -> $a1 kB, hot ranges" \
 				"now on $to: '$are' kB (want >= 45000 gained and there, >= 40000 on 1); $(why heatm)"
+		# Demote cold on a machine of one memory tier: refused at once,
+		# saying why, nothing moved.
+		b1=$(numa_kb "$H" 1)
+		run heatc $P --migrate "$H" --to 1 --cold
+		a1=$(numa_kb "$H" 1)
+		[ $RC -eq 1 ] && grep -Eq 'refused: this machine has (one|no) memory tier' "$T/heatc.err" &&
+			[ $((a1 - b1)) -lt 4096 ] && pass heat_demote_refused_one_tier ||
+			fail heat_demote_refused_one_tier "node 1 $b1 -> $a1 kB; $(why heatc)"
 	fi
 	stop_hog "$H"
 	stop_hog "$C"
@@ -698,9 +706,30 @@ if has_tests tiers && [ -n "$(sys_cpus 0)" ] && [ -z "$(sys_cpus 1)" ]; then
 		[ $RC -eq 0 ] && [ $((a1 - b1)) -ge 30000 ] && [ "$a0" -ge 45000 ] && pass tiers_demote_cold ||
 			fail tiers_demote_cold "node 0 $b0 -> $a0 kB, node 1 $b1 -> $a1 kB (want +>= 30000 on 1," \
 				">= 45000 hot staying on 0); $(why tdemote)"
+		# Demote to node 0, the fastest tier: refused at once, naming
+		# the slower node.
+		run trefuse $P --migrate "$HOG" --to 0 --cold
+		[ $RC -eq 1 ] && grep -q 'refused: node 0 is in the fastest tier (memory_tier[0-9]*): demote cold moves memory to a slower tier (node 1)' "$T/trefuse.err" &&
+			pass tiers_demote_refused_fast_node || fail tiers_demote_refused_fast_node "$(why trefuse)"
 		stop_hog "$HOG"
 	else
 		fail tiers_demote_cold "no memhog"
+	fi
+	# A process whose policy binds its memory to node 0: demoting it
+	# to node 1 goes against the policy, refused, nothing moved.
+	nhog=$((nhog + 1))
+	/usr/bin/numactl --membind=0 /usr/bin/memhog 16 >"$T/hog$nhog" 2>&1 &
+	HOG=$!; wait_hog
+	if [ -n "$HOG" ]; then
+		b1=$(numa_kb "$HOG" 1)
+		run tpolicy $P --migrate "$HOG" --to 1 --cold
+		a1=$(numa_kb "$HOG" 1)
+		[ $RC -eq 1 ] && grep -q 'refused: its memory policy (bind:0) binds its memory to node 0' "$T/tpolicy.err" &&
+			[ "$a1" = "$b1" ] && pass tiers_demote_refused_policy ||
+			fail tiers_demote_refused_policy "node 1 $b1 -> $a1 kB; $(why tpolicy)"
+		stop_hog "$HOG"
+	else
+		fail tiers_demote_refused_policy "no memhog"
 	fi
 
 	# Demotion: a cold 96 MiB filler on node 0 (default policy), then a
