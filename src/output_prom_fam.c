@@ -17,6 +17,7 @@
 #define W_TIERS "the kernel has memory tiers"
 #define W_HMAT "memory tiers and the firmware's HMAT"
 #define W_PID_TIERS "--metrics-by pid, more than one memory tier"
+#define W_PID_TIERS_ACC "--metrics-by pid, more than one memory tier, the process's access heat is known"
 #define W_PID_ACC "--metrics-by pid, the process's access heat is known"
 #define W_COMM_ACC "--metrics-by comm, the access heat of one of the processes is known"
 #define W_ACC "the access heat of a process is known"
@@ -96,6 +97,12 @@ static const struct prom_family fams[F_N] = {
 		W_TIERS },
 	[F_PROC_SLOW] = { "numatop_process_slow_tier_bytes", "gauge", "pid,comm,user",
 		"Resident memory of the process on slower memory tiers than the fastest.", W_PID_TIERS },
+	[F_PROC_HOT_SLOW] = { "numatop_process_hot_slow_tier_bytes", "gauge", "pid,comm,user",
+		"Memory of the process accessed in its last access window (DAMON) on slower memory "
+		"tiers than the fastest (HOTSLOW): it pays the far latency; promote it.", W_PID_TIERS_ACC },
+	[F_PROC_COLD_FAST] = { "numatop_process_cold_fast_tier_bytes", "gauge", "pid,comm,user",
+		"Memory of the process untouched for 5 s or more (DAMON) on the fastest memory tier "
+		"(COLDFAST): room a demotion could make.", W_PID_TIERS_ACC },
 	[F_PROC_HOT_REMOTE] = { "numatop_process_hot_remote_bytes", "gauge", "pid,comm,user",
 		"Memory of the process accessed in its last access window (DAMON) on nodes where "
 		"none of its threads works (HOTREM).", W_PID_ACC },

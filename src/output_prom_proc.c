@@ -90,6 +90,18 @@ static int per_pid(const struct expo *e, const struct snapshot *s, const struct 
 				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
 						      v[k]->info.user },
 				    prom_kb_bytes(v[k]->slow_kb));
+	static const enum fam tiered[2] = { F_PROC_HOT_SLOW, F_PROC_COLD_FAST };
+	for (int f = 0; f < 2; f++) {
+		prom_head(e, tiered[f]);
+		for (size_t k = 0; k < n && tiers_multi(&s->nk.tiers); k++) {
+			int64_t kb = f ? v[k]->cold_fast_kb : v[k]->hot_slow_kb;
+			if (kb >= 0)
+				prom_sample(e, tiered[f],
+					    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
+							      v[k]->info.user },
+					    prom_kb_bytes(kb));
+		}
+	}
 	prom_head(e, F_PROC_HOT_REMOTE);
 	for (size_t k = 0; k < n; k++)
 		if (hot_remote_kb(v[k]) >= 0)

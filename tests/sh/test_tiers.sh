@@ -97,6 +97,12 @@ r=$(awk '$1 == 100 || $1 == 200 { print $1, $2, $3, $4, $5 }' "$T/th.txt" | tr '
 	bad tiers_heat_columns "$r"
 "$PROG" --root "$T/th" -b -n 1 2>&1 | grep ' PID ' | grep -q 'SLOW% *HOTSLOW *COLDFAST' &&
 	ok tiers_heat_columns_default || bad tiers_heat_columns_default "$("$PROG" --root "$T/th" -b -n 1 2>&1 | grep ' PID ')"
+"$PROG" --root "$T/th" --format prometheus -n 1 >"$T/th.prom" 2>&1
+r=$(sed -n 's/^numatop_process_\(hot_slow\|cold_fast\)_tier_bytes{pid="\([0-9]*\)".*} /\1 \2 /p' "$T/th.prom" | tr '\n' ' ')
+[ "$r" = "hot_slow 100 67108864 hot_slow 200 0 cold_fast 100 98304 cold_fast 200 50429952 " ] &&
+	ok tiers_heat_prometheus || bad tiers_heat_prometheus "$r"
+"$PROG" --root "$TREE" --format prometheus -n 1 2>&1 | grep -q '^numatop_process_hot_slow_tier_bytes{' &&
+	bad tiers_heat_prometheus_needs_heat "series without an access source" || ok tiers_heat_prometheus_needs_heat
 "$PROG" --root "$T/th" --json -n 1 >"$T/th.json" 2>&1
 if python3 -c '
 import json, sys
