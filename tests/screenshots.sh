@@ -135,6 +135,24 @@ if [ -f "$FIX/16amd64-8n2c.tar.bz2" ]; then
 else
 	echo "SKIP screenshots: fixtures not at $FIX: 8-node, topology and HMAT shots left out"
 fi
+# The tiered lab (tests/trees/tiered2: node 0 with the CPUs in
+# memory_tier4, node 1 memory-only in memory_tier67, HMAT 80 vs 300 ns)
+# with a recorded kdamond: 100's 64 MiB bound to the slow node is hot
+# (slow_tier_hot), 200's pages there were demoted (cold). The panels
+# grouped by tier, FAST / SLOW / HOTSLOW / COLDFAST, WHY; the Nodes
+# screen's tier lines.
+. "$TOP/tests/sh/damon_tree.sh"
+cp -r "$TOP/tests/trees/tiered2" "$T/lab"
+damon_tree_of "$T/lab" "100 200" <<-REGIONS
+0x00400000 0x00410000 0 600
+0x7f0000000000 0x7f0004000000 20 50
+0x7ffc00000000 0x7ffc00008000 0 600
+0x00400000 0x00410000 0 600
+0x7f0000000000 0x7f0004000000 0 600
+0x7ffc00000000 0x7ffc00008000 0 600
+REGIONS
+run tiers-lab 160 30 "" "$T" --root lab
+run tiers-nodes 120 30 "Tab" "$T" --root lab
 # A many-node machine: the 64-node synthetic tree of the tests (the panels
 # flow into columns, the heatmap points to its screen, the table keeps
 # half the height).
