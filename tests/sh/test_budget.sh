@@ -50,7 +50,9 @@ for x in s:
     assert nb["known"] == len([p for p in ps if p["numa_maps"] != "not_read"]), nb
     if not nb["warmup"]:
         assert nb["known"] == nb["processes"], nb
-    fresh = [p for p in ps if p["sample_age_s"] == 0]
+    # Read in this sample: an age of less than the interval (0.3 s; a
+    # read early in a long tick under load can be 0.1 s old by its end).
+    fresh = [p for p in ps if p["sample_age_s"] is not None and p["sample_age_s"] < 0.2]
     assert nb["read"] + nb["sampled"] == len(fresh), (nb, len(fresh))
     assert nb["kept"] == len(ps) - len(fresh), (nb, len(ps))
     for p in ps:
@@ -103,5 +105,5 @@ print("exact %d kB, sampled %d kB" % (e, g))
 python3 -c '
 import json, sys
 s = [json.loads(l) for l in open(sys.argv[1])]
-assert all(x["processes"][0]["placement"] == "numa_maps" and x["processes"][0]["sample_age_s"] == 0 for x in s), s[-1]["processes"]
+assert all(x["processes"][0]["placement"] == "numa_maps" and x["processes"][0]["sample_age_s"] <= 0.1 for x in s), s[-1]["processes"]
 ' "$T/j" 2>"$T/py" && ok budget_selected_exact || bad budget_selected_exact "$(cat "$T/py")"
