@@ -15,8 +15,8 @@
 # filled up. No check depends on timing (the waits for the kernel are
 # bounded polls). Sections 1-3 run on every layout; the others as the
 # layout's "tests" line says: memory (the default) sections 4-13, damon
-# section 3b, access heat 3d, tiers sections 3c and 3d, churn section 3d,
-# damonbench (make bench-damon) section 3e.
+# section 3b, access heat 3c, tiers sections 3d and 3g, churn section 3e,
+# damonbench (make bench-damon) section 3f.
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -242,7 +242,7 @@ if has_tests damon; then
 	fi
 fi
 
-# --- 3d. Access heat (DAMON), numa_balancing off. H: 112 MiB first
+# --- 3c. Access heat (DAMON), numa_balancing off. H: 112 MiB first
 # touched on node 1, its first 64 MiB written continuously (a hot set
 # over the 48 MiB TCG's DAMON needs); C: 160 MiB on node 1 written once.
 # Both then rebound to node 0 (their memory stays: moved). C has more
@@ -433,7 +433,7 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 	stop_hog "$C"
 fi
 
-# --- 3c. Memory tiers from the ACPI HMAT: one tier per node, in the order
+# --- 3d. Memory tiers from the ACPI HMAT: one tier per node, in the order
 # of the layout's hmat latencies (the lower memory_tierN, the faster), and
 # the program's memory_tier of each node is the kernel's. -----------------
 if has_tests tiers; then
@@ -467,7 +467,7 @@ if has_tests tiers; then
 			"$(head -c 800 "$T/batch.out")"
 fi
 
-# --- 3d. Series churn of the exporter with short-lived processes that have
+# --- 3e. Series churn of the exporter with short-lived processes that have
 # remote memory: the CPUs of node 0, the memory of the last node. 20 idle
 # processes; a `sleep 3` started every second with its own pages remote (a
 # shell's, a cron job's: a few hundred KiB, and the pages of the busybox
@@ -532,7 +532,7 @@ if has_tests churn; then
 	fi
 fi
 
-# --- 3e. The kdamond's CPU (make bench-damon; the vmbench layout only):
+# --- 3f. The kdamond's CPU (make bench-damon; the vmbench layout only):
 # the benchmark's access heat phase (bench/kdamond.c: N processes of MIB
 # MiB, the monitor --json -d 1 on them, our kdamond's utime + stime over
 # the window) between two runs of its reference workload (bench/cpuref.c),
@@ -587,7 +587,7 @@ batch_col() {
 		c && $1 == pid { print $c; exit }' "$1"
 }
 
-# --- 3d. Tiers in use (tiers layouts): the program's tier model against
+# --- 3g. Tiers in use (tiers layouts): the program's tier model against
 # sysfs; a process bound to the memory-only node is all SLOW and never
 # told to rebind there; with demotion on and node 0 filled by another
 # process the kernel demotes (pgdemote rises, the first filler's SLOW
