@@ -143,14 +143,7 @@ fi
 # screen's tier lines.
 . "$TOP/tests/sh/damon_tree.sh"
 cp -r "$TOP/tests/trees/tiered2" "$T/lab"
-damon_tree_of "$T/lab" "100 200" <<-REGIONS
-0x00400000 0x00410000 0 600
-0x7f0000000000 0x7f0004000000 20 50
-0x7ffc00000000 0x7ffc00008000 0 600
-0x00400000 0x00410000 0 600
-0x7f0000000000 0x7f0004000000 0 600
-0x7ffc00000000 0x7ffc00008000 0 600
-REGIONS
+damon_tree_tiered "$T/lab"
 run tiers-lab 160 30 "" "$T" --root lab
 run tiers-nodes 120 30 "Tab" "$T" --root lab
 # A many-node machine: the 64-node synthetic tree of the tests (the panels

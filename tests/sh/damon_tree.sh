@@ -22,6 +22,19 @@ damon_tree() {
 	REGIONS
 }
 
+# damon_tree_tiered DIR: on a copy of tests/trees/tiered2, the kdamond
+# sees 100's 64 MiB (bound to the slow node 1) hot and 200's memory cold.
+damon_tree_tiered() {
+	damon_tree_of "$1" "100 200" <<-REGIONS
+	0x00400000 0x00410000 0 600
+	0x7f0000000000 0x7f0004000000 20 50
+	0x7ffc00000000 0x7ffc00008000 0 600
+	0x00400000 0x00410000 0 600
+	0x7f0000000000 0x7f0004000000 0 600
+	0x7ffc00000000 0x7ffc00008000 0 600
+	REGIONS
+}
+
 # damon_tree_of DIR "PID..." <REGIONS: the same kdamond watching PIDs
 # (in order) with the tried regions read from stdin, one per line "start
 # end nr_accesses age" (age in aggregation intervals), each target's in

@@ -83,14 +83,7 @@ keys q
 # advice to promote the hot part to node 0, 200 stays demoted.
 . tests/sh/damon_tree.sh
 cp -r "$TREE" "$T/th"
-damon_tree_of "$T/th" "100 200" <<-REGIONS
-0x00400000 0x00410000 0 600
-0x7f0000000000 0x7f0004000000 20 50
-0x7ffc00000000 0x7ffc00008000 0 600
-0x00400000 0x00410000 0 600
-0x7f0000000000 0x7f0004000000 0 600
-0x7ffc00000000 0x7ffc00008000 0 600
-REGIONS
+damon_tree_tiered "$T/th"
 "$PROG" --root "$T/th" -b -n 1 -o pid,slow,hotslow,coldfast,why >"$T/th.txt" 2>&1
 r=$(awk '$1 == 100 || $1 == 200 { print $1, $2, $3, $4, $5 }' "$T/th.txt" | tr '\n' ' ')
 [ "$r" = "100 65536 65536 96 slow_tier_hot 200 16384 0 49248 demoted " ] && ok tiers_heat_columns ||
