@@ -27,6 +27,8 @@ SHOT_PKGS := aha chromium fonts-dejavu-core
 # make bench measures htop side by side with the monitor.
 BENCH_PKGS := htop
 VERSION := 0.1.0
+# Parallel jobs of the builds inside test, asan and fuzz (one per CPU).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # The date the man page carries (the release's, not the build's).
 VERSION_DATE := 2026-12-04
 
@@ -205,11 +207,11 @@ run: deps
 	./$(PROG) $(ARGS)
 
 test: deps
-	$(MAKE) $(PROG) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_BIN)
+	$(MAKE) -j$(JOBS) $(PROG) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_BIN)
 	@BUILD=$(BUILD) PROG=./$(PROG) tests/run.sh $(UNIT_BIN)
 
 asan: deps
-	$(MAKE) BUILD=build-asan PROG=build-asan/$(PROG) \
+	$(MAKE) -j$(JOBS) BUILD=build-asan PROG=build-asan/$(PROG) \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  LDFLAGS="-fsanitize=address,undefined" asan-run
 
@@ -259,19 +261,32 @@ fuzz-run:
 	  if [ "$$(id -u)" != 0 ]; then echo "missing:$$missing; run: apt-get install -y$$missing"; exit 1; fi; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
 	@mkdir -p build-fuzz/obj
-	@# The core once, instrumented; then one small binary per target.
-	@for f in $(CORE_SRC); do \
-	  $(FUZZ_CC) -fsanitize=fuzzer-no-link,address,undefined -c -o build-fuzz/obj/$$(basename $$f .c).o $$f || exit 1; \
-	done
+	@# The core once, instrumented; then one small binary per target, each
+	@# run for FUZZ_SECONDS on one CPU: $(JOBS) at a time (make -j), the
+	@# results printed in order.
+	@$(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_RESULTS)
 	@fail=0; for t in $(FUZZ_TARGETS); do \
-	  $(FUZZ_CC) -fsanitize=fuzzer,address,undefined -DFUZZ_TARGET=$$t -Itests/fuzz -o build-fuzz/fuzz_$$t \
-	    $(FUZZ_SRC) build-fuzz/obj/*.o $(LDLIBS) || exit 1; \
-	  rm -rf build-fuzz/corpus_$$t; cp -r tests/fuzz/corpus/$$t build-fuzz/corpus_$$t; \
-	  if build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	       -artifact_prefix=build-fuzz/$$t- build-fuzz/corpus_$$t >build-fuzz/$$t.log 2>&1; \
-	  then echo "PASS fuzz_$$t ($(FUZZ_SECONDS) s, $$(grep -o 'cov: [0-9]*' build-fuzz/$$t.log | tail -1))"; \
-	  else echo "FAIL fuzz_$$t: see build-fuzz/$$t.log"; tail -20 build-fuzz/$$t.log; fail=1; fi; \
+	  cat build-fuzz/$$t.result; grep -q '^PASS' build-fuzz/$$t.result || fail=1; \
 	done; exit $$fail
+
+FUZZ_OBJ := $(patsubst src/%.c,build-fuzz/obj/%.o,$(CORE_SRC))
+FUZZ_RESULTS := $(patsubst %,build-fuzz/%.result,$(FUZZ_TARGETS))
+build-fuzz/obj/%.o: src/%.c $(wildcard include/*.h src/*.h)
+	@mkdir -p $(@D)
+	@$(FUZZ_CC) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+build-fuzz/fuzz_%: $(FUZZ_OBJ) $(FUZZ_SRC)
+	@$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -DFUZZ_TARGET=$* -Itests/fuzz -o $@ \
+	  $(FUZZ_SRC) $(FUZZ_OBJ) $(LDLIBS)
+# A result: PASS with the coverage reached, or FAIL with the log's end
+# (the rule itself succeeds, so that every target runs).
+build-fuzz/%.result: build-fuzz/fuzz_% FORCE
+	@rm -rf build-fuzz/corpus_$*; cp -r tests/fuzz/corpus/$* build-fuzz/corpus_$*
+	@if build-fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	     -artifact_prefix=build-fuzz/$*- build-fuzz/corpus_$* >build-fuzz/$*.log 2>&1; \
+	then echo "PASS fuzz_$* ($(FUZZ_SECONDS) s, $$(grep -o 'cov: [0-9]*' build-fuzz/$*.log | tail -1))" >$@; \
+	else { echo "FAIL fuzz_$*: see build-fuzz/$*.log"; tail -20 build-fuzz/$*.log; } >$@; fi
+FORCE:
+.PRECIOUS: build-fuzz/fuzz_% build-fuzz/obj/%.o
 
 # Real multi-node kernels: Debian's cloud kernel under QEMU with -numa.
 vmtest: deps
