@@ -376,8 +376,8 @@ static void read_status(struct damon_status *st, const struct damon_owner_id *se
 /* The writes of a start on 2 pids (101, 202), in order. */
 static const char *const start_seq[] = {
 	"nr_kdamonds=1", "0/contexts/nr_contexts=1", "0/contexts/0/operations=vaddr",
-	"0/contexts/0/monitoring_attrs/intervals/sample_us=5000",
-	"0/contexts/0/monitoring_attrs/intervals/aggr_us=100000",
+	"0/contexts/0/monitoring_attrs/intervals/sample_us=20000",
+	"0/contexts/0/monitoring_attrs/intervals/aggr_us=200000",
 	"0/contexts/0/monitoring_attrs/intervals/update_us=1000000",
 	"0/contexts/0/monitoring_attrs/nr_regions/min=10",
 	"0/contexts/0/monitoring_attrs/nr_regions/max=1000",
@@ -756,7 +756,7 @@ static void stale_ours_removed(void)
 static void stale_different_left(void)
 {
 	static const char *const change[][2] = {
-		{ KD "/0/contexts/0/monitoring_attrs/intervals/aggr_us", "200000\n" },
+		{ KD "/0/contexts/0/monitoring_attrs/intervals/aggr_us", "100000\n" },
 		{ KD "/0/contexts/0/targets/1/pid_target", "999\n" },
 		{ KD "/0/contexts/0/schemes/0/action", "pageout\n" },
 		{ KD "/0/contexts/0/schemes/0/access_pattern/age/min", "5\n" },
