@@ -1,0 +1,66 @@
+/* sampler_access_int.h - what sampler_access.c keeps between samples,
+ * shared with sampler_access_turns.c (each process's last heat, whose
+ * turn it is, the kdamond's target slots). Inside the sampler only. */
+#ifndef NUMATOP_SAMPLER_ACCESS_INT_H
+#define NUMATOP_SAMPLER_ACCESS_INT_H
+
+#include "access.h"
+#include "damon_ctl.h"
+#include "sampler_int.h"
+
+/* What is known of one process's heat, kept between samples. */
+struct acc_entry {
+	int pid;
+	uint64_t starttime;
+	double turn_start;            /* -1: not watched now */
+	double last_on;               /* when it was last watched, -1 never */
+	bool have;
+	double at;                    /* when the heat below was read */
+	struct access_proc heat;      /* arrays: kb below */
+	int64_t *kb;                  /* 3 * nnodes */
+	struct access_region reg[ACCESS_MAX_REGIONS];
+	int64_t *reg_kb;              /* ACCESS_MAX_REGIONS * nnodes */
+};
+
+struct access_state {
+	enum sampler_access mode;
+	bool started, tried;
+	struct damon_ctl ctl;
+	bool ctl_ok;
+	enum access_why why;
+	char msg[160];
+	double retry_at, probe_at;
+	int pids[ACCESS_MAX_TARGETS];     /* in the kdamond's target order */
+	double slot_since[ACCESS_MAX_TARGETS];  /* when each slot got its pid */
+	size_t npids;
+	struct acc_entry *e;
+	size_t ne, ecap;
+	struct damon_scheme sch;
+	int64_t *reg_node_kb;         /* scratch: nregions * nnodes */
+	size_t rnk_cap;
+	size_t *first;
+	void **pages;
+	int *status;
+	uint64_t kd_ticks;            /* the kdamond's utime + stime */
+	double kd_at;
+	int64_t kd_pid;
+	double request_ms;
+};
+
+/* Entries: by PID and start time, made with arrays for nnodes nodes. */
+void acc_entry_free(struct acc_entry *e);
+struct acc_entry *acc_entry_find(struct access_state *a, int pid, uint64_t st);
+struct acc_entry *acc_entry_get(struct access_state *a, size_t nn, int pid, uint64_t st);
+/* Index of pid in snap (sorted by PID during the tick), or -1. */
+long acc_find_proc(const struct snapshot *snap, int pid);
+/* Drop what is too old or belongs to a process that is gone. */
+void acc_entries_expire(struct access_state *a, const struct snapshot *snap, double now);
+/* pid is among v[0..n). */
+bool acc_in_set(const int *v, size_t n, int pid);
+/* The processes to watch now into out[ACCESS_MAX_TARGETS]; the count. */
+size_t acc_choose(struct sampler *s, const struct snapshot *snap, double now, int *out);
+/* The kdamond's slots for the wanted set (order[], since[]); the count. */
+size_t acc_arrange(struct access_state *a, const int *want, size_t n, int *order,
+		   double *since, double now);
+
+#endif
