@@ -204,6 +204,11 @@ size_t ui_sort_menu_len(const struct ui *u)
 void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *label, size_t n)
 {
 	size_t nn = u->se.topo.nnodes;
+	/* Past the end (the sample's tiers changed under the menu): the
+	 * sort as it is. */
+	*k = u->sort;
+	if (n)
+		label[0] = '\0';
 	for (int c = 0; c < COL_NCOLS; c++) {
 		const struct col_def *d = col_get((enum snap_col)c);
 		if (d->per_node) {

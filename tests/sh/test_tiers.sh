@@ -168,13 +168,25 @@ got=$("$PROG" --root "$T3" -b -n 1 -o pid,T,t5 -p 100 2>&1 | sed -n '/^ *PID /,/
 hdr=$("$PROG" --root "$TREE" -b -n 1 2>&1 | grep '^ *PID ' | tr -s ' ')
 case $hdr in *" REMOTE% FAST SLOW SLOW% "*) ! echo "$hdr" | grep -q ' T[0-9]' ;; *) false ;; esac &&
 	ok tiers2_default_columns_kept || bad tiers2_default_columns_kept "$hdr"
-# The monitor: the T<id> columns in the header, FAST and SLOW out.
-tui_start 200 45 "$prog --root $T3 -d 1"
+# The monitor: the T<id> columns in the header, FAST and SLOW out; sorted
+# by the fastest tier (-s tier<id>: its header marked, largest first, not
+# REMOTE's order); F6 offers each tier.
+first=$(echo $ids | awk '{ print $1 }')
+tui_start 200 45 "$prog --root $T3 -d 1 -s tier$first"
 wait_for "SLOW%" 30
 hdr=$(screen | grep ' PID ' | tr -s ' ')
-case $hdr in *" $want_hdr SLOW% "*) ! echo "$hdr" | grep -qE ' (FAST|SLOW) ' ;; *) false ;; esac &&
+plain=$(echo "$hdr" | sed 's/[v^] / /g')    # (the sort's mark)
+case $plain in *" $want_hdr SLOW% "*) ! echo "$hdr" | grep -qE ' (FAST|SLOW) ' ;; *) false ;; esac &&
 	ok tui_tiers3_columns || bad tui_tiers3_columns "$hdr"
-keys q
+got=$(screen | sed -n '/ PID /,$p' | awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $1 }' | tr '\n' ' ')
+want=$(sort -k2,2nr -k1,1n "$T/t3.want" | awk '{ print $1 }' | tr '\n' ' ')
+case $hdr in *" T${first}v "*) [ "$got" = "$want" ] ;; *) false ;; esac && ok tui_tiers3_sort ||
+	bad tui_tiers3_sort "header: $hdr rows: $got want: $want"
+keys F6
+n=0
+for i in $ids; do screen | grep -q "T$i (kB on tier $i)" && n=$((n + 1)); done
+[ "$n" = "$(echo $ids | wc -w)" ] && ok tui_tiers3_sort_menu || bad tui_tiers3_sort_menu "$(screen | grep -i tier)"
+keys Escape q
 # A replay that moves from the three-tier machine to the two-tier one and
 # back: the columns follow, no T<id> left over.
 mkdir "$T/rp"
