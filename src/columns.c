@@ -1,5 +1,6 @@
 /* columns.c - the process-table column table and what reads it: names,
- * sort values, cells and column lists. */
+ * sort values, cells and column lists (the memory tier columns' values,
+ * cells and default places are src/columns_tiers.c's). */
 #include "columns.h"
 #include "columns_int.h"
 
