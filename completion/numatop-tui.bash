@@ -1,16 +1,16 @@
 # bash completion for numatop-tui                          -*- shell-script -*-
 #
 # Options, formats and column names come from the program's own --help, so
-# they follow the program; node ids from /sys (or NUMATOP_TUI_ROOT / --root
-# on the line); PIDs from /proc.
+# they follow the program; node and memory tier ids from /sys (or
+# NUMATOP_TUI_ROOT / --root on the line); PIDs from /proc.
 
 _numatop_tui_help()
 {
 	"${1:-numatop-tui}" --help 2>/dev/null
 }
 
-# The node directory of the machine the command line reads.
-_numatop_tui_nodes()
+# The root of the machine the command line reads.
+_numatop_tui_root()
 {
 	local root=${NUMATOP_TUI_ROOT:-/} i
 	for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
@@ -19,9 +19,24 @@ _numatop_tui_nodes()
 		--root=*) root=${COMP_WORDS[i]#--root=} ;;
 		esac
 	done
+	printf '%s\n' "${root%/}"
+}
+
+# Its node ids.
+_numatop_tui_nodes()
+{
 	local d
-	for d in "${root%/}"/sys/devices/system/node/node[0-9]*; do
+	for d in "$(_numatop_tui_root)"/sys/devices/system/node/node[0-9]*; do
 		[[ -d $d ]] && printf '%s\n' "${d##*/node}"
+	done
+}
+
+# Its memory tier ids.
+_numatop_tui_tiers()
+{
+	local d
+	for d in "$(_numatop_tui_root)"/sys/devices/virtual/memory_tiering/memory_tier[0-9]*; do
+		[[ -d $d ]] && printf '%s\n' "${d##*/memory_tier}"
 	done
 }
 
@@ -33,6 +48,9 @@ _numatop_tui_columns()
 		if [[ $n == "N<id>" ]]; then
 			printf 'N\n'
 			_numatop_tui_nodes | sed 's/^/N/'
+		elif [[ $n == "T<id>" ]]; then
+			printf 'T\n'
+			_numatop_tui_tiers | sed 's/^/T/'
 		else
 			printf '%s\n' "$n"
 		fi

@@ -15,12 +15,17 @@ enum snap_col {
 	COL_REMOTE_PCT, COL_WHY, COL_RACC, COL_HOT, COL_HOTREM, COL_HOTREM_PCT, COL_TIME, COL_THREADS, COL_AGE, COL_CGROUP, COL_POLICY, COL_COMMAND,
 	COL_FAST, COL_SLOW, COL_SLOW_PCT,      /* memory tiers */
 	COL_HOTSLOW, COL_COLDFAST,             /* memory tiers x access heat */
+	COL_TIER,                              /* T<id>: kB on memory_tier<id> */
 	COL_NCOLS
 };
 struct sort_key {
 	enum snap_col col;
-	int node;                     /* node index for COL_NODE */
+	int node;                     /* node index for COL_NODE, tier id
+				       * for COL_TIER */
 	bool descending;
+	/* The sample's tier model (COL_TIER's values), NULL none:
+	 * snapshot_sort sets it from the snapshot. */
+	const struct tier_model *tiers;
 };
 /* Sort by the key (col_compare: unknown values last in both directions,
  * ties by resident memory, largest first, then PID). */
@@ -36,6 +41,7 @@ struct col_ctx {
 				  * process's placement is unknown */
 	bool full_command;       /* COMMAND: the command line (the monitor,
 				  * batch text with -c), else the name */
+	const struct tier_model *tiers;   /* the sample's tiers (T<id>), NULL none */
 };
 
 struct col_def {
@@ -48,33 +54,48 @@ struct col_def {
 	bool desc_sort;          /* natural order: numbers descending */
 	bool per_node;           /* one column per node: N<id> */
 	/* Sort value: a number (false when unknown), or a string (NULL when
-	 * unknown); exactly one of the two is set. */
+	 * unknown); exactly one of the two is set (or tier_num below). */
 	bool (*num)(const struct snap_proc *p, int node, double *v);
 	const char *(*str)(const struct snap_proc *p);
 	void (*cell)(const struct col_ctx *c, const struct snap_proc *p, int node,
 		     char *out, size_t n);
+	/* One column per memory tier (T<id>, node the tier id): its sort
+	 * value from the sample's tier model, instead of num. */
+	bool per_tier;
+	bool (*tier_num)(const struct tier_model *m, const struct snap_proc *p, int id,
+			 double *v);
 };
 
 const struct col_def *col_get(enum snap_col c);
+/* The column's name as the help lists it: "N<id>", "T<id>", "REMOTE". */
+const char *col_help_name(enum snap_col c);
 
 /* One entry of a column list. node: a node index, or -1 for "every node"
- * (the N entry, expanded when shown). */
+ * (the N entry, expanded when shown); for T<id> the tier id, or -1 for
+ * "every tier" (the T entry, expanded to the sample's tiers). */
 struct col_ref {
 	enum snap_col col;
 	int node;
 };
+/* The same column: the same col and, for a per-node or per-tier one, the
+ * same node or tier. */
+bool col_same(enum snap_col a, int anode, enum snap_col b, int bnode);
+/* An entry's name as -o takes it: "N3" (t: the node's id), "T4", "RSS". */
+void col_ref_name(const struct topology *t, struct col_ref r, char *out, size_t n);
 
 struct col_list {
 	struct col_ref *v;
 	size_t n, cap;
 };
 
-/* "remote", "REMOTE%", "cpu", "N3", "N" ... (case-insensitive, with
- * aliases). t may be NULL: then N<id> is not checked against the nodes.
- * 0, -EINVAL (no such column) or -ENOENT (no such node). */
+/* "remote", "REMOTE%", "cpu", "N3", "N", "T4", "tier4", "T" ...
+ * (case-insensitive, with aliases). t may be NULL: then N<id> is not
+ * checked against the nodes. T<id> is any tier id (the tiers come with
+ * each sample: one it lacks is unknown there). 0, -EINVAL (no such
+ * column) or -ENOENT (no such node). */
 int col_parse_name(const struct topology *t, const char *name, struct col_ref *out);
-/* The same as a sort key in the column's natural direction; "N" alone is
- * not a sort key (-EINVAL). */
+/* The same as a sort key in the column's natural direction; "N" or "T"
+ * alone is not a sort key (-EINVAL). */
 int col_parse_sort(const struct topology *t, const char *name, struct sort_key *key);
 /* The names a user can give, space-separated: "PID USER ... COMMAND". */
 void col_valid_names(char *out, size_t n);
@@ -94,10 +115,13 @@ long col_list_find(const struct col_list *l, enum snap_col col);
 int col_list_set_access(struct col_list *l, bool on);
 /* AGE on or off: inserted before POLICY/COMMAND, or removed. */
 int col_list_set_age(struct col_list *l, bool on);
-/* FAST, SLOW and SLOW% on (after REMOTE%, else before WHY/POLICY/
- * COMMAND) or off: the default lists show them on a machine of more
- * than one memory tier (tiers_multi). */
-int col_list_set_tiers(struct col_list *l, bool on);
+/* The default tier columns for the tier model m (NULL: none): with two
+ * tiers FAST, SLOW and SLOW%; with more one T<id> per tier (fast ->
+ * slow) and SLOW%; with one or none, none. They go after REMOTE% (else
+ * before WHY/POLICY/COMMAND); the entries of another choice (FAST, SLOW,
+ * single T<id> entries; SLOW% with fewer than two tiers) are removed.
+ * src/columns_tiers.c. 0 or -ENOMEM. */
+int col_list_set_tiers(struct col_list *l, const struct tier_model *m);
 /* HOTSLOW and COLDFAST (tiers and heat both on: after SLOW%, else at the
  * end) added once, or removed. 0 or -ENOMEM. */
 int col_list_set_tier_heat(struct col_list *l, bool on);

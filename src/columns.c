@@ -1,6 +1,8 @@
 /* columns.c - the process-table column table and what reads it: names,
- * sort values, cells and column lists. */
+ * sort values, cells and column lists (the memory tier columns' values,
+ * cells and default places are src/columns_tiers.c's). */
 #include "columns.h"
+#include "columns_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -94,9 +96,7 @@ static const char *s_policy(const struct snap_proc *p)
 
 /* ---- cells ----------------------------------------------------------- */
 
-/* kB: an integer in text, "65.4M" in the monitor; a sampled estimate
- * (maps + move_pages) ends in '~' where asked. */
-static void kb_cell(const struct col_ctx *c, int64_t kb, bool sampled, char *out, size_t n)
+void col_kb_cell(const struct col_ctx *c, int64_t kb, bool sampled, char *out, size_t n)
 {
 	if (c->monitor)
 		fmt_human_kb(out, n, kb);
@@ -139,14 +139,14 @@ static void c_cpu(const struct col_ctx *c, const struct snap_proc *p, int node, 
 static void c_rss(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	kb_cell(c, p->info.rss_kb, false, out, n);
+	col_kb_cell(c, p->info.rss_kb, false, out, n);
 }
 
 /* Not read: the reason in every text cell; the monitor says it once. */
 static void c_node(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	if (p->nm == NMS_OK)
-		kb_cell(c, p->node_kb[node], p->nm_sampled, out, n);
+		col_kb_cell(c, p->node_kb[node], p->nm_sampled, out, n);
 	else
 		snprintf(out, n, "%s", !c->monitor || node == c->mark_node ? snapshot_nm_mark(p) : "");
 }
@@ -157,7 +157,7 @@ static void c_remote(const struct col_ctx *c, const struct snap_proc *p, int nod
 	if (!c->monitor)
 		fmt_kb(out, n, p->remote_kb);
 	else if (p->nm == NMS_OK)
-		kb_cell(c, p->remote_kb, p->nm_sampled, out, n);
+		col_kb_cell(c, p->remote_kb, p->nm_sampled, out, n);
 	else
 		snprintf(out, n, "%s", snapshot_nm_mark(p));
 }
@@ -244,13 +244,13 @@ static bool v_hotrem_pct(const struct snap_proc *p, int node, double *v)
 static void c_hot(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	kb_cell(c, p->acc ? p->acc->hot_kb : -1, false, out, n);
+	col_kb_cell(c, p->acc ? p->acc->hot_kb : -1, false, out, n);
 }
 
 static void c_hotrem(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	kb_cell(c, p->acc ? p->acc->hot_remote_kb : -1, false, out, n);
+	col_kb_cell(c, p->acc ? p->acc->hot_remote_kb : -1, false, out, n);
 }
 
 static void c_hotrem_pct(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
@@ -287,75 +287,6 @@ static void c_command(const struct col_ctx *c, const struct snap_proc *p, int no
 	(void)node;
 	const char *s = c->full_command && p->info.cmdline[0] ? p->info.cmdline : p->info.comm;
 	sanitize_term(s, out, n);
-}
-
-/* ---- memory tiers (tiers.h) ------------------------------------------- */
-
-static bool v_fast(const struct snap_proc *p, int node, double *v)
-{
-	(void)node;
-	*v = (double)p->fast_kb;
-	return p->nm == NMS_OK && p->fast_kb >= 0;
-}
-
-static bool v_slow(const struct snap_proc *p, int node, double *v)
-{
-	(void)node;
-	*v = (double)p->slow_kb;
-	return p->nm == NMS_OK && p->slow_kb >= 0;
-}
-
-static bool v_slow_pct(const struct snap_proc *p, int node, double *v)
-{
-	(void)node;
-	bool ok = p->nm == NMS_OK && p->slow_kb >= 0 && p->total_kb > 0;
-	*v = ok ? 100.0 * (double)p->slow_kb / (double)p->total_kb : -1;
-	return ok;
-}
-
-static bool v_hot_slow(const struct snap_proc *p, int node, double *v)
-{
-	(void)node;
-	*v = (double)p->hot_slow_kb;
-	return p->hot_slow_kb >= 0;
-}
-
-static bool v_cold_fast(const struct snap_proc *p, int node, double *v)
-{
-	(void)node;
-	*v = (double)p->cold_fast_kb;
-	return p->cold_fast_kb >= 0;
-}
-
-static void c_hot_slow(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
-{
-	(void)node;
-	kb_cell(c, p->hot_slow_kb, false, out, n);
-}
-
-static void c_cold_fast(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
-{
-	(void)node;
-	kb_cell(c, p->cold_fast_kb, false, out, n);
-}
-
-static void c_fast(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
-{
-	(void)node;
-	kb_cell(c, p->nm == NMS_OK ? p->fast_kb : -1, p->nm_sampled, out, n);
-}
-
-static void c_slow(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
-{
-	(void)node;
-	kb_cell(c, p->nm == NMS_OK ? p->slow_kb : -1, p->nm_sampled, out, n);
-}
-
-static void c_slow_pct(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
-{
-	(void)c;
-	double v;
-	fmt_pct(out, n, v_slow_pct(p, node, &v) ? v : -1);
 }
 
 /* ---- the table ------------------------------------------------------- */
@@ -405,22 +336,45 @@ static const struct col_def cols[COL_NCOLS] = {
 	[COL_COMMAND] = { "COMMAND", "COMMAND", "COMMAND", "command name (the monitor, and -c: the command line)",
 			  -16, -16, 1, false, false, NULL, s_comm, c_command },
 	[COL_FAST] = { "FAST", "FAST", "FAST", "kB on the fastest memory tier (memory_tierN, the lowest N)",
-		       10, 7, 1, true, false, v_fast, NULL, c_fast },
+		       10, 7, 1, true, false, col_fast_num, NULL, col_fast_cell },
 	[COL_SLOW] = { "SLOW", "SLOW", "SLOW", "kB on slower memory tiers (CXL, far memory: CPU-less nodes)",
-		       10, 7, 1, true, false, v_slow, NULL, c_slow },
+		       10, 7, 1, true, false, col_slow_num, NULL, col_slow_cell },
 	[COL_SLOW_PCT] = { "SLOW%", "SLOW%", "SLOW%", "SLOW / total resident in numa_maps",
-			   6, 6, 1, true, false, v_slow_pct, NULL, c_slow_pct },
+			   6, 6, 1, true, false, col_slow_pct_num, NULL, col_slow_pct_cell },
 	[COL_HOTSLOW] = { "HOTSLOW", "HOTSLOW", "HOTSLOW",
 			  "hot kB on slower memory tiers (they pay the far latency: promote)",
-			  10, 8, 1, true, false, v_hot_slow, NULL, c_hot_slow },
+			  10, 8, 1, true, false, col_hot_slow_num, NULL, col_hot_slow_cell },
 	[COL_COLDFAST] = { "COLDFAST", "COLDFAST", "COLDFAST",
 			   "cold kB on the fastest memory tier (room it could make: demote)",
-			   10, 9, 1, true, false, v_cold_fast, NULL, c_cold_fast },
+			   10, 9, 1, true, false, col_cold_fast_num, NULL, col_cold_fast_cell },
+	[COL_TIER] = { "T", "T", "T",
+		       "T<id>: kB resident on the nodes of memory_tier<id> (numa_maps); T: every tier",
+		       10, 7, 1, true, false, NULL, NULL, col_tier_cell, true, col_tier_num },
 };
 
 const struct col_def *col_get(enum snap_col c)
 {
 	return c >= 0 && c < COL_NCOLS ? &cols[c] : NULL;
+}
+
+const char *col_help_name(enum snap_col c)
+{
+	return cols[c].per_node ? "N<id>" : cols[c].per_tier ? "T<id>" : cols[c].name;
+}
+
+bool col_same(enum snap_col a, int anode, enum snap_col b, int bnode)
+{
+	return a == b && ((!cols[a].per_node && !cols[a].per_tier) || anode == bnode);
+}
+
+void col_ref_name(const struct topology *t, struct col_ref r, char *out, size_t n)
+{
+	if (cols[r.col].per_node && r.node >= 0 && t && (size_t)r.node < t->nnodes)
+		snprintf(out, n, "N%d", t->nodes[r.node].id);
+	else if (cols[r.col].per_tier && r.node >= 0)
+		snprintf(out, n, "T%d", r.node);
+	else
+		snprintf(out, n, "%s", cols[r.col].name);
 }
 
 /* ---- names ----------------------------------------------------------- */
@@ -459,7 +413,7 @@ int col_parse_name(const struct topology *t, const char *name, struct col_ref *o
 		*out = (struct col_ref){ COL_NODE, idx };
 		return 0;
 	}
-	return -EINVAL;
+	return col_tier_parse(name, out) ? 0 : -EINVAL;
 }
 
 int col_parse_sort(const struct topology *t, const char *name, struct sort_key *key)
@@ -468,9 +422,9 @@ int col_parse_sort(const struct topology *t, const char *name, struct sort_key *
 	int rc = col_parse_name(t, name, &r);
 	if (rc)
 		return rc;
-	if (r.col == COL_NODE && r.node < 0)
+	if ((cols[r.col].per_node || cols[r.col].per_tier) && r.node < 0)
 		return -EINVAL;
-	*key = (struct sort_key){ r.col, r.node, cols[r.col].desc_sort };
+	*key = (struct sort_key){ r.col, r.node, cols[r.col].desc_sort, NULL };
 	return 0;
 }
 
@@ -479,8 +433,8 @@ void col_valid_names(char *out, size_t n)
 	size_t o = 0;
 	out[0] = '\0';
 	for (int c = 0; c < COL_NCOLS && o < n; c++)
-		o += (size_t)snprintf(out + o, n - o, "%s%s%s", c ? " " : "", cols[c].name,
-				      c == COL_NODE ? "<id>" : "");
+		o += (size_t)snprintf(out + o, n - o, "%s%s", c ? " " : "",
+				      col_help_name((enum snap_col)c));
 }
 
 /* ---- lists ----------------------------------------------------------- */
@@ -560,32 +514,6 @@ int col_list_set_access(struct col_list *l, bool on)
 	return 0;
 }
 
-int col_list_set_tiers(struct col_list *l, bool on)
-{
-	static const enum snap_col tc[] = { COL_FAST, COL_SLOW, COL_SLOW_PCT };
-	long at = -1;
-	for (size_t k = 0; k < 3; k++)
-		while ((at = col_list_find(l, tc[k])) >= 0 && !on)
-			col_list_remove(l, (size_t)at);
-	if (!on || col_list_find(l, COL_FAST) >= 0)
-		return 0;
-	long pos = col_list_find(l, COL_REMOTE_PCT);
-	if (pos >= 0)
-		pos++;
-	static const enum snap_col after[] = { COL_WHY, COL_POLICY, COL_COMMAND };
-	for (size_t k = 0; k < 3 && pos < 0; k++)
-		pos = col_list_find(l, after[k]);
-	size_t p = pos < 0 ? l->n : (size_t)pos;
-	for (size_t k = 0; k < 3; k++) {
-		if (col_list_find(l, tc[k]) >= 0)
-			continue;
-		int rc = col_list_insert(l, p++, (struct col_ref){ tc[k], -1 });
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
 void col_list_free(struct col_list *l)
 {
 	free(l->v);
@@ -652,6 +580,8 @@ void col_header(const struct col_ctx *c, enum snap_col col, int node, char *out,
 {
 	if (col == COL_NODE && node >= 0)
 		snprintf(out, n, "N%d", c->t->nodes[node].id);
+	else if (cols[col].per_tier && node >= 0)
+		snprintf(out, n, "T%d", node);
 	else
 		snprintf(out, n, "%s", c->monitor ? cols[col].ui_hdr : cols[col].text_hdr);
 }
@@ -702,7 +632,8 @@ int col_compare(const struct snap_proc *a, const struct snap_proc *b,
 		r = x ? strcmp(x, y) : 0;
 	} else {
 		double x = 0, y = 0;
-		bool kx = d->num(a, k->node, &x), ky = d->num(b, k->node, &y);
+		bool kx = d->tier_num ? d->tier_num(k->tiers, a, k->node, &x) : d->num(a, k->node, &x);
+		bool ky = d->tier_num ? d->tier_num(k->tiers, b, k->node, &y) : d->num(b, k->node, &y);
 		if (kx != ky)
 			return kx ? -1 : 1;
 		if (kx && x != y)
@@ -728,13 +659,15 @@ void snapshot_sort(struct snapshot *s, const struct sort_key *key)
 	 * file-static state. */
 	if (s->nprocs < 2)
 		return;
-	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, (void *)key);
+	struct sort_key k = *key;
+	k.tiers = &s->nk.tiers;      /* the T<id> values: this sample's tiers */
+	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, &k);
 }
 
 int col_setup(const struct topology *t, const char *sort, const char *spec, bool age,
 	      struct sort_key *key, struct col_list *l, char *err, size_t errsz)
 {
-	*key = (struct sort_key){ COL_REMOTE, -1, true };
+	*key = (struct sort_key){ COL_REMOTE, -1, true, NULL };
 	if (sort && col_parse_sort(t, sort, key) != 0) {
 		snprintf(err, errsz, "-s: no column '%s' on this machine", sort);
 		return -EINVAL;
@@ -748,24 +681,4 @@ int col_setup(const struct topology *t, const char *sort, const char *spec, bool
 	if (rc)
 		snprintf(err, errsz, "-o: %s", e);
 	return rc;
-}
-
-int col_list_set_tier_heat(struct col_list *l, bool on)
-{
-	static const enum snap_col tc[] = { COL_HOTSLOW, COL_COLDFAST };
-	long at = -1;
-	for (size_t k = 0; k < 2; k++)
-		while ((at = col_list_find(l, tc[k])) >= 0 && !on)
-			col_list_remove(l, (size_t)at);
-	if (!on)
-		return 0;
-	for (size_t k = 0; k < 2; k++) {
-		if (col_list_find(l, tc[k]) >= 0)
-			continue;
-		long pos = col_list_find(l, k ? COL_HOTSLOW : COL_SLOW_PCT);
-		int rc = col_list_insert(l, pos < 0 ? l->n : (size_t)pos + 1, (struct col_ref){ tc[k], -1 });
-		if (rc)
-			return rc;
-	}
-	return 0;
 }

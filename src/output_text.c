@@ -192,27 +192,32 @@ static void distance_table(FILE *f, const struct snapshot *s)
 }
 
 /* The process table: the chosen columns (default: col_list_default),
- * the per-node entry expanded to every node. */
+ * the per-node entry expanded to every node, the per-tier one to every
+ * tier of the sample (fast -> slow). */
 static void proc_line(FILE *f, const struct col_ctx *c, const struct col_list *l,
 		      const struct snap_proc *p)
 {
 	const struct topology *t = c->t;
+	bool first = true;
 	for (size_t i = 0; i < l->n; i++) {
 		enum snap_col col = l->v[i].col;
 		const struct col_def *d = col_get(col);
-		bool all = d->per_node && l->v[i].node < 0;
-		size_t from = all ? 0 : (size_t)(l->v[i].node < 0 ? 0 : l->v[i].node);
-		size_t to = all ? t->nnodes : from + 1;
-		for (size_t j = from; j < to; j++) {
+		int node = l->v[i].node;
+		bool all = (d->per_node || d->per_tier) && node < 0;
+		size_t cnt = !all ? 1 : d->per_node ? t->nnodes : c->tiers ? c->tiers->ntiers : 0;
+		for (size_t j = 0; j < cnt; j++) {
 			char cell[1024], pad[1100];
+			/* the cell's node: a node index, a tier id, else 0 */
+			int at = !all ? (node < 0 ? 0 : node) : d->per_node ? (int)j : c->tiers->tier[j].id;
 			if (p)
-				col_cell(c, col, (int)j, p, cell, sizeof(cell));
+				col_cell(c, col, at, p, cell, sizeof(cell));
 			else
-				col_header(c, col, d->per_node ? (int)j : -1, cell, sizeof(cell));
-			bool last = i + 1 == l->n && j + 1 == to;
+				col_header(c, col, d->per_node || d->per_tier ? at : -1, cell, sizeof(cell));
+			bool last = i + 1 == l->n && j + 1 == cnt;
 			col_pad(c, col, last, cell, pad, sizeof(pad));
-			if (i || j > from)
-				fprintf(f, "%*s", i && j == from ? d->text_sep : 1, "");
+			if (!first)
+				fprintf(f, "%*s", j == 0 ? d->text_sep : 1, "");
+			first = false;
 			fputs(pad, f);
 		}
 	}
@@ -221,13 +226,13 @@ static void proc_line(FILE *f, const struct col_ctx *c, const struct col_list *l
 
 static void proc_table(FILE *f, const struct snapshot *s, const struct output_opts *o)
 {
-	struct col_ctx c = { s->topo, false, -1, o->full_command };
+	struct col_ctx c = { s->topo, false, -1, o->full_command, &s->nk.tiers };
 	struct col_list def = { 0 };
 	const struct col_list *l = o->cols;
 	if (!l || !l->n) {
 		if (col_list_default(&def, false, o->show_age) != 0 ||
 		    (s->nacc && col_list_set_access(&def, true) != 0) ||
-		    col_list_set_tiers(&def, tiers_multi(&s->nk.tiers)) != 0 ||
+		    col_list_set_tiers(&def, &s->nk.tiers) != 0 ||
 		    col_list_set_tier_heat(&def, s->nacc && tiers_multi(&s->nk.tiers)) != 0) {
 			col_list_free(&def);
 			return;

@@ -271,7 +271,7 @@ static void columns(FILE *f, bool markdown)
 		fputs("| column | meaning |\n|---|---|\n", f);
 	for (int c = 0; c < COL_NCOLS; c++) {
 		const struct col_def *d = col_get((enum snap_col)c);
-		entry(f, markdown, c == COL_NODE ? "N<id>" : d->name, d->desc);
+		entry(f, markdown, col_help_name((enum snap_col)c), d->desc);
 	}
 }
 

@@ -32,7 +32,7 @@ LAYERS = [
                  # DAMON is a source the sampler asks (its kdamond made
                  # and stopped only when it is ours: damon_ctl.h)
                  "damon_ctl"]),
-    ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "format", "history", "node_fields",
+    ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "columns_*", "format", "history", "node_fields",
                "session", "settings", "snapshot_json", "snapshot_json_*", "replay", "replay_*", "sample_loop",
                "access", "access_*"]),
     ("emit/act", ["output", "output_*", "record_header", "capture", "capture_*", "action",

@@ -136,8 +136,13 @@ struct ui {
 	struct col_list cols;    /* the table's columns (-o, F2, A) */
 	bool heat_cols;          /* the default columns: HOT.. added once
 				  * a sample had access heat (false: -o) */
-	bool tier_cols_auto;     /* the default columns: FAST, SLOW, SLOW% join
-				  * them once a sample shows several tiers */
+	bool tier_cols_auto;     /* the default columns follow the sample's
+				  * tiers: FAST, SLOW, SLOW% (two), T<id>
+				  * and SLOW% (more), set again when the
+				  * tier ids change (false: -o, saved) */
+	int *tier_ids;           /* ... the ids they were set for, */
+	size_t ntier_ids;
+	bool tier_ids_set;       /* ... once set */
 	bool tier_heat_cols;     /* ... and HOTSLOW, COLDFAST once it also
 				  * has access heat */
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } *hdr;

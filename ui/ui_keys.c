@@ -31,7 +31,7 @@ static void resort(struct ui *u)
 
 static void set_sort(struct ui *u, enum snap_col c, int node)
 {
-	if (u->sort.col == c && (c != COL_NODE || u->sort.node == node))
+	if (col_same(u->sort.col, u->sort.node, c, node))
 		return;
 	u->sort.col = c;
 	u->sort.node = node;
@@ -122,7 +122,7 @@ static void k_sort_menu(struct ui *u, int ch)
 		struct sort_key k;
 		char label[64];
 		ui_sort_menu_entry(u, i, &k, label, sizeof(label));
-		if (k.col == u->sort.col && (k.col != COL_NODE || k.node == u->sort.node))
+		if (col_same(k.col, k.node, u->sort.col, u->sort.node))
 			u->sort_sel = (int)i;
 	}
 	u->screen = SCR_SORT;

@@ -111,6 +111,7 @@ static void ui_close(struct ui *u)
 	free(u->thr);
 	free(u->tagged);
 	free(u->hdr);
+	free(u->tier_ids);
 	col_list_free(&u->cols);
 }
 
@@ -138,6 +139,37 @@ void ui_want_sample(struct ui *u)
 	u->sample_due = true;
 }
 
+/* The default columns follow the sample's tiers (a replay can move to
+ * another machine's samples): set again when the tier ids change, so no
+ * T<id> stays from an earlier sample and a column the user removed stays
+ * out while they do not. */
+static void follow_tiers(struct ui *u)
+{
+	const struct tier_model *m = &u->snap.nk.tiers;
+	if (!u->tier_cols_auto)
+		return;
+	bool same = u->tier_ids_set && u->ntier_ids == m->ntiers;
+	for (size_t k = 0; same && k < m->ntiers; k++)
+		same = u->tier_ids[k] == m->tier[k].id;
+	if (same)
+		return;
+	int *ids = realloc(u->tier_ids, (m->ntiers ? m->ntiers : 1) * sizeof(*ids));
+	if (!ids || col_list_set_tiers(&u->cols, m) != 0) {
+		u->tier_ids = ids ? ids : u->tier_ids;
+		return;
+	}
+	u->tier_ids = ids;
+	for (size_t k = 0; k < m->ntiers; k++)
+		ids[k] = m->tier[k].id;
+	u->ntier_ids = m->ntiers;
+	u->tier_ids_set = true;
+	/* No tiers now: HOTSLOW and COLDFAST out, back with tiers and heat. */
+	if (!tiers_multi(m)) {
+		col_list_set_tier_heat(&u->cols, false);
+		u->tier_heat_cols = true;
+	}
+}
+
 void ui_sample(struct ui *u)
 {
 	int rc = 0;
@@ -157,10 +189,7 @@ void ui_sample(struct ui *u)
 	/* Access heat came: its columns join the default ones, once. */
 	if (u->heat_cols && u->snap.nacc && col_list_set_access(&u->cols, true) == 0)
 		u->heat_cols = false;
-	if (u->tier_cols_auto && tiers_multi(&u->snap.nk.tiers)) {
-		col_list_set_tiers(&u->cols, true);
-		u->tier_cols_auto = false;
-	}
+	follow_tiers(u);
 	/* Tiers and heat: hot memory on the slow tier, cold on the fast. */
 	if (u->tier_heat_cols && u->snap.nacc && tiers_multi(&u->snap.nk.tiers) &&
 	    col_list_set_tier_heat(&u->cols, true) == 0)

@@ -200,7 +200,7 @@ bool ui_help_line(long k, const char **label, const char **text, char *buf, size
 	}
 	if (k < COL_NCOLS) {
 		const struct col_def *d = col_get((enum snap_col)k);
-		snprintf(buf, n, "%s", k == COL_NODE ? "N<id>" : d->name);
+		snprintf(buf, n, "%s", col_help_name((enum snap_col)k));
 		*label = buf;
 		*text = d->desc;
 		*c = C_LABEL;

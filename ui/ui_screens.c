@@ -194,26 +194,41 @@ void ui_draw_topology(struct ui *u, int y0, int h)
 	}
 }
 
-/* F6: every column of the table, the per-node one as one entry per node. */
+/* F6: every column of the table, the per-node one as one entry per node,
+ * the per-tier one as one per tier of the sample. */
 size_t ui_sort_menu_len(const struct ui *u)
 {
-	return COL_NCOLS - 1 + u->se.topo.nnodes;
+	return COL_NCOLS - 2 + u->se.topo.nnodes + u->snap.nk.tiers.ntiers;
 }
 
 void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *label, size_t n)
 {
 	size_t nn = u->se.topo.nnodes;
+	/* Past the end (the sample's tiers changed under the menu): the
+	 * sort as it is. */
+	*k = u->sort;
+	if (n)
+		label[0] = '\0';
 	for (int c = 0; c < COL_NCOLS; c++) {
 		const struct col_def *d = col_get((enum snap_col)c);
 		if (d->per_node) {
 			if (i < nn) {
-				*k = (struct sort_key){ (enum snap_col)c, (int)i, d->desc_sort };
+				*k = (struct sort_key){ (enum snap_col)c, (int)i, d->desc_sort, NULL };
 				snprintf(label, n, "N%d (kB on node %d)", u->se.topo.nodes[i].id, u->se.topo.nodes[i].id);
 				return;
 			}
 			i -= nn;
+		} else if (d->per_tier) {
+			const struct tier_model *m = &u->snap.nk.tiers;
+			if (i < m->ntiers) {
+				int id = m->tier[i].id;
+				*k = (struct sort_key){ (enum snap_col)c, id, d->desc_sort, NULL };
+				snprintf(label, n, "T%d (kB on tier %d)", id, id);
+				return;
+			}
+			i -= m->ntiers;
 		} else if (i-- == 0) {
-			*k = (struct sort_key){ (enum snap_col)c, -1, d->desc_sort };
+			*k = (struct sort_key){ (enum snap_col)c, -1, d->desc_sort, NULL };
 			snprintf(label, n, "%s", d->name);
 			return;
 		}
@@ -237,7 +252,7 @@ void ui_draw_sort_menu(struct ui *u)
 		struct sort_key k;
 		char label[64];
 		ui_sort_menu_entry(u, (size_t)(first + r), &k, label, sizeof(label));
-		bool cur = k.col == u->sort.col && (k.col != COL_NODE || k.node == u->sort.node);
+		bool cur = col_same(k.col, k.node, u->sort.col, u->sort.node);
 		int a = first + r == u->sort_sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_FKEY_LABEL);
 		attron(a);
 		mvprintw(y0 + 1 + r, x0 + 1, "%c %-*.*s", cur ? '*' : ' ', w - 4, w - 4, label);

@@ -8,25 +8,17 @@
 #include "settings.h"
 #include "ui_int.h"
 
-static void ref_name(const struct topology *t, enum snap_col col, int node, char *out, size_t n)
-{
-	if (col == COL_NODE && node >= 0 && (size_t)node < t->nnodes)
-		snprintf(out, n, "N%d", t->nodes[node].id);
-	else
-		snprintf(out, n, "%s", col_get(col)->name);
-}
-
 /* The settings the monitor is showing now. */
 static void collect(const struct ui *u, struct settings *s)
 {
 	settings_init(s);
 	const struct topology *t = &u->se.topo;
-	ref_name(t, u->sort.col, u->sort.node, s->sort, sizeof(s->sort));
+	col_ref_name(t, (struct col_ref){ u->sort.col, u->sort.node }, s->sort, sizeof(s->sort));
 	s->sort_descending = u->sort.descending;
 	size_t off = 0;
 	for (size_t i = 0; i < u->cols.n && off < sizeof(s->columns); i++) {
 		char name[32];
-		ref_name(t, u->cols.v[i].col, u->cols.v[i].node, name, sizeof(name));
+		col_ref_name(t, u->cols.v[i], name, sizeof(name));
 		int k = snprintf(s->columns + off, sizeof(s->columns) - off, "%s%s", i ? "," : "", name);
 		off += k > 0 ? (size_t)k : 0;
 	}

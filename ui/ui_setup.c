@@ -8,14 +8,16 @@
 
 #include "ui_int.h"
 
-/* The columns not in the list (N counts as shown when "every node" is). */
+/* The columns not in the list (N counts as shown when "every node" is,
+ * T when "every tier" is). */
 static int avail_at(const struct ui *u, int k)
 {
 	for (int c = 0; c < COL_NCOLS; c++) {
+		const struct col_def *d = col_get((enum snap_col)c);
 		bool shown = false;
 		for (size_t i = 0; i < u->cols.n && !shown; i++)
 			shown = u->cols.v[i].col == (enum snap_col)c &&
-				(c != COL_NODE || u->cols.v[i].node < 0);
+				((!d->per_node && !d->per_tier) || u->cols.v[i].node < 0);
 		if (!shown && k-- == 0)
 			return c;
 	}
@@ -51,13 +53,6 @@ void ui_setup_open(struct ui *u)
 	u->screen = SCR_SETUP;
 }
 
-static void name_of(const struct ui *u, struct col_ref r, char *out, size_t n)
-{
-	if (r.col == COL_NODE && r.node >= 0)
-		snprintf(out, n, "N%d", u->se.topo.nodes[r.node].id);
-	else
-		snprintf(out, n, "%s", col_get(r.col)->name);
-}
 
 static void swap(struct ui *u, int a, int b)
 {
@@ -107,7 +102,7 @@ void ui_setup_key(struct ui *u, int ch)
 		break;
 	case 'r':
 		col_list_default(&u->cols, true, false);
-		col_list_set_tiers(&u->cols, tiers_multi(&u->snap.nk.tiers));
+		col_list_set_tiers(&u->cols, &u->snap.nk.tiers);
 		break;
 	case KEY_ESC: case 'q': case KEY_F(2): case KEY_F(10):
 		u->screen = SCR_PROCESSES;
@@ -134,9 +129,10 @@ void ui_setup_draw(struct ui *u, int y0, int h)
 			struct col_ref ref = pane ? (struct col_ref){ (enum snap_col)avail_at(u, k), -1 }
 						  : u->cols.v[k];
 			char name[24], line[256];
-			name_of(u, ref, name, sizeof(name));
+			col_ref_name(&u->se.topo, ref, name, sizeof(name));
 			snprintf(line, sizeof(line), " %-8s %s", name,
-				 ref.col == COL_NODE && ref.node >= 0 ? "kB resident on this node"
+				 ref.col == COL_NODE && ref.node >= 0 ? "kB resident on this node" :
+				 ref.col == COL_TIER && ref.node >= 0 ? "kB resident on this memory tier"
 								      : col_get(ref.col)->desc);
 			bool cur = k == sel && pane == u->setup.pane;
 			int a = cur ? ui_attr(u, C_SELECTED) : k == sel ? (int)A_BOLD : 0;

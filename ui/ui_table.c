@@ -30,15 +30,24 @@ int ui_proc_table_col_at(const struct ui *u, int x)
 
 bool sorted_by_hdr(const struct ui *u, int i)
 {
-	return u->sort.col == u->hdr[i].col &&
-	       (u->hdr[i].col != COL_NODE || u->sort.node == u->hdr[i].node);
+	return col_same(u->sort.col, u->sort.node, u->hdr[i].col, u->hdr[i].node);
 }
 
 /* Lay the columns out: the N entry becomes one column per node when they
  * fit (with room for 12 characters of command), else one block per node,
  * else (more nodes than the width leaves) nothing: the columns after them
- * (REMOTE, the command) matter more. Fills u->hdr. */
+ * (REMOTE, the command) matter more. The T entry becomes one column per
+ * tier of the sample. Fills u->hdr. */
 #define UI_CMD_MIN 20
+
+/* How many columns an entry shows besides the per-node ones: a T entry
+ * one per tier, the others one. */
+static size_t shown(const struct col_ctx *c, const struct col_ref *r)
+{
+	if (r->col == COL_TIER && r->node < 0)
+		return c->tiers ? c->tiers->ntiers : 0;
+	return 1;
+}
 
 static void layout(struct ui *u, const struct col_ctx *c)
 {
@@ -48,7 +57,7 @@ static void layout(struct ui *u, const struct col_ctx *c)
 		const struct col_ref *r = &u->cols.v[i];
 		if (r->col == COL_NODE && r->node < 0)
 			continue;
-		fixed += (r->col == COL_COMMAND ? 12 : col_width(c, r->col)) + 1;
+		fixed += ((r->col == COL_COMMAND ? 12 : col_width(c, r->col)) + 1) * (int)shown(c, r);
 	}
 	size_t nodecols = 0;
 	for (size_t i = 0; i < u->cols.n; i++)
@@ -83,7 +92,7 @@ static void layout(struct ui *u, const struct col_ctx *c)
 			if (r->col == COL_NODE && r->node < 0)
 				w += expand ? (int)nn * (NODE_W + 1) : blocks_fit ? bw + 1 : 0;
 			else if (!dropped[r->col])
-				w += col_width(c, r->col) + 1;
+				w += (col_width(c, r->col) + 1) * (int)shown(c, r);
 		}
 		if (COLS - w >= UI_CMD_MIN || k == sizeof(drop_order) / sizeof(drop_order[0]))
 			break;
@@ -106,10 +115,12 @@ static void layout(struct ui *u, const struct col_ctx *c)
 		}
 		if (dropped[r->col] && r->col != COL_NODE && r->col != COL_COMMAND)
 			continue;
-		bool last = i + 1 == u->cols.n;
 		int w = col_width(c, r->col);
-		add_hdr(u, x, last ? COLS : x + w, r->col, r->node);
-		x += w + 1;
+		for (size_t j = 0, n = shown(c, r); j < n; j++, x += w + 1) {
+			bool last = i + 1 == u->cols.n && j + 1 == n;
+			int id = r->col == COL_TIER && r->node < 0 ? c->tiers->tier[j].id : r->node;
+			add_hdr(u, x, last ? COLS : x + w, r->col, id);
+		}
 	}
 }
 
@@ -203,7 +214,7 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 
 void ui_draw_table(struct ui *u, int y, int h)
 {
-	struct col_ctx c = { &u->se.topo, true, -1, true };
+	struct col_ctx c = { &u->se.topo, true, -1, true, &u->snap.nk.tiers };
 	layout(u, &c);
 	for (int i = 0; i < u->nhdr && c.mark_node < 0; i++)
 		if (u->hdr[i].col == COL_NODE)

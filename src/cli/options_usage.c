@@ -132,7 +132,7 @@ void options_usage(FILE *f)
 	fputs("\nColumns (-s, -o; case-insensitive):\n", f);
 	for (int c = 0; c < COL_NCOLS; c++) {
 		const struct col_def *d = col_get((enum snap_col)c);
-		fprintf(f, "  %-9s %s\n", c == COL_NODE ? "N<id>" : d->name, d->desc);
+		fprintf(f, "  %-9s %s\n", col_help_name((enum snap_col)c), d->desc);
 	}
 	fputs("\nExit status:\n", f);
 	for (size_t i = 0; i < exit_nstatuses; i++)

@@ -332,6 +332,11 @@ EOF
 	c=$(comp 'numatop-tui -o PID,US')
 	printf '%s\n' "$c" | grep -qix 'PID,USER' && ok comp_column_list ||
 		bad comp_column_list "numatop-tui -o PID,US<TAB>: $(show "$c")"
+	# T<id>: the tiers of the machine on the line (--root), beside THR and TIME.
+	c=$(comp 'numatop-tui --root tests/trees/tiered3 -s t')
+	has "$c" T && has "$c" T4 && has "$c" T67 && has "$c" T100 && has "$c" THR && has "$c" TIME &&
+		! has "$c" 'T<id>' && ok comp_tier_columns ||
+		bad comp_tier_columns "numatop-tui --root tests/trees/tiered3 -s t<TAB>: $(show "$c")"
 	if ls /sys/devices/system/node 2>/dev/null | grep -q '^node[0-9]'; then
 		want=$(ls /sys/devices/system/node | sed -n 's/^node\([0-9][0-9]*\)$/\1/p' | sort -n)
 		c=$(comp 'numatop-tui --to ')

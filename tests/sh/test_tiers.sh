@@ -5,7 +5,9 @@
 # node named as such and the promotion/demotion rates, FAST / SLOW /
 # SLOW% among the default columns (not on a one-tier machine), WHY
 # demoted, the Nodes screen's tier lines, the heatmap's HMAT layer with
-# the tier boundary, and the help saying what the numbers are.
+# the tier boundary, and the help saying what the numbers are. On
+# tests/trees/tiered3 (a third node, memory-only, in memory_tier100): one
+# T<id> column per tier instead of FAST and SLOW, in batch and the monitor.
 PROG=${PROG:-./numatop-tui}
 . tests/sh/lib.sh
 need tmux tmux
@@ -110,4 +112,92 @@ assert d[300]["hot_slow_kb"] is None and d[300]["cold_fast_kb"] is None
 # Without heat the two are unknown (null), not 0.
 "$PROG" --root "$TREE" --json -n 1 | grep -q '"hot_slow_kb":null,"cold_fast_kb":null' &&
 	ok tiers_heat_null_without_source || bad tiers_heat_null_without_source
+
+# --- more than two tiers: one T<id> column per tier (tests/trees/tiered3) ---
+T3=tests/trees/tiered3
+tiering=$T3/sys/devices/virtual/memory_tiering
+ids=$(ls "$tiering" | sed -n 's/^memory_tier\([0-9]*\)$/\1/p' | sort -n | tr '\n' ' ')
+want_hdr=$(for i in $ids; do printf 'T%s ' "$i"; done)
+want_hdr=${want_hdr% }
+# Each process's kB per tier (fast -> slow) from its numa_maps and the
+# tiers' nodelists: "PID KB KB KB".
+for i in $ids; do echo "$i $(cat "$tiering/memory_tier$i/nodelist")"; done >"$T/t3.tiers"
+for p in $(ls "$T3/proc" | grep -E '^[0-9]+$' | sort -n); do
+	awk -v pid="$p" -v ids="$ids" '
+	FNR == NR { n = split($2, a, ","); for (i = 1; i <= n; i++) { m = split(a[i], r, "-")
+		    for (k = r[1]; k <= r[m]; k++) tier[k] = $1 }; next }
+	{ ps = 4
+	  for (i = 1; i <= NF; i++) if ($i ~ /^kernelpagesize_kB=/) ps = substr($i, 19)
+	  for (i = 1; i <= NF; i++) if ($i ~ /^N[0-9]+=/) { split(substr($i, 2), kv, "="); kb[tier[kv[1]]] += kv[2] * ps } }
+	END { printf "%s", pid; n = split(ids, t, " "); for (i = 1; i <= n; i++) printf " %d", kb[t[i]]; print "" }' \
+		"$T/t3.tiers" "$T3/proc/$p/numa_maps"
+done >"$T/t3.want"
+"$PROG" --root "$T3" -b -n 1 >"$T/t3.txt" 2>"$T/t3.err"
+hdr=$(grep '^ *PID ' "$T/t3.txt" | tr -s ' ')
+[ "$(echo $ids | wc -w)" -gt 2 ] && [ ! -s "$T/t3.err" ] && case $hdr in
+	*" REMOTE% $want_hdr SLOW% "*) ! echo "$hdr" | grep -qE ' (FAST|SLOW) ' ;;
+	*) false ;;
+esac && ok tiers3_default_columns || bad tiers3_default_columns "ids: $ids header: $hdr $(cat "$T/t3.err")"
+# The cells under each T<id> header, per process (the columns before
+# POLICY, whose cell may hold blanks).
+got=$(awk -v ids="$ids" '
+	/^ *PID / { for (i = 1; i <= NF; i++) col[$i] = i; on = 1; next }
+	on && NF == 0 { on = 0 }
+	on { printf "%s", $1; n = split(ids, t, " "); for (i = 1; i <= n; i++) printf " %s", $(col["T" t[i]]); print "" }' \
+	"$T/t3.txt" | sort -n)
+[ -n "$got" ] && [ "$got" = "$(cat "$T/t3.want")" ] && ok tiers3_values_per_tier ||
+	bad tiers3_values_per_tier "got: $got / from numa_maps: $(cat "$T/t3.want")"
+# -o and -s: T<id> (tier<id>) sorts, largest first.
+mid=$(echo $ids | cut -d' ' -f2)
+got=$("$PROG" --root "$T3" -b -n 1 -o "pid,t$mid" -s "tier$mid" 2>&1 | sed -n '/^ *PID /,/^$/p' | awk 'NF { print $1, $2 }')
+want=$(awk '{ print $1, $3 }' "$T/t3.want" | sort -k2,2nr -k1,1n)
+[ "$got" = "$(printf 'PID T%s\n%s' "$mid" "$want")" ] && [ "$(echo "$want" | cut -d' ' -f2 | sort -u | wc -l)" -gt 1 ] &&
+	ok tiers3_sort_by_tier || bad tiers3_sort_by_tier "got: $got / want: $want"
+# T: every tier of the sample; a tier the machine lacks is unknown (-).
+got=$("$PROG" --root "$T3" -b -n 1 -o pid,T,t5 -p 100 2>&1 | sed -n '/^ *PID /,/^$/p' | tr -s ' ' | sed 's/^ //')
+[ "$got" = "$(printf 'PID %s T5\n%s -' "$want_hdr" "$(grep '^100 ' "$T/t3.want")")" ] && ok tiers3_every_tier_entry ||
+	bad tiers3_every_tier_entry "$got"
+# Two tiers: FAST, SLOW, SLOW% as before, no T<id>.
+hdr=$("$PROG" --root "$TREE" -b -n 1 2>&1 | grep '^ *PID ' | tr -s ' ')
+case $hdr in *" REMOTE% FAST SLOW SLOW% "*) ! echo "$hdr" | grep -q ' T[0-9]' ;; *) false ;; esac &&
+	ok tiers2_default_columns_kept || bad tiers2_default_columns_kept "$hdr"
+# The monitor: the T<id> columns in the header, FAST and SLOW out; sorted
+# by the fastest tier (-s tier<id>: its header marked, largest first, not
+# REMOTE's order); F6 offers each tier.
+first=$(echo $ids | awk '{ print $1 }')
+tui_start 200 45 "$prog --root $T3 -d 1 -s tier$first"
+wait_for "SLOW%" 30
+hdr=$(screen | grep ' PID ' | tr -s ' ')
+plain=$(echo "$hdr" | sed 's/[v^] / /g')    # (the sort's mark)
+case $plain in *" $want_hdr SLOW% "*) ! echo "$hdr" | grep -qE ' (FAST|SLOW) ' ;; *) false ;; esac &&
+	ok tui_tiers3_columns || bad tui_tiers3_columns "$hdr"
+got=$(screen | sed -n '/ PID /,$p' | awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $1 }' | tr '\n' ' ')
+want=$(sort -k2,2nr -k1,1n "$T/t3.want" | awk '{ print $1 }' | tr '\n' ' ')
+case $hdr in *" T${first}v "*) [ "$got" = "$want" ] ;; *) false ;; esac && ok tui_tiers3_sort ||
+	bad tui_tiers3_sort "header: $hdr rows: $got want: $want"
+keys F6
+n=0
+for i in $ids; do screen | grep -q "T$i (kB on tier $i)" && n=$((n + 1)); done
+[ "$n" = "$(echo $ids | wc -w)" ] && ok tui_tiers3_sort_menu || bad tui_tiers3_sort_menu "$(screen | grep -i tier)"
+keys Escape q
+# A replay that moves from the three-tier machine to the two-tier one and
+# back: the columns follow, no T<id> left over.
+mkdir "$T/rp"
+"$PROG" --root "$T3" -w "$T/rp/numatop-tui_20260101.zst" -n 1 >/dev/null 2>&1
+"$PROG" --root "$TREE" -w "$T/rp/numatop-tui_20260102.zst" -n 1 >/dev/null 2>&1
+tui_start 200 45 "$prog --replay $T/rp"
+wait_for "SLOW%" 30
+h1=$(screen | grep ' PID ' | tr -s ' ')
+keys End
+wait_for " FAST " 30
+h2=$(screen | grep ' PID ' | tr -s ' ')
+keys Home
+wait_for "$want_hdr" 30
+h3=$(screen | grep ' PID ' | tr -s ' ')
+case "$h1|$h2|$h3" in
+	*" $want_hdr SLOW% "*"|"*" FAST SLOW SLOW% "*"|"*" $want_hdr SLOW% "*)
+		! echo "$h2" | grep -q ' T[0-9]' && ! echo "$h3" | grep -qE ' (FAST|SLOW) ' ;;
+	*) false ;;
+esac && ok tui_tiers_replay_columns_follow || bad tui_tiers_replay_columns_follow "$h1 / $h2 / $h3"
+keys q
 exit 0

@@ -552,7 +552,7 @@ static void sampler_warmup_steps(void)
 	CHECK(snap.nm_stats.known > 0 && snap.nm_stats.known < snap.nprocs);
 	CHECK_EQ_INT(snap.nm_stats.budget_ms, 100);
 	/* Sorted by the front end meanwhile: steps find processes by PID. */
-	struct sort_key key = { COL_PID, 0, true };
+	struct sort_key key = { COL_PID, 0, true, NULL };
 	snapshot_sort(&snap, &key);
 	int left = sampler_warmup(s, &snap, 0.01);           /* one read */
 	CHECK(left > 0);
