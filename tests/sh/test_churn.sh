@@ -40,17 +40,19 @@ trap 'exit 1' INT TERM HUP
 # A sleep that a trapped signal interrupts (a foreground sleep would delay
 # the cleanup until it ends).
 nap() { sleep "$1" & napper=$!; wait $napper; napper=""; }
-# Open descriptors other than the live backend's kept /proc/N,
-# /proc/N/schedstat and /proc/N/stat ones (two per listed process, three
-# while it runs; closed at the scan after the process is gone): "N K", with K how many of those are kept for PIDs that
-# no longer exist. The smallest of 5 looks: opens in flight are not leaks.
+# Open descriptors other than a process's own (/proc/N and below: the
+# live backend's kept /proc/N, /proc/N/schedstat and /proc/N/stat, two
+# per listed process, three while it runs, closed at the scan after the
+# process is gone; and the reads in flight of a long tick, such as
+# /proc/N/task or numa_maps): "N K", with K how many of those are held
+# for PIDs that no longer exist. The smallest of 5 looks.
 fdcount() {
 	m=""; k=""
 	for i in 1 2 3 4 5; do
 		set -- $( { ls /proc | sed -n 's/^\([0-9][0-9]*\)$/P \1/p'
 			    ls -l "/proc/$1/fd" 2>/dev/null | sed -n 's/.* -> /F /p'; } | awk '
 			$1 == "P" { live[$2] = 1; next }
-			$2 ~ /^\/proc\/[0-9]+(\/stat|\/schedstat)?$/ { split($2, a, "/"); if (!(a[3] in live)) stale++; next }
+			$2 ~ /^\/proc\/[0-9]+(\/|$)/ { split($2, a, "/"); if (!(a[3] in live)) stale++; next }
 			{ n++ }
 			END { print n + 0, stale + 0 }') "$1"
 		[ -z "$m" ] || [ "$1" -lt "$m" ] && m=$1
