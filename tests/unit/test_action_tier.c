@@ -99,6 +99,7 @@ static void promote(void)
 			  "first, then promote it") != NULL);
 	/* Hot to any node on a one-tier machine: room only as well. */
 	tiers_free(&m);
+	free(t.nodes);
 	machine(&t, &m, false);
 	mv.free_kb = -1;
 	CHECK_EQ_INT(tieract_check(&mv, why, sizeof(why)), TIERACT_OK);
