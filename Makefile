@@ -227,10 +227,13 @@ ASAN_SH = $(filter-out $(addprefix tests/sh/,$(ASAN_SKIP)),$(wildcard tests/sh/t
 # longest terminal sessions too (terminal hang-ups and sizes, setup,
 # settings, signal storms, many nodes, the 20 s churn, the key-by-key
 # walks of test_tui and test_action_safety, every screen at ten widths of
-# test_tui_wrap, the screenshots' screens): make asan runs them.
+# test_tui_wrap, the screenshots' screens), and the recordings, the
+# access heat's exporter and the warm-up, whose parsers the fuzz targets
+# (recording, replay, access_json) and unit tests run under the same
+# sanitizers: make asan runs them.
 ASAN_CI_SKIP := test_terminal.sh test_tui_setup.sh test_settings.sh test_signals.sh \
                 test_manynodes.sh test_churn.sh test_tui.sh test_action_safety.sh test_tui_wrap.sh \
-                test_screenshots.sh
+                test_screenshots.sh test_record.sh test_prom_access.sh test_warmup.sh
 
 asan-ci: deps
 	$(MAKE) asan ASAN_SKIP="$(ASAN_SKIP) $(ASAN_CI_SKIP)"
