@@ -230,10 +230,14 @@ ASAN_SH = $(filter-out $(addprefix tests/sh/,$(ASAN_SKIP)),$(wildcard tests/sh/t
 # test_tui_wrap, the screenshots' screens), and the recordings, the
 # access heat's exporter and the warm-up, whose parsers the fuzz targets
 # (recording, replay, access_json) and unit tests run under the same
-# sanitizers: make asan runs them.
+# sanitizers: make asan runs them. test_prometheus too: once in six
+# sanitized runs the exporter, SIGTERMed after the connection attacks, had
+# not exited 30 s later (LeakSanitizer's stop-the-world at exit, which
+# tests/sh/lib.sh saw hang a monitor, is the suspect; not seen unsanitized).
 ASAN_CI_SKIP := test_terminal.sh test_tui_setup.sh test_settings.sh test_signals.sh \
                 test_manynodes.sh test_churn.sh test_tui.sh test_action_safety.sh test_tui_wrap.sh \
-                test_screenshots.sh test_record.sh test_prom_access.sh test_warmup.sh
+                test_screenshots.sh test_record.sh test_prom_access.sh test_warmup.sh \
+                test_prometheus.sh
 
 asan-ci: deps
 	$(MAKE) asan ASAN_SKIP="$(ASAN_SKIP) $(ASAN_CI_SKIP)"
