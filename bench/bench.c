@@ -72,7 +72,7 @@ struct config {
 	size_t scale[8], nscale;        /* the scale phase's counts; 0: none */
 	bool scale_set;
 	struct kdamond_config kd;       /* the access heat phase (kdamond.h) */
-	bool kd_only, kd_none, cpuref;
+	bool kd_only, kd_none, cpuref, scale_only;
 };
 
 
@@ -283,7 +283,52 @@ static void usage(void)
 	      "             [--scale 1000,5000,10000 | --scale 0 | --no-scale]\n"
 	      "             [--kdamond-only | --no-kdamond] [--kdamond-procs 16] [--kdamond-mib 1024]\n"
 	      "             [--kdamond-window 60] [--kdamond-raw]\n"
+	      "       bench --scale-only [--scale 1000,5000,10000] [--prog ./numatop-tui]\n"
 	      "       bench --cpuref\n", stderr);
+}
+
+/* The scale phase's settings: the monitor and htop on a load of their own
+ * (N processes of 1 MiB, nothing else), tinyproc from beside this program. */
+static void scale_config_init(const struct config *c, struct scale_config *scc_out,
+			      char *tiny, size_t tinylen)
+{
+	struct scale_config scc = { .prog = c->prog, .htop = "/usr/bin/htop", .window_s = 10,
+				    .warmup = 3, .settle_s = 6, .rounds = 2, .json_cap_s = 60,
+				    .child = &g_scale_child, .home = g_scale_home };
+	if (c->smoke) {
+		scc.window_s = 2;
+		scc.warmup = 1;
+		scc.settle_s = 1;
+		scc.rounds = 1;
+		scc.json_cap_s = 10;
+	}
+	/* The scale load runs tinyproc, built next to this program. */
+	ssize_t tl = readlink("/proc/self/exe", tiny, tinylen - 16);
+	if (tl > 0) {
+		tiny[tl] = '\0';
+		char *slash = strrchr(tiny, '/');
+		snprintf(slash ? slash + 1 : tiny, 16, "tinyproc");
+		if (access(tiny, X_OK) == 0)
+			scc.tiny = tiny;
+	}
+	*scc_out = scc;
+}
+
+/* --scale-only: the scale phase alone (the monitor's CPU and peak RSS
+ * beside htop's), with its lines of the targets. */
+static int scale_only_run(const struct config *c)
+{
+	struct scale_result sc[8];
+	struct scale_config scc;
+	char tiny[4096];
+	struct parser_rate pr = { 0 };
+	if (!c->nscale)
+		return 0;
+	scale_config_init(c, &scc, tiny, sizeof(tiny));
+	scale_run_phase(&scc, &g_load, c->scale, c->nscale, sc);
+	load_kill_all(&g_load);
+	print_summary(NULL, 0, &pr, c->big_mib, sc, c->nscale);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -306,7 +351,9 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(a, "--kdamond-only") || !strcmp(a, "--no-kdamond") ||
-		    !strcmp(a, "--kdamond-raw") || !strcmp(a, "--cpuref")) {
+		    !strcmp(a, "--kdamond-raw") || !strcmp(a, "--cpuref") ||
+		    !strcmp(a, "--scale-only")) {
+			c.scale_only |= !strcmp(a, "--scale-only");
 			c.kd_only |= !strcmp(a, "--kdamond-only");
 			c.kd_none |= !strcmp(a, "--no-kdamond");
 			c.kd.raw |= !strcmp(a, "--kdamond-raw");
@@ -360,6 +407,8 @@ int main(int argc, char **argv)
 	}
 	if (c.kd_only)
 		return kdamond_bench_run(&c.kd, &g_load);
+	if (c.scale_only)
+		return scale_only_run(&c);
 	struct utsname un;
 	uname(&un);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -419,26 +468,9 @@ int main(int argc, char **argv)
 	buf_free(&capture);
 	/* On a load of its own: N processes of 1 MiB, nothing else. */
 	struct scale_result sc[8];
-	struct scale_config scc = { .prog = c.prog, .htop = "/usr/bin/htop", .window_s = 10,
-				    .warmup = 3, .settle_s = 6, .rounds = 2, .json_cap_s = 60,
-				    .child = &g_scale_child, .home = g_scale_home };
-	if (c.smoke) {
-		scc.window_s = 2;
-		scc.warmup = 1;
-		scc.settle_s = 1;
-		scc.rounds = 1;
-		scc.json_cap_s = 10;
-	}
-	/* The scale load runs tinyproc, built next to this program. */
+	struct scale_config scc;
 	char tiny[4096];
-	ssize_t tl = readlink("/proc/self/exe", tiny, sizeof(tiny) - 16);
-	if (tl > 0) {
-		tiny[tl] = '\0';
-		char *slash = strrchr(tiny, '/');
-		snprintf(slash ? slash + 1 : tiny, 16, "tinyproc");
-		if (access(tiny, X_OK) == 0)
-			scc.tiny = tiny;
-	}
+	scale_config_init(&c, &scc, tiny, sizeof(tiny));
 	if (c.nscale)
 		scale_run_phase(&scc, &g_load, c.scale, c.nscale, sc);
 	load_kill_all(&g_load);
