@@ -29,6 +29,9 @@ struct proc_thread {
 };
 /* A thread's (or a process's) utime + stime as proc_thread.ticks. */
 int64_t proc_ticks(uint64_t utime, uint64_t stime);
+/* A thread count for proc_info.nthreads: -1 unknown (negative), saturated
+ * at INT32_MAX (the kernel allows a few million; more is a hostile file). */
+int32_t proc_nthreads(int64_t n);
 
 struct proc_info {
 	int pid, ppid;
@@ -43,11 +46,12 @@ struct proc_info {
 	uint64_t starttime;     /* clock ticks since boot: with pid, identity */
 	uint64_t minflt, majflt;
 	int64_t rss_kb;         /* -1 unknown */
-	int64_t nthreads;       /* -1 unknown */
+	/* The small fields together (10 000 processes are 10 000 of these). */
+	int32_t nthreads;       /* -1 unknown */
 	int last_cpu;           /* -1 unknown */
+	uint32_t thr_off, thr_n; /* into proc_list.threads */
 	char state;
 	bool kthread;           /* a kernel thread (PF_KTHREAD) */
-	size_t thr_off, thr_n;  /* into proc_list.threads */
 };
 
 /* Strings kept for a list, in blocks (pointers stay valid as it grows). */

@@ -19,48 +19,26 @@
 enum nm_state { NMS_NOT_READ, NMS_OK, NMS_NO_PERM, NMS_GONE, NMS_ERROR };
 extern const char *const nm_state_names[];   /* "not_read","ok","no_perm","gone","error" */
 
+/* One process of a sample. 10 000 processes are 10 000 of these: the
+ * pointers, then the 64-bit numbers, then the narrow ones, no padding
+ * between them; rates and shares are floats (their 7 digits are more
+ * than any view prints). */
 struct snap_proc {
 	struct proc_info info;
-	double cpu_pct;               /* -1 unknown (first sample) */
 	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;  /* [nnodes] */
 	int64_t *pol_kb;              /* [nnodes]: in mappings with a policy
 				       * other than default/local */
 	const char *pol_top;          /* that policy holding most, "" none
 				       * (never NULL; interned by the sampler) */
-	int64_t total_kb;             /* resident in numa_maps; -1 unknown */
-	int64_t unknown_node_kb;      /* on nodes the topology lacks (not in total) */
-	size_t nm_warnings;           /* numa_maps lines not understood */
-	int64_t remote_kb;            /* -1 unknown */
-	double remote_pct;            /* -1 unknown */
-	size_t nmappings;
 	const char *policy;           /* never NULL, "" unknown; interned */
-	double nm_age_s;              /* age of the placement numbers, -1 never read */
 	const struct proc_thread *threads;   /* thr_n entries */
-	int64_t rss_growth_kb;        /* since the previous sample */
-	/* The kernel's view (/proc/PID/sched, on the budget): the share of
-	 * its sampled NUMA faults on another node than the faulting
-	 * thread's, pages it migrated (summed over the threads read), their
-	 * rate, the age of these numbers; -1 unknown. */
-	double racc_pct;
-	int64_t kmig_pages;
-	double kmig_rate, sched_age_s;
-	long why_idx;                 /* into snapshot.why, -1 none */
 	const char *cgroup;           /* path in the memory hierarchy, NULL
 				       * unknown or not read (sampler_set_cgroups) */
-	long cgroup_idx;              /* into snapshot.cgroups, -1 none */
-	/* The small fields, together (no padding between them). */
-	int home;                     /* node index, -1 unknown */
-	enum nm_state nm;
-	int nm_errno;                 /* for NMS_ERROR */
-	int pol_mode;                 /* pol_top's enum nm_mode */
-	int unknown_node_id;          /* the first such node id, -1 none */
-	bool huge_unknown;            /* hugetlb pages of unknown size, not counted */
-	bool nm_sampled;              /* estimated from maps + move_pages queries */
-	bool nm_fresh;                /* read in this sample */
-	int moved_from;               /* HOME (index) before it last changed
-				       * while watched, -1 never */
-	int why;                      /* enum why_cause (why.h) */
 	const struct access_proc *acc; /* its access heat (snapshot.acc), NULL none */
+	int64_t total_kb;             /* resident in numa_maps; -1 unknown */
+	int64_t unknown_node_kb;      /* on nodes the topology lacks (not in total) */
+	int64_t remote_kb;            /* -1 unknown */
+	int64_t rss_growth_kb;        /* since the previous sample */
 	/* Memory tiers (tiers.h): kB on the fastest tier and on the slower
 	 * ones, from node_kb; -1 unknown (not read, or no tiers). */
 	int64_t fast_kb, slow_kb;
@@ -68,6 +46,30 @@ struct snap_proc {
 	 * latency) and cold kB on the fastest (room it could make); -1
 	 * unknown (no heat, or one tier). snapshot_tiers_heat() sets them. */
 	int64_t hot_slow_kb, cold_fast_kb;
+	/* The kernel's view (/proc/PID/sched, on the budget): the share of
+	 * its sampled NUMA faults on another node than the faulting
+	 * thread's, pages it migrated (summed over the threads read), their
+	 * rate, the age of these numbers; -1 unknown. */
+	int64_t kmig_pages;
+	float racc_pct, kmig_rate, sched_age_s;
+	float cpu_pct;                /* -1 unknown (first sample) */
+	float remote_pct;             /* -1 unknown */
+	float nm_age_s;               /* age of the placement numbers, -1 never read */
+	uint32_t nm_warnings;         /* numa_maps lines not understood */
+	uint32_t nmappings;
+	int32_t why_idx;              /* into snapshot.why, -1 none */
+	int32_t cgroup_idx;           /* into snapshot.cgroups, -1 none */
+	int unknown_node_id;          /* the first such node id, -1 none */
+	int16_t home;                 /* node index, -1 unknown */
+	int16_t moved_from;           /* HOME (index) before it last changed
+				       * while watched, -1 never */
+	int16_t nm_errno;             /* for NMS_ERROR */
+	uint8_t nm;                   /* enum nm_state */
+	int8_t pol_mode;              /* pol_top's enum nm_mode, -1 none */
+	uint8_t why;                  /* enum why_cause (why.h) */
+	bool huge_unknown;            /* hugetlb pages of unknown size, not counted */
+	bool nm_sampled;              /* estimated from maps + move_pages queries */
+	bool nm_fresh;                /* read in this sample */
 };
 
 /* What the numa_maps budget did in one sample. */

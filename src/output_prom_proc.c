@@ -13,6 +13,15 @@
 #include <string.h>
 
 /* Its placement is known. */
+/* REMOTE as a share of the process's resident pages: from the kB (as
+ * remote_pct was computed, without its float's rounding). */
+static double remote_ratio(const struct snap_proc *p)
+{
+	if (p->remote_kb >= 0 && p->total_kb > 0)
+		return (double)p->remote_kb / (double)p->total_kb;
+	return (double)p->remote_pct / 100.0;
+}
+
 static bool placed(const struct snap_proc *p)
 {
 	return p->nm == NMS_OK && p->remote_kb >= 0;
@@ -74,8 +83,7 @@ static int per_pid(const struct expo *e, const struct snapshot *s, const struct 
 		if (v[k]->remote_pct >= 0)
 			prom_sample(e, F_PROC_RATIO,
 				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
-						      v[k]->info.user },
-				    v[k]->remote_pct / 100.0);
+						      v[k]->info.user }, remote_ratio(v[k]));
 	prom_head(e, F_PROC_HOME);
 	for (size_t k = 0; k < n; k++)
 		if (v[k]->home >= 0)

@@ -167,14 +167,14 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		p->minflt = st.minflt;
 		p->majflt = st.majflt;
 		p->last_cpu = st.processor;
-		p->nthreads = st.nthreads;
+		p->nthreads = proc_nthreads(st.nthreads);
 		p->rss_kb = st.rss_pages >= 0 ? st.rss_pages * pagekb : -1;
 		if (have_status) {
 			p->uid = ss.uid;
 			if (ss.vm_rss_kb >= 0)
 				p->rss_kb = ss.vm_rss_kb;
 			if (p->nthreads < 0)
-				p->nthreads = ss.threads;
+				p->nthreads = proc_nthreads(ss.threads);
 		}
 		snprintf(path, sizeof(path), "/proc/%d/cmdline", pids[i]);
 		char text[PROC_CMDLINE_MAX], user[33];

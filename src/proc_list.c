@@ -91,6 +91,11 @@ int64_t proc_ticks(uint64_t utime, uint64_t stime)
 	return t > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)t;
 }
 
+int32_t proc_nthreads(int64_t n)
+{
+	return n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n;
+}
+
 int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
 			 int cpu, int64_t ticks)
 {

@@ -502,7 +502,7 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	json_object *kt = get(o, "kernel_thread");
 	in->kthread = kt && json_object_get_boolean(kt);
 	in->starttime = (uint64_t)(i64(o, "start_ticks") > 0 ? i64(o, "start_ticks") : 0);
-	in->nthreads = i64(o, "threads");
+	in->nthreads = proc_nthreads(i64(o, "threads"));
 	in->last_cpu = (int)i64(o, "last_cpu");
 	in->rss_kb = i64(o, "rss_kb");
 	double ct = dbl(o, "cpu_time_s");
@@ -534,11 +534,11 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 		p->unknown_node_kb = 0;
 	p->unknown_node_id = -1;
 	int64_t w = i64(o, "numa_maps_warnings");
-	p->nm_warnings = w > 0 ? (size_t)w : 0;
+	p->nm_warnings = w > 0 ? (w > UINT32_MAX ? UINT32_MAX : (uint32_t)w) : 0;
 	p->remote_pct = dbl(o, "remote_pct");
 	tiers_split_kb(&s->nk.tiers, p->nm == NMS_OK ? p->node_kb : NULL, &p->fast_kb, &p->slow_kb);
 	int64_t maps = i64(o, "mappings");
-	p->nmappings = maps > 0 ? (size_t)maps : 0;
+	p->nmappings = maps > 0 ? (maps > UINT32_MAX ? UINT32_MAX : (uint32_t)maps) : 0;
 	p->policy = proc_str(s, str(o, "policy"), 63);
 	p->pol_top = "";
 	if (!p->policy)
