@@ -17,6 +17,7 @@
 
 #include "access_json.h"
 #include "buf.h"
+#include "jsonget.h"
 
 static json_object *num(int64_t v)
 {
@@ -125,41 +126,12 @@ json_object *access_json_proc(const struct snapshot *s, const struct snap_proc *
 
 /* ---- reading back ---- */
 
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static int64_t i64(json_object *o, const char *k)
-{
-	json_object *v = get(o, k);
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
-}
-
-static double dbl(json_object *o, const char *k)
-{
-	json_object *v = get(o, k);
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : -1;
-}
-
-static const char *str(json_object *o, const char *k)
-{
-	json_object *v = get(o, k);
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-static size_t alen(json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
-
 static void read_by_node(const struct topology *t, json_object *o, int64_t *kb)
 {
 	for (size_t j = 0; j < t->nnodes; j++) {
 		char id[16];
 		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		kb[j] = o ? i64(o, id) : -1;
+		kb[j] = o ? jget_i64(o, id) : -1;
 	}
 }
 
@@ -179,7 +151,7 @@ static uint64_t hex(const char *v, bool *ok)
 
 int access_json_read(struct snapshot *s, json_object *root)
 {
-	json_object *st = get(root, "access");
+	json_object *st = jget(root, "access");
 	const struct topology *t = s->topo;
 	size_t nn = t->nnodes ? t->nnodes : 1;
 	memset(&s->access, 0, sizeof(s->access));
@@ -190,33 +162,33 @@ int access_json_read(struct snapshot *s, json_object *root)
 		s->access.why = ACCESS_OFF;   /* recorded before access heat */
 		return 0;
 	}
-	int v = access_source_parse(str(st, "source"));
+	int v = access_source_parse(jget_str(st, "source"));
 	s->access.source = v >= 0 ? (enum access_source)v : ACCESS_SRC_NONE;
-	v = access_why_parse(str(st, "reason"));
+	v = access_why_parse(jget_str(st, "reason"));
 	s->access.why = v >= 0 ? (enum access_why)v : ACCESS_ERROR;
-	const char *text = str(st, "text");
+	const char *text = jget_str(st, "text");
 	if (text && strcmp(text, access_why_text(s->access.why)) != 0)
 		snprintf(s->access.msg, sizeof(s->access.msg), "%s", text);
-	int64_t m = i64(st, "monitored");
+	int64_t m = jget_i64(st, "monitored");
 	s->access.monitored = m > 0 ? (size_t)m : 0;
-	m = i64(st, "max_targets");
+	m = jget_i64(st, "max_targets");
 	s->access.max_targets = m > 0 ? (size_t)m : 0;
-	s->access.window_s = dbl(st, "window_s");
-	s->access.kdamond_pid = i64(st, "kdamond_pid");
-	s->access.kdamond_cpu_pct = dbl(st, "kdamond_cpu_pct");
-	s->access.request_ms = dbl(st, "request_ms");
+	s->access.window_s = jget_dbl(st, "window_s");
+	s->access.kdamond_pid = jget_i64(st, "kdamond_pid");
+	s->access.kdamond_cpu_pct = jget_dbl(st, "kdamond_cpu_pct");
+	s->access.request_ms = jget_dbl(st, "request_ms");
 	/* tool_cpu_pct was written with the kdamond's CPU in it. */
 	if (s->self_cpu_pct >= 0 && s->access.kdamond_cpu_pct >= 0)
 		s->self_cpu_pct = s->self_cpu_pct > s->access.kdamond_cpu_pct ?
 				  s->self_cpu_pct - s->access.kdamond_cpu_pct : 0;
 
-	json_object *procs = get(root, "processes");
-	size_t n = alen(procs), np = 0, nr = 0;
+	json_object *procs = jget(root, "processes");
+	size_t n = jget_len(procs), np = 0, nr = 0;
 	for (size_t i = 0; i < n && i < s->nprocs; i++) {
-		json_object *a = get(json_object_array_get_idx(procs, i), "access");
-		if (a && str(a, "source") && strcmp(str(a, "source"), "damon") == 0) {
+		json_object *a = jget(json_object_array_get_idx(procs, i), "access");
+		if (a && jget_str(a, "source") && strcmp(jget_str(a, "source"), "damon") == 0) {
 			np++;
-			size_t k = alen(get(a, "regions"));
+			size_t k = jget_len(jget(a, "regions"));
 			nr += k < ACCESS_MAX_REGIONS ? k : ACCESS_MAX_REGIONS;
 		}
 	}
@@ -232,54 +204,54 @@ int access_json_read(struct snapshot *s, json_object *root)
 	s->acc_kbcap = (np * 3 + nr) * nn;
 	size_t ro = 0, ko = 0;
 	for (size_t i = 0; i < n && i < s->nprocs; i++) {
-		json_object *a = get(json_object_array_get_idx(procs, i), "access");
-		if (!a || !str(a, "source") || strcmp(str(a, "source"), "damon") != 0)
+		json_object *a = jget(json_object_array_get_idx(procs, i), "access");
+		if (!a || !jget_str(a, "source") || strcmp(jget_str(a, "source"), "damon") != 0)
 			continue;
 		struct access_proc *o = &s->acc[s->nacc++];
 		o->pid = s->procs[i].info.pid;
 		o->source = ACCESS_SRC_DAMON;
-		o->window_s = dbl(a, "window_s");
-		o->age_s = dbl(a, "age_s");
-		o->monitored_s = dbl(a, "monitored_s");
+		o->window_s = jget_dbl(a, "window_s");
+		o->age_s = jget_dbl(a, "age_s");
+		o->monitored_s = jget_dbl(a, "monitored_s");
 		o->hot_node_kb = s->acc_kb + ko;
 		o->warm_node_kb = s->acc_kb + ko + nn;
 		o->cold_node_kb = s->acc_kb + ko + 2 * nn;
-		read_by_node(t, get(a, "hot_kb"), o->hot_node_kb);
-		read_by_node(t, get(a, "warm_kb"), o->warm_node_kb);
-		read_by_node(t, get(a, "cold_kb"), o->cold_node_kb);
+		read_by_node(t, jget(a, "hot_kb"), o->hot_node_kb);
+		read_by_node(t, jget(a, "warm_kb"), o->warm_node_kb);
+		read_by_node(t, jget(a, "cold_kb"), o->cold_node_kb);
 		ko += 3 * nn;
-		o->hot_kb = i64(a, "hot_total_kb");
-		o->warm_kb = i64(a, "warm_total_kb");
-		o->cold_kb = i64(a, "cold_total_kb");
-		o->hot_remote_kb = i64(a, "hot_remote_kb");
-		o->hot_remote_pct = dbl(a, "hot_remote_pct");
+		o->hot_kb = jget_i64(a, "hot_total_kb");
+		o->warm_kb = jget_i64(a, "warm_total_kb");
+		o->cold_kb = jget_i64(a, "cold_total_kb");
+		o->hot_remote_kb = jget_i64(a, "hot_remote_kb");
+		o->hot_remote_pct = jget_dbl(a, "hot_remote_pct");
 		/* The share as the sampler has it, not as rounded (the check
 		 * kept it within the rounding). */
 		if (o->hot_kb >= 0 && o->hot_remote_kb >= 0)
 			o->hot_remote_pct = o->hot_kb > 0 ? 100.0 * (double)o->hot_remote_kb /
 							     (double)o->hot_kb : -1;
-		o->cold_remote_idle_s = dbl(a, "cold_remote_idle_s");
+		o->cold_remote_idle_s = jget_dbl(a, "cold_remote_idle_s");
 		o->regions = s->acc_reg + ro;
-		json_object *rs = get(a, "regions");
-		for (size_t k = 0; k < alen(rs) && o->nregions < ACCESS_MAX_REGIONS; k++) {
+		json_object *rs = jget(a, "regions");
+		for (size_t k = 0; k < jget_len(rs) && o->nregions < ACCESS_MAX_REGIONS; k++) {
 			json_object *r = json_object_array_get_idx(rs, k);
 			struct access_region *g = &s->acc_reg[ro];
 			bool ok = true;
-			g->start = hex(str(r, "start"), &ok);
-			g->end = hex(str(r, "end"), &ok);
+			g->start = hex(jget_str(r, "start"), &ok);
+			g->end = hex(jget_str(r, "end"), &ok);
 			int h = -1;
 			for (int j = 0; j < 3; j++)
-				if (str(r, "heat") && strcmp(str(r, "heat"), access_heat_names[j]) == 0)
+				if (jget_str(r, "heat") && strcmp(jget_str(r, "heat"), access_heat_names[j]) == 0)
 					h = j;
 			if (!ok || g->start >= g->end || h < 0)
 				return -EINVAL;
 			g->heat = (enum access_heat)h;
-			g->nr_accesses = (int)i64(r, "nr_accesses");
-			g->max_accesses = (int)i64(r, "max_accesses");
-			g->age_s = dbl(r, "age_s");
-			g->resident_kb = i64(r, "resident_kb");
+			g->nr_accesses = (int)jget_i64(r, "nr_accesses");
+			g->max_accesses = (int)jget_i64(r, "max_accesses");
+			g->age_s = jget_dbl(r, "age_s");
+			g->resident_kb = jget_i64(r, "resident_kb");
 			g->kb_off = ko;
-			read_by_node(t, get(r, "node_kb"), s->acc_kb + ko);
+			read_by_node(t, jget(r, "node_kb"), s->acc_kb + ko);
 			ko += nn;
 			ro++;
 			o->nregions++;

@@ -15,6 +15,7 @@
 
 #include "sanitize.h"
 #include "snapshot_json.h"
+#include "jsonget.h"
 
 /* A string that is not valid UTF-8 (or holds a NUL) made so. */
 static json_object *clean_string(json_object *v)
@@ -60,17 +61,11 @@ static int clean(json_object *v)
 	return 0;
 }
 
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 /* The filter on the processes: those it leaves out are taken out, the
  * counts that say how many there are follow. */
 static int filter(json_object *root, const struct sampler_filter *f)
 {
-	json_object *procs = get(root, "processes");
+	json_object *procs = jget(root, "processes");
 	if (!json_object_is_type(procs, json_type_array))
 		return 0;
 	size_t n = json_object_array_length(procs), hidden = 0, known = 0;
@@ -79,10 +74,10 @@ static int filter(json_object *root, const struct sampler_filter *f)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		json_object *p = json_object_array_get_idx(procs, i), *v;
-		json_object *uid = get(p, "uid"), *kt = get(p, "kernel_thread");
-		const char *user = (v = get(p, "user")) ? json_object_get_string(v) : NULL;
+		json_object *uid = jget(p, "uid"), *kt = jget(p, "kernel_thread");
+		const char *user = (v = jget(p, "user")) ? json_object_get_string(v) : NULL;
 		struct proc_info in = {
-			.pid = (int)json_object_get_int64(get(p, "pid")),
+			.pid = (int)json_object_get_int64(jget(p, "pid")),
 			.uid = uid ? json_object_get_int64(uid) : -1,
 			.user = user ? user : "",
 			.kthread = kt && json_object_get_boolean(kt),
@@ -92,7 +87,7 @@ static int filter(json_object *root, const struct sampler_filter *f)
 			hidden += k;
 			continue;
 		}
-		const char *nm = (v = get(p, "numa_maps")) ? json_object_get_string(v) : NULL;
+		const char *nm = (v = jget(p, "numa_maps")) ? json_object_get_string(v) : NULL;
 		known += !nm || strcmp(nm, "not_read") != 0;
 		if (json_object_array_add(kept, json_object_get(p)) != 0) {
 			json_object_put(p);
@@ -104,15 +99,15 @@ static int filter(json_object *root, const struct sampler_filter *f)
 		json_object_put(kept);
 		return 0;               /* as recorded */
 	}
-	json_object *kh = get(root, "kernel_threads_hidden");
-	json_object *nb = get(root, "numa_maps_budget");
+	json_object *kh = jget(root, "kernel_threads_hidden");
+	json_object *nb = jget(root, "numa_maps_budget");
 	if (kh)
 		json_object_object_add(root, "kernel_threads_hidden",
 				       json_object_new_int64(json_object_get_int64(kh) + (int64_t)hidden));
-	if (get(nb, "processes"))
+	if (jget(nb, "processes"))
 		json_object_object_add(nb, "processes",
 				       json_object_new_int64((int64_t)json_object_array_length(kept)));
-	if (get(nb, "known"))
+	if (jget(nb, "known"))
 		json_object_object_add(nb, "known", json_object_new_int64((int64_t)known));
 	json_object_object_add(root, "processes", kept);
 	return 0;
@@ -123,10 +118,10 @@ static int filter(json_object *root, const struct sampler_filter *f)
  * when there is no "version"). NULL when it has one (or no memory). */
 static json_object *with_schema_version(json_object *root)
 {
-	if (get(root, "schema_version"))
+	if (jget(root, "schema_version"))
 		return NULL;
 	json_object *o = json_object_new_object();
-	bool done = false, after = get(root, "version") != NULL;
+	bool done = false, after = jget(root, "version") != NULL;
 	if (!o)
 		return NULL;
 	json_object_object_foreach(root, key, val) {

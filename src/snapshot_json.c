@@ -23,41 +23,12 @@
 #include "snapshot_json_int.h"
 #include "snapshot_tiers.h"
 #include "access_json.h"
-
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-/* A number, or -1 for null or missing. */
-static int64_t i64(json_object *o, const char *k)
-{
-	json_object *v = get(o, k);
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
-}
-
-static double dbl(json_object *o, const char *k)
-{
-	json_object *v = get(o, k);
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : -1;
-}
-
-static const char *str(json_object *o, const char *k)
-{
-	json_object *v = get(o, k);
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-static size_t alen(json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
+#include "jsonget.h"
 
 static int id_list(json_object *a, struct bitmap *b)
 {
 	bitmap_init(b);
-	for (size_t i = 0; i < alen(a); i++) {
+	for (size_t i = 0; i < jget_len(a); i++) {
 		int64_t v = json_object_get_int64(json_object_array_get_idx(a, i));
 		if (v < 0 || v > (1 << 22) || bitmap_set(b, (unsigned)v) != 0)
 			return -EINVAL;
@@ -106,40 +77,40 @@ static int cpu_index(struct topology *t)
 
 static int topo_cpus(json_object *a, struct topology *t)
 {
-	t->ncpus = alen(a);
+	t->ncpus = jget_len(a);
 	t->cpus = calloc(t->ncpus ? t->ncpus : 1, sizeof(*t->cpus));
 	if (!t->cpus)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->ncpus; i++) {
 		json_object *c = json_object_array_get_idx(a, i);
 		struct topo_cpu *tc = &t->cpus[i];
-		tc->id = (int)i64(c, "id");
+		tc->id = (int)jget_i64(c, "id");
 		if (tc->id < 0 || tc->id > (1 << 22) || (i && tc->id <= t->cpus[i - 1].id))
 			return -EINVAL;
-		json_object *on = get(c, "online");
+		json_object *on = jget(c, "online");
 		tc->online = on && json_object_is_type(on, json_type_boolean) ? json_object_get_boolean(on) : -1;
-		tc->package = (int)i64(c, "package");
-		tc->die = (int)i64(c, "die");
-		tc->core = (int)i64(c, "core");
+		tc->package = (int)jget_i64(c, "package");
+		tc->die = (int)jget_i64(c, "die");
+		tc->core = (int)jget_i64(c, "core");
 		tc->cluster = -1;
 		tc->has_topology = tc->package >= 0 || tc->core >= 0;
-		int64_t node = i64(c, "node");
+		int64_t node = jget_i64(c, "node");
 		tc->node_index = node >= 0 ? topology_node_index(t, (int)node) : -1;
 		bitmap_init(&tc->core_siblings);
-		if (id_list(get(c, "thread_siblings"), &tc->thread_siblings))
+		if (id_list(jget(c, "thread_siblings"), &tc->thread_siblings))
 			return -EINVAL;
-		json_object *ca = get(c, "caches");
-		tc->ncaches = alen(ca);
+		json_object *ca = jget(c, "caches");
+		tc->ncaches = jget_len(ca);
 		tc->caches = calloc(tc->ncaches ? tc->ncaches : 1, sizeof(*tc->caches));
 		if (!tc->caches)
 			return -ENOMEM;
 		for (size_t k = 0; k < tc->ncaches; k++) {
 			json_object *co = json_object_array_get_idx(ca, k);
 			struct topo_cache *cc = &tc->caches[k];
-			cc->level = (int)i64(co, "level");
-			dup_clip(str(co, "type"), cc->type, sizeof(cc->type));
-			cc->size_kb = i64(co, "size_kb");
-			if (id_list(get(co, "shared_cpus"), &cc->shared))
+			cc->level = (int)jget_i64(co, "level");
+			dup_clip(jget_str(co, "type"), cc->type, sizeof(cc->type));
+			cc->size_kb = jget_i64(co, "size_kb");
+			if (id_list(jget(co, "shared_cpus"), &cc->shared))
 				return -EINVAL;
 		}
 	}
@@ -148,13 +119,13 @@ static int topo_cpus(json_object *a, struct topology *t)
 
 static int topo_build(json_object *h, struct topology *t)
 {
-	json_object *to = get(h, "topology");
-	json_object *nodes = get(to, "nodes");
-	if (!to || !alen(nodes))
+	json_object *to = jget(h, "topology");
+	json_object *nodes = jget(to, "nodes");
+	if (!to || !jget_len(nodes))
 		return -EINVAL;
-	json_object *numa = get(to, "numa");
+	json_object *numa = jget(to, "numa");
 	t->synthetic = numa && !json_object_get_boolean(numa);
-	t->nnodes = alen(nodes);
+	t->nnodes = jget_len(nodes);
 	t->nodes = calloc(t->nnodes, sizeof(*t->nodes));
 	t->dist = malloc(t->nnodes * t->nnodes * sizeof(int));
 	if (!t->nodes || !t->dist)
@@ -162,30 +133,30 @@ static int topo_build(json_object *h, struct topology *t)
 	for (size_t i = 0; i < t->nnodes; i++) {
 		json_object *n = json_object_array_get_idx(nodes, i);
 		struct topo_node *tn = &t->nodes[i];
-		int64_t id = i64(n, "id");
+		int64_t id = jget_i64(n, "id");
 		if (id < 0 || id > TOPO_MAX_NODE_ID || (i && id <= t->nodes[i - 1].id))
 			return -EINVAL;
 		tn->id = (int)id;
-		if (id_list(get(n, "cpus"), &tn->cpus))
+		if (id_list(jget(n, "cpus"), &tn->cpus))
 			return -EINVAL;
-		tn->mem_total_kb = i64(n, "mem_total_kb");
-		json_object *hm = get(n, "has_memory");
+		tn->mem_total_kb = jget_i64(n, "mem_total_kb");
+		json_object *hm = jget(n, "has_memory");
 		tn->has_memory = hm ? json_object_get_boolean(hm) : tn->mem_total_kb > 0;
 	}
 	/* Node ids first (CPUs name their node by id). */
 	if (topology_build_index(t) != 0)
 		return -ENOMEM;
-	json_object *m = get(get(to, "distances"), "matrix");
-	t->dist_known = alen(m) == t->nnodes;
+	json_object *m = jget(jget(to, "distances"), "matrix");
+	t->dist_known = jget_len(m) == t->nnodes;
 	for (size_t i = 0; i < t->nnodes; i++) {
 		json_object *row = t->dist_known ? json_object_array_get_idx(m, i) : NULL;
 		for (size_t j = 0; j < t->nnodes; j++) {
-			json_object *v = alen(row) == t->nnodes ? json_object_array_get_idx(row, j) : NULL;
+			json_object *v = jget_len(row) == t->nnodes ? json_object_array_get_idx(row, j) : NULL;
 			t->dist[i * t->nnodes + j] = v && !json_object_is_type(v, json_type_null) ?
 						     json_object_get_int(v) : -1;
 		}
 	}
-	int rc = topo_cpus(get(to, "cpus"), t);
+	int rc = topo_cpus(jget(to, "cpus"), t);
 	if (rc || (rc = cpu_index(t)) != 0)
 		return rc;
 	for (size_t i = 0; i < t->nnodes; i++) {
@@ -196,12 +167,12 @@ static int topo_build(json_object *h, struct topology *t)
 		}
 		t->nodes[i].ncpus_online = on;
 	}
-	if (id_list(get(to, "online_nodes"), &t->online_nodes) ||
-	    id_list(get(to, "possible_nodes"), &t->possible_nodes))
+	if (id_list(jget(to, "online_nodes"), &t->online_nodes) ||
+	    id_list(jget(to, "possible_nodes"), &t->possible_nodes))
 		return -EINVAL;
-	t->default_huge_kb = i64(to, "default_huge_kb");
-	json_object *w = get(to, "warnings");
-	t->nwarnings = alen(w);
+	t->default_huge_kb = jget_i64(to, "default_huge_kb");
+	json_object *w = jget(to, "warnings");
+	t->nwarnings = jget_len(w);
 	t->warnings = calloc(t->nwarnings ? t->nwarnings : 1, sizeof(char *));
 	if (!t->warnings)
 		return -ENOMEM;
@@ -229,13 +200,13 @@ int snapshot_json_topology(const char *header, struct topology *t, char *err, si
 
 static int64_t *matrix64(json_object *m, size_t n, size_t *known)
 {
-	if (alen(m) != n)
+	if (jget_len(m) != n)
 		return NULL;
 	int64_t *v = malloc((n ? n * n : 1) * sizeof(int64_t));
 	for (size_t i = 0; v && i < n; i++) {
 		json_object *row = json_object_array_get_idx(m, i);
 		for (size_t j = 0; j < n; j++) {
-			json_object *c = alen(row) == n ? json_object_array_get_idx(row, j) : NULL;
+			json_object *c = jget_len(row) == n ? json_object_array_get_idx(row, j) : NULL;
 			v[i * n + j] = c && !json_object_is_type(c, json_type_null) ? json_object_get_int64(c) : -1;
 			*known += v[i * n + j] >= 0;
 		}
@@ -248,19 +219,19 @@ void snapshot_json_extras(const char *header, const struct topology *t, struct h
 {
 	*have_hmat = *have_meas = false;
 	json_object *o = json_tokener_parse(header);
-	json_object *hm = get(o, "hmat");
+	json_object *hm = jget(o, "hmat");
 	if (hm && !json_object_is_type(hm, json_type_null)) {
 		memset(h, 0, sizeof(*h));
 		h->n = t->nnodes;
-		h->access = (int)i64(hm, "access_class");
-		h->lat_ns = matrix64(get(hm, "latency_ns"), t->nnodes, &h->ncells);
-		h->bw_mbs = matrix64(get(hm, "read_bandwidth_mbs"), t->nnodes, &h->ncells);
+		h->access = (int)jget_i64(hm, "access_class");
+		h->lat_ns = matrix64(jget(hm, "latency_ns"), t->nnodes, &h->ncells);
+		h->bw_mbs = matrix64(jget(hm, "read_bandwidth_mbs"), t->nnodes, &h->ncells);
 		if (h->lat_ns && h->bw_mbs)
 			*have_hmat = true;
 		else
 			hmat_free(h);
 	}
-	json_object *me = get(o, "measurement");
+	json_object *me = jget(o, "measurement");
 	if (me && !json_object_is_type(me, json_type_null)) {
 		const char *txt = json_object_to_json_string_ext(me, JSON_C_TO_STRING_PLAIN);
 		*have_meas = measure_parse(txt, strlen(txt), t, m) == 0;
@@ -290,7 +261,7 @@ static void per_node(const struct topology *t, json_object *o, int64_t *arr)
 	for (size_t j = 0; j < t->nnodes; j++) {
 		char id[16];
 		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		arr[j] = i64(o, id);
+		arr[j] = jget_i64(o, id);
 	}
 }
 
@@ -310,14 +281,14 @@ static void tier_node_from(const struct topology *t, size_t i, json_object *no, 
 	n->id = t->nodes[i].id;
 	n->tier = tier >= 0 ? tier : -1;
 	n->cpus = !bitmap_empty(&t->nodes[i].cpus);
-	json_object *h = get(no, "hmat");
-	int64_t ac = i64(h, "access_class");
+	json_object *h = jget(no, "hmat");
+	int64_t ac = jget_i64(h, "access_class");
 	n->access = ac == 0 || ac == 1 ? (int)ac : -1;
 	int64_t *f[] = { &n->read_lat_ns, &n->write_lat_ns, &n->read_bw_mbs, &n->write_bw_mbs };
 	static const char *const k[] = { "read_latency_ns", "write_latency_ns", "read_bandwidth_mbs",
 					 "write_bandwidth_mbs" };
 	for (size_t j = 0; j < 4; j++)
-		*f[j] = i64(h, k[j]) > 0 ? i64(h, k[j]) : -1;
+		*f[j] = jget_i64(h, k[j]) > 0 ? jget_i64(h, k[j]) : -1;
 }
 
 static int nodes_from(struct snapshot *s, json_object *root)
@@ -331,8 +302,8 @@ static int nodes_from(struct snapshot *s, json_object *root)
 	s->low_kb = calloc(n, sizeof(*s->low_kb));
 	if (!s->nodes || !s->node_load || !s->node_ticks || !s->ns_rate || !s->low_kb)
 		return -ENOMEM;
-	json_object *nodes = get(root, "nodes");
-	json_object *bal = get(root, "numa_balancing");
+	json_object *nodes = jget(root, "nodes");
+	json_object *bal = jget(root, "numa_balancing");
 	if (bal) {
 		s->nk.node = calloc(n, sizeof(*s->nk.node));
 		s->nk.node_rate = calloc(n, sizeof(*s->nk.node_rate));
@@ -342,11 +313,11 @@ static int nodes_from(struct snapshot *s, json_object *root)
 	}
 	for (size_t i = 0; i < n; i++) {
 		/* Nodes come in the topology's order; else found by id. */
-		json_object *no = i < alen(nodes) ? json_object_array_get_idx(nodes, i) : NULL;
-		if (!no || i64(no, "id") != t->nodes[i].id) {
+		json_object *no = i < jget_len(nodes) ? json_object_array_get_idx(nodes, i) : NULL;
+		if (!no || jget_i64(no, "id") != t->nodes[i].id) {
 			no = NULL;
-			for (size_t k = 0; k < alen(nodes) && !no; k++)
-				if (i64(json_object_array_get_idx(nodes, k), "id") == t->nodes[i].id)
+			for (size_t k = 0; k < jget_len(nodes) && !no; k++)
+				if (jget_i64(json_object_array_get_idx(nodes, k), "id") == t->nodes[i].id)
 					no = json_object_array_get_idx(nodes, k);
 		}
 		struct node_sample *ns = &s->nodes[i];
@@ -356,18 +327,18 @@ static int nodes_from(struct snapshot *s, json_object *root)
 		/* The per-node metrics' table: each row's key, through its setter. */
 		for (size_t k = 0; k < node_nfields; k++) {
 			const struct node_field *f = &node_fields[k];
-			f->set(s, i, f->unit == NF_KB ? (double)i64(no, f->key) : dbl(no, f->key));
+			f->set(s, i, f->unit == NF_KB ? (double)jget_i64(no, f->key) : jget_dbl(no, f->key));
 		}
 		if (ns->mem.mem_total_kb >= 0 && ns->mem.mem_free_kb >= 0)
 			ns->mem.mem_used_kb = ns->mem.mem_total_kb - ns->mem.mem_free_kb;
 		ns->mem_rc = no ? 0 : -ENOENT;
-		json_object *st = get(no, "numastat"), *rt = get(no, "numastat_per_s");
+		json_object *st = jget(no, "numastat"), *rt = jget(no, "numastat_per_s");
 		for (int k = 0; k < NUMASTAT_NKEYS; k++) {
-			ns->ns.v[k] = i64(st, numastat_names[k]);
-			s->ns_rate[i][k] = dbl(rt, numastat_names[k]);
+			ns->ns.v[k] = jget_i64(st, numastat_names[k]);
+			s->ns_rate[i][k] = jget_dbl(rt, numastat_names[k]);
 		}
-		json_object *hp = get(no, "hugepages");
-		size_t np = alen(hp);
+		json_object *hp = jget(no, "hugepages");
+		size_t np = jget_len(hp);
 		if (np) {
 			ns->pools = calloc(np, sizeof(*ns->pools));
 			if (!ns->pools)
@@ -375,32 +346,32 @@ static int nodes_from(struct snapshot *s, json_object *root)
 			ns->npools = ns->poolcap = np;
 			for (size_t k = 0; k < np; k++) {
 				json_object *h = json_object_array_get_idx(hp, k);
-				ns->pools[k] = (struct hugepool){ i64(h, "size_kb"), i64(h, "total"), i64(h, "free") };
+				ns->pools[k] = (struct hugepool){ jget_i64(h, "size_kb"), jget_i64(h, "total"), jget_i64(h, "free") };
 			}
 		}
 		if (bal) {
-			json_object *r = get(no, "numa_balancing_per_s");
+			json_object *r = jget(no, "numa_balancing_per_s");
 			for (int k = 0; k < NVM_NKEYS; k++) {
 				s->nk.node[i].v[k] = -1;
-				s->nk.node_rate[i][k] = dbl(r, nvm_names[k]);
+				s->nk.node_rate[i][k] = jget_dbl(r, nvm_names[k]);
 			}
-			s->nk.tier[i] = (int)i64(no, "memory_tier");
+			s->nk.tier[i] = (int)jget_i64(no, "memory_tier");
 			tier_node_from(t, i, no, &s->nk.tiers.node[i], s->nk.tier[i]);
 		}
 	}
 	if (bal) {
-		s->nk.balancing = (int)i64(bal, "mode");
-		json_object *c = get(bal, "counters"), *r = get(bal, "per_s");
+		s->nk.balancing = (int)jget_i64(bal, "mode");
+		json_object *c = jget(bal, "counters"), *r = jget(bal, "per_s");
 		for (int k = 0; k < NVM_NKEYS; k++) {
-			s->nk.sys.v[k] = i64(c, nvm_names[k]);
-			s->nk.sys_rate[k] = dbl(r, nvm_names[k]);
+			s->nk.sys.v[k] = jget_i64(c, nvm_names[k]);
+			s->nk.sys_rate[k] = jget_dbl(r, nvm_names[k]);
 		}
-		s->nk.sched_read = (size_t)(i64(bal, "processes_sched_read") > 0 ?
-					    i64(bal, "processes_sched_read") : 0);
-		json_object *de = get(bal, "demotion_enabled");
+		s->nk.sched_read = (size_t)(jget_i64(bal, "processes_sched_read") > 0 ?
+					    jget_i64(bal, "processes_sched_read") : 0);
+		json_object *de = jget(bal, "demotion_enabled");
 		s->nk.tiers.demotion = de && json_object_is_type(de, json_type_boolean) ?
 				       json_object_get_boolean(de) : -1;
-		s->nk.tiers.promote_limit_mbps = i64(bal, "promote_rate_limit_mbps");
+		s->nk.tiers.promote_limit_mbps = jget_i64(bal, "promote_rate_limit_mbps");
 		if (tiers_build(&s->nk.tiers) != 0)
 			return -ENOMEM;
 	} else {
@@ -414,14 +385,14 @@ static int nodes_from(struct snapshot *s, json_object *root)
 static int cgroups_from(struct snapshot *s, json_object *root)
 {
 	const struct topology *t = s->topo;
-	json_object *cg = get(root, "cgroups");
+	json_object *cg = jget(root, "cgroups");
 	if (!cg)
 		return 0;
 	s->have_cgroups = true;
-	int lay = name_index(cgroup_layout_names, 4, str(root, "cgroup_layout"));
+	int lay = name_index(cgroup_layout_names, 4, jget_str(root, "cgroup_layout"));
 	s->cgroups.layout = lay >= 0 ? (enum cgroup_layout)lay : CGROUP_NONE;
 	s->cg_layout = s->cgroups.layout;
-	size_t n = alen(cg), nn = t->nnodes;
+	size_t n = jget_len(cg), nn = t->nnodes;
 	s->cgroups.v = calloc(n ? n : 1, sizeof(*s->cgroups.v));
 	s->cgroups.kb = malloc((n ? n : 1) * 3 * (nn ? nn : 1) * sizeof(int64_t));
 	if (!s->cgroups.v || !s->cgroups.kb)
@@ -435,7 +406,7 @@ static int cgroups_from(struct snapshot *s, json_object *root)
 		bitmap_init(&c->cpus);
 		bitmap_init(&c->mems);
 		bitmap_init(&c->run_nodes);
-		const char *path = str(o, "path");
+		const char *path = jget_str(o, "path");
 		if (!(c->path = strdup(path ? path : "?")))
 			return -ENOMEM;
 		c->depth = 0;
@@ -447,30 +418,30 @@ static int cgroups_from(struct snapshot *s, json_object *root)
 				c->parent = (int)k;
 				break;
 			}
-		int st = name_index(cgroup_state_names, 4, str(o, "state"));
+		int st = name_index(cgroup_state_names, 4, jget_str(o, "state"));
 		c->state = st >= 0 ? (enum cgroup_state)st : CGS_ERROR;
-		c->procs_tree = i64(o, "processes");
-		c->procs = i64(o, "processes_own");
+		c->procs_tree = jget_i64(o, "processes");
+		c->procs = jget_i64(o, "processes_own");
 		c->node_kb = s->cgroups.kb + i * 3 * nn;
 		c->anon_kb = c->node_kb + nn;
 		c->file_kb = c->anon_kb + nn;
-		json_object *nk = get(o, "node_kb");
+		json_object *nk = jget(o, "node_kb");
 		c->have_numa = nk && !json_object_is_type(nk, json_type_null);
 		per_node(t, nk, c->node_kb);
-		per_node(t, get(o, "anon_node_kb"), c->anon_kb);
-		per_node(t, get(o, "file_node_kb"), c->file_kb);
-		c->total_kb = i64(o, "total_kb");
-		c->anon_total_kb = i64(o, "anon_kb");
-		c->file_total_kb = i64(o, "file_kb");
-		c->unknown_node_kb = i64(o, "unknown_node_kb");
-		c->current_kb = i64(o, "memory_current_kb");
-		json_object *ce = get(o, "cpus_effective"), *me = get(o, "mems_effective");
+		per_node(t, jget(o, "anon_node_kb"), c->anon_kb);
+		per_node(t, jget(o, "file_node_kb"), c->file_kb);
+		c->total_kb = jget_i64(o, "total_kb");
+		c->anon_total_kb = jget_i64(o, "anon_kb");
+		c->file_total_kb = jget_i64(o, "file_kb");
+		c->unknown_node_kb = jget_i64(o, "unknown_node_kb");
+		c->current_kb = jget_i64(o, "memory_current_kb");
+		json_object *ce = jget(o, "cpus_effective"), *me = jget(o, "mems_effective");
 		c->have_cpus = ce && !json_object_is_type(ce, json_type_null);
 		c->have_mems = me && !json_object_is_type(me, json_type_null);
-		if (id_list(ce, &c->cpus) || id_list(me, &c->mems) || id_list(get(o, "run_nodes"), &c->run_nodes))
+		if (id_list(ce, &c->cpus) || id_list(me, &c->mems) || id_list(jget(o, "run_nodes"), &c->run_nodes))
 			return -EINVAL;
-		c->remote_kb = i64(o, "remote_kb");
-		const char *ra = str(o, "remote_against");
+		c->remote_kb = jget_i64(o, "remote_kb");
+		const char *ra = jget_str(o, "remote_against");
 		c->remote_by_mems = ra && strcmp(ra, "mems_effective") == 0;
 	}
 	return 0;
@@ -489,28 +460,28 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	size_t nn = t->nnodes;
 	memset(p, 0, sizeof(*p));
 	struct proc_info *in = &p->info;
-	in->pid = (int)i64(o, "pid");
-	in->ppid = (int)i64(o, "ppid");
-	in->comm = proc_str(s, str(o, "comm"), 63);
-	in->cmdline = proc_str(s, str(o, "cmdline"), 255);
-	in->user = proc_str(s, str(o, "user"), 32);
+	in->pid = (int)jget_i64(o, "pid");
+	in->ppid = (int)jget_i64(o, "ppid");
+	in->comm = proc_str(s, jget_str(o, "comm"), 63);
+	in->cmdline = proc_str(s, jget_str(o, "cmdline"), 255);
+	in->user = proc_str(s, jget_str(o, "user"), 32);
 	if (!in->comm || !in->cmdline || !in->user)
 		return -ENOMEM;
-	in->uid = i64(o, "uid");
-	const char *stt = str(o, "state");
+	in->uid = jget_i64(o, "uid");
+	const char *stt = jget_str(o, "state");
 	in->state = stt && stt[0] != '?' ? stt[0] : 0;
-	json_object *kt = get(o, "kernel_thread");
+	json_object *kt = jget(o, "kernel_thread");
 	in->kthread = kt && json_object_get_boolean(kt);
-	in->starttime = (uint64_t)(i64(o, "start_ticks") > 0 ? i64(o, "start_ticks") : 0);
-	in->nthreads = proc_nthreads(i64(o, "threads"));
-	in->last_cpu = (int)i64(o, "last_cpu");
-	in->rss_kb = i64(o, "rss_kb");
-	double ct = dbl(o, "cpu_time_s");
+	in->starttime = (uint64_t)(jget_i64(o, "start_ticks") > 0 ? jget_i64(o, "start_ticks") : 0);
+	in->nthreads = proc_nthreads(jget_i64(o, "threads"));
+	in->last_cpu = (int)jget_i64(o, "last_cpu");
+	in->rss_kb = jget_i64(o, "rss_kb");
+	double ct = jget_dbl(o, "cpu_time_s");
 	in->utime = ct >= 0 ? parse_s_ticks(ct) : 0;
-	p->cpu_pct = dbl(o, "cpu_pct");
-	int64_t home = i64(o, "home_node");
+	p->cpu_pct = jget_dbl(o, "cpu_pct");
+	int64_t home = jget_i64(o, "home_node");
 	p->home = home >= 0 ? topology_node_index(t, (int)home) : -1;
-	int nm = name_index(nm_state_names, 5, str(o, "numa_maps"));
+	int nm = name_index(nm_state_names, 5, jget_str(o, "numa_maps"));
 	p->nm = nm >= 0 ? (enum nm_state)nm : NMS_ERROR;
 	p->nm_errno = p->nm == NMS_ERROR ? EIO : 0;
 	p->node_kb = kb;
@@ -518,46 +489,46 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	p->file_kb = kb + 2 * nn;
 	p->huge_kb = kb + 3 * nn;
 	p->pol_kb = kb + 4 * nn;
-	per_node(t, get(o, "node_kb"), p->node_kb);
-	per_node(t, get(o, "anon_kb"), p->anon_kb);
-	per_node(t, get(o, "file_kb"), p->file_kb);
-	json_object *hk = get(o, "huge_kb");
+	per_node(t, jget(o, "node_kb"), p->node_kb);
+	per_node(t, jget(o, "anon_kb"), p->anon_kb);
+	per_node(t, jget(o, "file_kb"), p->file_kb);
+	json_object *hk = jget(o, "huge_kb");
 	per_node(t, hk, p->huge_kb);
 	for (size_t j = 0; j < nn; j++)
 		p->pol_kb[j] = 0;
 	p->huge_unknown = p->nm == NMS_OK && (!hk || json_object_is_type(hk, json_type_null));
 	p->pol_mode = -1;
-	p->total_kb = i64(o, "total_kb");
-	p->remote_kb = i64(o, "remote_kb");
-	p->unknown_node_kb = i64(o, "unknown_node_kb");
+	p->total_kb = jget_i64(o, "total_kb");
+	p->remote_kb = jget_i64(o, "remote_kb");
+	p->unknown_node_kb = jget_i64(o, "unknown_node_kb");
 	if (p->unknown_node_kb < 0)
 		p->unknown_node_kb = 0;
 	p->unknown_node_id = -1;
-	int64_t w = i64(o, "numa_maps_warnings");
+	int64_t w = jget_i64(o, "numa_maps_warnings");
 	p->nm_warnings = w > 0 ? (w > UINT32_MAX ? UINT32_MAX : (uint32_t)w) : 0;
-	p->remote_pct = dbl(o, "remote_pct");
+	p->remote_pct = jget_dbl(o, "remote_pct");
 	tiers_split_kb(&s->nk.tiers, p->nm == NMS_OK ? p->node_kb : NULL, &p->fast_kb, &p->slow_kb);
-	int64_t maps = i64(o, "mappings");
+	int64_t maps = jget_i64(o, "mappings");
 	p->nmappings = maps > 0 ? (maps > UINT32_MAX ? UINT32_MAX : (uint32_t)maps) : 0;
-	p->policy = proc_str(s, str(o, "policy"), 63);
+	p->policy = proc_str(s, jget_str(o, "policy"), 63);
 	p->pol_top = "";
 	if (!p->policy)
 		return -ENOMEM;
-	const char *pl = str(o, "placement");
+	const char *pl = jget_str(o, "placement");
 	p->nm_sampled = pl && strcmp(pl, "sampled") == 0;
-	p->nm_age_s = dbl(o, "sample_age_s");
-	p->racc_pct = dbl(o, "remote_access_pct");
-	p->kmig_pages = i64(o, "kernel_migrated_pages");
-	p->kmig_rate = dbl(o, "kernel_migrate_per_s");
-	p->sched_age_s = dbl(o, "sched_age_s");
+	p->nm_age_s = jget_dbl(o, "sample_age_s");
+	p->racc_pct = jget_dbl(o, "remote_access_pct");
+	p->kmig_pages = jget_i64(o, "kernel_migrated_pages");
+	p->kmig_rate = jget_dbl(o, "kernel_migrate_per_s");
+	p->sched_age_s = jget_dbl(o, "sched_age_s");
 	p->moved_from = -1;
 	p->rss_growth_kb = -1;
 	p->why_idx = -1;
 	p->cgroup_idx = -1;
-	const char *cause = str(o, "remote_cause");
+	const char *cause = jget_str(o, "remote_cause");
 	int wc = name_index(why_cause_names, WHY_NCAUSES, cause);
 	p->why = wc >= 0 ? wc : WHY_NOT_READ;
-	json_object *adv = get(o, "advice");
+	json_object *adv = jget(o, "advice");
 	if (adv && p->why != WHY_NONE && p->why != WHY_NOT_READ) {
 		struct why_result *g = buf_grow_array(s->why, &s->whycap, s->nwhy + 1, sizeof(*g));
 		if (!g)
@@ -566,17 +537,17 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 		struct why_result *r = &s->why[s->nwhy];
 		memset(r, 0, sizeof(*r));
 		r->cause = (enum why_cause)p->why;
-		json_object *ev = get(o, "remote_evidence");
-		for (size_t k = 0; k < alen(ev) && k < WHY_MAX_EVIDENCE; k++)
+		json_object *ev = jget(o, "remote_evidence");
+		for (size_t k = 0; k < jget_len(ev) && k < WHY_MAX_EVIDENCE; k++)
 			dup_clip(json_object_get_string(json_object_array_get_idx(ev, k)),
 				 r->evidence[k], sizeof(r->evidence[k])), r->nevidence++;
-		int act = name_index(why_action_names, WHY_NACTIONS, str(adv, "action"));
+		int act = name_index(why_action_names, WHY_NACTIONS, jget_str(adv, "action"));
 		r->action = act >= 0 ? (enum why_action)act : WHY_ACT_NONE;
-		r->node = (int)i64(adv, "node");
-		dup_clip(str(adv, "text"), r->text, sizeof(r->text));
+		r->node = (int)jget_i64(adv, "node");
+		dup_clip(jget_str(adv, "text"), r->text, sizeof(r->text));
 		p->why_idx = (long)s->nwhy++;
 	}
-	const char *cgp = str(o, "cgroup");
+	const char *cgp = jget_str(o, "cgroup");
 	if (cgp) {
 		char *kept;
 		if (keep_string(s, cgp, &kept))
@@ -584,35 +555,35 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 		p->cgroup = kept;
 		p->cgroup_idx = s->have_cgroups ? cgroup_find(&s->cgroups, cgp) : -1;
 	}
-	if (!s->cg_layout && get(o, "cgroup"))
+	if (!s->cg_layout && jget(o, "cgroup"))
 		s->cg_layout = CGROUP_V2;   /* processes' cgroups were read */
 	return 0;
 }
 
 static int build(struct snapshot *s, json_object *root)
 {
-	const char *ts = str(root, "timestamp");
+	const char *ts = jget_str(root, "timestamp");
 	struct tm tm = { 0 };
 	if (!ts || !strptime(ts, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		return -EINVAL;
 	s->wall.tv_sec = timegm(&tm);
-	s->interval_s = dbl(root, "interval_s");
-	s->seq = (unsigned)(i64(root, "sample") > 0 ? i64(root, "sample") : 0);
-	s->self_cpu_pct = dbl(root, "tool_cpu_pct");
-	json_object *nb = get(root, "numa_maps_budget");
-	json_object *full = get(nb, "full");
+	s->interval_s = jget_dbl(root, "interval_s");
+	s->seq = (unsigned)(jget_i64(root, "sample") > 0 ? jget_i64(root, "sample") : 0);
+	s->self_cpu_pct = jget_dbl(root, "tool_cpu_pct");
+	json_object *nb = jget(root, "numa_maps_budget");
+	json_object *full = jget(nb, "full");
 	s->nm_stats.full = full && json_object_get_boolean(full);
-	s->nm_stats.budget_ms = dbl(nb, "budget_ms");
-	s->nm_stats.read = (size_t)(i64(nb, "read") > 0 ? i64(nb, "read") : 0);
-	s->nm_stats.sampled = (size_t)(i64(nb, "sampled") > 0 ? i64(nb, "sampled") : 0);
-	s->nm_stats.kept = (size_t)(i64(nb, "kept") > 0 ? i64(nb, "kept") : 0);
-	s->nm_stats.skipped = (size_t)(i64(nb, "over_budget") > 0 ? i64(nb, "over_budget") : 0);
-	s->nm_stats.spent_ms = dbl(nb, "spent_ms");
-	int64_t kh = i64(root, "kernel_threads_hidden");
+	s->nm_stats.budget_ms = jget_dbl(nb, "budget_ms");
+	s->nm_stats.read = (size_t)(jget_i64(nb, "read") > 0 ? jget_i64(nb, "read") : 0);
+	s->nm_stats.sampled = (size_t)(jget_i64(nb, "sampled") > 0 ? jget_i64(nb, "sampled") : 0);
+	s->nm_stats.kept = (size_t)(jget_i64(nb, "kept") > 0 ? jget_i64(nb, "kept") : 0);
+	s->nm_stats.skipped = (size_t)(jget_i64(nb, "over_budget") > 0 ? jget_i64(nb, "over_budget") : 0);
+	s->nm_stats.spent_ms = jget_dbl(nb, "spent_ms");
+	int64_t kh = jget_i64(root, "kernel_threads_hidden");
 	s->kthreads_hidden = kh > 0 ? (size_t)kh : 0;
 	/* The recorded warnings, without the topology's own (the header's). */
-	json_object *w = get(root, "warnings");
-	for (size_t i = 0; i < alen(w); i++) {
+	json_object *w = jget(root, "warnings");
+	for (size_t i = 0; i < jget_len(w); i++) {
 		const char *raw = json_object_get_string(json_object_array_get_idx(w, i));
 		char *line = raw ? term_dup(raw) : NULL;
 		if (raw && !line)
@@ -629,11 +600,11 @@ static int build(struct snapshot *s, json_object *root)
 	int rc = nodes_from(s, root);
 	if (!rc)
 		rc = cgroups_from(s, root);
-	s->cgroups_ms = dbl(root, "cgroups_read_ms");
+	s->cgroups_ms = jget_dbl(root, "cgroups_read_ms");
 	if (rc)
 		return rc;
-	json_object *procs = get(root, "processes");
-	size_t n = alen(procs), nn = s->topo->nnodes;
+	json_object *procs = jget(root, "processes");
+	size_t n = jget_len(procs), nn = s->topo->nnodes;
 	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
 	s->kb_pool = malloc((n ? n : 1) * NM_KB_ARRAYS * nn * sizeof(int64_t));
 	if (!s->procs || !s->kb_pool)

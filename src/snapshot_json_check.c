@@ -14,6 +14,7 @@
 #include "access.h"
 #include "sanitize.h"
 #include "topology.h"
+#include "jsonget.h"
 
 #define NUM_MAX 9007199254740992.0      /* 2^53: exact in a double */
 #define PID_MAX_LIMIT (1 << 22)         /* the kernel's limit */
@@ -86,12 +87,6 @@ static int each(json_object *a, const struct range *r, size_t n)
 	return 0;
 }
 
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 /* ---- the access heat (access_json.c writes it) ---- */
 
 /* Each key of r in o: missing, null, or a number above lo (at lo too when
@@ -105,7 +100,7 @@ struct real_range {
 static int reals(json_object *o, const struct real_range *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		json_object *v = get(o, r[i].key);
+		json_object *v = jget(o, r[i].key);
 		if (!v)
 			continue;
 		if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
@@ -120,7 +115,7 @@ static int reals(json_object *o, const struct real_range *r, size_t n)
 /* o's key k: missing, null, or one of the n names. */
 static int one_of(json_object *o, const char *k, const char *const *names, size_t n)
 {
-	json_object *v = get(o, k);
+	json_object *v = jget(o, k);
 	if (!v)
 		return 0;
 	if (!json_object_is_type(v, json_type_string))
@@ -133,7 +128,7 @@ static int one_of(json_object *o, const char *k, const char *const *names, size_
 
 static bool is(json_object *o, const char *k, const char *v)
 {
-	json_object *x = get(o, k);
+	json_object *x = jget(o, k);
 	return x && json_object_is_type(x, json_type_string) && strcmp(json_object_get_string(x), v) == 0;
 }
 
@@ -173,7 +168,7 @@ static int node_kb(json_object *o, int64_t *sum)
 /* An address as access_json.c writes it: 0x and 1 to 16 hex digits. */
 static bool hex_addr(json_object *o, const char *k)
 {
-	json_object *v = get(o, k);
+	json_object *v = jget(o, k);
 	if (!v || !json_object_is_type(v, json_type_string))
 		return false;
 	const char *s = json_object_get_string(v);
@@ -193,7 +188,7 @@ static int region_ok(json_object *r)
 	if (!r || !json_object_is_type(r, json_type_object) || !hex_addr(r, "start") ||
 	    !hex_addr(r, "end") || one_of(r, "heat", access_heat_names, 3) != 0 ||
 	    ranges(r, whole_r, NRANGES(whole_r)) || reals(r, real_r, NRANGES(real_r)) ||
-	    node_kb(get(r, "node_kb"), &sum))
+	    node_kb(jget(r, "node_kb"), &sum))
 		return -EINVAL;
 	return 0;
 }
@@ -219,26 +214,26 @@ static int access_proc_ok(json_object *a)
 	if (!json_object_is_type(a, json_type_object) ||
 	    one_of(a, "source", access_source_names, ACCESS_NSRC) ||
 	    one_of(a, "reason", access_why_names, ACCESS_NWHY) ||
-	    (is(a, "source", "damon") && get(a, "reason") && !is(a, "reason", "on")) ||
+	    (is(a, "source", "damon") && jget(a, "reason") && !is(a, "reason", "on")) ||
 	    reals(a, real_r, NRANGES(real_r)))
 		return -EINVAL;
 	int64_t total[3];
 	for (int k = 0; k < 3; k++) {
 		int64_t sum;
-		total[k] = whole(get(a, heats[k][1]));
-		if (total[k] == -2 || node_kb(get(a, heats[k][0]), &sum) ||
+		total[k] = whole(jget(a, heats[k][1]));
+		if (total[k] == -2 || node_kb(jget(a, heats[k][0]), &sum) ||
 		    (sum >= 0 && total[k] >= 0 && sum != total[k]))
 			return -EINVAL;
 	}
-	int64_t rem = whole(get(a, "hot_remote_kb"));
-	json_object *pct = get(a, "hot_remote_pct");
+	int64_t rem = whole(jget(a, "hot_remote_kb"));
+	json_object *pct = jget(a, "hot_remote_pct");
 	if (rem == -2 || (rem >= 0 && total[0] >= 0 && rem > total[0]) ||
 	    (pct && total[0] == 0))
 		return -EINVAL;
 	if (pct && rem >= 0 && total[0] > 0 &&
 	    fabs(json_object_get_double(pct) - 100.0 * (double)rem / (double)total[0]) > 0.05 + 1e-9)
 		return -EINVAL;
-	json_object *rs = get(a, "regions");
+	json_object *rs = jget(a, "regions");
 	if (rs && !json_object_is_type(rs, json_type_array))
 		return -EINVAL;
 	for (size_t i = 0; rs && i < json_object_array_length(rs); i++)
@@ -267,7 +262,7 @@ static int access_status_ok(json_object *s)
 	    ranges(s, whole_r, NRANGES(whole_r)) || reals(s, real_r, NRANGES(real_r)))
 		return -EINVAL;
 	/* (read back, a missing monitored is 0 and a missing source none) */
-	json_object *m = get(s, "monitored"), *mx = get(s, "max_targets");
+	json_object *m = jget(s, "monitored"), *mx = jget(s, "max_targets");
 	int64_t n = m ? json_object_get_int64(m) : 0;
 	if ((mx && json_object_get_int64(mx) > 0 && n > json_object_get_int64(mx)) ||
 	    (n > 0) != is(s, "source", "damon"))
@@ -287,19 +282,19 @@ int snapshot_json_check_sample(json_object *root)
 	static const struct range bal[] = { { "mode", 0, INT32_MAX } };
 	static const struct range adv[] = { { "node", 0, TOPO_MAX_NODE_ID } };
 	if (walk(root, false) || ranges(root, top, NRANGES(top)) ||
-	    each(get(root, "nodes"), node, NRANGES(node)) ||
-	    ranges(get(root, "numa_balancing"), bal, NRANGES(bal)) ||
-	    access_status_ok(get(root, "access")))
+	    each(jget(root, "nodes"), node, NRANGES(node)) ||
+	    ranges(jget(root, "numa_balancing"), bal, NRANGES(bal)) ||
+	    access_status_ok(jget(root, "access")))
 		return -EINVAL;
-	json_object *procs = get(root, "processes");
+	json_object *procs = jget(root, "processes");
 	for (size_t i = 0; procs && json_object_is_type(procs, json_type_array) &&
 			   i < json_object_array_length(procs); i++) {
 		json_object *p = json_object_array_get_idx(procs, i);
 		/* A process is an object with its PID. */
-		json_object *pid = get(p, "pid");
+		json_object *pid = jget(p, "pid");
 		if (!p || !json_object_is_type(p, json_type_object) || !pid ||
-		    ranges(p, proc, NRANGES(proc)) || ranges(get(p, "advice"), adv, NRANGES(adv)) ||
-		    access_proc_ok(get(p, "access")))
+		    ranges(p, proc, NRANGES(proc)) || ranges(jget(p, "advice"), adv, NRANGES(adv)) ||
+		    access_proc_ok(jget(p, "access")))
 			return -EINVAL;
 	}
 	return 0;
@@ -311,18 +306,18 @@ int snapshot_json_check_header(json_object *h)
 					    { "core", 0, INT32_MAX }, { "node", 0, TOPO_MAX_NODE_ID } };
 	static const struct range cache[] = { { "level", 0, 255 } };
 	static const struct range hm[] = { { "access_class", 0, INT32_MAX } };
-	json_object *to = get(h, "topology");
-	if (walk(h, false) || ranges(get(h, "hmat"), hm, NRANGES(hm)))
+	json_object *to = jget(h, "topology");
+	if (walk(h, false) || ranges(jget(h, "hmat"), hm, NRANGES(hm)))
 		return -EINVAL;
-	json_object *cpus = get(to, "cpus");
+	json_object *cpus = jget(to, "cpus");
 	if (each(cpus, cpu, NRANGES(cpu)))
 		return -EINVAL;
 	for (size_t i = 0; cpus && json_object_is_type(cpus, json_type_array) &&
 			   i < json_object_array_length(cpus); i++)
-		if (each(get(json_object_array_get_idx(cpus, i), "caches"), cache, NRANGES(cache)))
+		if (each(jget(json_object_array_get_idx(cpus, i), "caches"), cache, NRANGES(cache)))
 			return -EINVAL;
 	/* Distances as sysfs has them: 0 to 255. */
-	json_object *m = get(get(to, "distances"), "matrix");
+	json_object *m = jget(jget(to, "distances"), "matrix");
 	for (size_t i = 0; m && json_object_is_type(m, json_type_array) && i < json_object_array_length(m); i++) {
 		json_object *row = json_object_array_get_idx(m, i);
 		for (size_t j = 0; row && json_object_is_type(row, json_type_array) &&

@@ -1,0 +1,41 @@
+/* jsonget.h - reading parsed JSON back (recordings, replay, the access
+ * heat): a member, a number (-1 for null or missing: unknown, never 0), a
+ * string (NULL unless a string), an array's length (0 unless an array). */
+#ifndef NUMATOP_JSONGET_H
+#define NUMATOP_JSONGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json.h>
+
+static inline json_object *jget(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static inline int64_t jget_i64(json_object *o, const char *k)
+{
+	json_object *v = jget(o, k);
+	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
+}
+
+static inline double jget_dbl(json_object *o, const char *k)
+{
+	json_object *v = jget(o, k);
+	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : -1;
+}
+
+static inline const char *jget_str(json_object *o, const char *k)
+{
+	json_object *v = jget(o, k);
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static inline size_t jget_len(json_object *a)
+{
+	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+#endif
