@@ -255,24 +255,35 @@ static void t_zoneinfo(const char *s, size_t size)
 			abort();
 }
 
+int fuzz_recording_header(const char *s, size_t size, struct topology *t,
+			  const char **body, size_t *blen)
+{
+	const char *nl = memchr(s, '\n', size);
+	if (!nl)
+		return -1;
+	char *hdr = strndup(s, (size_t)(nl - s));
+	char err[256];
+	int rc = hdr && snapshot_json_topology(hdr, t, err, sizeof(err)) == 0 ? 0 : -1;
+	free(hdr);
+	*body = nl + 1;
+	*blen = size - (size_t)(nl + 1 - s);
+	return rc;
+}
+
 /* A recording's header line and one sample line (the text zstdcat
  * prints) rebuilt into the model, sorted and printed as text: the
  * snapshot's arrays agree with its topology. */
 static void t_snapshot_json(const char *s, size_t size)
 {
-	const char *nl = memchr(s, '\n', size);
-	if (!nl)
-		return;
-	char *hdr = strndup(s, (size_t)(nl - s));
 	struct topology t;
+	const char *body;
+	size_t blen;
 	char err[256];
-	if (!hdr || snapshot_json_topology(hdr, &t, err, sizeof(err)) != 0) {
-		free(hdr);
+	if (fuzz_recording_header(s, size, &t, &body, &blen) != 0)
 		return;
-	}
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
-	if (snapshot_json_snapshot(nl + 1, size - (size_t)(nl + 1 - s), &t, &snap, err, sizeof(err)) == 0) {
+	if (snapshot_json_snapshot(body, blen, &t, &snap, err, sizeof(err)) == 0) {
 		for (size_t i = 0; i < snap.nprocs; i++)
 			if (snap.procs[i].home >= (int)t.nnodes || (snap.procs[i].why_idx >= 0 &&
 			    (size_t)snap.procs[i].why_idx >= snap.nwhy))
@@ -288,7 +299,6 @@ static void t_snapshot_json(const char *s, size_t size)
 	}
 	snapshot_free(&snap);
 	topology_free(&t);
-	free(hdr);
 }
 
 /* A recording file (zstd frames): indexed and read to the end and back;

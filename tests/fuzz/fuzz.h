@@ -6,6 +6,15 @@
 
 #include <stddef.h>
 
+struct topology;
+
+/* fuzz.c: a recording's header line (s up to its first newline) read
+ * into t, and the sample text after it (*body, *blen). 0, or -1 when
+ * there is nothing more to fuzz (no newline, or a header the reader
+ * refuses; t is then not set). */
+int fuzz_recording_header(const char *s, size_t size, struct topology *t,
+			  const char **body, size_t *blen);
+
 /* fuzz_damon.c: DAMON's sysfs values and tried regions, our record, and
  * the access heat of a recorded sample. */
 void t_damon_scalar(const char *s, size_t size);

@@ -193,20 +193,16 @@ static char *access_text(const struct snapshot *s)
  * it and read again, it has the same access objects. */
 void t_access_json(const char *s, size_t size)
 {
-	const char *nl = memchr(s, '\n', size);
-	if (!nl)
-		return;
-	char *hdr = strndup(s, (size_t)(nl - s));
 	struct topology t;
+	const char *body;
+	size_t blen;
 	char err[256];
-	if (!hdr || snapshot_json_topology(hdr, &t, err, sizeof(err)) != 0) {
-		free(hdr);
+	if (fuzz_recording_header(s, size, &t, &body, &blen) != 0)
 		return;
-	}
 	struct snapshot a, b;
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
-	if (snapshot_json_snapshot(nl + 1, size - (size_t)(nl + 1 - s), &t, &a, err, sizeof(err)) == 0) {
+	if (snapshot_json_snapshot(body, blen, &t, &a, err, sizeof(err)) == 0) {
 		for (size_t i = 0; i < a.nprocs; i++)
 			if (a.procs[i].acc)
 				check_heat(&a, a.procs[i].acc);
@@ -228,5 +224,4 @@ void t_access_json(const char *s, size_t size)
 	snapshot_free(&a);
 	snapshot_free(&b);
 	topology_free(&t);
-	free(hdr);
 }
