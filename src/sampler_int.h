@@ -12,33 +12,36 @@
  * and RSS of the previous tick, and its last numa_maps result. */
 /* The last numa_maps result of a process and what it was read under. */
 struct nm_result {
-	bool have;                    /* the fields below are valid */
-	bool sampled;
-	bool huge_unknown;
-	enum nm_state nm;
-	int nm_errno;
-	int other_id;
-	enum nm_mode pol_mode;
-	uint32_t vm_gen;              /* sampler.vm_gen at the read */
-	double read_at, cost;         /* monotonic seconds; cost -1 unknown */
+	double read_at;               /* monotonic seconds */
 	int64_t cost_rss;             /* RSS when cost was measured */
 	int64_t rss_at;               /* RSS, faults and migrations at the read */
 	uint64_t faults_at;
 	int64_t total_kb;
 	int64_t other_kb;             /* snap_proc's unknown_node_kb, ... */
-	size_t nbad;
-	size_t nmappings;
 	const char *policy;           /* interned in sampler.pol */
 	const char *pol_top;          /* snap_proc's pol_top, pol_mode */
+	float cost;                   /* seconds, -1 unknown */
+	uint32_t vm_gen;              /* sampler.vm_gen at the read */
+	int other_id;
+	uint32_t nbad;
+	uint32_t nmappings;
+	int16_t nm_errno;
+	uint8_t nm;                   /* enum nm_state */
+	int8_t pol_mode;              /* enum nm_mode */
+	bool have;                    /* the fields above are valid */
+	bool sampled;
+	bool huge_unknown;
 };
 
+/* One per listed process (10 000 processes are 10 000 of these): the
+ * narrow fields first, no padding between them. */
 struct nm_cache {
 	int pid;
+	int16_t home, moved_from;     /* HOME, and HOME before it last changed */
 	bool valid;                   /* false: new this tick, nothing known */
 	uint64_t starttime;
 	uint64_t ticks;               /* utime + stime at the previous tick */
 	int64_t rss_prev;             /* RSS at the previous tick */
-	int home, moved_from;         /* HOME, and HOME before it last changed */
 	struct nm_result r;
 };
 
