@@ -34,8 +34,9 @@
  * Bounds (DAMON_* below). Sampling every 20 ms, aggregating over 200 ms
  * (so nr_accesses of a region is 0..10 per window: 10 samples), regions
  * re-derived from the mappings every 1 s. DAMON's own defaults (5 ms,
- * 100 ms) cost 4 times as much: measured with 16 processes of 1 GiB
- * (make bench-damon) they came to about 2.3 % of a CPU, above the 1 %
+ * 100 ms) cost about twice as much: measured with 16 processes of 1 GiB
+ * (make bench-damon) they came to about 2.3 % of a CPU, these to 1.6 %
+ * (estimates through an emulated guest), both above the 1 %
  * aimed at. A page's accessed bit is kept between samples, so a longer
  * interval misses no access; it only counts them more coarsely, and
  * "hot" (accessed in the window) needs no finer count. 10 to 1000
