@@ -911,6 +911,100 @@ static void heat_not_said_too_soon(void)
 	done(&f);
 }
 
+/* The stat of process 7000 (task false) or of its thread tid (task true,
+ * in proc/7000/task/TID): utime ticks, nthreads threads, last on CPU cpu. */
+static void put_stat7(const char *dir, bool task, int tid, unsigned long utime, int nthreads,
+		      int cpu)
+{
+	char rel[128], text[512], path[512];
+	int n = snprintf(text, sizeof(text),
+			 "%d (ticker) S 1 7000 7000 0 -1 4194560 100 0 0 0 %lu 0 0 0 20 0 %d 0 "
+			 "5000000 100000000 8192 18446744073709551615 4194304 4238324 "
+			 "140737488346512 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0\n",
+			 tid, utime, nthreads, cpu);
+	if (!task) {
+		put(dir, "proc/7000/stat", text, (size_t)n);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/proc/7000/task/%d", dir, tid);
+	mkdir(path, 0755);
+	snprintf(rel, sizeof(rel), "proc/7000/task/%d/stat", tid);
+	put(dir, rel, text, (size_t)n);
+}
+
+static int64_t ran_of(const struct snapshot *s, int tid)
+{
+	const struct snap_proc *p = find(s, 7000);
+	for (size_t k = 0; p && k < p->info.thr_n; k++)
+		if (p->threads[k].tid == tid)
+			return p->threads[k].ran;
+	return -2;
+}
+
+/* Each thread's CPU ticks since the previous sample (proc_thread.ran),
+ * as a process goes from one thread to two and back: a single-threaded
+ * process's one thread is the process (no per-thread history is kept
+ * for it); its main thread, once it has others, counts from the
+ * process's ticks then; a thread born since counts all of its ticks. */
+static void sampler_thread_ticks(void)
+{
+	char dir[] = "/tmp/numatop-thr-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "cp -r tests/trees/opteron4/. %s/", dir);
+	if (system(cmd) != 0) {
+		printf("SKIP sampler_thread_ticks: run from the project root\n");
+		return;
+	}
+	char path[512];
+	snprintf(path, sizeof(path), "%s/proc/7000", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/7000/task", dir);
+	mkdir(path, 0755);
+	put(dir, "proc/7000/cmdline", "ticker\0", 7);
+	put_stat7(dir, false, 7000, 100, 1, 0);
+	struct fsroot *r;
+	struct topology t;
+	struct sampler *s;
+	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
+	CHECK_EQ_INT(topology_read(r, &t), 0);
+	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK_EQ_INT((int)ran_of(&snap, 7000), -1);       /* first sample */
+	put_stat7(dir, false, 7000, 130, 1, 0);
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK_EQ_INT((int)ran_of(&snap, 7000), 30);
+	/* A second thread: the main thread's 140 against the process's 130
+	 * then; 7001 born since. */
+	put_stat7(dir, false, 7000, 160, 2, 0);
+	put_stat7(dir, true, 7000, 140, 2, 0);
+	put_stat7(dir, true, 7001, 20, 2, 2);
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK_EQ_INT((int)ran_of(&snap, 7000), 10);
+	CHECK_EQ_INT((int)ran_of(&snap, 7001), 20);
+	/* Two threads both times: each from its own ticks then. */
+	put_stat7(dir, false, 7000, 175, 2, 0);
+	put_stat7(dir, true, 7000, 150, 2, 0);
+	put_stat7(dir, true, 7001, 25, 2, 2);
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK_EQ_INT((int)ran_of(&snap, 7000), 10);
+	CHECK_EQ_INT((int)ran_of(&snap, 7001), 5);
+	/* One thread again: the process's ticks since (175 then), not the
+	 * main thread's (150). */
+	put_stat7(dir, false, 7000, 190, 1, 0);
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK_EQ_INT((int)ran_of(&snap, 7000), 15);
+	CHECK_EQ_INT((int)ran_of(&snap, 7001), -2);
+	snapshot_free(&snap);
+	sampler_free(s);
+	topology_free(&t);
+	fsroot_close(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	RUN_TEST(not_read);
@@ -925,6 +1019,7 @@ int main(void)
 	RUN_TEST(spread_memory_follows_threads);
 	RUN_TEST(idle_threads_do_not_decide);
 	RUN_TEST(sampler_idle_threads);
+	RUN_TEST(sampler_thread_ticks);
 	RUN_TEST(spill);
 	RUN_TEST(moved);
 	RUN_TEST(unknown);
