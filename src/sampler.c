@@ -244,17 +244,12 @@ static int ensure_snapshot(struct sampler *s, struct snapshot *snap)
 	return 0;
 }
 
-static int grow_procs(struct snapshot *snap, size_t want, size_t nnodes)
+static int grow_procs(struct snapshot *snap, size_t want)
 {
 	struct snap_proc *p = buf_grow_array(snap->procs, &snap->proccap, want, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	snap->procs = p;
-	int64_t *k = buf_grow_array(snap->kb_pool, &snap->kb_cap,
-				    want * NM_KB_ARRAYS * (nnodes ? nnodes : 1), sizeof(*k));
-	if (!k)
-		return -ENOMEM;
-	snap->kb_pool = k;
 	return 0;
 }
 
@@ -325,7 +320,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	snap->proccap = pl->cap;
 	if (snap->proc_rc)
 		return 0;
-	int rc = grow_procs(snap, pl->n, n);
+	int rc = grow_procs(snap, pl->n);
 	if (rc)
 		return rc;
 	/* Keep wanted processes, then read their threads. */
@@ -365,8 +360,10 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		memset(sp, 0, sizeof(*sp));
 		sp->info = info;
 		sp->threads = pl->threads + sp->info.thr_off;
-		int64_t *base = snap->kb_pool + i * NM_KB_ARRAYS * n;
-		memset(base, 0, NM_KB_ARRAYS * n * sizeof(int64_t));
+		/* The kB arrays are the cache entry's (aligned to the list):
+		 * its last result, which a read this tick replaces. One copy
+		 * per process, not one in the cache and one here. */
+		int64_t *base = sampler_cache_kb(s, &s->cache.v[i]);
 		sp->node_kb = base;
 		sp->anon_kb = base + n;
 		sp->file_kb = base + 2 * n;

@@ -167,6 +167,9 @@ static enum nm_state read_state(struct sampler *s, struct snap_proc *sp, int rc,
 		sp->nm = NMS_GONE;
 	else
 		return NMS_OK;   /* the caller takes the summary */
+	/* No placement: none of the last result's kB stay (the arrays are
+	 * the cache entry's). */
+	memset(sp->node_kb, 0, kb_per(s) * sizeof(int64_t));
 	return sp->nm;
 }
 
@@ -259,7 +262,8 @@ void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i)
 	} else if (had) {
 		/* Kept: the last result, with its age. */
 		const struct nm_result *r = &c->r;
-		memcpy(sp->node_kb, kb, per * sizeof(int64_t));
+		if (sp->node_kb != kb)   /* the same arrays in a live tick */
+			memcpy(sp->node_kb, kb, per * sizeof(int64_t));
 		sp->pol_top = r->pol_top ? r->pol_top : "";
 		sp->pol_mode = r->pol_mode;
 		sp->nm = r->nm;
@@ -314,5 +318,6 @@ void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct nm_cach
 	r->policy = sp->policy;
 	r->pol_top = sp->pol_top;
 	r->pol_mode = sp->pol_mode;
-	memcpy(kb, sp->node_kb, NM_KB_ARRAYS * n * sizeof(int64_t));
+	if (kb != sp->node_kb)
+		memcpy(kb, sp->node_kb, NM_KB_ARRAYS * n * sizeof(int64_t));
 }
