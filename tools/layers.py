@@ -25,7 +25,7 @@ import sys
 # "_*".
 LAYERS = [
     ("base", ["buf", "bitmap", "strpool", "sanitize", "safefile", "fsroot", "monotime", "parse", "parse_*",
-              "numa_maps", "numa_maps_*", "cgroup_parse", "nmsched", "sigstop", "maps"]),
+              "numa_maps", "numa_maps_*", "cgroup_parse", "nmsched", "sigstop", "maps", "jsonget"]),
     ("readers", ["topology", "topology_*", "proc", "proc_*", "cgroup", "cgroup_procs",
                  "placement", "detail", "nodestat", "hmat", "tiers", "measure_io", "record", "record_read",
                  "record_write", "record_frames", "record_guard", "damon", "damon_parse",
