@@ -184,6 +184,17 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 	 * without a request, nor when newer ones need it (serve_conn.h). No
 	 * per-address limit of libmicrohttpd's: every client on 127.0.0.1
 	 * (a reverse proxy with them) would share it. */
+	/* The stop signals go to this thread, never to the server's: its
+	 * sleep between samples ends at once (EINTR), and the server's
+	 * thread is never interrupted inside libmicrohttpd. The thread
+	 * takes the mask it is started with. */
+	sigset_t stops, before;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &stops, &before);
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL,
 		0, NULL, NULL, serve_http_request, &l,
@@ -195,6 +206,7 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, &cs,
 		MHD_OPTION_NOTIFY_COMPLETED, serve_conn_completed, &cs,
 		MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &before, NULL);
 	if (!d) {
 		fprintf(err, "numatop-tui: cannot start the HTTP server on %s port %d\n",
 			o->listen_addr, o->listen_port);
