@@ -1,7 +1,6 @@
 /* main.c - numatop-tui entry point: options, then batch or interactive. */
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,12 +202,6 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	char err[256];
-	/* Arrays of 64 KiB and more (the process records: one per process)
-	 * in mappings of their own, grown by mremap and given back when
-	 * freed; glibc's default raises that threshold to the largest block
-	 * freed, after which such arrays stay in the heap for good. */
-	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
-	mallopt(M_TRIM_THRESHOLD, 256 * 1024);
 	main_hold_std_fds();
 	if (options_parse(argc, argv, getenv("NUMATOP_TUI_ROOT"), &o, err, sizeof(err)) != 0) {
 		fprintf(stderr, "numatop-tui: %s\nTry 'numatop-tui --help'.\n", err);
