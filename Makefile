@@ -234,6 +234,9 @@ ASAN_SH = $(filter-out $(addprefix tests/sh/,$(ASAN_SKIP)),$(wildcard tests/sh/t
 # sanitized runs the exporter, SIGTERMed after the connection attacks, had
 # not exited 30 s later (LeakSanitizer's stop-the-world at exit, which
 # tests/sh/lib.sh saw hang a monitor, is the suspect; not seen unsanitized).
+# Since the stop signals are blocked in libmicrohttpd's thread (serve.c)
+# it passed twelve sanitized runs in a row; it comes back to CI once the
+# hang is understood, not before.
 ASAN_CI_SKIP := test_terminal.sh test_tui_setup.sh test_settings.sh test_signals.sh \
                 test_manynodes.sh test_churn.sh test_tui.sh test_action_safety.sh test_tui_wrap.sh \
                 test_screenshots.sh test_record.sh test_prom_access.sh test_warmup.sh \
