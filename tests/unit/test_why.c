@@ -962,41 +962,43 @@ static void sampler_thread_ticks(void)
 	snprintf(path, sizeof(path), "%s/proc/7000/task", dir);
 	mkdir(path, 0755);
 	put(dir, "proc/7000/cmdline", "ticker\0", 7);
-	put_stat7(dir, false, 7000, 100, 1, 0);
 	struct fsroot *r;
 	struct topology t;
 	struct sampler *s;
+	put_stat7(dir, false, 7000, 100, 1, 0);
 	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
 	CHECK_EQ_INT(topology_read(r, &t), 0);
 	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
-	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
-	CHECK_EQ_INT((int)ran_of(&snap, 7000), -1);       /* first sample */
-	put_stat7(dir, false, 7000, 130, 1, 0);
-	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
-	CHECK_EQ_INT((int)ran_of(&snap, 7000), 30);
-	/* A second thread: the main thread's 140 against the process's 130
-	 * then; 7001 born since. */
-	put_stat7(dir, false, 7000, 160, 2, 0);
-	put_stat7(dir, true, 7000, 140, 2, 0);
-	put_stat7(dir, true, 7001, 20, 2, 2);
-	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
-	CHECK_EQ_INT((int)ran_of(&snap, 7000), 10);
-	CHECK_EQ_INT((int)ran_of(&snap, 7001), 20);
-	/* Two threads both times: each from its own ticks then. */
-	put_stat7(dir, false, 7000, 175, 2, 0);
-	put_stat7(dir, true, 7000, 150, 2, 0);
-	put_stat7(dir, true, 7001, 25, 2, 2);
-	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
-	CHECK_EQ_INT((int)ran_of(&snap, 7000), 10);
-	CHECK_EQ_INT((int)ran_of(&snap, 7001), 5);
-	/* One thread again: the process's ticks since (175 then), not the
-	 * main thread's (150). */
-	put_stat7(dir, false, 7000, 190, 1, 0);
-	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
-	CHECK_EQ_INT((int)ran_of(&snap, 7000), 15);
-	CHECK_EQ_INT((int)ran_of(&snap, 7001), -2);
+	/* Per sample: the process's ticks and threads, the main thread's and
+	 * 7001's ticks (-1: no such thread), and what each ran since (-2:
+	 * not listed). */
+	static const struct {
+		int proc, nthr, main, t1;
+		int ran_main, ran_t1;
+	} step[] = {
+		{ 100, 1, -1, -1, -1, -2 },     /* first sample: nothing since */
+		{ 130, 1, -1, -1, 30, -2 },
+		/* A second thread: the main thread's 140 against the
+		 * process's 130 then; 7001 born since. */
+		{ 160, 2, 140, 20, 10, 20 },
+		/* Two threads both times: each from its own ticks then. */
+		{ 175, 2, 150, 25, 10, 5 },
+		/* One thread again: the process's ticks since (175 then),
+		 * not the main thread's (150). */
+		{ 190, 1, -1, -1, 15, -2 },
+	};
+	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		put_stat7(dir, false, 7000, (unsigned long)step[i].proc, step[i].nthr, 0);
+		if (step[i].main >= 0)
+			put_stat7(dir, true, 7000, (unsigned long)step[i].main, step[i].nthr, 0);
+		if (step[i].t1 >= 0)
+			put_stat7(dir, true, 7001, (unsigned long)step[i].t1, step[i].nthr, 2);
+		CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+		CHECK_EQ_INT((int)ran_of(&snap, 7000), step[i].ran_main);
+		CHECK_EQ_INT((int)ran_of(&snap, 7001), step[i].ran_t1);
+	}
 	snapshot_free(&snap);
 	sampler_free(s);
 	topology_free(&t);
