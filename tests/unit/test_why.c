@@ -755,6 +755,20 @@ static const struct why_result *why_of(const struct snapshot *s, const struct sn
 	return p && p->why_idx >= 0 && (size_t)p->why_idx < s->nwhy ? &s->why[p->why_idx] : NULL;
 }
 
+/* A copy of the 4-node tree in dir (a mkdtemp template) to write
+ * processes into; false (said as a SKIP of test) when it cannot be made. */
+static bool opteron4_copy(char *dir, const char *test)
+{
+	char cmd[300];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof(cmd), "cp -r tests/trees/opteron4/. %s/", dir);
+	if (system(cmd) != 0) {
+		printf("SKIP %s: run from the project root\n", test);
+		return false;
+	}
+	return true;
+}
+
 /* On the 4-node tree (CPUs 0-1 node 0, 2-3 node 1), two processes of
  * three threads, sampled twice with CPU time given to some threads in
  * between. 5000 is the guest of issue 29: its main thread idle on node
@@ -765,14 +779,9 @@ static const struct why_result *why_of(const struct snapshot *s, const struct sn
  * one thread using it). */
 static void sampler_idle_threads(void)
 {
-	char dir[] = "/tmp/numatop-why-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "cp -r tests/trees/opteron4/. %s/", dir);
-	if (system(cmd) != 0) {
-		printf("SKIP sampler_idle_threads: run from the project root\n");
+	char dir[] = "/tmp/numatop-why-XXXXXX", cmd[300];
+	if (!opteron4_copy(dir, "sampler_idle_threads"))
 		return;
-	}
 	put_proc(dir, 5000, 16384, 16384);
 	put_proc(dir, 6000, 16384, 0);
 	/* pid, tid, CPU, its ticks, the process's */
@@ -948,14 +957,9 @@ static int64_t ran_of(const struct snapshot *s, int tid)
  * process's ticks then; a thread born since counts all of its ticks. */
 static void sampler_thread_ticks(void)
 {
-	char dir[] = "/tmp/numatop-thr-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "cp -r tests/trees/opteron4/. %s/", dir);
-	if (system(cmd) != 0) {
-		printf("SKIP sampler_thread_ticks: run from the project root\n");
+	char dir[] = "/tmp/numatop-thr-XXXXXX", cmd[300];
+	if (!opteron4_copy(dir, "sampler_thread_ticks"))
 		return;
-	}
 	char path[512];
 	snprintf(path, sizeof(path), "%s/proc/7000", dir);
 	mkdir(path, 0755);
