@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Its placement is known. */
 /* REMOTE as a share of the process's resident pages: from the kB (as
  * remote_pct was computed, without its float's rounding). */
 static double remote_ratio(const struct snap_proc *p)
@@ -22,6 +21,7 @@ static double remote_ratio(const struct snap_proc *p)
 	return (double)p->remote_pct / 100.0;
 }
 
+/* Its placement is known. */
 static bool placed(const struct snap_proc *p)
 {
 	return p->nm == NMS_OK && p->remote_kb >= 0;
