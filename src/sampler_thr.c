@@ -52,16 +52,16 @@ static const struct thr_prev *find_tid(const struct thr_state *st, int tid)
 static int64_t thread_ran(const struct thr_state *st, const struct proc_info *p,
 			  const struct proc_thread *t, uint64_t prev)
 {
-	if (p->thr_n == 1 && t->tid == p->pid)
-		/* Single-threaded now: the thread is the process. */
-		return (uint64_t)t->ticks >= prev ? t->ticks - (int64_t)prev : -1;
-	const struct thr_prev *e = find_tid(st, t->tid);
-	if (e && e->pid == p->pid)
-		return t->ticks >= e->ticks ? t->ticks - e->ticks : -1;
-	if (t->tid != p->pid)
-		return t->ticks;        /* born since: all its ticks are new */
-	/* The main thread, not kept: the process was single-threaded then,
-	 * its ticks the main thread's and those of threads already gone. */
+	if (p->thr_n > 1) {
+		const struct thr_prev *e = find_tid(st, t->tid);
+		if (e && e->pid == p->pid)
+			return t->ticks >= e->ticks ? t->ticks - e->ticks : -1;
+		if (t->tid != p->pid)
+			return t->ticks;        /* born since: all its ticks are new */
+	}
+	/* The process's one thread, or its main thread when the process had
+	 * one thread then (not kept): from the process's ticks then (which
+	 * count threads already gone too). */
 	return (uint64_t)t->ticks >= prev ? t->ticks - (int64_t)prev : -1;
 }
 

@@ -769,6 +769,19 @@ static bool opteron4_copy(char *dir, const char *test)
 	return true;
 }
 
+/* The sampler test's end: its model, sampler, topology and tree gone. */
+static void opteron4_end(struct snapshot *snap, struct sampler *s, struct topology *t,
+			 struct fsroot *r, const char *dir)
+{
+	char cmd[300];
+	snapshot_free(snap);
+	sampler_free(s);
+	topology_free(t);
+	fsroot_close(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 /* On the 4-node tree (CPUs 0-1 node 0, 2-3 node 1), two processes of
  * three threads, sampled twice with CPU time given to some threads in
  * between. 5000 is the guest of issue 29: its main thread idle on node
@@ -779,7 +792,7 @@ static bool opteron4_copy(char *dir, const char *test)
  * one thread using it). */
 static void sampler_idle_threads(void)
 {
-	char dir[] = "/tmp/numatop-why-XXXXXX", cmd[300];
+	char dir[] = "/tmp/numatop-why-XXXXXX";
 	if (!opteron4_copy(dir, "sampler_idle_threads"))
 		return;
 	put_proc(dir, 5000, 16384, 16384);
@@ -839,12 +852,7 @@ static void sampler_idle_threads(void)
 	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
 	p = find(&snap, 6000);
 	CHECK(p && p->home == 1);
-	snapshot_free(&snap);
-	sampler_free(s);
-	topology_free(&t);
-	fsroot_close(r);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	opteron4_end(&snap, s, &t, r, dir);
 }
 
 /* Access heat: the moved case (its threads left node 4, where 40 MiB of
@@ -957,7 +965,7 @@ static int64_t ran_of(const struct snapshot *s, int tid)
  * process's ticks then; a thread born since counts all of its ticks. */
 static void sampler_thread_ticks(void)
 {
-	char dir[] = "/tmp/numatop-thr-XXXXXX", cmd[300];
+	char dir[] = "/tmp/numatop-thr-XXXXXX";
 	if (!opteron4_copy(dir, "sampler_thread_ticks"))
 		return;
 	char path[512];
@@ -1003,12 +1011,7 @@ static void sampler_thread_ticks(void)
 		CHECK_EQ_INT((int)ran_of(&snap, 7000), step[i].ran_main);
 		CHECK_EQ_INT((int)ran_of(&snap, 7001), step[i].ran_t1);
 	}
-	snapshot_free(&snap);
-	sampler_free(s);
-	topology_free(&t);
-	fsroot_close(r);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
+	opteron4_end(&snap, s, &t, r, dir);
 }
 
 int main(void)
