@@ -43,7 +43,8 @@ CLI_LIBS   := -ldl -lpthread
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = $(CPPFLAGS) $(CFLAGS) -std=c11 -Wall -Wextra -Werror -Wshadow -Wformat=2 \
            -D_GNU_SOURCE -DNUMATOP_VERSION='"$(VERSION)"' -Iinclude $(PKG_CFLAGS)
-LDLIBS  := $(PKG_LIBS) -lnuma -lm
+# -lpthread: the request for DAMON's regions runs in a thread of its own.
+LDLIBS  := $(PKG_LIBS) -lnuma -lm -lpthread
 
 BUILD   ?= build
 # The core library (src/*.c, no curses, no front end), the front ends:

@@ -19,6 +19,20 @@
  * nr_kdamonds 0 and writing 1 another tool could do the same; the kernel
  * offers nothing better.
  *
+ * Asking for the regions ("update_schemes_tried_regions") is a write the
+ * kernel holds until the kdamond has filled tried_regions at the end of
+ * its next aggregation interval (6.12: damon_sysfs_handle_cmd looks every
+ * 100 ms), up to a window and a tenth. So a worker thread makes it, one
+ * at a time (damon_ctl_request_start), and a later refresh takes the
+ * answer (damon_ctl_request_poll): the refresh never waits. While it is
+ * in flight the kernel refuses other commands and nr_kdamonds (EBUSY),
+ * and 6.12 holds DAMON's sysfs lock from the moment the kdamond takes the
+ * request to its answer, so that writing state and reading pid answer
+ * EBUSY as well. So the targets are not changed meanwhile
+ * (damon_ctl_set_targets says -EBUSY without writing), and damon_ctl_stop
+ * writes "off" (again while refused), joins the worker, then removes the
+ * kdamond.
+ *
  * Steps return 0 or -errno with a plain message (damon_ctl_message):
  * -EBUSY "DAMON is in use by someone else", -EACCES/-EPERM "needs root",
  * -ENOENT "kernel without DAMON (CONFIG_DAMON_SYSFS)", -EOPNOTSUPP
@@ -27,7 +41,10 @@
 #ifndef NUMATOP_DAMON_CTL_H
 #define NUMATOP_DAMON_CTL_H
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "damon.h"
@@ -35,7 +52,9 @@
 
 /* The one kernel call: write val to the file path (its kernel spelling,
  * "/sys/kernel/mm/damon/admin/..."). 0 or -errno. Called from
- * damon_ctl_stop_signal too: the real one uses only open, write, close. */
+ * damon_ctl_stop_signal too: the real one uses only open, write, close.
+ * The request's worker calls it from its own thread while the caller's
+ * may write "off" (a test's fake must allow that). */
 struct damon_ctl_ops {
 	int (*write)(void *ctx, const char *path, const char *val);
 	void *ctx;
@@ -52,7 +71,17 @@ struct damon_ctl {
 	/* For damon_ctl_stop_signal, made while not in a handler. */
 	char sig_state[128], sig_pid[128], sig_pidval[24];
 	volatile sig_atomic_t sig_armed;
+	/* The request for the regions in flight: its worker (req_state not
+	 * DAMON_REQ_NONE: one to join), the write's path, result and round
+	 * trip (valid once req_state is DAMON_REQ_DONE). */
+	_Atomic int req_state;
+	pthread_t req_thread;
+	char req_path[128];
+	int req_rc;
+	double req_t0, req_ms;
 };
+
+enum { DAMON_REQ_NONE, DAMON_REQ_WAITING, DAMON_REQ_DONE };
 
 /* Set up: the real writes when r is the live "/", else every write is
  * -EROFS; self is this process (getpid and its start time under r).
@@ -63,21 +92,44 @@ int damon_ctl_init(struct damon_ctl *c, const struct fsroot *r, const char *reco
  * already ours and running: the same as damon_ctl_set_targets. */
 int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n);
 /* Change the running kdamond's targets ("commit"). 0 or -errno; -ESRCH
- * when it is no longer ours (index -1 then). */
+ * when it is no longer ours (index -1 then); -EBUSY, nothing written,
+ * while a request for the regions is in flight. */
 int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n);
-/* Ask for the regions ("update_schemes_tried_regions": the kernel fills
- * tried_regions during the next aggregation interval), then read them. */
+
+/* Ask for the regions without waiting: a worker thread (every signal
+ * blocked in it) writes "update_schemes_tried_regions" through c->ops.
+ * 0; -EBUSY when one is in flight; -ESRCH without a kdamond of ours;
+ * -errno when the thread cannot be made. */
+int damon_ctl_request_start(struct damon_ctl *c);
+/* The request's answer, never waiting: 0 still waiting; 1 answered (the
+ * worker joined; *ms, when ms is not NULL, the time from the start to the
+ * write's return, measured in the worker); -errno the write failed (also
+ * joined); -ECHILD none in flight. */
+int damon_ctl_request_poll(struct damon_ctl *c, double *ms);
+/* The same, waiting for the answer (the worker joined): 1 or -errno. */
+int damon_ctl_request_wait(struct damon_ctl *c, double *ms);
+/* A request started and not yet taken by poll or wait. */
+bool damon_ctl_request_pending(const struct damon_ctl *c);
+/* Start and wait: 0 or -errno. */
 int damon_ctl_request_regions(struct damon_ctl *c);
+/* Read the answer: our scheme's tried_regions. 0 or -errno. */
 int damon_ctl_read_regions(struct damon_ctl *c, struct damon_scheme *s);
 /* Stop ours ("off") and remove it (nr_kdamonds 0, only when it is the only
  * kdamond), then the record. Only a kdamond recognised as ours is
- * written. 0 (also when there was none) or -errno. */
+ * written. A request in flight: "off" first (it ends the kernel's wait;
+ * retried while the kernel says EBUSY, until the request has its answer
+ * anyway), the worker joined, then the rest. 0 (also when there was
+ * none) or -errno. */
 int damon_ctl_stop(struct damon_ctl *c);
 /* The same from a signal handler or an exit path that cannot allocate:
  * async-signal-safe (only open, read, write, close and unlink on strings
- * made before; errno kept). It writes only while our kdamond's pid file
- * still shows the thread we started; otherwise it leaves everything, and
- * the record, to the next start's stale check. */
+ * made before, and an atomic load; errno kept). It writes only while our
+ * kdamond's pid file still shows the thread we started; otherwise it
+ * leaves everything, and the record, to the next start's stale check.
+ * With a request in flight (the kernel holds our command, so the kdamond
+ * is ours and running; its pid file may answer EBUSY) it writes only
+ * "off", unless the pid file shows another thread: the worker is not
+ * joined and nr_kdamonds would be refused, the next start removes it. */
 void damon_ctl_stop_signal(struct damon_ctl *c);
 const char *damon_ctl_message(const struct damon_ctl *c);
 

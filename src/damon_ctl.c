@@ -1,7 +1,7 @@
 /* damon_ctl.c - start, change, ask and stop our kdamond (see damon_ctl.h).
  * Every write to DAMON goes through c->ops.write, and only to a kdamond
  * damon_classify() said is ours. */
-#include "damon_ctl.h"
+#include "damon_ctl_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +36,7 @@ static int readonly_write(void *ctx, const char *path, const char *val)
 	return -EROFS;
 }
 
-static int say(struct damon_ctl *c, int rc, const char *fmt, ...)
+int damon_ctl_say(struct damon_ctl *c, int rc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -48,6 +48,7 @@ static int say(struct damon_ctl *c, int rc, const char *fmt, ...)
 int damon_ctl_init(struct damon_ctl *c, const struct fsroot *r, const char *record_path)
 {
 	memset(c, 0, sizeof(*c));
+	atomic_init(&c->req_state, DAMON_REQ_NONE);
 	c->r = r;
 	c->index = -1;
 	c->ops.write = fsroot_is_live(r) ? live_write : readonly_write;
@@ -73,7 +74,7 @@ static int wr(struct damon_ctl *c, int k, const char *rest, const char *val)
 		snprintf(path, sizeof(path), DAMON_KDAMONDS "/%d/%s", k, rest);
 	int rc = c->ops.write(c->ops.ctx, path, val);
 	if (rc)
-		say(c, rc, "DAMON: writing %s to %s: %s", val, path, strerror(-rc));
+		damon_ctl_say(c, rc, "DAMON: writing %s to %s: %s", val, path, strerror(-rc));
 	return rc;
 }
 
@@ -102,8 +103,8 @@ static int save_record(struct damon_ctl *c)
 	}
 	buf_free(&b);
 	if (rc)
-		say(c, rc, "DAMON: cannot write %s: %s", c->record_path,
-		    why[0] ? why : strerror(-rc));
+		damon_ctl_say(c, rc, "DAMON: cannot write %s: %s", c->record_path,
+			      why[0] ? why : strerror(-rc));
 	return rc;
 }
 
@@ -117,7 +118,7 @@ static int look(struct damon_ctl *c, struct damon_status *st)
 {
 	int rc = damon_read(c->r, st);
 	if (rc)
-		return say(c, rc, "DAMON: %s", strerror(-rc));
+		return damon_ctl_say(c, rc, "DAMON: %s", strerror(-rc));
 	struct damon_record rec;
 	int have = damon_record_load(c->record_path, &rec) == 0;
 	damon_classify(c->r, st, have ? &rec : NULL, &c->self);
@@ -131,15 +132,17 @@ static int refuse(struct damon_ctl *c, const struct damon_status *st)
 {
 	switch (st->avail) {
 	case DAMON_UNAVAILABLE:
-		return say(c, -ENOENT, "kernel without DAMON (CONFIG_DAMON_SYSFS)");
+		return damon_ctl_say(c, -ENOENT, "kernel without DAMON (CONFIG_DAMON_SYSFS)");
 	case DAMON_NOT_PERMITTED:
-		return say(c, st->err ? st->err : -EACCES, "DAMON needs root");
+		return damon_ctl_say(c, st->err ? st->err : -EACCES, "DAMON needs root");
 	case DAMON_ERROR:
-		return say(c, st->err ? st->err : -EIO, "DAMON's files could not be read: %s",
-			   strerror(st->err ? -st->err : EIO));
+		return damon_ctl_say(c, st->err ? st->err : -EIO,
+				     "DAMON's files could not be read: %s",
+				     strerror(st->err ? -st->err : EIO));
 	default:
-		return say(c, -EBUSY, "DAMON is in use by someone else (%lld kdamond%s): not used",
-			   (long long)st->nr_kdamonds, st->nr_kdamonds == 1 ? "" : "s");
+		return damon_ctl_say(c, -EBUSY,
+				     "DAMON is in use by someone else (%lld kdamond%s): not used",
+				     (long long)st->nr_kdamonds, st->nr_kdamonds == 1 ? "" : "s");
 	}
 }
 
@@ -178,8 +181,8 @@ static int setup(struct damon_ctl *c)
 		for (char *t = strtok_r(ops, " \n", &save); t; t = strtok_r(NULL, " \n", &save))
 			found |= strcmp(t, "vaddr") == 0;
 		if (!found)
-			return say(c, -EOPNOTSUPP,
-				   "kernel without DAMON for processes (CONFIG_DAMON_VADDR)");
+			return damon_ctl_say(c, -EOPNOTSUPP,
+					     "kernel without DAMON for processes (CONFIG_DAMON_VADDR)");
 	}
 	static const char *const attr_files[5] = {
 		"intervals/sample_us", "intervals/aggr_us", "intervals/update_us",
@@ -231,11 +234,21 @@ static void arm_signal(struct damon_ctl *c)
 	c->sig_armed = 1;
 }
 
+/* The kernel refuses commands and nr_kdamonds while ours is pending. */
+static int busy(struct damon_ctl *c)
+{
+	return damon_ctl_say(c, -EBUSY, "DAMON: not changed while a request for the regions "
+			     "is in flight");
+}
+
 int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n)
 {
 	c->msg[0] = '\0';
 	if (n == 0 || n > DAMON_MAX_TARGETS)
-		return say(c, -EINVAL, "DAMON: 1 to %d processes, not %zu", DAMON_MAX_TARGETS, n);
+		return damon_ctl_say(c, -EINVAL, "DAMON: 1 to %d processes, not %zu",
+				     DAMON_MAX_TARGETS, n);
+	if (damon_ctl_request_pending(c))
+		return busy(c);
 	struct damon_status st;
 	int rc = look(c, &st);
 	if (rc)
@@ -271,7 +284,8 @@ int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n)
 		return rc;
 	if ((rc = wr(c, -1, "nr_kdamonds", "1"))) {
 		remove_record(c);
-		return rc == -EBUSY ? say(c, rc, "DAMON is in use by someone else: not used") : rc;
+		return rc == -EBUSY ?
+		       damon_ctl_say(c, rc, "DAMON is in use by someone else: not used") : rc;
 	}
 	c->index = 0;
 	if ((rc = setup(c)) != 0) {
@@ -299,7 +313,10 @@ int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
 {
 	c->msg[0] = '\0';
 	if (n == 0 || n > DAMON_MAX_TARGETS)
-		return say(c, -EINVAL, "DAMON: 1 to %d processes, not %zu", DAMON_MAX_TARGETS, n);
+		return damon_ctl_say(c, -EINVAL, "DAMON: 1 to %d processes, not %zu",
+				     DAMON_MAX_TARGETS, n);
+	if (damon_ctl_request_pending(c))
+		return busy(c);
 	struct damon_status st;
 	int rc = look(c, &st);
 	if (rc)
@@ -310,7 +327,7 @@ int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
 	if (!ours) {
 		c->index = -1;
 		c->sig_armed = 0;
-		return say(c, -ESRCH, "DAMON: our kdamond is gone");
+		return damon_ctl_say(c, -ESRCH, "DAMON: our kdamond is gone");
 	}
 	c->index = k;
 	c->rec.kdamond = k;
@@ -337,24 +354,20 @@ int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
 	return save_record(c);
 }
 
-int damon_ctl_request_regions(struct damon_ctl *c)
-{
-	if (c->index < 0)
-		return say(c, -ESRCH, "DAMON: no kdamond of ours");
-	return wr(c, c->index, "state", "update_schemes_tried_regions");
-}
-
 int damon_ctl_read_regions(struct damon_ctl *c, struct damon_scheme *s)
 {
 	if (c->index < 0)
-		return say(c, -ESRCH, "DAMON: no kdamond of ours");
+		return damon_ctl_say(c, -ESRCH, "DAMON: no kdamond of ours");
 	int rc = damon_read_regions(c->r, c->index, 0, 0, s);
-	return rc ? say(c, rc, "DAMON: tried regions: %s", fsroot_strerror(rc)) : 0;
+	return rc ? damon_ctl_say(c, rc, "DAMON: tried regions: %s", fsroot_strerror(rc)) : 0;
 }
 
 int damon_ctl_stop(struct damon_ctl *c)
 {
 	c->sig_armed = 0;
+	/* First: while it is in flight, our kdamond's files answer EBUSY
+	 * (look would not know it) and nr_kdamonds is refused. */
+	damon_ctl_request_end(c);
 	if (c->index < 0)
 		return 0;
 	struct damon_status st;
@@ -382,12 +395,32 @@ static int holds(const struct fsroot *r, const char *path, const char *want)
 	return strcmp(v, want) == 0;
 }
 
+/* Does it hold something else (read, and not want)? */
+static int holds_other(const struct fsroot *r, const char *path, const char *want)
+{
+	char v[32];
+	if (fsroot_read_small(r, path, v, sizeof(v)) < 0)
+		return 0;
+	return strcmp(v, want) != 0;
+}
+
 void damon_ctl_stop_signal(struct damon_ctl *c)
 {
 	if (!c || !c->sig_armed)
 		return;
 	c->sig_armed = 0;
 	int saved = errno;
+	if (atomic_load(&c->req_state) == DAMON_REQ_WAITING) {
+		/* Our command is pending: the kdamond is ours and running,
+		 * its pid file may say EBUSY. "off" only: nr_kdamonds is
+		 * refused until the worker's write returns, which is not
+		 * waited for here; the next start removes what is left. */
+		if (!holds_other(c->r, c->sig_pid, c->sig_pidval))
+			c->ops.write(c->ops.ctx, c->sig_state, "off");
+		c->index = -1;
+		errno = saved;
+		return;
+	}
 	/* Still the thread we started: ours, running; nobody can have
 	 * changed nr_kdamonds while it ran (the kernel says EBUSY). */
 	if (holds(c->r, c->sig_pid, c->sig_pidval) &&

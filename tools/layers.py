@@ -31,7 +31,7 @@ LAYERS = [
                  "record_write", "record_frames", "record_guard", "damon", "damon_parse",
                  # DAMON is a source the sampler asks (its kdamond made
                  # and stopped only when it is ours: damon_ctl.h)
-                 "damon_ctl"]),
+                 "damon_ctl", "damon_ctl_*"]),
     ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "columns_*", "format", "history", "node_fields",
                "session", "settings", "snapshot_json", "snapshot_json_*", "replay", "replay_*", "sample_loop",
                "access", "access_*"]),

@@ -1,0 +1,17 @@
+/* damon_ctl_int.h - shared by damon_ctl.c and damon_ctl_req.c (the
+ * request for the regions in flight). Inside damon_ctl only. */
+#ifndef NUMATOP_DAMON_CTL_INT_H
+#define NUMATOP_DAMON_CTL_INT_H
+
+#include "damon_ctl.h"
+
+/* c->msg from a format; returns rc. */
+__attribute__((format(printf, 3, 4)))
+int damon_ctl_say(struct damon_ctl *c, int rc, const char *fmt, ...);
+
+/* A request in flight at a stop: "off" to our kdamond until the kernel
+ * takes it or the request has its answer anyway, then the worker joined.
+ * Nothing when none is in flight. */
+void damon_ctl_request_end(struct damon_ctl *c);
+
+#endif
