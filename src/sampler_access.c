@@ -1,7 +1,8 @@
 /* sampler_access.c - access heat in the sampler (access.h): which
  * processes our kdamond watches (the selected and tagged, then the most
- * remote, in turns of ACCESS_TURN_S), asking it for the regions once a
- * sample, the node of a few pages of each hot or warm region, and each
+ * remote, in turns of ACCESS_TURN_S), asking it for the regions (a request
+ * made at one sample, answered at a later one: the sample never waits for
+ * the kernel), the node of a few pages of each hot or warm region, and each
  * process's last heat kept for ACCESS_KEEP_S. On a recorded tree the
  * kdamonds tree is only read: a kdamond there with a vaddr context and a
  * stat scheme stands in for ours. DAMON is never written unless it is
@@ -44,6 +45,7 @@ int sampler_set_access(struct sampler *s, enum sampler_access mode)
 		if (!s->access->pages || !s->access->status)
 			return -ENOMEM;
 		s->access->kd_pid = -1;
+		s->access->request_ms = -1;
 	}
 	s->access->mode = mode;
 	return 0;
@@ -283,6 +285,82 @@ static void probe(struct sampler *s, double now)
 	damon_status_free(&st);
 }
 
+/* The processes our kdamond watches: their turns go on (last_on now),
+ * a new one's starts. */
+static void watched(struct sampler *s, struct snapshot *snap, const int *pids, size_t n, double now)
+{
+	struct access_state *a = s->access;
+	for (size_t i = 0; i < n; i++) {
+		long pi = acc_find_proc(snap, pids[i]);
+		struct acc_entry *e = pi >= 0 ? acc_entry_get(a, s->topo->nnodes, pids[i],
+							  snap->procs[pi].info.starttime) : NULL;
+		if (e && e->turn_start < 0)
+			e->turn_start = now;
+		if (e)
+			e->last_on = now;
+	}
+}
+
+static void say_error(struct access_state *a)
+{
+	a->why = ACCESS_ERROR;
+	snprintf(a->msg, sizeof(a->msg), "%s", damon_ctl_message(&a->ctl));
+	a->started = a->ctl.index >= 0;
+}
+
+/* The request in flight, if it has its answer: the regions read and
+ * joined with the targets the kdamond had when it was asked (the regions
+ * are split among them by position). Still waiting: nothing. */
+static void collect(struct sampler *s, struct snapshot *snap, double now)
+{
+	struct access_state *a = s->access;
+	double ms = -1;
+	int rc = damon_ctl_request_poll(&a->ctl, &ms);
+	if (rc == 0)
+		return;
+	if (rc > 0) {
+		a->request_ms = ms;
+		rc = damon_ctl_read_regions(&a->ctl, &a->sch);
+	}
+	if (rc < 0) {
+		say_error(a);
+		return;
+	}
+	const struct damon_settings *set = &a->ctl.rec.set;
+	join_all(s, snap, a->req_pids, a->req_since, a->req_n, (double)set->aggr_us / 1e6,
+		 (double)set->sample_us / 1e6, now);
+	a->why = ACCESS_ON;
+	a->msg[0] = '\0';
+}
+
+/* Ask our kdamond for the regions; the answer is for a later sample. */
+static int ask(struct access_state *a)
+{
+	int rc = damon_ctl_request_start(&a->ctl);
+	if (rc) {
+		say_error(a);
+		return rc;
+	}
+	memcpy(a->req_pids, a->pids, a->npids * sizeof(*a->pids));
+	memcpy(a->req_since, a->slot_since, a->npids * sizeof(*a->slot_since));
+	a->req_n = a->npids;
+	return 0;
+}
+
+/* The status of a sample while our kdamond runs. */
+static void report(struct sampler *s, struct snapshot *snap, double now)
+{
+	struct access_state *a = s->access;
+	snap->access.window_s = (double)a->ctl.rec.set.aggr_us / 1e6;
+	snap->access.monitored = a->npids;
+	kdamond_cpu(s, snap, a->ctl.rec.kdamond_pid, now);
+}
+
+/* Each sample: the answer to the request made at an earlier one, when it
+ * has come (collect); then, with none in flight, the targets set (the
+ * kernel refuses a commit while one is) and the next request made. A
+ * sample never waits for the kernel: a request not yet answered leaves
+ * the kept heat as it is (published with its age). */
 static void read_live(struct sampler *s, struct snapshot *snap, double now)
 {
 	struct access_state *a = s->access;
@@ -298,6 +376,14 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 	}
 	if (!a->ctl_ok)
 		return;
+	if (damon_ctl_request_pending(&a->ctl)) {
+		collect(s, snap, now);
+		if (damon_ctl_request_pending(&a->ctl)) {
+			watched(s, snap, a->pids, a->npids, now);
+			report(s, snap, now);
+			return;
+		}
+	}
 	int pids[ACCESS_MAX_TARGETS];
 	size_t n = acc_choose(s, snap, now, pids);
 	if (n == 0 && !a->started) {
@@ -315,32 +401,9 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 			for (size_t j = 0; j < a->ne; j++)
 				if (a->e[j].pid == oldpids[i])
 					a->e[j].turn_start = -1;
-	for (size_t i = 0; i < n; i++) {
-		long pi = acc_find_proc(snap, pids[i]);
-		struct acc_entry *e = pi >= 0 ? acc_entry_get(a, s->topo->nnodes, pids[i],
-							  snap->procs[pi].info.starttime) : NULL;
-		if (e && e->turn_start < 0)
-			e->turn_start = now;
-		if (e)
-			e->last_on = now;
-	}
-	double t0 = s->clock(s->clock_ctx);
-	int rc = damon_ctl_request_regions(&a->ctl);
-	if (rc == 0)
-		rc = damon_ctl_read_regions(&a->ctl, &a->sch);
-	a->request_ms = (s->clock(s->clock_ctx) - t0) * 1000.0;
-	if (rc) {
-		a->why = ACCESS_ERROR;
-		snprintf(a->msg, sizeof(a->msg), "%s", damon_ctl_message(&a->ctl));
-		a->started = a->ctl.index >= 0;
-		return;
-	}
-	const struct damon_settings *set = &a->ctl.rec.set;
-	join_all(s, snap, a->pids, a->slot_since, a->npids, (double)set->aggr_us / 1e6,
-		 (double)set->sample_us / 1e6, now);
-	snap->access.window_s = (double)set->aggr_us / 1e6;
-	snap->access.monitored = n;
-	kdamond_cpu(s, snap, a->ctl.rec.kdamond_pid, now);
+	watched(s, snap, pids, n, now);
+	if (ask(a) == 0)
+		report(s, snap, now);
 }
 
 /* The snapshot's heat: each process's kept numbers, copied. */

@@ -33,6 +33,11 @@ struct access_state {
 	int pids[ACCESS_MAX_TARGETS];     /* in the kdamond's target order */
 	double slot_since[ACCESS_MAX_TARGETS];  /* when each slot got its pid */
 	size_t npids;
+	/* The targets when the request in flight was made: its answer's
+	 * regions are theirs, by position. */
+	int req_pids[ACCESS_MAX_TARGETS];
+	double req_since[ACCESS_MAX_TARGETS];
+	size_t req_n;
 	struct acc_entry *e;
 	size_t ne, ecap;
 	struct damon_scheme sch;
@@ -44,7 +49,7 @@ struct access_state {
 	uint64_t kd_ticks;            /* the kdamond's utime + stime */
 	double kd_at;
 	int64_t kd_pid;
-	double request_ms;
+	double request_ms;            /* the last answer's round trip, -1 none yet */
 };
 
 /* Entries: by PID and start time, made with arrays for nnodes nodes. */
