@@ -31,15 +31,18 @@
  * remove. Any other kdamond, running or not, is foreign and never
  * written. nr_kdamonds == 0 is the only "free".
  *
- * Bounds (DAMON_* below). Sampling every 20 ms, aggregating over 200 ms
- * (so nr_accesses of a region is 0..10 per window: 10 samples), regions
- * re-derived from the mappings every 1 s. DAMON's own defaults (5 ms,
- * 100 ms) cost about twice as much: measured with 16 processes of 1 GiB
- * (make bench-damon) they came to about 2.3 % of a CPU, these to 1.6 %
- * (estimates through an emulated guest), both above the 1 %
- * aimed at. A page's accessed bit is kept between samples, so a longer
- * interval misses no access; it only counts them more coarsely, and
- * "hot" (accessed in the window) needs no finer count. 10 to 1000
+ * Bounds (DAMON_* below). Sampling every 20 ms, aggregating over 1 s
+ * (so nr_accesses of a region is 0..50 per window: 50 samples), regions
+ * re-derived from the mappings every 1 s. Measured with 16 processes of
+ * 1 GiB (make bench-damon), DAMON's own defaults (5 ms, 100 ms) came to
+ * about 2.3 % of a CPU and 20 ms / 200 ms to 1.6 % (estimates through an
+ * emulated guest), both above the 1 % aimed at; most of that went with
+ * the aggregations, hence one a second (its cost is measured apart).
+ * The kernel answers a request for the regions only at the end of the
+ * next window, so with 1 s the request is made without waiting for it
+ * (damon_ctl.h). A page's accessed bit is kept between samples, so a
+ * longer interval misses no access; it only counts them more coarsely,
+ * and "hot" (accessed in the window) needs no finer count. 10 to 1000
  * regions: the kdamond checks one page per region per sample, and the
  * maximum counts over all targets of the context (mm/damon/core.c sums
  * the targets' regions before splitting and merges past it), so the work
@@ -76,7 +79,7 @@
 #define DAMON_KDAMONDS DAMON_ADMIN "/kdamonds"
 
 #define DAMON_SAMPLE_US 20000
-#define DAMON_AGGR_US 200000
+#define DAMON_AGGR_US 1000000
 #define DAMON_UPDATE_US 1000000
 #define DAMON_MIN_REGIONS 10
 #define DAMON_MAX_REGIONS 1000

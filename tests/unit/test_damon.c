@@ -101,7 +101,7 @@ static const struct damon_kdamond *kd0(const struct damon_status *st)
 static const char *const start_seq[] = {
 	"nr_kdamonds=1", "0/contexts/nr_contexts=1", "0/contexts/0/operations=vaddr",
 	"0/contexts/0/monitoring_attrs/intervals/sample_us=20000",
-	"0/contexts/0/monitoring_attrs/intervals/aggr_us=200000",
+	"0/contexts/0/monitoring_attrs/intervals/aggr_us=1000000",
 	"0/contexts/0/monitoring_attrs/intervals/update_us=1000000",
 	"0/contexts/0/monitoring_attrs/nr_regions/min=10",
 	"0/contexts/0/monitoring_attrs/nr_regions/max=1000",
