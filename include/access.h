@@ -109,7 +109,9 @@ struct access_status {
 	double window_s;                /* aggregation interval, -1 unknown */
 	double kdamond_cpu_pct;         /* our kdamond's CPU, -1 unknown or none */
 	int64_t kdamond_pid;            /* -1 none */
-	double request_ms;              /* what asking for the regions took */
+	/* The last request for the regions, start to answer (a thread of its
+	 * own waits for it, not the sample), -1 none yet. */
+	double request_ms;
 };
 
 /* Join of one process's regions (one target's, in address order) with
