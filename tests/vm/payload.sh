@@ -387,10 +387,13 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 		# In the monitor: x (the advice migrate hot) opens the dialog on
 		# the hot part; m opens it on all the memory, h chooses the hot
 		# part, the preview says so, and the hot 64 MiB move to node 0
-		# (the cold 48 stay) with before/after of the hot ranges.
+		# (the cold 48 stay) with before/after of the hot ranges. x after
+		# 20 s: DAMON's regions split and merge once a window (1 s), and
+		# 10 windows were seen not to be enough, once, for their edges to
+		# reach the hot set's (13 MiB of the cold part counted hot).
 		b0=$(numa_kb "$H" 0)
 		b1=$(numa_kb "$H" 1)
-		printf '%s\n' 'wait HOTREM' 'sleep 10000' 'send x' 'wait Migrate hot memory of PID' \
+		printf '%s\n' 'wait HOTREM' 'sleep 20000' 'send x' 'wait Migrate hot memory of PID' \
 			'wait [x] only the hot part (h)' 'sleep 300' 'send \e' 'sleep 1000' 'send m' \
 			'wait Migrate memory of PID' 'wait [ ] only the hot part (h)' 'send h' 'sleep 500' \
 			'send \r' 'wait the hot ranges off it' 'sleep 300' 'send \r' 'wait hot is' \
