@@ -88,10 +88,10 @@ int damon_ctl_request_regions(struct damon_ctl *c)
 	return rc < 0 ? rc : 0;
 }
 
-/* Pauses between refused "off"s, and how many at most: the kernel answers
- * the request within about one aggregation interval (then the lock is
- * free and "off" is not needed to end the wait); the bound only keeps a
- * kernel that never does from holding the exit for ever. */
+/* Pauses between refused "off"s, and how many at most (10 s): the kernel
+ * answers the request within about one aggregation interval, and then
+ * the join below needs no "off"; the bound only ends the writes to a
+ * kernel that keeps refusing (the join then waits for the answer). */
 #define REQ_OFF_PAUSE_NS 20000000L
 #define REQ_OFF_TRIES 500
 
