@@ -31,13 +31,14 @@
  * remove. Any other kdamond, running or not, is foreign and never
  * written. nr_kdamonds == 0 is the only "free".
  *
- * Bounds (DAMON_* below). Sampling every 20 ms, aggregating over 1 s
- * (so nr_accesses of a region is 0..50 per window: 50 samples), regions
+ * Bounds (DAMON_* below). Sampling every 50 ms, aggregating over 1 s
+ * (so nr_accesses of a region is 0..20 per window: 20 samples), regions
  * re-derived from the mappings every 1 s. Measured with 16 processes of
  * 1 GiB (make bench-damon), DAMON's own defaults (5 ms, 100 ms) came to
- * about 2.3 % of a CPU and 20 ms / 200 ms to 1.6 % (estimates through an
- * emulated guest), both above the 1 % aimed at; most of that went with
- * the aggregations, hence one a second (its cost is measured apart).
+ * about 2.3 % of a CPU, 20 ms / 200 ms to 1.6 % and 20 ms / 1 s to 1.1 %
+ * (estimates through an emulated guest), all above the 1 % aimed at: the
+ * samples, one page-table check per region each, carry what is left, so
+ * the monitor samples every 50 ms (HACKING.md, The kdamond's CPU).
  * The kernel answers a request for the regions only at the end of the
  * next window, so with 1 s the request is made without waiting for it
  * (damon_ctl.h). A page's accessed bit is kept between samples, so a
@@ -78,8 +79,15 @@
 #define DAMON_ADMIN "/sys/kernel/mm/damon/admin"
 #define DAMON_KDAMONDS DAMON_ADMIN "/kdamonds"
 
-#define DAMON_SAMPLE_US 20000
+#define DAMON_SAMPLE_US 50000
 #define DAMON_AGGR_US 1000000
+/* A one-off watch (--hot, --cold: a few seconds, then the kdamond goes)
+ * samples every 20 ms and aggregates five times as often: DAMON's regions
+ * split towards what is used once per window, and three seconds of 1 s
+ * windows leave them too coarse to tell a hot range from the cold memory
+ * around it. Its cost lasts as long as the watch. */
+#define DAMON_SAMPLE_WATCH_US 20000
+#define DAMON_AGGR_WATCH_US 200000
 #define DAMON_UPDATE_US 1000000
 #define DAMON_MIN_REGIONS 10
 #define DAMON_MAX_REGIONS 1000

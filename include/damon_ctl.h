@@ -66,6 +66,7 @@ struct damon_ctl {
 	char record_path[256];
 	struct damon_owner_id self;
 	int index;                  /* our kdamond, -1 none */
+	int64_t sample_us, aggr_us; /* the next start's intervals; 0: DAMON_*_US */
 	struct damon_record rec;    /* what we wrote, valid when index >= 0 */
 	char msg[256];
 	/* For damon_ctl_stop_signal, made while not in a handler. */

@@ -53,7 +53,10 @@ void sampler_set_cgroups(struct sampler *s, enum sampler_cgroups mode);
  * our kdamond watches the processes when DAMON is free (stopped and
  * removed by sampler_free), on a recorded tree its kdamonds results are
  * read. 0 or -ENOMEM. */
-enum sampler_access { SAMPLER_ACCESS_OFF, SAMPLER_ACCESS_ON };
+/* WATCH: on, for a one-off watch of a few seconds (--hot, --cold): the
+ * kdamond samples and aggregates every DAMON_SAMPLE_WATCH_US and
+ * DAMON_AGGR_WATCH_US instead of DAMON_SAMPLE_US and DAMON_AGGR_US. */
+enum sampler_access { SAMPLER_ACCESS_OFF, SAMPLER_ACCESS_ON, SAMPLER_ACCESS_WATCH };
 int sampler_set_access(struct sampler *s, enum sampler_access mode);
 /* From a signal handler: stop our kdamond (damon_ctl_stop_signal). */
 void sampler_access_stop_signal(struct sampler *s);

@@ -33,6 +33,7 @@ struct session_config {
 	bool hmat;                   /* read the firmware's HMAT */
 	bool measurement;            /* load the saved measurement (live root) */
 	bool access;                 /* access heat (sampler_set_access) */
+	bool access_watch;           /* ... on DAMON's short window (a one-off watch) */
 };
 
 struct session {

@@ -280,6 +280,10 @@ int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n)
 	c->rec.kdamond = 0;
 	c->rec.kdamond_pid = -1;
 	damon_settings_default(&c->rec.set, pids, n);
+	if (c->sample_us > 0)
+		c->rec.set.sample_us = c->sample_us;
+	if (c->aggr_us > 0)
+		c->rec.set.aggr_us = c->aggr_us;
 	if ((rc = save_record(c)))
 		return rc;
 	if ((rc = wr(c, -1, "nr_kdamonds", "1"))) {

@@ -103,6 +103,9 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 		n = nwant;
 		for (size_t i = 0; i < n; i++)
 			since[i] = now;
+		bool watch = a->mode == SAMPLER_ACCESS_WATCH;
+		a->ctl.sample_us = watch ? DAMON_SAMPLE_WATCH_US : DAMON_SAMPLE_US;
+		a->ctl.aggr_us = watch ? DAMON_AGGR_WATCH_US : DAMON_AGGR_US;
 		rc = damon_ctl_start(&a->ctl, pids, n);
 	}
 	if (rc) {

@@ -45,7 +45,8 @@ int session_open(struct session *s, const struct session_config *c, char *err, s
 		if (c->budget_ms > 0)
 			nc.budget_s = c->budget_ms / 1000.0;
 		sampler_set_budget(s->smp, &nc);
-		if (c->access && (rc = sampler_set_access(s->smp, SAMPLER_ACCESS_ON)) != 0) {
+		if (c->access && (rc = sampler_set_access(s->smp, c->access_watch ?
+							  SAMPLER_ACCESS_WATCH : SAMPLER_ACCESS_ON)) != 0) {
 			snprintf(err, errsz, "cannot start sampling: %s", fsroot_strerror(-rc));
 			session_close(s);
 			return rc;

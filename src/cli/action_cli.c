@@ -183,6 +183,7 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, i
 	options_session(o, true, &sc);
 	sc.filter = (struct sampler_filter){ &pid, 1, NULL, true };
 	sc.access = true;
+	sc.access_watch = true;
 	if (session_open(&se, &sc, msg, sizeof(msg)) != 0) {
 		fprintf(err, "numatop-tui: %s: %s\n", opt, msg);
 		return 1;

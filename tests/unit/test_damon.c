@@ -100,7 +100,7 @@ static const struct damon_kdamond *kd0(const struct damon_status *st)
 /* The writes of a start on 2 pids (101, 202), in order. */
 static const char *const start_seq[] = {
 	"nr_kdamonds=1", "0/contexts/nr_contexts=1", "0/contexts/0/operations=vaddr",
-	"0/contexts/0/monitoring_attrs/intervals/sample_us=20000",
+	"0/contexts/0/monitoring_attrs/intervals/sample_us=50000",
 	"0/contexts/0/monitoring_attrs/intervals/aggr_us=1000000",
 	"0/contexts/0/monitoring_attrs/intervals/update_us=1000000",
 	"0/contexts/0/monitoring_attrs/nr_regions/min=10",
@@ -476,6 +476,49 @@ static void stale_ours_removed(void)
 	CHECK_EQ_INT(fk.n, 0);
 }
 
+/* A one-off watch's kdamond (--hot, --cold) aggregates every 200 ms; its
+ * record says so, and a run killed during the watch leaves one that the
+ * next monitor (1 s windows) still recognises as ours by the record. */
+static void watch_window(void)
+{
+	fresh_tree();
+	struct fake fk;
+	fake_init(&fk);
+	struct damon_ctl old;
+	ctl_init(&old, &fk, 4242, 77);
+	old.sample_us = DAMON_SAMPLE_WATCH_US;
+	old.aggr_us = DAMON_AGGR_WATCH_US;
+	CHECK_EQ_INT(damon_ctl_start(&old, two, 2), 0);
+	CHECK_EQ_INT(fk.n, (int)NSTART);
+	check_seq(&fk, 0, start_seq, 3);
+	CHECK_EQ_STR(fk.n > 3 ? fk.log[3] : "", "0/contexts/0/monitoring_attrs/intervals/sample_us=20000");
+	CHECK_EQ_STR(fk.n > 4 ? fk.log[4] : "", "0/contexts/0/monitoring_attrs/intervals/aggr_us=200000");
+	check_seq(&fk, 5, start_seq + 5, NSTART - 5);
+	struct damon_record rec;
+	CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
+	CHECK_EQ_INT(rec.set.sample_us, DAMON_SAMPLE_WATCH_US);
+	CHECK_EQ_INT(rec.set.aggr_us, DAMON_AGGR_WATCH_US);
+	/* Its owner gone: the next start (the monitor's window) removes it
+	 * and starts its own at 1 s. */
+	struct damon_ctl c;
+	ctl_init(&c, &fk, 5151, 88);
+	struct damon_status st;
+	read_status(&st, &c.self);
+	CHECK_EQ_INT(st.avail, DAMON_STALE);
+	damon_status_free(&st);
+	fk.n = 0;
+	fk.next_kpid = 4002;
+	CHECK_EQ_INT(damon_ctl_start(&c, two, 2), 0);
+	CHECK_EQ_INT(fk.n, 2 + (int)NSTART);
+	CHECK_EQ_STR(fk.log[0], "0/state=off");
+	CHECK_EQ_STR(fk.log[1], "nr_kdamonds=0");
+	check_seq(&fk, 2, start_seq, NSTART);
+	CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
+	CHECK_EQ_INT(rec.set.sample_us, DAMON_SAMPLE_US);
+	CHECK_EQ_INT(rec.set.aggr_us, DAMON_AGGR_US);
+	damon_ctl_stop(&c);
+}
+
 /* A stale record whose kdamond's settings differ: not ours for certain. */
 static void stale_different_left(void)
 {
@@ -688,6 +731,7 @@ int main(void)
 	RUN_TEST(foreign_untouched);
 	RUN_TEST(stale_ours_removed);
 	RUN_TEST(stale_different_left);
+	RUN_TEST(watch_window);
 	RUN_TEST(ours_not_alone);
 	RUN_TEST(signal_stop);
 	RUN_TEST(failures_undone);
