@@ -431,6 +431,26 @@ static void foreign_untouched(void)
 
 /* A run killed with SIGKILL leaves its kdamond and record: the next start
  * stops and removes it when its owner is gone or its PID reused. */
+/* A new run (PID 5151) finding the kdamond of a gone owner: it is stale,
+ * and the start stops and removes it ("off", nr_kdamonds 0) before its
+ * own. */
+static void start_over_stale(struct fake *fk, struct damon_ctl *c)
+{
+	ctl_init(c, fk, 5151, 88);
+	struct damon_status st;
+	read_status(&st, &c->self);
+	CHECK_EQ_INT(st.avail, DAMON_STALE);
+	CHECK_EQ_INT(kd0(&st)->owner, DAMON_OWNER_STALE);
+	damon_status_free(&st);
+	fk->n = 0;
+	fk->next_kpid = 4002;
+	CHECK_EQ_INT(damon_ctl_start(c, two, 2), 0);
+	CHECK_EQ_INT(fk->n, 2 + (int)NSTART);
+	CHECK_EQ_STR(fk->log[0], "0/state=off");
+	CHECK_EQ_STR(fk->log[1], "nr_kdamonds=0");
+	check_seq(fk, 2, start_seq, NSTART);
+}
+
 static void stale_ours_removed(void)
 {
 	for (int reused = 0; reused <= 1; reused++) {
@@ -443,19 +463,7 @@ static void stale_ours_removed(void)
 		if (reused)
 			put_proc(4242, 78);          /* same PID, another process */
 		struct damon_ctl c;
-		ctl_init(&c, &fk, 5151, 88);
-		struct damon_status st;
-		read_status(&st, &c.self);
-		CHECK_EQ_INT(st.avail, DAMON_STALE);
-		CHECK_EQ_INT(kd0(&st)->owner, DAMON_OWNER_STALE);
-		damon_status_free(&st);
-		fk.n = 0;
-		fk.next_kpid = 4002;
-		CHECK_EQ_INT(damon_ctl_start(&c, two, 2), 0);
-		CHECK_EQ_INT(fk.n, 2 + (int)NSTART);
-		CHECK_EQ_STR(fk.log[0], "0/state=off");
-		CHECK_EQ_STR(fk.log[1], "nr_kdamonds=0");
-		check_seq(&fk, 2, start_seq, NSTART);
+		start_over_stale(&fk, &c);
 		struct damon_record rec;
 		CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
 		CHECK_EQ_INT(rec.owner.pid, 5151);
@@ -501,18 +509,7 @@ static void watch_window(void)
 	/* Its owner gone: the next start (the monitor's window) removes it
 	 * and starts its own at 1 s. */
 	struct damon_ctl c;
-	ctl_init(&c, &fk, 5151, 88);
-	struct damon_status st;
-	read_status(&st, &c.self);
-	CHECK_EQ_INT(st.avail, DAMON_STALE);
-	damon_status_free(&st);
-	fk.n = 0;
-	fk.next_kpid = 4002;
-	CHECK_EQ_INT(damon_ctl_start(&c, two, 2), 0);
-	CHECK_EQ_INT(fk.n, 2 + (int)NSTART);
-	CHECK_EQ_STR(fk.log[0], "0/state=off");
-	CHECK_EQ_STR(fk.log[1], "nr_kdamonds=0");
-	check_seq(&fk, 2, start_seq, NSTART);
+	start_over_stale(&fk, &c);
 	CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
 	CHECK_EQ_INT(rec.set.sample_us, DAMON_SAMPLE_US);
 	CHECK_EQ_INT(rec.set.aggr_us, DAMON_AGGR_US);

@@ -189,6 +189,36 @@ static const char *const regs[] = {
 	"93824992231424 93824993280000 1 0", "140720308486144 140720309534720 0 2",
 };
 
+/* The writes so far are exactly want[0..n) (printed when not). */
+static void log_is(const char *const *want, int n)
+{
+	CHECK_EQ_INT(log_n(), n);
+	for (int i = 0; i < n && i < log_n(); i++)
+		CHECK_EQ_STR(g.fk.log[i], want[i]);
+	if (check_failed_in_test)
+		log_print();
+}
+
+/* After a stop: no record, DAMON free again, no "off" given up on. */
+static void all_gone(const struct damon_ctl *c)
+{
+	CHECK(access(recpath, F_OK) != 0);
+	struct damon_status st;
+	read_status(&st, &c->self);
+	CHECK_EQ_INT(st.avail, DAMON_FREE);
+	damon_status_free(&st);
+	CHECK_EQ_INT(g.gave_up, 0);
+}
+
+/* The end of a test: nothing held any more, ours stopped, no "off"
+ * given up on. */
+static void stopped(struct damon_ctl *c)
+{
+	g.block = 0;
+	CHECK_EQ_INT(damon_ctl_stop(c), 0);
+	CHECK_EQ_INT(g.gave_up, 0);
+}
+
 /* Start returns while the write is held; poll says 0 until it is
  * answered, then 1 (once), and the regions are there. */
 static void start_poll_answer(void)
@@ -231,9 +261,7 @@ static void start_poll_answer(void)
 	answer();
 	CHECK_EQ_INT(damon_ctl_request_wait(&c, NULL), 1);
 	CHECK_EQ_INT(damon_ctl_request_wait(&c, NULL), -ECHILD);
-	g.block = 0;
-	CHECK_EQ_INT(damon_ctl_stop(&c), 0);
-	CHECK_EQ_INT(g.gave_up, 0);
+	stopped(&c);
 }
 
 /* While one is in flight: no second request, no commit, no start, nothing
@@ -258,9 +286,7 @@ static void busy_in_flight(void)
 	/* Answered: the targets change again. */
 	CHECK_EQ_INT(damon_ctl_set_targets(&c, three, 3), 0);
 	CHECK(log_find(0, "0/state=commit") > log_find(0, "returned"));
-	g.block = 0;
-	CHECK_EQ_INT(damon_ctl_stop(&c), 0);
-	CHECK_EQ_INT(g.gave_up, 0);
+	stopped(&c);
 }
 
 /* Stop with the request held: "off" (which ends the kernel's wait), the
@@ -276,18 +302,8 @@ static void stop_in_flight(void)
 	static const char *const want[] = {
 		"0/state=" REQ_VAL, "0/state=off", "returned", "nr_kdamonds=0",
 	};
-	int n = log_n();
-	CHECK_EQ_INT(n, 4);
-	for (int i = 0; i < n && i < 4; i++)
-		CHECK_EQ_STR(g.fk.log[i], want[i]);
-	if (check_failed_in_test)
-		log_print();
-	CHECK(access(recpath, F_OK) != 0);
-	struct damon_status st;
-	read_status(&st, &c.self);
-	CHECK_EQ_INT(st.avail, DAMON_FREE);
-	damon_status_free(&st);
-	CHECK_EQ_INT(g.gave_up, 0);
+	log_is(want, 4);
+	all_gone(&c);
 	/* Nothing more to stop. */
 	CHECK_EQ_INT(damon_ctl_stop(&c), 0);
 	CHECK_EQ_INT(log_n(), 4);
@@ -307,14 +323,8 @@ static void stop_off_refused(void)
 		"0/state=" REQ_VAL, "0/state=off:EBUSY", "0/state=off:EBUSY", "0/state=off:EBUSY",
 		"0/state=off", "returned", "nr_kdamonds=0",
 	};
-	int n = log_n();
-	CHECK_EQ_INT(n, 7);
-	for (int i = 0; i < n && i < 7; i++)
-		CHECK_EQ_STR(g.fk.log[i], want[i]);
-	if (check_failed_in_test)
-		log_print();
-	CHECK(access(recpath, F_OK) != 0);
-	CHECK_EQ_INT(g.gave_up, 0);
+	log_is(want, 7);
+	all_gone(&c);
 }
 
 /* "off" refused until the request has its answer anyway: the worker
@@ -336,12 +346,7 @@ static void stop_answered_meanwhile(void)
 	CHECK_EQ_INT(log_find(0, "nr_kdamonds:EBUSY"), -1);
 	if (check_failed_in_test)
 		log_print();
-	CHECK(access(recpath, F_OK) != 0);
-	struct damon_status st;
-	read_status(&st, &c.self);
-	CHECK_EQ_INT(st.avail, DAMON_FREE);
-	damon_status_free(&st);
-	CHECK_EQ_INT(g.gave_up, 0);
+	all_gone(&c);
 }
 
 /* From a signal handler, a request in flight: "off" only (no join, no
