@@ -31,7 +31,10 @@
  * EBUSY as well. So the targets are not changed meanwhile
  * (damon_ctl_set_targets says -EBUSY without writing), and damon_ctl_stop
  * writes "off" (again while refused), joins the worker, then removes the
- * kdamond.
+ * kdamond. A change of targets ends in a command the kernel holds the
+ * same way ("commit", taken at the end of the next window): the worker
+ * makes that one too, and it is answered like a request for the regions
+ * (damon_ctl_request_was_commit tells them apart).
  *
  * Steps return 0 or -errno with a plain message (damon_ctl_message):
  * -EBUSY "DAMON is in use by someone else", -EACCES/-EPERM "needs root",
@@ -78,6 +81,8 @@ struct damon_ctl {
 	_Atomic int req_state;
 	pthread_t req_thread;
 	char req_path[128];
+	const char *req_val;        /* what the worker writes */
+	bool req_commit;            /* ... "commit" (else the regions) */
 	int req_rc;
 	double req_t0, req_ms;
 };
@@ -92,9 +97,11 @@ int damon_ctl_init(struct damon_ctl *c, const struct fsroot *r, const char *reco
 /* Start our kdamond on 1..DAMON_MAX_TARGETS pids (see above). 0 or -errno;
  * already ours and running: the same as damon_ctl_set_targets. */
 int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n);
-/* Change the running kdamond's targets ("commit"). 0 or -errno; -ESRCH
- * when it is no longer ours (index -1 then); -EBUSY, nothing written,
- * while a request for the regions is in flight. */
+/* Change the running kdamond's targets: the targets' files written, then
+ * "commit" sent by the worker without waiting (a request in flight, see
+ * damon_ctl_request_poll; the record names both sets of pids until its
+ * answer). 0 or -errno; -ESRCH when it is no longer ours (index -1 then);
+ * -EBUSY, nothing written, while a request is in flight. */
 int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n);
 
 /* Ask for the regions without waiting: a worker thread (every signal
@@ -111,6 +118,9 @@ int damon_ctl_request_poll(struct damon_ctl *c, double *ms);
 int damon_ctl_request_wait(struct damon_ctl *c, double *ms);
 /* A request started and not yet taken by poll or wait. */
 bool damon_ctl_request_pending(const struct damon_ctl *c);
+/* The last request started was a commit (damon_ctl_set_targets), not a
+ * request for the regions: its answer has no regions to read. */
+bool damon_ctl_request_was_commit(const struct damon_ctl *c);
 /* Start and wait: 0 or -errno. */
 int damon_ctl_request_regions(struct damon_ctl *c);
 /* Read the answer: our scheme's tried_regions. 0 or -errno. */

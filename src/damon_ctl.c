@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "safefile.h"
@@ -146,6 +147,10 @@ static int refuse(struct damon_ctl *c, const struct damon_status *st)
 	}
 }
 
+/* A stop that meets EBUSY tries again this often, this many times (1 s). */
+#define STOP_PAUSE_NS 20000000L
+#define STOP_TRIES 50
+
 /* Stop (and, when it is the only kdamond, remove) kdamond k, known ours. */
 static int stop_remove(struct damon_ctl *c, const struct damon_status *st, int k)
 {
@@ -237,8 +242,8 @@ static void arm_signal(struct damon_ctl *c)
 /* The kernel refuses commands and nr_kdamonds while ours is pending. */
 static int busy(struct damon_ctl *c)
 {
-	return damon_ctl_say(c, -EBUSY, "DAMON: not changed while a request for the regions "
-			     "is in flight");
+	return damon_ctl_say(c, -EBUSY, "DAMON: not changed while a request (%s) is in flight",
+			     c->req_commit ? "commit" : "the regions");
 }
 
 int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n)
@@ -347,15 +352,21 @@ int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
 		snprintf(f, sizeof(f), "contexts/0/targets/%zu/pid_target", i);
 		rc = wr_num(c, k, f, (uint64_t)pids[i]);
 	}
-	if (rc == 0)
-		rc = wr(c, k, "state", "commit");
 	if (rc)
 		return rc;
-	memcpy(c->rec.set.pids, pids, n * sizeof(*pids));
-	c->rec.set.npids = n;
+	/* Held by the kernel until the next window ends: the worker's. */
+	return damon_ctl_request_send(c, "commit", true);
+}
+
+void damon_ctl_commit_done(struct damon_ctl *c, int rc)
+{
+	if (rc || !c->rec.have_next)
+		return;        /* the record keeps naming both sets */
+	memcpy(c->rec.set.pids, c->rec.next_pids, c->rec.nnext * sizeof(*c->rec.next_pids));
+	c->rec.set.npids = c->rec.nnext;
 	c->rec.have_next = false;
 	c->rec.nnext = 0;
-	return save_record(c);
+	save_record(c);
 }
 
 int damon_ctl_read_regions(struct damon_ctl *c, struct damon_scheme *s)
@@ -374,17 +385,27 @@ int damon_ctl_stop(struct damon_ctl *c)
 	damon_ctl_request_end(c);
 	if (c->index < 0)
 		return 0;
-	struct damon_status st;
-	int rc = look(c, &st);
-	if (rc)
-		return rc;
-	if (st.ours >= 0 && st.kd[st.ours].owner == DAMON_OWNER_SELF) {
-		rc = stop_remove(c, &st, st.ours);
-		if (rc == 0)
+	int rc;
+	for (int i = 0;; i++) {
+		struct damon_status st;
+		if ((rc = look(c, &st)) != 0)
+			break;
+		bool mine = st.ours >= 0 && st.kd[st.ours].owner == DAMON_OWNER_SELF;
+		if (mine && (rc = stop_remove(c, &st, st.ours)) == 0)
 			remove_record(c);
+		/* DAMON's sysfs lock, taken by the kdamond at the end of each
+		 * window, makes a write (or our kdamond's pid) say EBUSY for a
+		 * moment: tried again rather than left running. Not ours any
+		 * more (gone, or rebuilt by someone), every file read: nothing
+		 * written. */
+		bool again = mine ? rc == -EBUSY :
+			     c->index < (int)st.nkd && !st.kd[c->index].complete;
+		damon_status_free(&st);
+		if (!again || i >= STOP_TRIES)
+			break;
+		struct timespec ts = { 0, STOP_PAUSE_NS };
+		nanosleep(&ts, NULL);
 	}
-	/* Not ours any more (gone, or rebuilt by someone): nothing written. */
-	damon_status_free(&st);
 	c->index = -1;
 	return rc;
 }

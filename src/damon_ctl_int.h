@@ -14,4 +14,11 @@ int damon_ctl_say(struct damon_ctl *c, int rc, const char *fmt, ...);
  * Nothing when none is in flight. */
 void damon_ctl_request_end(struct damon_ctl *c);
 
+/* The worker started on val ("commit": commit true). 0 or -errno, as
+ * damon_ctl_request_start. */
+int damon_ctl_request_send(struct damon_ctl *c, const char *val, bool commit);
+/* A commit's answer (rc: the write's): the record names the new pids
+ * alone. Called where the worker is joined. */
+void damon_ctl_commit_done(struct damon_ctl *c, int rc);
+
 #endif

@@ -14,7 +14,7 @@
 static void *req_main(void *arg)
 {
 	struct damon_ctl *c = arg;
-	int rc = c->ops.write(c->ops.ctx, c->req_path, "update_schemes_tried_regions");
+	int rc = c->ops.write(c->ops.ctx, c->req_path, c->req_val);
 	c->req_rc = rc;
 	c->req_ms = (monotime_now() - c->req_t0) * 1000.0;
 	atomic_store_explicit(&c->req_state, DAMON_REQ_DONE, memory_order_release);
@@ -23,11 +23,19 @@ static void *req_main(void *arg)
 
 int damon_ctl_request_start(struct damon_ctl *c)
 {
+	return damon_ctl_request_send(c, "update_schemes_tried_regions", false);
+}
+
+int damon_ctl_request_send(struct damon_ctl *c, const char *val, bool commit)
+{
 	if (damon_ctl_request_pending(c))
-		return damon_ctl_say(c, -EBUSY, "DAMON: a request for the regions is in flight");
+		return damon_ctl_say(c, -EBUSY, "DAMON: a request (%s) is in flight",
+				     c->req_commit ? "commit" : "the regions");
 	if (c->index < 0)
 		return damon_ctl_say(c, -ESRCH, "DAMON: no kdamond of ours");
 	snprintf(c->req_path, sizeof(c->req_path), DAMON_KDAMONDS "/%d/state", c->index);
+	c->req_val = val;
+	c->req_commit = commit;
 	c->req_rc = 0;
 	c->req_ms = -1;
 	c->req_t0 = monotime_now();
@@ -54,8 +62,10 @@ static int req_join(struct damon_ctl *c, double *ms)
 	atomic_store(&c->req_state, DAMON_REQ_NONE);
 	if (ms)
 		*ms = c->req_ms;
+	if (c->req_commit)
+		damon_ctl_commit_done(c, c->req_rc);
 	if (c->req_rc)
-		return damon_ctl_say(c, c->req_rc, "DAMON: writing update_schemes_tried_regions to %s: %s",
+		return damon_ctl_say(c, c->req_rc, "DAMON: writing %s to %s: %s", c->req_val,
 				     c->req_path, strerror(-c->req_rc));
 	return 1;
 }
@@ -78,6 +88,11 @@ int damon_ctl_request_wait(struct damon_ctl *c, double *ms)
 bool damon_ctl_request_pending(const struct damon_ctl *c)
 {
 	return atomic_load(&c->req_state) != DAMON_REQ_NONE;
+}
+
+bool damon_ctl_request_was_commit(const struct damon_ctl *c)
+{
+	return c->req_commit;
 }
 
 int damon_ctl_request_regions(struct damon_ctl *c)

@@ -321,6 +321,17 @@ static void collect(struct sampler *s, struct snapshot *snap, double now)
 	int rc = damon_ctl_request_poll(&a->ctl, &ms);
 	if (rc == 0)
 		return;
+	if (damon_ctl_request_was_commit(&a->ctl)) {
+		/* The new targets taken; or not, and then sent again (a
+		 * kdamond that stopped by itself is made again). */
+		if (rc < 0)
+			a->npids = 0;
+		return;
+	}
+	/* DAMON's sysfs lock, taken by the kdamond at the end of a window
+	 * (or held by another reader) for a moment: asked again. */
+	if (rc == -EBUSY)
+		return;
 	if (rc > 0) {
 		a->request_ms = ms;
 		rc = damon_ctl_read_regions(&a->ctl, &a->sch);
@@ -405,7 +416,9 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 				if (a->e[j].pid == oldpids[i])
 					a->e[j].turn_start = -1;
 	watched(s, snap, pids, n, now);
-	if (ask(a) == 0)
+	/* New targets: their commit is in flight, the regions are asked
+	 * for once it is answered. */
+	if (damon_ctl_request_pending(&a->ctl) || ask(a) == 0)
 		report(s, snap, now);
 }
 

@@ -4,6 +4,7 @@
 #include "action_cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,15 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, co
  * tier, no bind policy against it; either needs room on node_id). */
 #define HOT_WATCH_S 3.0
 #define HOT_WAIT_S 15
+/* SIGINT, SIGTERM or SIGHUP during the watch: it ends, and the session
+ * (our kdamond with it) is closed as on any other way out. */
+static volatile sig_atomic_t heat_stop;
+static void on_heat_stop(int sig)
+{
+	(void)sig;
+	heat_stop = 1;
+}
+
 static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, int node_id,
 		       bool cold, struct migrate_range **rv, size_t *nr)
 {
@@ -196,9 +206,20 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, i
 	struct tieract_move mv;
 	char why[512];
 	bool refused = false;
-	for (int i = 0; i <= HOT_WAIT_S; i++) {
+	/* The handlers for the watch only (without SA_RESTART: sleep ends). */
+	static const int stops[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, before[3];
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_heat_stop;
+	sigemptyset(&sa.sa_mask);
+	heat_stop = 0;
+	for (int k = 0; k < 3; k++)
+		sigaction(stops[k], &sa, &before[k]);
+	for (int i = 0; i <= HOT_WAIT_S && !heat_stop; i++) {
 		if (i)
 			sleep(1);
+		if (heat_stop)
+			break;
 		if (sampler_tick(se.smp, &snap) != 0 || snap.nprocs != 1)
 			break;
 		a = snap.procs[0].acc;
@@ -222,8 +243,13 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, i
 		if (!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET)
 			break;
 	}
+	for (int k = 0; k < 3; k++)
+		sigaction(stops[k], &before[k], NULL);
 	int rc = a ? migrate_heat_ranges(a, cold, rv, nr) : -ENODATA;
-	if (refused) {
+	if (heat_stop) {
+		fprintf(err, "numatop-tui: %s: PID %d: interrupted while DAMON watched it: nothing "
+			"moved\n", opt, pid);
+	} else if (refused) {
 		fprintf(err, "numatop-tui: %s: PID %d: refused: %s\n", opt, pid, why);
 	} else if (snap.nprocs != 1) {
 		fprintf(err, "numatop-tui: %s: PID %d: no such process\n", opt, pid);

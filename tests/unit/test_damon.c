@@ -342,6 +342,9 @@ static void free_start_stop(void)
 	int three[3] = { 101, 303, 404 };
 	fk.n = 0;
 	CHECK_EQ_INT(damon_ctl_set_targets(&c, three, 3), 0);
+	/* The commit is the worker's (the kernel holds it a window). */
+	CHECK(damon_ctl_request_was_commit(&c));
+	CHECK_EQ_INT(damon_ctl_request_wait(&c, NULL), 1);
 	static const char *const upd[] = {
 		"0/contexts/0/targets/nr_targets=3", "0/contexts/0/targets/0/pid_target=101",
 		"0/contexts/0/targets/1/pid_target=303", "0/contexts/0/targets/2/pid_target=404",

@@ -34,6 +34,7 @@ struct gate {
 	int go;                /* HOLD, or how it ends: ANSWER, STOPPED */
 	int off_busy;          /* "off" says EBUSY this many more times while one is held */
 	int answer_after;      /* > 0: the held request is answered at this refused "off" */
+	int nr_busy;           /* nr_kdamonds says EBUSY this many more times, held or not */
 	int gave_up;           /* a held request reached GATE_LIMIT_S */
 	int sig_blocked;       /* SIGTERM and SIGINT were blocked in the writing thread */
 };
@@ -49,7 +50,9 @@ static void gate_log(const char *entry)
 /* Called with g.mu held: wait for the test (or "off") to end the request. */
 static int gate_hold(const char *path, const char *val)
 {
-	gate_log("0/state=" REQ_VAL);
+	char e[64];
+	fmt(e, sizeof(e), "0/state=%s", val);
+	gate_log(e);
 	sigset_t cur;
 	pthread_sigmask(SIG_BLOCK, NULL, &cur);
 	g.sig_blocked = sigismember(&cur, SIGTERM) == 1 && sigismember(&cur, SIGINT) == 1;
@@ -82,7 +85,7 @@ static int gate_write(void *ctx, const char *path, const char *val)
 	(void)ctx;
 	pthread_mutex_lock(&g.mu);
 	int rc;
-	if (g.block && strcmp(val, REQ_VAL) == 0) {
+	if (g.block && (strcmp(val, REQ_VAL) == 0 || strcmp(val, "commit") == 0)) {
 		rc = gate_hold(path, val);
 	} else if (g.held && strcmp(val, "off") == 0 && g.off_busy > 0) {
 		g.off_busy--;
@@ -91,6 +94,10 @@ static int gate_write(void *ctx, const char *path, const char *val)
 			g.go = ANSWER;
 			pthread_cond_broadcast(&g.cv);
 		}
+		rc = -EBUSY;
+	} else if (g.nr_busy > 0 && strstr(path, "/nr_kdamonds")) {
+		g.nr_busy--;
+		gate_log("nr_kdamonds:EBUSY");
 		rc = -EBUSY;
 	} else if (g.held && strstr(path, "/nr_kdamonds")) {
 		gate_log("nr_kdamonds:EBUSY");
@@ -171,7 +178,7 @@ static void started(struct damon_ctl *c)
 	pthread_mutex_lock(&g.mu);
 	fake_init(&g.fk);
 	g.block = 0;
-	g.held = g.gave_up = g.off_busy = g.answer_after = g.sig_blocked = 0;
+	g.held = g.gave_up = g.off_busy = g.answer_after = g.sig_blocked = g.nr_busy = 0;
 	g.go = HOLD;
 	pthread_mutex_unlock(&g.mu);
 	ctl_init(c, &g.fk, 500, 55);
@@ -283,9 +290,44 @@ static void busy_in_flight(void)
 	CHECK_EQ_INT(log_find(0, "0/state=commit"), -1);
 	answer();
 	CHECK_EQ_INT(poll_until_done(&c, NULL), 1);
-	/* Answered: the targets change again. */
+	/* Answered: the targets change again (their commit held in turn). */
 	CHECK_EQ_INT(damon_ctl_set_targets(&c, three, 3), 0);
+	wait_held();
 	CHECK(log_find(0, "0/state=commit") > log_find(0, "returned"));
+	answer();
+	CHECK_EQ_INT(poll_until_done(&c, NULL), 1);
+	stopped(&c);
+}
+
+/* New targets: their files written at once, "commit" the worker's (the
+ * kernel holds it until the next window ends); no request for the
+ * regions until it is answered; the record names both sets meanwhile and
+ * the new ones alone after. */
+static void commit_in_flight(void)
+{
+	struct damon_ctl c;
+	started(&c);
+	int three[3] = { 101, 303, 404 };
+	CHECK_EQ_INT(damon_ctl_set_targets(&c, three, 3), 0);
+	wait_held();
+	CHECK(damon_ctl_request_pending(&c));
+	CHECK(damon_ctl_request_was_commit(&c));
+	CHECK(log_find(0, "0/contexts/0/targets/2/pid_target=404") >= 0);
+	CHECK_EQ_INT(damon_ctl_request_poll(&c, NULL), 0);
+	CHECK_EQ_INT(damon_ctl_request_start(&c), -EBUSY);
+	struct damon_record rec;
+	CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
+	CHECK(rec.have_next && rec.nnext == 3 && rec.set.npids == 2);
+	answer();
+	CHECK_EQ_INT(poll_until_done(&c, NULL), 1);
+	CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
+	CHECK(!rec.have_next && rec.set.npids == 3 && rec.set.pids[1] == 303);
+	/* Now the regions may be asked for. */
+	CHECK_EQ_INT(damon_ctl_request_start(&c), 0);
+	CHECK(!damon_ctl_request_was_commit(&c));
+	wait_held();
+	answer();
+	CHECK_EQ_INT(poll_until_done(&c, NULL), 1);
 	stopped(&c);
 }
 
@@ -324,6 +366,21 @@ static void stop_off_refused(void)
 		"0/state=off", "returned", "nr_kdamonds=0",
 	};
 	log_is(want, 7);
+	all_gone(&c);
+}
+
+/* No request in flight, nr_kdamonds refused for a moment (the kdamond
+ * held DAMON's sysfs lock as a window ended): tried again, not left. */
+static void stop_nr_refused(void)
+{
+	struct damon_ctl c;
+	started(&c);
+	g.nr_busy = 2;
+	CHECK_EQ_INT(damon_ctl_stop(&c), 0);
+	static const char *const want[] = {
+		"0/state=off", "nr_kdamonds:EBUSY", "nr_kdamonds:EBUSY", "nr_kdamonds=0",
+	};
+	log_is(want, 4);
 	all_gone(&c);
 }
 
@@ -392,8 +449,10 @@ int main(void)
 	pthread_cond_init(&g.cv, NULL);
 	RUN_TEST(start_poll_answer);
 	RUN_TEST(busy_in_flight);
+	RUN_TEST(commit_in_flight);
 	RUN_TEST(stop_in_flight);
 	RUN_TEST(stop_off_refused);
+	RUN_TEST(stop_nr_refused);
 	RUN_TEST(stop_answered_meanwhile);
 	RUN_TEST(signal_in_flight);
 	fake_teardown();

@@ -339,6 +339,22 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 			wait $R
 			fail heat_kdamond_gone_sigterm "our kdamond never ran: $(cat $KD/nr_kdamonds)"
 		fi
+		# SIGTERM during a one-off watch (--migrate --hot): it ends,
+		# saying so, nothing moved, its kdamond gone.
+		$P --migrate "$H" --to 0 --hot >"$T/heatw.out" 2>"$T/heatw.err" &
+		R=$!
+		if kd_wait 1; then
+			kill -TERM $R
+			wait $R
+			RC=$?
+			kd_wait 0 && [ $RC -eq 1 ] && grep -q 'interrupted while DAMON watched it' "$T/heatw.err" &&
+				pass heat_watch_sigterm ||
+				fail heat_watch_sigterm "rc $RC; nr_kdamonds $(cat $KD/nr_kdamonds); $(cat "$T/heatw.err")"
+		else
+			kill $R
+			wait $R
+			fail heat_watch_sigterm "its kdamond never ran: $(cat "$T/heatw.err")"
+		fi
 		$P --json -d 1 -p "$H" >/dev/null 2>&1 &
 		R=$!
 		if kd_wait 1; then
