@@ -437,11 +437,27 @@ void damon_ctl_stop_signal(struct damon_ctl *c)
 	int saved = errno;
 	if (atomic_load(&c->req_state) == DAMON_REQ_WAITING) {
 		/* Our command is pending: the kdamond is ours and running,
-		 * its pid file may say EBUSY. "off" only: nr_kdamonds is
-		 * refused until the worker's write returns, which is not
-		 * waited for here; the next start removes what is left. */
+		 * its pid file may say EBUSY, and so may "off" while it
+		 * collects the regions: tried again (for a second at most).
+		 * Once off, the worker's write returns within the kernel's
+		 * 100 ms, and until then nr_kdamonds is refused: tried again
+		 * as well. What is left is the next start's. */
+		struct timespec pause = { 0, STOP_PAUSE_NS };
+		int rc = -EBUSY;
 		if (!holds_other(c->r, c->sig_pid, c->sig_pidval))
-			c->ops.write(c->ops.ctx, c->sig_state, "off");
+			for (int i = 0; rc == -EBUSY && i < STOP_TRIES; i++)
+				if ((rc = c->ops.write(c->ops.ctx, c->sig_state, "off")) == -EBUSY)
+					nanosleep(&pause, NULL);
+		for (int i = 0; rc == 0 && c->index == 0 && i < STOP_TRIES; i++) {
+			if (!holds(c->r, DAMON_KDAMONDS "/nr_kdamonds", "1"))
+				break;
+			int w = c->ops.write(c->ops.ctx, DAMON_KDAMONDS "/nr_kdamonds", "0");
+			if (w == 0)
+				unlink(c->record_path);
+			if (w != -EBUSY)
+				break;
+			nanosleep(&pause, NULL);
+		}
 		c->index = -1;
 		errno = saved;
 		return;

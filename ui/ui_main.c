@@ -234,8 +234,13 @@ static volatile sig_atomic_t ui_have_tty;
 
 /* Restore the terminal, then die of the signal as if nothing had caught
  * it (status and core dump as by default). */
+/* The sampler whose kdamond (access heat) a fatal signal stops: the
+ * async-signal-safe stop, before the default action ends the process. */
+static struct sampler *ui_fatal_smp;
+
 static void on_fatal(int sig)
 {
+	sampler_access_stop_signal(ui_fatal_smp);
 	if (ui_have_tty) {
 		ui_have_tty = 0;
 		/* Mouse off (every mode curses may have asked for), keypad
@@ -300,6 +305,7 @@ static void install_fatal(void)
 static void uninstall_fatal(void)
 {
 	ui_have_tty = 0;
+	ui_fatal_smp = NULL;     /* the session closes next: damon_ctl_stop */
 }
 
 /* The monitor needs a terminal it can draw on: said before anything is
@@ -413,6 +419,7 @@ int ui_run(const struct ui_config *o)
 		ui_close(&u);
 		return 1;
 	}
+	ui_fatal_smp = u.se.smp;
 	install_fatal();
 	cbreak();
 	noecho();

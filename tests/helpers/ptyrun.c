@@ -11,6 +11,7 @@
  *                from the one before only at its end
  *   send TEXT    write TEXT to the terminal; \r \n \t \e \\ are escapes
  *   sleep MS     pause
+ *   signal NAME  send the program SIGNAME (USR1, USR2, ALRM, TERM, HUP, INT)
  *   resize COLS ROWS  a new window size (the program gets SIGWINCH)
  *   log FILE     the file waitlog reads (a log the program writes)
  *   waitlog LINE until a line LINE is in that file after the last one
@@ -226,6 +227,21 @@ int main(int argc, char **argv)
 				rc = 124;
 				break;
 			}
+		} else if (strncmp(ln, "signal ", 7) == 0) {
+			static const struct { const char *name; int sig; } sigs[] = {
+				{ "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "ALRM", SIGALRM },
+				{ "TERM", SIGTERM }, { "HUP", SIGHUP }, { "INT", SIGINT },
+			};
+			size_t k = 0;
+			while (k < sizeof(sigs) / sizeof(sigs[0]) && strcmp(ln + 7, sigs[k].name) != 0)
+				k++;
+			if (k == sizeof(sigs) / sizeof(sigs[0])) {
+				fprintf(stderr, "ptyrun: unknown signal '%s'\n", ln + 7);
+				kill(pid, SIGKILL);
+				rc = 125;
+				break;
+			}
+			kill(pid, sigs[k].sig);
 		} else if (strncmp(ln, "sleep ", 6) == 0) {
 			double end = now() + atoi(ln + 6) / 1000.0;
 			while (now() < end && pump(master, &o, 20))

@@ -406,33 +406,39 @@ static void stop_answered_meanwhile(void)
 	all_gone(&c);
 }
 
-/* From a signal handler, a request in flight: "off" only (no join, no
- * nr_kdamonds: refused while it is pending); the record stays for the
- * next start. Not when the pid file shows another thread. */
+/* From a signal handler, a request in flight: "off" (again while the
+ * kernel says EBUSY), no join; nr_kdamonds 0 once the worker's write has
+ * returned (refused until then), and the record removed. Nothing when
+ * the pid file shows another thread; the record stays for the next
+ * start then. */
 static void signal_in_flight(void)
 {
-	for (int other = 0; other <= 1; other++) {
+	for (int other = 0; other <= 2; other++) {
 		struct damon_ctl c;
 		started(&c);
 		CHECK_EQ_INT(damon_ctl_request_start(&c), 0);
 		wait_held();
-		if (other)
+		if (other == 2)
 			put(KD "/0/pid", "9999\n");
+		pthread_mutex_lock(&g.mu);
+		g.off_busy = other == 1 ? 2 : 0;
+		pthread_mutex_unlock(&g.mu);
 		damon_ctl_stop_signal(&c);
 		CHECK(damon_ctl_request_pending(&c));   /* not joined */
-		if (!other) {
-			/* "off" ended the kernel's wait. */
+		if (other < 2) {
+			/* "off" ended the kernel's wait; then nr_kdamonds. */
 			CHECK_EQ_INT(damon_ctl_request_wait(&c, NULL), 1);
-			CHECK_EQ_INT(log_n(), 3);
-			CHECK_EQ_STR(g.fk.log[1], "0/state=off");
-			CHECK_EQ_STR(g.fk.log[2], "returned");
+			int off = log_find(0, "0/state=off"), ret = log_find(0, "returned");
+			CHECK(off == 1 + 2 * other && ret > off);
+			CHECK_EQ_STR(g.fk.log[g.fk.n - 1], "nr_kdamonds=0");
+			CHECK(access(recpath, F_OK) != 0);
 		} else {
 			CHECK_EQ_INT(log_n(), 1);
 			answer();
 			CHECK_EQ_INT(damon_ctl_request_wait(&c, NULL), 1);
+			CHECK_EQ_INT(log_find(0, "nr_kdamonds=0"), -1);
+			CHECK(access(recpath, F_OK) == 0);
 		}
-		CHECK_EQ_INT(log_find(0, "nr_kdamonds=0"), -1);
-		CHECK(access(recpath, F_OK) == 0);
 		CHECK_EQ_INT(g.gave_up, 0);
 		if (check_failed_in_test)
 			log_print();

@@ -379,6 +379,16 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 		[ $RC -eq 0 ] && kd_wait 0 && pass heat_kdamond_gone_q ||
 			fail heat_kdamond_gone_q "ptyrun exit $RC; nr_kdamonds $(cat $KD/nr_kdamonds) after q;" \
 				"$(tail -c 300 "$T/heatq.out.txt")"
+		# A signal whose default action ends it (SIGUSR1): the terminal
+		# restored and our kdamond stopped and removed by the handler.
+		printf 'wait HOTREM\nsleep 1500\nsignal USR1\n' >"$T/heatu.script"
+		TERM=linux timeout 90 /usr/bin/ptyrun 160 40 "$T/heatu.script" "$T/heatu.out" -- $P -p "$H" -d 1 \
+			>/dev/null 2>&1
+		RC=$?
+		[ $RC -eq $((128 + 10)) ] && kd_wait 0 && [ ! -e /run/numatop-tui/damon.json ] &&
+			pass heat_kdamond_gone_fatal_signal ||
+			fail heat_kdamond_gone_fatal_signal "ptyrun exit $RC; nr_kdamonds $(cat $KD/nr_kdamonds);" \
+				"$(ls /run/numatop-tui 2>&1); $(tail -c 300 "$T/heatu.out.txt")"
 
 		# A foreign kdamond: someone else's, watching C with its own settings.
 		F=$KD/0/contexts/0
