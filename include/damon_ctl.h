@@ -133,14 +133,17 @@ int damon_ctl_read_regions(struct damon_ctl *c, struct damon_scheme *s);
  * none) or -errno. */
 int damon_ctl_stop(struct damon_ctl *c);
 /* The same from a signal handler or an exit path that cannot allocate:
- * async-signal-safe (only open, read, write, close and unlink on strings
- * made before, and an atomic load; errno kept). It writes only while our
- * kdamond's pid file still shows the thread we started; otherwise it
- * leaves everything, and the record, to the next start's stale check.
- * With a request in flight (the kernel holds our command, so the kdamond
- * is ours and running; its pid file may answer EBUSY) it writes only
- * "off", unless the pid file shows another thread: the worker is not
- * joined and nr_kdamonds would be refused, the next start removes it. */
+ * async-signal-safe (only open, read, write, close, nanosleep and unlink
+ * on strings made before, and an atomic load; errno kept). It writes only
+ * while our kdamond's pid file still shows the thread we started;
+ * otherwise it leaves everything, and the record, to the next start's
+ * stale check. With a request in flight (the kernel holds our command, so
+ * the kdamond is ours and running; its pid file may answer EBUSY), unless
+ * the pid file shows another thread: "off", again while the kernel says
+ * EBUSY, then nr_kdamonds 0, again while it is refused (until the
+ * worker's write returns, which is not joined), each for a second at
+ * most; what is left is the next start's. Used by the monitor's handler
+ * of the signals whose default action ends it (ui_main.c). */
 void damon_ctl_stop_signal(struct damon_ctl *c);
 const char *damon_ctl_message(const struct damon_ctl *c);
 
