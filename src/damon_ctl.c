@@ -8,7 +8,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "safefile.h"
@@ -147,8 +146,7 @@ static int refuse(struct damon_ctl *c, const struct damon_status *st)
 	}
 }
 
-/* A stop that meets EBUSY tries again this often, this many times (1 s). */
-#define STOP_PAUSE_NS 20000000L
+/* A stop that meets EBUSY tries again this many times (1 s of pauses). */
 #define STOP_TRIES 50
 
 /* Stop (and, when it is the only kdamond, remove) kdamond k, known ours. */
@@ -403,8 +401,7 @@ int damon_ctl_stop(struct damon_ctl *c)
 		damon_status_free(&st);
 		if (!again || i >= STOP_TRIES)
 			break;
-		struct timespec ts = { 0, STOP_PAUSE_NS };
-		nanosleep(&ts, NULL);
+		damon_ctl_busy_pause();
 	}
 	c->index = -1;
 	return rc;
@@ -442,12 +439,11 @@ void damon_ctl_stop_signal(struct damon_ctl *c)
 		 * Once off, the worker's write returns within the kernel's
 		 * 100 ms, and until then nr_kdamonds is refused: tried again
 		 * as well. What is left is the next start's. */
-		struct timespec pause = { 0, STOP_PAUSE_NS };
 		int rc = -EBUSY;
 		if (!holds_other(c->r, c->sig_pid, c->sig_pidval))
 			for (int i = 0; rc == -EBUSY && i < STOP_TRIES; i++)
 				if ((rc = c->ops.write(c->ops.ctx, c->sig_state, "off")) == -EBUSY)
-					nanosleep(&pause, NULL);
+					damon_ctl_busy_pause();
 		for (int i = 0; rc == 0 && c->index == 0 && i < STOP_TRIES; i++) {
 			if (!holds(c->r, DAMON_KDAMONDS "/nr_kdamonds", "1"))
 				break;
@@ -456,7 +452,7 @@ void damon_ctl_stop_signal(struct damon_ctl *c)
 				unlink(c->record_path);
 			if (w != -EBUSY)
 				break;
-			nanosleep(&pause, NULL);
+			damon_ctl_busy_pause();
 		}
 		c->index = -1;
 		errno = saved;

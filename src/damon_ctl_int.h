@@ -3,7 +3,19 @@
 #ifndef NUMATOP_DAMON_CTL_INT_H
 #define NUMATOP_DAMON_CTL_INT_H
 
+#include <time.h>
+
 #include "damon_ctl.h"
+
+/* The pause before a write that met EBUSY (DAMON's sysfs lock, taken by
+ * the kdamond at the end of a window) is tried again; nanosleep only, so
+ * the signal path may use it too. */
+#define DAMON_CTL_BUSY_PAUSE_NS 20000000L
+static inline void damon_ctl_busy_pause(void)
+{
+	struct timespec ts = { 0, DAMON_CTL_BUSY_PAUSE_NS };
+	nanosleep(&ts, NULL);
+}
 
 /* c->msg from a format; returns rc. */
 __attribute__((format(printf, 3, 4)))

@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "damon_ctl_int.h"
 #include "monotime.h"
@@ -103,11 +102,10 @@ int damon_ctl_request_regions(struct damon_ctl *c)
 	return rc < 0 ? rc : 0;
 }
 
-/* Pauses between refused "off"s, and how many at most (10 s): the kernel
+/* How many refused "off"s at most (10 s of pauses): the kernel
  * answers the request within about one aggregation interval, and then
  * the join below needs no "off"; the bound only ends the writes to a
  * kernel that keeps refusing (the join then waits for the answer). */
-#define REQ_OFF_PAUSE_NS 20000000L
 #define REQ_OFF_TRIES 500
 
 void damon_ctl_request_end(struct damon_ctl *c)
@@ -124,8 +122,7 @@ void damon_ctl_request_end(struct damon_ctl *c)
 		int rc = c->ops.write(c->ops.ctx, c->req_path, "off");
 		if (rc != -EBUSY)
 			break;
-		struct timespec ts = { 0, REQ_OFF_PAUSE_NS };
-		nanosleep(&ts, NULL);
+		damon_ctl_busy_pause();
 	}
 	/* Before nr_kdamonds: refused while the command is pending. */
 	req_join(c, NULL);
