@@ -64,7 +64,11 @@ struct proc_list {
 	/* n elements of elem bytes (0: sizeof(struct proc_info)), each
 	 * beginning with a proc_info: a sampler scans straight into its
 	 * snapshot's processes (struct snap_proc), no copy. Index with
-	 * proc_list_at unless elem is 0. */
+	 * proc_list_at unless elem is 0. The list is in PID order after a
+	 * scan; when it is still in PID order at the next one, the element
+	 * of a process listed both times keeps its bytes past the proc_info
+	 * (moved to its new index), so the caller's own per-process state
+	 * needs no second array. A new process's element is zeroed. */
 	struct proc_info *v;
 	size_t n, cap;
 	size_t elem;
@@ -94,8 +98,9 @@ int proc_source_open(const struct fsroot *r, enum proc_backend be,
 void proc_source_close(struct proc_source *s);
 enum proc_backend proc_source_backend(const struct proc_source *s);
 
-/* Refill list (buffers reused). Processes that vanish while being read are
- * left out. 0 or -errno (no /proc at all: -ENOENT). */
+/* Refill list (buffers reused; elements kept as said at proc_list).
+ * Processes that vanish while being read are left out. 0 or -errno (no
+ * /proc at all: -ENOENT; the list is then empty). */
 int proc_source_scan(struct proc_source *s, struct proc_list *list);
 
 void proc_list_free(struct proc_list *l);

@@ -51,11 +51,13 @@ enum proc_backend proc_source_backend(const struct proc_source *s)
 int proc_source_scan(struct proc_source *s, struct proc_list *l)
 {
 	proc_list_clear_strings(l);
-	l->n = 0;
 	l->nthr = 0;
 	l->nbad = 0;
 	l->nunread = 0;
-	return s->ops->scan(s->state, l);
+	int rc = s->ops->scan(s->state, l);
+	if (rc)
+		l->n = 0;
+	return rc;
 }
 
 int proc_source_threads(struct proc_source *s, struct proc_list *l,

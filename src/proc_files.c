@@ -131,32 +131,33 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		fsroot_read_file(r, "/etc/passwd", &pw, 1 << 20);
 	long pagekb = sysconf(_SC_PAGESIZE) / 1024;
 	char path[64];
+	if ((rc = proc_list_align(l, pids, n)) != 0)
+		n = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct pid_stat st;
 		struct pid_status ss;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
 		int e = fsroot_read_file(r, path, &b, 1 << 16);
-		if (e == -ENOENT || e == -ESRCH)
-			continue;   /* gone, or not a process directory */
+		if (e == -ENOENT || e == -ESRCH) {
+			proc_list_drop(l, i);   /* gone, or not a process directory */
+			continue;
+		}
 		if (e) {
 			if (l->nunread++ == 0)
 				l->first_unread = pids[i], l->unread_errno = -e;
+			proc_list_drop(l, i);
 			continue;
 		}
 		if (parse_pid_stat(b.data, b.len, &st) != 0 || st.pid != pids[i]) {
 			if (l->nbad++ == 0)
 				l->first_bad = pids[i];
+			proc_list_drop(l, i);
 			continue;
 		}
 		snprintf(path, sizeof(path), "/proc/%d/status", pids[i]);
 		bool have_status = fsroot_read_file(r, path, &b, 1 << 16) == 0 &&
 				   parse_pid_status(b.data, b.len, &ss) == 0;
-		struct proc_info *p = proc_list_add(l);
-		if (!p) {
-			rc = -ENOMEM;
-			break;
-		}
-		p->pid = pids[i];
+		struct proc_info *p = proc_list_at(l, i);
 		p->ppid = st.ppid;
 		p->kthread = (st.flags & PID_STAT_PF_KTHREAD) != 0;
 		p->comm = proc_list_strdup(l, st.comm, strlen(st.comm));
@@ -197,6 +198,7 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 			break;
 		}
 	}
+	proc_list_compact(l);
 	buf_free(&b);
 	buf_free(&pw);
 	free(pids);

@@ -8,6 +8,17 @@
 
 /* Append helpers and the backends' scans. */
 struct proc_info *proc_list_add(struct proc_list *l);
+/* A scan's first step: the list's entries (the last scan's, in PID
+ * order) to the PIDs about to be read (sorted, unique). An entry whose
+ * PID stays keeps its bytes past the proc_info (the caller's: see
+ * proc_list), a new PID gets a zeroed entry; every proc_info is reset to
+ * "nothing known" with its pid set. Entries in another order are all
+ * dropped first. 0 or -ENOMEM (the list then empty). */
+int proc_list_align(struct proc_list *l, const int *pids, size_t n);
+/* Entry i could not be read (the process left, or was unreadable):
+ * marked, and removed by proc_list_compact at the end of the scan. */
+void proc_list_drop(struct proc_list *l, size_t i);
+void proc_list_compact(struct proc_list *l);
 /* A thread of p: its id, last CPU and CPU ticks (-1 unknown). */
 int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
 			 int cpu, int64_t ticks);

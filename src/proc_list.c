@@ -63,9 +63,25 @@ const char *proc_list_strdup(struct proc_list *l, const char *s, size_t n)
 	return d;
 }
 
+/* A proc_info as a new entry has it: nothing known. */
+static void info_reset(struct proc_info *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->comm = p->cmdline = "";
+	p->user = "?";
+	p->uid = p->rss_kb = p->nthreads = -1;
+	p->last_cpu = -1;
+	p->ppid = -1;
+}
+
+static size_t elem_size(const struct proc_list *l)
+{
+	return l->elem ? l->elem : sizeof(struct proc_info);
+}
+
 struct proc_info *proc_list_add(struct proc_list *l)
 {
-	size_t size = l->elem ? l->elem : sizeof(struct proc_info);
+	size_t size = elem_size(l);
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
 		void *v = realloc(l->v, cap * size);
@@ -76,12 +92,83 @@ struct proc_info *proc_list_add(struct proc_list *l)
 	}
 	struct proc_info *p = proc_list_at(l, l->n++);
 	memset(p, 0, size);
-	p->comm = p->cmdline = "";
-	p->user = "?";
-	p->uid = p->rss_kb = p->nthreads = -1;
-	p->last_cpu = -1;
-	p->ppid = -1;
+	info_reset(p);
 	return p;
+}
+
+static void move_rec(struct proc_list *l, size_t to, size_t from)
+{
+	memcpy(proc_list_at(l, to), proc_list_at(l, from), elem_size(l));
+}
+
+int proc_list_align(struct proc_list *l, const int *pids, size_t n)
+{
+	size_t size = elem_size(l);
+	/* Kept entries must be in PID order; any other order (a list the
+	 * caller sorted otherwise): nothing is kept. */
+	for (size_t j = 1; j < l->n; j++)
+		if (proc_list_at(l, j)->pid <= proc_list_at(l, j - 1)->pid) {
+			l->n = 0;
+			break;
+		}
+	/* Forward: the entries of PIDs still listed, to the front (w <= j). */
+	size_t w = 0, i = 0;
+	for (size_t j = 0; j < l->n; j++) {
+		int pid = proc_list_at(l, j)->pid;
+		while (i < n && pids[i] < pid)
+			i++;
+		if (i < n && pids[i] == pid) {
+			if (w != j)
+				move_rec(l, w, j);
+			w++;
+		}
+	}
+	if (n > l->cap) {
+		size_t cap = l->cap ? l->cap : 256;
+		while (cap < n)
+			cap *= 2;
+		void *v = realloc(l->v, cap * size);
+		if (!v) {
+			l->n = 0;
+			return -ENOMEM;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	/* Backward: each kept entry to its PID's index, new ones made. The
+	 * kept are a subsequence of pids, so kk - 1 <= t. */
+	size_t kk = w;
+	for (size_t t = n; t-- > 0;) {
+		struct proc_info *p = proc_list_at(l, t);
+		if (kk > 0 && proc_list_at(l, kk - 1)->pid == pids[t]) {
+			kk--;
+			if (kk != t)
+				move_rec(l, t, kk);
+		} else {
+			memset(p, 0, size);
+		}
+		info_reset(p);
+		p->pid = pids[t];
+	}
+	l->n = n;
+	return 0;
+}
+
+void proc_list_drop(struct proc_list *l, size_t i)
+{
+	proc_list_at(l, i)->pid = 0;
+}
+
+void proc_list_compact(struct proc_list *l)
+{
+	size_t w = 0;
+	for (size_t j = 0; j < l->n; j++)
+		if (proc_list_at(l, j)->pid > 0) {
+			if (w != j)
+				move_rec(l, w, j);
+			w++;
+		}
+	l->n = w;
 }
 
 int64_t proc_ticks(uint64_t utime, uint64_t stime)

@@ -338,11 +338,12 @@ static void reread_orphans(struct live *lv, struct proc_list *l)
 }
 
 /* A record that could not be read: gone (or its PID reused), said as
- * unread for another error. p (just added) is taken back. */
-static int drop(struct live *lv, struct proc_list *l, struct live_proc *r, int e, int pid)
+ * unread for another error. Its list entry (i) is taken back. */
+static int drop(struct live *lv, struct proc_list *l, size_t i, struct live_proc *r, int e,
+		int pid)
 {
 	live_rec_close(lv, r);
-	l->n--;
+	proc_list_drop(l, i);
 	if (e == -ENOMEM)
 		return e;
 	if (e != -ESRCH && l->nunread++ == 0)
@@ -384,7 +385,10 @@ static int live_scan(void *state, struct proc_list *l)
 	    (rc = live_grow((void **)&fr->v, &fr->cap, nfresh, sizeof(*fr->v))) != 0)
 		return rc;
 	/* Kept records are compacted in place (w <= j); new ones go to fr,
-	 * merged in after. The list comes out in PID order. */
+	 * merged in after. The list comes out in PID order, its entries
+	 * aligned to the PIDs first (proc_list_align). */
+	if ((rc = proc_list_align(l, lv->pids, n)) != 0)
+		return rc;
 	fr->n = 0;
 	size_t j = 0, w = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -393,11 +397,7 @@ static int live_scan(void *state, struct proc_list *l)
 			note_ended(lv, g->v[j].pid);
 			live_rec_close(lv, &g->v[j]);
 		}
-		struct proc_info *p = proc_list_add(l);
-		if (!p) {
-			rc = -ENOMEM;
-			break;
-		}
+		struct proc_info *p = proc_list_at(l, i);
 		struct live_proc *r;
 		bool fresh = true;
 		if (j < g->n && g->v[j].pid == pid) {
@@ -414,7 +414,7 @@ static int live_scan(void *state, struct proc_list *l)
 			} else {
 				note_ended(lv, pid);
 				if (e != -ESRCH) {             /* unreadable, not gone */
-					rc = drop(lv, l, r, e, pid);
+					rc = drop(lv, l, i, r, e, pid);
 					continue;
 				}
 				live_rec_close(lv, r);         /* gone, the PID reused */
@@ -424,7 +424,7 @@ static int live_scan(void *state, struct proc_list *l)
 			const struct live_found *fo = proc_find_pid(lv->found, lv->nfound,
 								    sizeof(*lv->found), pid);
 			if (!fo || fr->n == fr->cap) {
-				l->n--;                        /* gone before libproc2 saw it */
+				proc_list_drop(l, i);          /* gone before libproc2 saw it */
 				continue;
 			}
 			r = &fr->v[fr->n];
@@ -432,7 +432,7 @@ static int live_scan(void *state, struct proc_list *l)
 			if (e == 0)
 				e = live_rec_tick(lv, r, true, fo, p);
 			if (e) {
-				rc = drop(lv, l, r, e, pid);
+				rc = drop(lv, l, i, r, e, pid);
 				continue;
 			}
 		}
@@ -450,6 +450,7 @@ static int live_scan(void *state, struct proc_list *l)
 		live_rec_close(lv, &g->v[j]);
 	}
 	g->n = w;
+	proc_list_compact(l);
 	int mrc = merge_new(lv);
 	if (lv->foundcap > 1024) {            /* a first scan's thousands: give back */
 		free(lv->found);

@@ -91,8 +91,7 @@ void sampler_free(struct sampler *s)
 	sampler_access_free(s);
 	sampler_kernel_free(s);
 	sampler_thread_free(s);
-	free(s->cache.v);
-	free(s->cache.kb);
+	free(s->rows.kb);
 	free(s->sched);
 	free(s->order);
 	free(s->prio);
@@ -276,7 +275,7 @@ static int visit_proc(void *ctx, size_t i, enum nmsched_how how)
 	struct sampler *s = ctx;
 	struct snap_proc *sp = &s->cur_snap->procs[i];
 	if (how == NMSCHED_SAMPLE)
-		sampler_read_sampled(s, sp, sampler_prev(s, i));
+		sampler_read_sampled(s, sp);
 	else
 		sampler_read_numa_maps(s, sp);
 	sp->nm_fresh = true;
@@ -295,9 +294,71 @@ static int by_info_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int scan_procs(struct sampler *s, struct snapshot *snap)
+/* The records as the last tick of this sampler left them, back in PID
+ * order (the views sort them), for the scan to keep (proc_list); a
+ * snapshot this sampler did not tick last starts afresh. */
+static void take_back(struct sampler *s, struct snapshot *snap)
+{
+	struct proc_list *pl = &snap->plist;
+	if (snap->kept_by != s || snap->kept_seq != s->kept_seq || snap->proc_rc) {
+		pl->n = 0;
+		return;
+	}
+	pl->n = snap->nprocs;
+	for (size_t i = 1; i < snap->nprocs; i++)
+		if (snap->procs[i].info.pid <= snap->procs[i - 1].info.pid) {
+			qsort(snap->procs, snap->nprocs, sizeof(*snap->procs), by_info_pid);
+			break;
+		}
+}
+
+/* The last tick's record of process i (what it kept) before this tick's
+ * values: per tick ones reset, the kept result as it was. */
+static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
+		       struct snap_proc *old)
 {
 	size_t n = s->topo->nnodes ? s->topo->nnodes : 1;
+	struct snap_proc *sp = &snap->procs[i];
+	*old = *sp;
+	memset(sp, 0, sizeof(*sp));
+	sp->info = old->info;
+	sp->k = old->k;
+	sp->threads = snap->plist.threads + sp->info.thr_off;
+	/* The kB arrays are the kept row (aligned to the list): the last
+	 * result, which a read this tick replaces. */
+	int64_t *base = sampler_kb_row(s, i);
+	sp->node_kb = base;
+	sp->anon_kb = base + n;
+	sp->file_kb = base + 2 * n;
+	sp->huge_kb = base + 3 * n;
+	sp->pol_kb = base + 4 * n;
+	sp->total_kb = sp->remote_kb = -1;
+	sp->unknown_node_id = -1;
+	sp->remote_pct = -1;
+	sp->cpu_pct = -1;
+	sp->nm_age_s = -1;
+	sp->cgroup_idx = -1;
+	sp->policy = sp->pol_top = "";
+	if (sp->k.valid && sp->k.have) {
+		sp->nm = old->nm;
+		sp->nm_errno = old->nm_errno;
+		sp->nm_sampled = old->nm_sampled;
+		sp->total_kb = old->total_kb;
+		sp->unknown_node_kb = old->unknown_node_kb;
+		sp->unknown_node_id = old->unknown_node_id;
+		sp->nm_warnings = old->nm_warnings;
+		sp->huge_unknown = old->huge_unknown;
+		sp->nmappings = old->nmappings;
+		sp->policy = old->policy;
+		sp->pol_top = old->pol_top;
+		sp->pol_mode = old->pol_mode;
+	}
+}
+
+static int scan_procs(struct sampler *s, struct snapshot *snap)
+{
+	take_back(s, snap);
+	snap->kept_by = NULL;          /* until this tick's records are whole */
 	snap->nprocs = 0;
 	memset(&snap->nm_stats, 0, sizeof(snap->nm_stats));
 	/* Warming up: never-read processes first, on the warm-up budget. */
@@ -328,8 +389,11 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	snap->kthreads_hidden = 0;
 	for (size_t i = 0; i < pl->n; i++) {
 		bool kt;
-		if (sampler_filter_keeps(&s->filter, &snap->procs[i].info, &kt))
-			snap->procs[keep++].info = snap->procs[i].info;
+		if (sampler_filter_keeps(&s->filter, &snap->procs[i].info, &kt)) {
+			if (keep != i)
+				snap->procs[keep] = snap->procs[i];
+			keep++;
+		}
 		snap->kthreads_hidden += kt;
 	}
 	pl->n = keep;
@@ -343,7 +407,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	for (size_t i = 0; i < pl->n; i++)
 		if ((rc = proc_source_threads(s->src, pl, &snap->procs[i].info, &s->scratch)) != 0)
 			return rc;
-	if ((rc = grow_sched(s, pl->n)) != 0 || (rc = sampler_align_cache(s, pl)) != 0 ||
+	if ((rc = grow_sched(s, pl->n)) != 0 || (rc = sampler_align_kept(s, snap)) != 0 ||
 	    (rc = sampler_thread_rates(s, pl)) != 0)
 		return rc;
 	if ((snap->vmstat_rc = vmstat_read(s->root, &s->vm, &s->scratch)) != 0)
@@ -355,28 +419,9 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		s->vm_gen++;
 	s->vm_last = s->vm;
 	for (size_t i = 0; i < pl->n; i++) {
-		struct snap_proc *sp = &snap->procs[snap->nprocs++];
-		struct proc_info info = sp->info;
-		memset(sp, 0, sizeof(*sp));
-		sp->info = info;
-		sp->threads = pl->threads + sp->info.thr_off;
-		/* The kB arrays are the cache entry's (aligned to the list):
-		 * its last result, which a read this tick replaces. One copy
-		 * per process, not one in the cache and one here. */
-		int64_t *base = sampler_cache_kb(s, &s->cache.v[i]);
-		sp->node_kb = base;
-		sp->anon_kb = base + n;
-		sp->file_kb = base + 2 * n;
-		sp->huge_kb = base + 3 * n;
-		sp->pol_kb = base + 4 * n;
-		sp->total_kb = sp->remote_kb = -1;
-		sp->unknown_node_id = -1;
-		sp->remote_pct = -1;
-		sp->cpu_pct = -1;
-		sp->nm_age_s = -1;
-		sp->cgroup_idx = -1;
-		sp->policy = sp->pol_top = "";
-		sampler_prepare_proc(s, snap, i);
+		struct snap_proc old;
+		renew_proc(s, snap, snap->nprocs++, &old);
+		sampler_prepare_proc(s, snap, i, &old);
 	}
 	/* numa_maps on the budget. */
 	size_t norder = nmsched_plan(&cfg, s->sched, snap->nprocs, s->tick_now, s->order);
@@ -392,6 +437,8 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	snap->nm_stats.kept = snap->nprocs - st.read - st.sampled;
 	for (size_t i = 0; i < snap->nprocs; i++)
 		sampler_finish_proc(s, snap, i);
+	snap->kept_by = s;
+	snap->kept_seq = ++s->kept_seq;
 	if (s->warm)
 		s->warm_spent += st.spent_s;
 	sampler_warm_count(s, snap);

@@ -8,48 +8,12 @@
 #include "sampler.h"
 #include "strpool.h"
 
-/* What the sampler remembers of a process between ticks: its CPU ticks
- * and RSS of the previous tick, and its last numa_maps result. */
-/* The last numa_maps result of a process and what it was read under. */
-struct nm_result {
-	double read_at;               /* monotonic seconds */
-	int64_t cost_rss;             /* RSS when cost was measured */
-	int64_t rss_at;               /* RSS, faults and migrations at the read */
-	uint64_t faults_at;
-	int64_t total_kb;
-	int64_t other_kb;             /* snap_proc's unknown_node_kb, ... */
-	const char *policy;           /* interned in sampler.pol */
-	const char *pol_top;          /* snap_proc's pol_top, pol_mode */
-	float cost;                   /* seconds, -1 unknown */
-	uint32_t vm_gen;              /* sampler.vm_gen at the read */
-	int other_id;
-	uint32_t nbad;
-	uint32_t nmappings;
-	int16_t nm_errno;
-	uint8_t nm;                   /* enum nm_state */
-	int8_t pol_mode;              /* enum nm_mode */
-	bool have;                    /* the fields above are valid */
-	bool sampled;
-	bool huge_unknown;
-};
-
-/* One per listed process (10 000 processes are 10 000 of these): the
- * narrow fields first, no padding between them. */
-struct nm_cache {
-	int pid;
-	int16_t home, moved_from;     /* HOME, and HOME before it last changed */
-	bool valid;                   /* false: new this tick, nothing known */
-	uint64_t starttime;
-	uint64_t ticks;               /* utime + stime at the previous tick */
-	int64_t rss_prev;             /* RSS at the previous tick */
-	struct nm_result r;
-};
-
-struct cache_gen {
-	struct nm_cache *v;
-	size_t n, cap;
+/* The kB arrays of the processes' last results: one row
+ * (NM_KB_ARRAYS x nnodes) per process, row i for the snapshot's record i
+ * after each tick (snap_kept.kb_row), moved with the records. */
+struct kb_rows {
 	int64_t *kb;
-	size_t kbcap;
+	size_t n, cap;                /* rows */
 };
 
 struct sampler {
@@ -66,10 +30,11 @@ struct sampler {
 	int cur;
 	struct numastat *prev_ns;     /* [nnodes] */
 	size_t *node_counts;          /* [nnodes], scratch for HOME */
-	/* One entry per process of the last tick, by PID; at each tick
-	 * aligned to the new list (entry i is process i while the tick
-	 * builds the snapshot), then updated in place. */
-	struct cache_gen cache;
+	/* What is kept of each process between ticks is in its record
+	 * (snap_proc.k) in the snapshot this sampler ticked last (kept_seq
+	 * its tick count); their kB arrays here. */
+	struct kb_rows rows;
+	uint64_t kept_seq;
 	struct nmsched_config cfg;
 	struct nmsched_proc *sched;
 	size_t *order;
@@ -115,24 +80,26 @@ struct sampler {
 void sampler_warm_count(struct sampler *s, struct snapshot *snap);
 
 /* sampler_nm.c */
-/* The cheap part of process i (CPU%, HOME, its cache entry) and what the
- * scheduler needs to know of it. */
-void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i);
-/* The exact read (numa_maps) and the sampled estimate of one process. */
+/* The records' state kept from the last tick (snap_proc.k), checked and
+ * their kB rows moved to their new indexes: after the scan and filter,
+ * before anything reads k. */
+int sampler_align_kept(struct sampler *s, struct snapshot *snap);
+/* The kB arrays of row i. */
+int64_t *sampler_kb_row(const struct sampler *s, size_t i);
+/* The cheap part of process i (CPU%, HOME, its kept result) and what the
+ * scheduler needs to know of it; old: its record as the last tick left
+ * it. */
+void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
+			  const struct snap_proc *old);
+/* The exact read (numa_maps) and the sampled estimate of one process:
+ * its last result replaced. */
 void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp);
-void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct nm_cache *e);
-/* After the reads: kept results, REMOTE, and this tick's cache entry. */
+void sampler_read_sampled(struct sampler *s, struct snap_proc *sp);
+/* After the reads: kept results' age, REMOTE, and what is kept for the
+ * next tick. */
 void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i);
-/* The cache made to match the list (sorted by PID): entry i for process
- * i, kept where PID and start time match, new otherwise. */
-int sampler_align_cache(struct sampler *s, const struct proc_list *pl);
-/* Process i's entry from the last tick, or NULL (new). */
-const struct nm_cache *sampler_prev(const struct sampler *s, size_t i);
-/* The kB arrays of cache entry c. */
-int64_t *sampler_cache_kb(const struct sampler *s, const struct nm_cache *c);
-/* A fresh result of sp into its cache entry c (kb: c's arrays). */
-void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct nm_cache *c,
-			 int64_t *kb, double cost, int64_t cost_rss);
+/* A fresh result of sp kept (snap_proc.k): when, at what cost. */
+void sampler_keep_result(struct sampler *s, struct snap_proc *sp, double cost, int64_t cost_rss);
 /* REMOTE of sp from its placement and HOME. */
 void sampler_set_remote(struct snap_proc *sp);
 /* sampler_why.c: each process's remote cause (snap_proc.why, snap->why) */
@@ -140,7 +107,7 @@ int sampler_why(struct sampler *s, struct snapshot *snap);
 void sampler_why_free(struct sampler *s);
 /* sampler_thr.c: each listed thread's CPU ticks since the previous tick
  * (proc_thread.ran) from the ticks kept of that tick (pl: this tick's
- * list, the cache aligned to it); 0 or -ENOMEM. */
+ * list, its records' snap_kept aligned); 0 or -ENOMEM. */
 int sampler_thread_rates(struct sampler *s, struct proc_list *pl);
 void sampler_thread_free(struct sampler *s);
 /* sampler_kernel.c: NUMA balancing, tiers, /proc/PID/sched on a budget */

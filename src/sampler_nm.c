@@ -10,73 +10,52 @@
 #include "parse.h"
 #include "sampler_int.h"
 
-_Static_assert(offsetof(struct nm_cache, pid) == 0, "proc_find_pid needs pid first");
-
 static size_t kb_per(const struct sampler *s)
 {
 	return NM_KB_ARRAYS * (s->topo->nnodes ? s->topo->nnodes : 1);
 }
 
-const struct nm_cache *sampler_prev(const struct sampler *s, size_t i)
+int64_t *sampler_kb_row(const struct sampler *s, size_t i)
 {
-	return i < s->cache.n && s->cache.v[i].valid ? &s->cache.v[i] : NULL;
+	return s->rows.kb + i * kb_per(s);
 }
 
-int64_t *sampler_cache_kb(const struct sampler *s, const struct nm_cache *c)
+static void move_row(struct sampler *s, size_t to, size_t from)
 {
-	return s->cache.kb + (size_t)(c - s->cache.v) * kb_per(s);
+	size_t per = kb_per(s);
+	memcpy(s->rows.kb + to * per, s->rows.kb + from * per, per * sizeof(int64_t));
 }
 
-static void move_entry(struct cache_gen *g, size_t to, size_t from, size_t per)
+int sampler_align_kept(struct sampler *s, struct snapshot *snap)
 {
-	g->v[to] = g->v[from];
-	memcpy(g->kb + to * per, g->kb + from * per, per * sizeof(int64_t));
-}
-
-#define PL(i) (proc_list_at(pl, (i)))
-
-int sampler_align_cache(struct sampler *s, const struct proc_list *pl)
-{
-	struct cache_gen *g = &s->cache;
-	size_t per = kb_per(s), w = 0, i = 0;
-	/* Forward: keep the entries of processes still listed (w <= j). */
-	for (size_t j = 0; j < g->n; j++) {
-		const struct nm_cache *c = &g->v[j];
-		while (i < pl->n && PL(i)->pid < c->pid)
-			i++;
-		if (i < pl->n && PL(i)->pid == c->pid && PL(i)->starttime == c->starttime) {
-			if (w != j)
-				move_entry(g, w, j, per);
-			w++;
-		}
+	size_t n = snap->plist.n, per = kb_per(s), had = s->rows.n;
+	struct snap_proc *v = snap->procs;
+	/* Kept only for the same process (a PID reused is another) and with
+	 * a row of the last tick; the rows' order is the records' (both by
+	 * PID), so a kept record's row moves as a subsequence does. */
+	for (size_t i = 0; i < n; i++) {
+		struct snap_kept *k = &v[i].k;
+		if (k->valid && (k->starttime != v[i].info.starttime || k->kb_row >= had))
+			*k = (struct snap_kept){ 0 };
 	}
-	g->n = w;
-	struct nm_cache *v = buf_grow_array(g->v, &g->cap, pl->n, sizeof(*v));
-	if (!v)
+	size_t cap = s->rows.cap;
+	int64_t *kb = buf_grow_array(s->rows.kb, &cap, n * per, sizeof(*kb));
+	if (!kb)
 		return -ENOMEM;
-	g->v = v;
-	size_t kcap = g->kbcap;
-	int64_t *k = buf_grow_array(g->kb, &kcap, pl->n * per, sizeof(*k));
-	if (!k)
-		return -ENOMEM;
-	g->kb = k;
-	g->kbcap = kcap;
-	/* Backward: each kept entry to its process's index, new ones made.
-	 * The kept are a subsequence of the list, so k - 1 <= t. */
-	size_t kk = w;
-	for (size_t t = pl->n; t-- > 0;) {
-		if (kk > 0 && g->v[kk - 1].pid == PL(t)->pid) {
-			kk--;
-			if (kk != t)
-				move_entry(g, t, kk, per);
-		} else {
-			g->v[t] = (struct nm_cache){ .pid = PL(t)->pid,
-						     .starttime = PL(t)->starttime,
-						     .r = { .cost = -1, .cost_rss = -1 } };
-			memset(g->kb + t * per, 0, per * sizeof(int64_t));
-		}
+	s->rows.kb = kb;
+	s->rows.cap = cap;
+	for (size_t i = 0; i < n; i++)          /* those going to a lower row */
+		if (v[i].k.valid && v[i].k.kb_row > i)
+			move_row(s, i, v[i].k.kb_row);
+	for (size_t i = n; i-- > 0;)            /* and to a higher one */
+		if (v[i].k.valid && v[i].k.kb_row < i)
+			move_row(s, i, v[i].k.kb_row);
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].k.valid)
+			memset(s->rows.kb + i * per, 0, per * sizeof(int64_t));
+		v[i].k.kb_row = (uint32_t)i;
 	}
-	g->n = pl->n;
+	s->rows.n = n;
 	return 0;
 }
 
@@ -167,14 +146,32 @@ static enum nm_state read_state(struct sampler *s, struct snap_proc *sp, int rc,
 		sp->nm = NMS_GONE;
 	else
 		return NMS_OK;   /* the caller takes the summary */
-	/* No placement: none of the last result's kB stay (the arrays are
-	 * the cache entry's). */
+	/* No placement: no kB (the read began without the last result's). */
 	memset(sp->node_kb, 0, kb_per(s) * sizeof(int64_t));
 	return sp->nm;
 }
 
+/* sp's last result gone (a read replaces it): its fields as a record
+ * that was never read has them. */
+static void result_reset(struct sampler *s, struct snap_proc *sp)
+{
+	memset(sp->node_kb, 0, kb_per(s) * sizeof(int64_t));
+	sp->nm = NMS_NOT_READ;
+	sp->nm_errno = 0;
+	sp->nm_sampled = false;
+	sp->total_kb = -1;
+	sp->unknown_node_kb = 0;
+	sp->unknown_node_id = -1;
+	sp->nm_warnings = 0;
+	sp->huge_unknown = false;
+	sp->nmappings = 0;
+	sp->policy = sp->pol_top = "";
+	sp->pol_mode = 0;
+}
+
 void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp)
 {
+	result_reset(s, sp);
 	size_t total = 0;
 	int rc = stream_numa_maps(s, &sp->info, &total);
 	if (read_state(s, sp, rc, total == 0) == NMS_OK)
@@ -183,16 +180,21 @@ void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp)
 
 /* Placement from maps + move_pages queries; the policy stays as last
  * read from numa_maps (the sampled read cannot see it). */
-void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct nm_cache *e)
+void sampler_read_sampled(struct sampler *s, struct snap_proc *sp)
 {
+	/* What the last result knew that a sampled read cannot see. */
+	bool had = sp->k.have;
+	uint32_t nmaps = had ? sp->nmappings : 0;
+	const char *policy = had && sp->nm == NMS_OK ? sp->policy : "";
+	result_reset(s, sp);
 	int rc = placement_sample(s->root, sp->info.pid, s->pagesize, &s->params,
-				  &s->pops, e && e->r.have ? e->r.nmappings : 0, &s->psc, &s->sum);
+				  &s->pops, nmaps, &s->psc, &s->sum);
 	if (read_state(s, sp, rc, rc == 0 && s->sum.nmappings == 0) != NMS_OK)
 		return;
 	placement_scale_rss(&s->sum, sp->info.rss_kb);
 	take_summary(s, sp);
 	sp->nm_sampled = true;
-	sp->policy = e && e->r.have && e->r.nm == NMS_OK && e->r.policy ? e->r.policy : "";
+	sp->policy = policy;
 }
 
 
@@ -206,80 +208,66 @@ static bool is_priority(const struct sampler *s, int pid)
 
 /* The cheap part of every process (CPU%, HOME), and what the scheduler
  * needs to know of it. */
-void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i)
+void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
+			  const struct snap_proc *old)
 {
 	struct snap_proc *sp = &snap->procs[i];
-	const struct nm_cache *e = sampler_prev(s, i);   /* NULL: new (or its PID reused) */
+	/* NULL: new (or its PID reused) */
+	const struct snap_kept *e = sp->k.valid ? &sp->k : NULL;
 	sp->home = sampler_home_node(s->topo, sp->threads, sp->info.thr_n,
 				     sp->info.pid, s->node_counts);
 	/* HOME's history: where it was when it last changed (sticky). */
-	sp->moved_from = !e ? -1 : e->home >= 0 && sp->home >= 0 && e->home != sp->home ?
-			 e->home : e->moved_from;
+	sp->moved_from = !e ? -1 : old->home >= 0 && sp->home >= 0 && old->home != sp->home ?
+			 old->home : old->moved_from;
 	sp->rss_growth_kb = e && sp->info.rss_kb >= 0 && e->rss_prev >= 0 ?
 			    sp->info.rss_kb - e->rss_prev : 0;
 	uint64_t ticks = sp->info.utime + sp->info.stime;
 	if (e && snap->interval_s > 0 && ticks >= e->ticks)
 		sp->cpu_pct = 100.0 * parse_ticks_s(ticks - e->ticks) / snap->interval_s;
 	uint64_t faults = sp->info.minflt + sp->info.majflt;
-	bool have = e && e->r.have;
+	bool have = e && e->have;
 	s->sched[i] = (struct nmsched_proc){
 		.priority = is_priority(s, sp->info.pid),
 		.cached = have,
-		.sampled = have && e->r.sampled,
-		.changed = !have || sp->info.rss_kb != e->r.rss_at ||
-			   faults != e->r.faults_at || e->r.vm_gen != s->vm_gen,
-		.last_read = have ? e->r.read_at : -1,
-		.last_cost = have ? e->r.cost : -1,
-		.cost_rss_kb = have ? e->r.cost_rss : -1,
+		.sampled = have && sp->nm_sampled,
+		.changed = !have || sp->info.rss_kb != e->rss_at ||
+			   faults != e->faults_at || e->vm_gen != s->vm_gen,
+		.last_read = have ? e->read_at : -1,
+		.last_cost = have ? e->cost : -1,
+		.cost_rss_kb = have ? e->cost_rss : -1,
 		.rss_kb = sp->info.rss_kb,
 		.rss_delta_kb = e && sp->info.rss_kb >= 0 && e->rss_prev >= 0 ?
 				sp->info.rss_kb - e->rss_prev : 0,
 		.cpu_pct = sp->cpu_pct,
-		.nmappings = have ? e->r.nmappings : 0,
+		.nmappings = have ? sp->nmappings : 0,
 	};
 }
 
-/* After the reads: the kept results, REMOTE, and this tick's cache entry
- * (the same entry, updated in place). */
+/* After the reads: the kept results' age, REMOTE, and what the next tick
+ * finds of this one (in the record itself). */
 void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i)
 {
-	size_t per = kb_per(s);
 	struct snap_proc *sp = &snap->procs[i];
 	const struct nmsched_proc *q = &s->sched[i];
-	struct nm_cache *c = &s->cache.v[i];
-	int64_t *kb = s->cache.kb + i * per;
-	bool had = c->valid && c->r.have;
-	c->valid = true;
-	c->ticks = sp->info.utime + sp->info.stime;
-	c->rss_prev = sp->info.rss_kb;
-	c->home = sp->home;
-	c->moved_from = sp->moved_from;
+	struct snap_kept *k = &sp->k;
+	bool had = k->valid && k->have;
+	k->valid = true;
+	k->starttime = sp->info.starttime;
+	k->ticks = sp->info.utime + sp->info.stime;
+	k->rss_prev = sp->info.rss_kb;
 	if (sp->nm_fresh) {
 		/* A sampled read says nothing of the numa_maps cost. */
 		bool full = q->how == NMSCHED_READ;
-		sampler_keep_result(s, sp, c, kb, full ? q->last_cost : had ? c->r.cost : -1,
-				    full ? q->cost_rss_kb : had ? c->r.cost_rss : -1);
+		sampler_keep_result(s, sp, full ? q->last_cost : had ? k->cost : -1,
+				    full ? q->cost_rss_kb : had ? k->cost_rss : -1);
 	} else if (had) {
-		/* Kept: the last result, with its age. */
-		const struct nm_result *r = &c->r;
-		if (sp->node_kb != kb)   /* the same arrays in a live tick */
-			memcpy(sp->node_kb, kb, per * sizeof(int64_t));
-		sp->pol_top = r->pol_top ? r->pol_top : "";
-		sp->pol_mode = r->pol_mode;
-		sp->nm = r->nm;
-		sp->nm_errno = r->nm_errno;
-		sp->nm_sampled = r->sampled;
-		sp->total_kb = r->nm == NMS_OK ? r->total_kb : -1;
-		sp->unknown_node_kb = r->other_kb;
-		sp->unknown_node_id = r->other_id;
-		sp->nm_warnings = r->nbad;
-		sp->huge_unknown = r->huge_unknown;
-		sp->nmappings = r->nmappings;
-		sp->policy = r->policy ? r->policy : "";
-		double age = s->tick_now - r->read_at;
+		/* Kept: the last result (the record's own), with its age. */
+		double age = s->tick_now - k->read_at;
 		sp->nm_age_s = age > 0 ? age : 0;
 	} else {
-		c->r = (struct nm_result){ .cost = -1, .cost_rss = -1 };
+		k->have = false;
+		k->cost = -1;
+		k->cost_rss = -1;
 	}
 	sampler_set_remote(sp);
 }
@@ -293,31 +281,15 @@ void sampler_set_remote(struct snap_proc *sp)
 	}
 }
 
-void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct nm_cache *c,
-			 int64_t *kb, double cost, int64_t cost_rss)
+void sampler_keep_result(struct sampler *s, struct snap_proc *sp, double cost, int64_t cost_rss)
 {
-	size_t n = s->topo->nnodes ? s->topo->nnodes : 1;
 	sp->nm_age_s = 0;
-	struct nm_result *r = &c->r;
-	r->have = true;
-	r->read_at = s->tick_now;
-	r->cost = cost;
-	r->cost_rss = cost_rss;
-	r->rss_at = sp->info.rss_kb;
-	r->faults_at = sp->info.minflt + sp->info.majflt;
-	r->vm_gen = s->vm_gen;
-	r->nm = sp->nm;
-	r->nm_errno = sp->nm_errno;
-	r->sampled = sp->nm_sampled;
-	r->total_kb = sp->total_kb;
-	r->other_kb = sp->unknown_node_kb;
-	r->other_id = sp->unknown_node_id;
-	r->nbad = sp->nm_warnings;
-	r->huge_unknown = sp->huge_unknown;
-	r->nmappings = sp->nmappings;
-	r->policy = sp->policy;
-	r->pol_top = sp->pol_top;
-	r->pol_mode = sp->pol_mode;
-	if (kb != sp->node_kb)
-		memcpy(kb, sp->node_kb, NM_KB_ARRAYS * n * sizeof(int64_t));
+	struct snap_kept *k = &sp->k;
+	k->have = true;
+	k->read_at = s->tick_now;
+	k->cost = (float)cost;
+	k->cost_rss = cost_rss;
+	k->rss_at = sp->info.rss_kb;
+	k->faults_at = sp->info.minflt + sp->info.majflt;
+	k->vm_gen = s->vm_gen;
 }

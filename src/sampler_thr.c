@@ -87,17 +87,18 @@ int sampler_thread_rates(struct sampler *s, struct proc_list *pl)
 	size_t o = 0;
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct proc_info *p = proc_list_at(pl, i);
-		/* Seen at the previous tick (its cache entry, aligned to the list,
-		 * kept: same PID and start time): a thread not seen then was
-		 * born since, and all its ticks are new. */
-		bool seen = i < s->cache.n && s->cache.v[i].valid;
+		/* Seen at the previous tick (what its record kept, checked by
+		 * sampler_align_kept: same PID and start time): a thread not
+		 * seen then was born since, and all its ticks are new. */
+		const struct snap_kept *kept = &((const struct snap_proc *)p)->k;
+		bool seen = pl->elem == sizeof(struct snap_proc) && kept->valid;
 		for (size_t k = 0; k < p->thr_n; k++) {
 			struct proc_thread *t = &pl->threads[p->thr_off + k];
 			t->ran = -1;
 			if (t->ticks < 0)
 				continue;
 			if (seen)
-				t->ran = thread_ran(st, p, t, s->cache.v[i].ticks);
+				t->ran = thread_ran(st, p, t, kept->ticks);
 			if (p->thr_n > 1)
 				st->v[nx][o++] = (struct thr_prev){ t->tid, p->pid, t->ticks };
 		}

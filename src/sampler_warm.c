@@ -33,18 +33,12 @@ static int by_rss(const void *a, const void *b, void *ctx)
 	return (x->info.pid > y->info.pid) - (x->info.pid < y->info.pid);
 }
 
-/* The cache entry the last tick wrote for sp, or NULL. */
-static struct nm_cache *entry_of(struct sampler *s, const struct snap_proc *sp)
-{
-	struct cache_gen *g = &s->cache;
-	struct nm_cache *c = (struct nm_cache *)proc_find_pid(g->v, g->n, sizeof(*g->v),
-							      sp->info.pid);
-	return c && c->starttime == sp->info.starttime ? c : NULL;
-}
-
 int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s)
 {
-	if (!s->warm || snap->replayed || snap->proc_rc)
+	/* Only the snapshot this sampler ticked last: its records hold what
+	 * the sampler keeps of them. */
+	if (!s->warm || snap->replayed || snap->proc_rc || snap->kept_by != s ||
+	    snap->kept_seq != s->kept_seq)
 		return 0;
 	size_t n = 0;
 	if (snap->nprocs > s->warm_cap) {
@@ -65,9 +59,6 @@ int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s)
 		if (t0 - start >= budget_s)
 			break;
 		struct snap_proc *sp = &snap->procs[s->warm_order[done]];
-		struct nm_cache *c = entry_of(s, sp);
-		if (!c)
-			continue;
 		/* Sampled only where the walk would be long (a small
 		 * process's walk is cheaper than its sampled read). */
 		struct nmsched_proc q = { .rss_kb = sp->info.rss_kb, .last_cost = -1,
@@ -75,14 +66,13 @@ int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s)
 		bool sample = s->cfg.can_sample &&
 			      nmsched_predict_read(&q) > s->cfg.sample_over_s;
 		if (sample)
-			sampler_read_sampled(s, sp, c);
+			sampler_read_sampled(s, sp);
 		else
 			sampler_read_numa_maps(s, sp);
 		sp->nm_fresh = true;
 		double dt = s->clock(s->clock_ctx) - t0;
-		sampler_keep_result(s, sp, c, sampler_cache_kb(s, c),
-				    sample ? -1 : dt, sample ? -1 : sp->info.rss_kb);
-		c->r.read_at = s->clock(s->clock_ctx);   /* now, not the tick's time */
+		sampler_keep_result(s, sp, sample ? -1 : dt, sample ? -1 : sp->info.rss_kb);
+		sp->k.read_at = s->clock(s->clock_ctx);   /* now, not the tick's time */
 		sampler_set_remote(sp);
 		if (sample)
 			snap->nm_stats.sampled++;
