@@ -724,6 +724,94 @@ static void sampler_keeps_and_rereads(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* Each process keeps its own result from tick to tick in its record while
+ * others come and go around it and the front end sorts the records in
+ * between: the kB stay the same process's, a newcomer is read, a PID
+ * reused by another process (another start time) is not given the old
+ * one's result. */
+static void sampler_records_follow_pids(void)
+{
+	char dir[] = "/tmp/numatop-smp-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "cp -r tests/trees/opteron4/. %s/", dir);
+	if (system(cmd) != 0) {
+		printf("SKIP sampler_records_follow_pids: run from the project root\n");
+		return;
+	}
+	struct fsroot *r;
+	struct topology t;
+	struct sampler *s;
+	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
+	CHECK_EQ_INT(topology_read(r, &t), 0);
+	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
+	fake_now = 1000;
+	sampler_set_clock(s, t_clock, NULL);
+	struct nmsched_config c;
+	nmsched_config_default(&c);
+	sampler_set_budget(s, &c);
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	const int pids[] = { 1000, 2000, 4242 };
+	int64_t total[3], node[3][8];
+	size_t nn = t.nnodes < 8 ? t.nnodes : 8;
+	for (int i = 0; i < 3; i++) {
+		const struct snap_proc *p = find(&snap, pids[i]);
+		CHECK(p && p->nm == NMS_OK && p->total_kb > 0);
+		total[i] = p ? p->total_kb : -1;
+		for (size_t j = 0; p && j < nn; j++)
+			node[i][j] = p->node_kb[j];
+	}
+	CHECK(total[0] != total[1] && total[1] != total[2]);
+	/* Sorted by the front end (PID descending); a process leaves, one
+	 * comes before the others (PID 1500, a copy of 2000). */
+	struct sort_key key = { COL_PID, 0, true, NULL };
+	snapshot_sort(&snap, &key);
+	snprintf(cmd, sizeof(cmd), "cd %s/proc && rm -rf 3000 && cp -r 2000 1500 && "
+		 "sed -i 's/^2000 /1500 /' 1500/stat", dir);
+	CHECK(system(cmd) == 0);
+	fake_now = 1002;
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK(find(&snap, 3000) == NULL);
+	const struct snap_proc *nw = find(&snap, 1500);
+	CHECK(nw && nw->nm_fresh && nw->total_kb == total[1]);
+	for (int i = 0; i < 3; i++) {
+		const struct snap_proc *p = find(&snap, pids[i]);
+		CHECK(p && !p->nm_fresh && p->total_kb == total[i] && fabs(p->nm_age_s - 2) < 1e-9);
+		for (size_t j = 0; p && j < nn; j++)
+			CHECK_EQ_INT(p->node_kb[j], node[i][j]);
+	}
+	/* PID 1000 is now another process (a later start time): read, not
+	 * given the last one's result; 4242 still keeps its own. */
+	snapshot_sort(&snap, &key);
+	snprintf(cmd, sizeof(cmd), "cd %s/proc/1000 && "
+		 "awk '{ $22 = $22 + 1; print }' stat > stat.new && mv stat.new stat", dir);
+	CHECK(system(cmd) == 0);
+	fake_now = 1003;
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	const struct snap_proc *p = find(&snap, 1000);
+	CHECK(p && p->nm_fresh && p->nm_age_s == 0 && p->cpu_pct < 0);
+	p = find(&snap, 4242);
+	CHECK(p && !p->nm_fresh && p->total_kb == total[2] && fabs(p->nm_age_s - 3) < 1e-9);
+	/* Another snapshot on the same sampler starts afresh: nothing kept
+	 * from records it never had. */
+	struct snapshot other;
+	memset(&other, 0, sizeof(other));
+	fake_now = 1004;
+	CHECK_EQ_INT(sampler_tick(s, &other), 0);
+	CHECK_EQ_INT(other.nm_stats.read, other.nprocs);
+	p = find(&other, 4242);
+	CHECK(p && p->nm_fresh && p->total_kb == total[2]);
+	snapshot_free(&other);
+	snapshot_free(&snap);
+	sampler_free(s);
+	topology_free(&t);
+	fsroot_close(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	RUN_TEST(full_reads_all);
@@ -738,6 +826,7 @@ int main(void)
 	RUN_TEST(sampled_estimate);
 	RUN_TEST(sampled_scaled_to_rss);
 	RUN_TEST(sampler_keeps_and_rereads);
+	RUN_TEST(sampler_records_follow_pids);
 	RUN_TEST(warmup_plan);
 	RUN_TEST(priority_costly_paced);
 	RUN_TEST(sampler_warmup_steps);
