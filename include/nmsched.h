@@ -58,8 +58,8 @@ struct nmsched_proc {
 	int64_t cost_rss_kb;     /* RSS at that read (the cost scales with it) */
 	int64_t rss_kb;          /* -1 unknown */
 	int64_t rss_delta_kb;    /* since the previous tick */
-	double cpu_pct;          /* -1 unknown */
-	size_t nmappings;        /* from the last read, 0 unknown */
+	float cpu_pct;           /* -1 unknown (a float as snap_proc's) */
+	uint32_t nmappings;      /* from the last read, 0 unknown */
 	/* out: how (above), */
 	double predicted;        /* seconds */
 	double score;
