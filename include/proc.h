@@ -66,12 +66,23 @@ struct proc_list {
 	 * snapshot's processes (struct snap_proc), no copy. Index with
 	 * proc_list_at unless elem is 0. The list is in PID order after a
 	 * scan; when it is still in PID order at the next one, the element
-	 * of a process listed both times keeps its bytes past the proc_info
-	 * (moved to its new index), so the caller's own per-process state
-	 * needs no second array. A new process's element is zeroed. */
+	 * of a process listed both times keeps its bytes (moved to its new
+	 * index): the caller's own per-process state past the proc_info
+	 * needs no second array, and the live backend's kept numbers are
+	 * the proc_info itself. A new process's element is zeroed. */
 	struct proc_info *v;
 	size_t n, cap;
 	size_t elem;
+	/* Set by the caller (NULL: every process): whether a process goes
+	 * in the list, asked once its proc_info is filled. The backend keeps
+	 * what it needs of those left out itself. */
+	bool (*keep)(void *ctx, const struct proc_info *p);
+	void *keep_ctx;
+	/* The source that filled the list last, and its scan: a live source
+	 * trusts a kept element's proc_info (its numbers for a process that
+	 * did not run since) only in the list it filled last. */
+	const void *filled_by;
+	uint64_t filled_seq;
 	struct proc_thread *threads;
 	size_t nthr, thrcap;
 	struct proc_strings strs;

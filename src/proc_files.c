@@ -136,6 +136,8 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 	for (size_t i = 0; i < n; i++) {
 		struct pid_stat st;
 		struct pid_status ss;
+		proc_info_reset(proc_list_at(l, i));   /* every number read again */
+		proc_list_at(l, i)->pid = pids[i];
 		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
 		int e = fsroot_read_file(r, path, &b, 1 << 16);
 		if (e == -ENOENT || e == -ESRCH) {
@@ -197,6 +199,7 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 			rc = -ENOMEM;
 			break;
 		}
+		proc_list_kept(l, i);
 	}
 	proc_list_compact(l);
 	buf_free(&b);

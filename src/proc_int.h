@@ -8,13 +8,17 @@
 
 /* Append helpers and the backends' scans. */
 struct proc_info *proc_list_add(struct proc_list *l);
+/* p as a new entry has it: nothing known (state 0: never filled). */
+void proc_info_reset(struct proc_info *p);
 /* A scan's first step: the list's entries (the last scan's, in PID
  * order) to the PIDs about to be read (sorted, unique). An entry whose
- * PID stays keeps its bytes past the proc_info (the caller's: see
- * proc_list), a new PID gets a zeroed entry; every proc_info is reset to
- * "nothing known" with its pid set. Entries in another order are all
- * dropped first. 0 or -ENOMEM (the list then empty). */
+ * PID stays keeps all its bytes (see proc_list); a new PID gets a zeroed
+ * entry, its proc_info reset, its pid set. Entries in another order are
+ * all dropped first. 0 or -ENOMEM (the list then empty). */
 int proc_list_align(struct proc_list *l, const int *pids, size_t n);
+/* Whether entry i, filled, stays in the list (proc_list.keep); if not,
+ * it is dropped (as by proc_list_drop). */
+bool proc_list_kept(struct proc_list *l, size_t i);
 /* Entry i could not be read (the process left, or was unreadable):
  * marked, and removed by proc_list_compact at the end of the scan. */
 void proc_list_drop(struct proc_list *l, size_t i);

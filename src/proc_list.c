@@ -63,8 +63,7 @@ const char *proc_list_strdup(struct proc_list *l, const char *s, size_t n)
 	return d;
 }
 
-/* A proc_info as a new entry has it: nothing known. */
-static void info_reset(struct proc_info *p)
+void proc_info_reset(struct proc_info *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->comm = p->cmdline = "";
@@ -92,7 +91,7 @@ struct proc_info *proc_list_add(struct proc_list *l)
 	}
 	struct proc_info *p = proc_list_at(l, l->n++);
 	memset(p, 0, size);
-	info_reset(p);
+	proc_info_reset(p);
 	return p;
 }
 
@@ -146,12 +145,20 @@ int proc_list_align(struct proc_list *l, const int *pids, size_t n)
 				move_rec(l, t, kk);
 		} else {
 			memset(p, 0, size);
+			proc_info_reset(p);
 		}
-		info_reset(p);
 		p->pid = pids[t];
 	}
 	l->n = n;
 	return 0;
+}
+
+bool proc_list_kept(struct proc_list *l, size_t i)
+{
+	if (!l->keep || l->keep(l->keep_ctx, proc_list_at(l, i)))
+		return true;
+	proc_list_drop(l, i);
+	return false;
 }
 
 void proc_list_drop(struct proc_list *l, size_t i)

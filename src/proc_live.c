@@ -334,6 +334,17 @@ static void reread_orphans(struct live *lv, struct proc_list *l)
 		if (r)
 			live_rec_reread(lv, r, p);   /* gone meanwhile: the next scan says so */
 	}
+	/* And those the list left out, in what is kept of them. */
+	for (size_t i = 0; i < g->n; i++) {
+		struct live_proc *r = &g->v[i];
+		if (!r->hidden || !bsearch(&r->hidden->ppid, lv->ended, lv->nended, sizeof(int),
+					   cmp_int))
+			continue;
+		struct proc_info p;
+		proc_info_reset(&p);
+		if (live_rec_reread(lv, r, &p) == 0)
+			live_rec_hide(lv, r, &p, true);
+	}
 	lv->nended = 0;
 }
 
@@ -389,6 +400,14 @@ static int live_scan(void *state, struct proc_list *l)
 	 * aligned to the PIDs first (proc_list_align). */
 	if ((rc = proc_list_align(l, lv->pids, n)) != 0)
 		return rc;
+	/* A list this source did not fill last: its numbers are not the
+	 * last read's, so none is kept (each is read). */
+	if (l->filled_by != lv || l->filled_seq != lv->seq)
+		for (size_t i = 0; i < n; i++) {
+			proc_info_reset(proc_list_at(l, i));
+			proc_list_at(l, i)->pid = lv->pids[i];
+		}
+	l->filled_by = NULL;
 	fr->n = 0;
 	size_t j = 0, w = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -405,7 +424,7 @@ static int live_scan(void *state, struct proc_list *l)
 			if (w != j)
 				*r = g->v[j];
 			j++;
-			char was = r->ls.state;
+			char was = p->state ? p->state : r->hidden ? r->hidden->state : 0;
 			int e = live_rec_tick(lv, r, false, NULL, p);
 			if (e == 0) {
 				fresh = false;
@@ -436,6 +455,7 @@ static int live_scan(void *state, struct proc_list *l)
 				continue;
 			}
 		}
+		live_rec_hide(lv, r, p, !proc_list_kept(l, i));
 		if (r->dirfd >= 0)
 			lv->st.kept_fd++;
 		else
@@ -460,6 +480,10 @@ static int live_scan(void *state, struct proc_list *l)
 	lv->nfound = 0;
 	if (lv->nended && rc == 0)
 		reread_orphans(lv, l);
+	if (rc == 0 && mrc == 0) {
+		l->filled_by = lv;
+		l->filled_seq = ++lv->seq;
+	}
 	return rc ? rc : mrc;
 }
 

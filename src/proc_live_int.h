@@ -22,7 +22,9 @@
  * be older than one refresh. */
 #define LIVE_STAT_REFRESH_S 30
 
-/* What the last read of a process's stat said. */
+/* What the last read of a process's stat said. A listed process's is
+ * its list entry (proc_info); this copy is kept only for the processes
+ * the list leaves out (proc_list.keep), and made for the logic. */
 struct live_stat {
 	uint64_t utime, stime, minflt, majflt;
 	int64_t rss_pages;              /* -1 unknown */
@@ -30,9 +32,6 @@ struct live_stat {
 	int nthreads;                   /* -1 unknown */
 	char state;
 	bool kthread;
-	uint8_t cmd_off;                /* not stat's: where the command line
-					 * starts in live_proc.names (here,
-					 * the struct's padding) */
 };
 
 struct live_proc {
@@ -47,7 +46,8 @@ struct live_proc {
 	char *names;                    /* owned: "comm\0cmdline\0", NULL none */
 	uint64_t runtime;               /* schedstat ns before the last stat read */
 	uint32_t stat_at, uid_at;       /* deciseconds since the source opened */
-	struct live_stat ls;
+	struct live_stat *hidden;       /* owned: the last stat of a process
+					 * the list left out, else NULL */
 	struct thr_cache *thr;          /* multi-threaded processes only */
 };
 
@@ -104,6 +104,7 @@ struct live {
 	int *ended;
 	size_t nended, endedcap;
 	struct proc_scan_stats st;
+	uint64_t seq;                   /* scans done (proc_list.filled_seq) */
 };
 
 int live_grow(void **v, size_t *cap, size_t need, size_t size);
@@ -119,12 +120,17 @@ void live_rec_close(struct live *lv, struct live_proc *r);
 int live_rec_openat(const struct live *lv, const struct live_proc *r, const char *name,
 		    int flags);
 /* This tick's numbers of r into p: its stat read when it ran since the
- * last read (schedstat), or is due; else the kept numbers. New records
- * (fresh) are read whole. -ESRCH: gone or its PID reused; other -errno. */
+ * last read (schedstat), or is due; else the kept numbers: p's own when
+ * p was filled by the last scan (p->state set), else r->hidden. New
+ * records (fresh) are read whole. -ESRCH: gone or its PID reused; other
+ * -errno. */
 int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct live_found *fo,
 		  struct proc_info *p);
 /* r's stat read again now (its parent ended), into p. */
 int live_rec_reread(struct live *lv, struct live_proc *r, struct proc_info *p);
+/* p, filled, left out of the list: its numbers kept in r (or given back
+ * when listed: hide false). */
+void live_rec_hide(struct live *lv, struct live_proc *r, const struct proc_info *p, bool hide);
 
 /* The backend's ops that live in the other files (proc_live_ops). */
 int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct buf *scratch);

@@ -52,6 +52,7 @@ void live_rec_close(struct live *lv, struct live_proc *r)
 	close_fd(lv, &r->statfd);
 	free(r->names);
 	free(r->thr);
+	free(r->hidden);
 	memset(r, 0, sizeof(*r));
 	r->dirfd = r->schedfd = r->statfd = -1;
 }
@@ -209,7 +210,6 @@ static int update_names(struct live *lv, struct live_proc *r, const struct pid_s
 	v[c + 1 + k] = '\0';
 	free(r->names);
 	r->names = v;
-	r->ls.cmd_off = (uint8_t)(c + 1);
 	return 0;
 }
 
@@ -228,14 +228,14 @@ static void keep_stat(struct live_stat *ls, const struct pid_stat *st)
 	ls->kthread = (st->flags & PID_STAT_PF_KTHREAD) != 0;
 }
 
-static void fill_info(struct live *lv, const struct live_proc *r, struct proc_info *p)
+static void fill_info(struct live *lv, const struct live_proc *r, const struct live_stat *ls,
+		      struct proc_info *p)
 {
-	const struct live_stat *ls = &r->ls;
 	const char *user = r->uid >= 0 ? live_user(lv, r->uid, NULL) : NULL;
 	p->pid = r->pid;
 	p->ppid = ls->ppid;
 	p->comm = r->names ? r->names : "";
-	p->cmdline = r->names ? r->names + ls->cmd_off : "";
+	p->cmdline = r->names ? r->names + strlen(r->names) + 1 : "";
 	p->uid = r->uid;
 	p->user = user ? user : "?";
 	p->state = ls->state;
@@ -248,6 +248,34 @@ static void fill_info(struct live *lv, const struct live_proc *r, struct proc_in
 	p->last_cpu = ls->processor;
 	p->nthreads = ls->nthreads;
 	p->kthread = ls->kthread;
+}
+
+/* The stat numbers p was filled with (fill_info's inverse). */
+static void info_stat(const struct live *lv, const struct proc_info *p, struct live_stat *ls)
+{
+	ls->utime = p->utime;
+	ls->stime = p->stime;
+	ls->minflt = p->minflt;
+	ls->majflt = p->majflt;
+	ls->rss_pages = p->rss_kb >= 0 ? p->rss_kb / lv->page_kb : -1;
+	ls->ppid = p->ppid;
+	ls->processor = p->last_cpu;
+	ls->nthreads = p->nthreads;
+	ls->state = p->state;
+	ls->kthread = p->kthread;
+}
+
+void live_rec_hide(struct live *lv, struct live_proc *r, const struct proc_info *p, bool hide)
+{
+	if (!hide) {
+		free(r->hidden);
+		r->hidden = NULL;
+		return;
+	}
+	/* Without memory for it, the next scan reads its stat. */
+	if (!r->hidden && !(r->hidden = malloc(sizeof(*r->hidden))))
+		return;
+	info_stat(lv, p, r->hidden);
 }
 
 /* Whether r's stat says it ran, faulted or changed state since the last
@@ -268,10 +296,18 @@ bool proc_stat_still(uint64_t runtime_then, uint64_t runtime_now, int64_t nthrea
 int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct live_found *fo,
 		  struct proc_info *p)
 {
+	/* The last read's numbers: p's (kept by the list), else those kept
+	 * for a process the list left out; none: read. */
+	struct live_stat was;
+	const struct live_stat *pv = NULL;
+	if (!fresh && p->state)
+		info_stat(lv, p, &was), pv = &was;
+	else if (!fresh)
+		pv = r->hidden;
 	uint32_t now = decis(lv);
 	uint64_t rt = r->runtime;
-	bool gate = !fresh && r->schedfd >= 0 && r->ls.nthreads == 1 && r->ls.state != 'R';
-	bool have_rt = r->schedfd >= 0 && (fresh || gate);
+	bool gate = pv && r->schedfd >= 0 && pv->nthreads == 1 && pv->state != 'R';
+	bool have_rt = r->schedfd >= 0 && (fresh || gate || !pv);
 	int e;
 	if (have_rt && (e = read_runtime(r, &rt)) != 0) {
 		if (e == -ESRCH)
@@ -281,10 +317,10 @@ int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct
 		gate = false;
 		rt = r->runtime;
 	}
-	if (gate && proc_stat_still(r->runtime, rt, r->ls.nthreads, r->ls.state, r->stat_at, now,
+	if (gate && proc_stat_still(r->runtime, rt, pv->nthreads, pv->state, r->stat_at, now,
 				    REFRESH_DS)) {
 		lv->st.stat_kept++;
-		fill_info(lv, r, p);
+		fill_info(lv, r, pv, p);
 		return 0;
 	}
 	/* It ran (or is read every tick): its stat stays open; a due refresh
@@ -302,8 +338,8 @@ int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct
 	}
 	bool renamed = !r->names || strcmp(r->names, st.comm) != 0;
 	int64_t uid = r->uid;
-	if (fresh || renamed || now - r->uid_at >= LIVE_UID_RECHECK_S * 10 ||
-	    (gate ? rt != r->runtime : ran_since(&r->ls, &st))) {
+	if (fresh || renamed || !pv || now - r->uid_at >= LIVE_UID_RECHECK_S * 10 ||
+	    (gate ? rt != r->runtime : ran_since(pv, &st))) {
 		if ((e = read_uid(lv, r, &uid)) != 0)
 			return e;
 		r->uid_at = now;
@@ -317,13 +353,14 @@ int live_rec_tick(struct live *lv, struct live_proc *r, bool fresh, const struct
 	}
 	if ((e = update_names(lv, r, &st, fresh)) != 0)
 		return e;
-	keep_stat(&r->ls, &st);
+	struct live_stat ls;
+	keep_stat(&ls, &st);
 	r->runtime = rt;
 	/* The processes read at once (at start) are refreshed spread over
 	 * the period, not all in the same tick 30 s later. */
 	r->stat_at = fresh ? now - (uint32_t)(((unsigned)r->pid * 2654435761u) % REFRESH_DS) : now;
 	lv->st.stat_read++;
-	fill_info(lv, r, p);
+	fill_info(lv, r, &ls, p);
 	return 0;
 }
 
@@ -335,8 +372,9 @@ int live_rec_reread(struct live *lv, struct live_proc *r, struct proc_info *p)
 		return e;
 	if (st.starttime != r->starttime)
 		return -ESRCH;
-	keep_stat(&r->ls, &st);
-	fill_info(lv, r, p);
+	struct live_stat ls;
+	keep_stat(&ls, &st);
+	fill_info(lv, r, &ls, p);
 	return 0;
 }
 

@@ -294,6 +294,15 @@ static int by_info_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static bool filter_keeps(void *ctx, const struct proc_info *p)
+{
+	struct sampler *s = ctx;
+	bool kt;
+	bool keep = sampler_filter_keeps(&s->filter, p, &kt);
+	s->kt_hidden += kt;
+	return keep;
+}
+
 /* The records as the last tick of this sampler left them, back in PID
  * order (the views sort them), for the scan to keep (proc_list); a
  * snapshot this sampler did not tick last starts afresh. */
@@ -376,7 +385,13 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	pl->v = (struct proc_info *)snap->procs;
 	pl->cap = snap->proccap;
 	pl->elem = sizeof(struct snap_proc);
+	/* Only wanted processes are listed (the source keeps what it needs
+	 * of the others); then their threads are read. */
+	pl->keep = filter_keeps;
+	pl->keep_ctx = s;
+	s->kt_hidden = 0;
 	snap->proc_rc = proc_source_scan(s->src, pl);
+	snap->kthreads_hidden = s->kt_hidden;
 	snap->procs = (struct snap_proc *)pl->v;
 	snap->proccap = pl->cap;
 	if (snap->proc_rc)
@@ -384,19 +399,6 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	int rc = grow_procs(snap, pl->n);
 	if (rc)
 		return rc;
-	/* Keep wanted processes, then read their threads. */
-	size_t keep = 0;
-	snap->kthreads_hidden = 0;
-	for (size_t i = 0; i < pl->n; i++) {
-		bool kt;
-		if (sampler_filter_keeps(&s->filter, &snap->procs[i].info, &kt)) {
-			if (keep != i)
-				snap->procs[keep] = snap->procs[i];
-			keep++;
-		}
-		snap->kthreads_hidden += kt;
-	}
-	pl->n = keep;
 	/* Both backends list by PID; the cache relies on it. */
 	for (size_t i = 1; i < pl->n; i++)
 		if (snap->procs[i].info.pid <= snap->procs[i - 1].info.pid) {
