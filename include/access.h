@@ -95,6 +95,10 @@ struct access_proc {
 	double hot_remote_pct;          /* of hot, -1 unknown */
 	double cold_remote_idle_s;      /* the remote cold memory's shortest idle, -1 none */
 	int64_t *hot_node_kb, *warm_node_kb, *cold_node_kb;
+	/* Tiers and heat: hot kB on the slower tiers (they pay the far
+	 * latency) and cold kB on the fastest (room it could make); -1
+	 * unknown (one tier). snapshot_tiers_heat() sets them. */
+	int64_t hot_slow_kb, cold_fast_kb;
 	const struct access_region *regions;   /* hottest first */
 	size_t nregions;
 };

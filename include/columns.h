@@ -59,8 +59,9 @@ struct col_def {
 	const char *(*str)(const struct snap_proc *p);
 	void (*cell)(const struct col_ctx *c, const struct snap_proc *p, int node,
 		     char *out, size_t n);
-	/* One column per memory tier (T<id>, node the tier id): its sort
-	 * value from the sample's tier model, instead of num. */
+	/* One column per memory tier (T<id>, node the tier id); tier_num:
+	 * a sort value from the sample's tier model (T<id>, FAST, SLOW),
+	 * instead of num. */
 	bool per_tier;
 	bool (*tier_num)(const struct tier_model *m, const struct snap_proc *p, int id,
 			 double *v);

@@ -19,6 +19,16 @@
 enum nm_state { NMS_NOT_READ, NMS_OK, NMS_NO_PERM, NMS_GONE, NMS_ERROR };
 extern const char *const nm_state_names[];   /* "not_read","ok","no_perm","gone","error" */
 
+/* The kernel's view of a process (/proc/PID/sched, on a budget): the
+ * share of its sampled NUMA faults on another node than the faulting
+ * thread's, pages it migrated (summed over the threads read), their rate,
+ * the age of these numbers; -1 unknown. */
+struct snap_sched {
+	int64_t kmig_pages;
+	float racc_pct, kmig_rate, sched_age_s;
+};
+extern const struct snap_sched snap_sched_unknown;
+
 /* What the sampler keeps of a process from one sample to the next, in
  * the process's own record (the records stay in the sampler's snapshot
  * between samples: see proc_list): the views never read it, and a
@@ -46,9 +56,9 @@ struct snap_kept {
  * than any view prints). */
 struct snap_proc {
 	struct proc_info info;
-	int64_t *node_kb, *anon_kb, *file_kb, *huge_kb;  /* [nnodes] */
-	int64_t *pol_kb;              /* [nnodes]: in mappings with a policy
-				       * other than default/local */
+	/* [nnodes] kB per node, then in the same allocation the anon, file,
+	 * hugetlb and policy kB (snap_kb). */
+	int64_t *node_kb;
 	const char *pol_top;          /* that policy holding most, "" none
 				       * (never NULL; interned by the sampler) */
 	const char *policy;           /* never NULL, "" unknown; interned */
@@ -60,19 +70,9 @@ struct snap_proc {
 	int64_t unknown_node_kb;      /* on nodes the topology lacks (not in total) */
 	int64_t remote_kb;            /* -1 unknown */
 	int64_t rss_growth_kb;        /* since the previous sample */
-	/* Memory tiers (tiers.h): kB on the fastest tier and on the slower
-	 * ones, from node_kb; -1 unknown (not read, or no tiers). */
-	int64_t fast_kb, slow_kb;
-	/* Tiers and heat: hot kB on the slower tiers (they pay the far
-	 * latency) and cold kB on the fastest (room it could make); -1
-	 * unknown (no heat, or one tier). snapshot_tiers_heat() sets them. */
-	int64_t hot_slow_kb, cold_fast_kb;
-	/* The kernel's view (/proc/PID/sched, on the budget): the share of
-	 * its sampled NUMA faults on another node than the faulting
-	 * thread's, pages it migrated (summed over the threads read), their
-	 * rate, the age of these numbers; -1 unknown. */
-	int64_t kmig_pages;
-	float racc_pct, kmig_rate, sched_age_s;
+	/* The kernel's view (/proc/PID/sched, read for a few processes a
+	 * sample): NULL none (snap_sched gives "unknown"). */
+	const struct snap_sched *sched;
 	float cpu_pct;                /* -1 unknown (first sample) */
 	float remote_pct;             /* -1 unknown */
 	float nm_age_s;               /* age of the placement numbers, -1 never read */
@@ -145,6 +145,9 @@ struct snapshot {
 	double self_cpu_pct;          /* this tool's CPU use since last sample */
 	struct snap_nm_stats nm_stats;
 	struct snap_numa_kernel nk;
+	/* The processes' sched numbers (snap_proc.sched points here). */
+	struct snap_sched *sched;
+	size_t nsched, schedcap;
 	struct why_result *why;       /* the causes that are not "none" */
 	size_t nwhy, whycap;
 	int64_t *low_kb;              /* [nnodes]: each node's low watermark
@@ -173,6 +176,35 @@ struct snapshot {
 };
 
 void snapshot_free(struct snapshot *s);
+
+/* p's kB arrays, [nnodes] each, after node_kb: which one of
+ * SNAP_KB_ANON, _FILE, _HUGE and _POL (in mappings with a policy other
+ * than default/local). */
+enum { SNAP_KB_NODE, SNAP_KB_ANON, SNAP_KB_FILE, SNAP_KB_HUGE, SNAP_KB_POL };
+static inline int64_t *snap_kb(const struct snap_proc *p, size_t nnodes, int which)
+{
+	return p->node_kb + (size_t)which * (nnodes ? nnodes : 1);
+}
+
+/* p's /proc/PID/sched numbers, all unknown when not read. */
+static inline const struct snap_sched *snap_sched(const struct snap_proc *p)
+{
+	return p->sched ? p->sched : &snap_sched_unknown;
+}
+/* An entry for a process's sched numbers, valid until the next sample
+ * (snapshot.sched), or NULL when full. */
+struct snap_sched *snapshot_sched_add(struct snapshot *s);
+
+/* p's hot kB on the slower tiers and cold kB on the fastest (access.h):
+ * -1 unknown (no heat, or one tier). */
+static inline int64_t snap_hot_slow_kb(const struct snap_proc *p)
+{
+	return p->acc ? p->acc->hot_slow_kb : -1;
+}
+static inline int64_t snap_cold_fast_kb(const struct snap_proc *p)
+{
+	return p->acc ? p->acc->cold_fast_kb : -1;
+}
 
 /* Facts every view shows alike (-1 unknown): a node's memory in use
  * (total - free) in kB and as a share of its total, and the share of

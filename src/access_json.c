@@ -70,7 +70,7 @@ enum access_source access_proc_source(const struct snapshot *s, const struct sna
 	(void)s;
 	if (p->acc)
 		return p->acc->source;
-	return p->racc_pct >= 0 ? ACCESS_SRC_NUMAB : ACCESS_SRC_NONE;
+	return snap_sched(p)->racc_pct >= 0 ? ACCESS_SRC_NUMAB : ACCESS_SRC_NONE;
 }
 
 enum access_why access_proc_why(const struct snapshot *s, const struct snap_proc *p)
@@ -208,6 +208,7 @@ int access_json_read(struct snapshot *s, json_object *root)
 		if (!a || !jget_str(a, "source") || strcmp(jget_str(a, "source"), "damon") != 0)
 			continue;
 		struct access_proc *o = &s->acc[s->nacc++];
+		o->hot_slow_kb = o->cold_fast_kb = -1;
 		o->pid = s->procs[i].info.pid;
 		o->source = ACCESS_SRC_DAMON;
 		o->window_s = jget_dbl(a, "window_s");

@@ -215,8 +215,8 @@ static void c_why(const struct col_ctx *c, const struct snap_proc *p, int node, 
 static bool v_racc(const struct snap_proc *p, int node, double *v)
 {
 	(void)node;
-	*v = p->racc_pct;
-	return p->racc_pct >= 0;
+	*v = snap_sched(p)->racc_pct;
+	return snap_sched(p)->racc_pct >= 0;
 }
 
 /* Heat: the process's access numbers (access.h), unknown without. */
@@ -262,7 +262,7 @@ static void c_hotrem_pct(const struct col_ctx *c, const struct snap_proc *p, int
 static void c_racc(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)c; (void)node;
-	fmt_pct(out, n, p->racc_pct);
+	fmt_pct(out, n, snap_sched(p)->racc_pct);
 }
 
 static const char *s_cgroup(const struct snap_proc *p)
@@ -336,11 +336,11 @@ static const struct col_def cols[COL_NCOLS] = {
 	[COL_COMMAND] = { "COMMAND", "COMMAND", "COMMAND", "command name (the monitor, and -c: the command line)",
 			  -16, -16, 1, false, false, NULL, s_comm, c_command },
 	[COL_FAST] = { "FAST", "FAST", "FAST", "kB on the fastest memory tier (memory_tierN, the lowest N)",
-		       10, 7, 1, true, false, col_fast_num, NULL, col_fast_cell },
+		       10, 7, 1, true, false, NULL, NULL, col_fast_cell, false, col_fast_num },
 	[COL_SLOW] = { "SLOW", "SLOW", "SLOW", "kB on slower memory tiers (CXL, far memory: CPU-less nodes)",
-		       10, 7, 1, true, false, col_slow_num, NULL, col_slow_cell },
+		       10, 7, 1, true, false, NULL, NULL, col_slow_cell, false, col_slow_num },
 	[COL_SLOW_PCT] = { "SLOW%", "SLOW%", "SLOW%", "SLOW / total resident in numa_maps",
-			   6, 6, 1, true, false, col_slow_pct_num, NULL, col_slow_pct_cell },
+			   6, 6, 1, true, false, NULL, NULL, col_slow_pct_cell, false, col_slow_pct_num },
 	[COL_HOTSLOW] = { "HOTSLOW", "HOTSLOW", "HOTSLOW",
 			  "hot kB on slower memory tiers (they pay the far latency: promote)",
 			  10, 8, 1, true, false, col_hot_slow_num, NULL, col_hot_slow_cell },

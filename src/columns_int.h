@@ -10,9 +10,9 @@
 void col_kb_cell(const struct col_ctx *c, int64_t kb, bool sampled, char *out, size_t n);
 
 /* FAST, SLOW, SLOW%, HOTSLOW, COLDFAST (their row's num and cell). */
-bool col_fast_num(const struct snap_proc *p, int node, double *v);
-bool col_slow_num(const struct snap_proc *p, int node, double *v);
-bool col_slow_pct_num(const struct snap_proc *p, int node, double *v);
+bool col_fast_num(const struct tier_model *m, const struct snap_proc *p, int id, double *v);
+bool col_slow_num(const struct tier_model *m, const struct snap_proc *p, int id, double *v);
+bool col_slow_pct_num(const struct tier_model *m, const struct snap_proc *p, int id, double *v);
 bool col_hot_slow_num(const struct snap_proc *p, int node, double *v);
 bool col_cold_fast_num(const struct snap_proc *p, int node, double *v);
 void col_fast_cell(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n);

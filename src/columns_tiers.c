@@ -13,45 +13,62 @@
 
 /* ---- FAST, SLOW, SLOW% --------------------------------------------------- */
 
-bool col_fast_num(const struct snap_proc *p, int node, double *v)
+/* p's kB on the fastest tier and on the slower ones, from its placement
+ * and the sample's model: -1 unknown (not read, no model). */
+static void split(const struct tier_model *m, const struct snap_proc *p, int64_t *fast,
+		  int64_t *slow)
 {
-	(void)node;
-	*v = (double)p->fast_kb;
-	return p->nm == NMS_OK && p->fast_kb >= 0;
+	tiers_split_kb(m, p->nm == NMS_OK ? p->node_kb : NULL, fast, slow);
 }
 
-bool col_slow_num(const struct snap_proc *p, int node, double *v)
+bool col_fast_num(const struct tier_model *m, const struct snap_proc *p, int id, double *v)
 {
-	(void)node;
-	*v = (double)p->slow_kb;
-	return p->nm == NMS_OK && p->slow_kb >= 0;
+	(void)id;
+	int64_t fast, slow;
+	split(m, p, &fast, &slow);
+	*v = (double)fast;
+	return fast >= 0;
 }
 
-bool col_slow_pct_num(const struct snap_proc *p, int node, double *v)
+bool col_slow_num(const struct tier_model *m, const struct snap_proc *p, int id, double *v)
 {
-	(void)node;
-	bool ok = p->nm == NMS_OK && p->slow_kb >= 0 && p->total_kb > 0;
-	*v = ok ? 100.0 * (double)p->slow_kb / (double)p->total_kb : -1;
+	(void)id;
+	int64_t fast, slow;
+	split(m, p, &fast, &slow);
+	*v = (double)slow;
+	return slow >= 0;
+}
+
+bool col_slow_pct_num(const struct tier_model *m, const struct snap_proc *p, int id, double *v)
+{
+	(void)id;
+	int64_t fast, slow;
+	split(m, p, &fast, &slow);
+	bool ok = slow >= 0 && p->total_kb > 0;
+	*v = ok ? 100.0 * (double)slow / (double)p->total_kb : -1;
 	return ok;
 }
 
 void col_fast_cell(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	col_kb_cell(c, p->nm == NMS_OK ? p->fast_kb : -1, p->nm_sampled, out, n);
+	int64_t fast, slow;
+	split(c->tiers, p, &fast, &slow);
+	col_kb_cell(c, fast, p->nm_sampled, out, n);
 }
 
 void col_slow_cell(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	col_kb_cell(c, p->nm == NMS_OK ? p->slow_kb : -1, p->nm_sampled, out, n);
+	int64_t fast, slow;
+	split(c->tiers, p, &fast, &slow);
+	col_kb_cell(c, slow, p->nm_sampled, out, n);
 }
 
 void col_slow_pct_cell(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
-	(void)c;
 	double v;
-	fmt_pct(out, n, col_slow_pct_num(p, node, &v) ? v : -1);
+	fmt_pct(out, n, col_slow_pct_num(c->tiers, p, node, &v) ? v : -1);
 }
 
 /* ---- HOTSLOW, COLDFAST (tiers x access heat) ------------------------------ */
@@ -59,27 +76,29 @@ void col_slow_pct_cell(const struct col_ctx *c, const struct snap_proc *p, int n
 bool col_hot_slow_num(const struct snap_proc *p, int node, double *v)
 {
 	(void)node;
-	*v = (double)p->hot_slow_kb;
-	return p->hot_slow_kb >= 0;
+	int64_t kb = snap_hot_slow_kb(p);
+	*v = (double)kb;
+	return kb >= 0;
 }
 
 bool col_cold_fast_num(const struct snap_proc *p, int node, double *v)
 {
 	(void)node;
-	*v = (double)p->cold_fast_kb;
-	return p->cold_fast_kb >= 0;
+	int64_t kb = snap_cold_fast_kb(p);
+	*v = (double)kb;
+	return kb >= 0;
 }
 
 void col_hot_slow_cell(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	col_kb_cell(c, p->hot_slow_kb, false, out, n);
+	col_kb_cell(c, snap_hot_slow_kb(p), false, out, n);
 }
 
 void col_cold_fast_cell(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	col_kb_cell(c, p->cold_fast_kb, false, out, n);
+	col_kb_cell(c, snap_cold_fast_kb(p), false, out, n);
 }
 
 /* ---- T<id>: one column per tier ------------------------------------------- */

@@ -271,17 +271,19 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "last_cpu", p->info.last_cpu >= 0 ? json_object_new_int(p->info.last_cpu) : NULL);
 	json_object_object_add(o, "home_node", p->home >= 0 ? json_object_new_int(t->nodes[p->home].id) : NULL);
 	json_object_object_add(o, "node_kb", ok ? per_node(t, p->node_kb) : NULL);
-	json_object_object_add(o, "anon_kb", ok ? per_node(t, p->anon_kb) : NULL);
-	json_object_object_add(o, "file_kb", ok ? per_node(t, p->file_kb) : NULL);
-	json_object_object_add(o, "huge_kb", ok && !p->huge_unknown ? per_node(t, p->huge_kb) : NULL);
+	json_object_object_add(o, "anon_kb", ok ? per_node(t, snap_kb(p, t->nnodes, SNAP_KB_ANON)) : NULL);
+	json_object_object_add(o, "file_kb", ok ? per_node(t, snap_kb(p, t->nnodes, SNAP_KB_FILE)) : NULL);
+	json_object_object_add(o, "huge_kb", ok && !p->huge_unknown ?
+				      per_node(t, snap_kb(p, t->nnodes, SNAP_KB_HUGE)) : NULL);
 	json_object_object_add(o, "total_kb", ok ? jnum(p->total_kb) : NULL);
 	json_object_object_add(o, "remote_kb", ok ? jnum(p->remote_kb) : NULL);
 	json_object_object_add(o, "unknown_node_kb", ok ? jnum(p->unknown_node_kb) : NULL);
 	json_object_object_add(o, "numa_maps_warnings", ok ? json_object_new_int64((int64_t)p->nm_warnings) : NULL);
 	json_object_object_add(o, "remote_pct", ok ? jreal(p->remote_pct, 1) : NULL);
 	json_object_object_add(o, "tier_kb", tier_kb(s, p));
-	json_object_object_add(o, "hot_slow_kb", p->hot_slow_kb >= 0 ? jnum(p->hot_slow_kb) : NULL);
-	json_object_object_add(o, "cold_fast_kb", p->cold_fast_kb >= 0 ? jnum(p->cold_fast_kb) : NULL);
+	int64_t hs = snap_hot_slow_kb(p), cf = snap_cold_fast_kb(p);
+	json_object_object_add(o, "hot_slow_kb", hs >= 0 ? jnum(hs) : NULL);
+	json_object_object_add(o, "cold_fast_kb", cf >= 0 ? jnum(cf) : NULL);
 	json_object_object_add(o, "rss_kb", jnum(p->info.rss_kb));
 	json_object_object_add(o, "cpu_pct", jreal(p->cpu_pct, 1));
 	/* user + system, in seconds (the kernel's ticks are 1/100 s) */
@@ -294,10 +296,11 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "sample_age_s", jreal(p->nm_age_s, 1));
 	if (p->nm == NMS_ERROR)
 		json_object_object_add(o, "numa_maps_error", json_object_new_string(fsroot_strerror(p->nm_errno)));
-	json_object_object_add(o, "remote_access_pct", jreal(p->racc_pct, 1));
-	json_object_object_add(o, "kernel_migrated_pages", jnum(p->kmig_pages));
-	json_object_object_add(o, "kernel_migrate_per_s", jreal(p->kmig_rate, 1));
-	json_object_object_add(o, "sched_age_s", jreal(p->sched_age_s, 1));
+	const struct snap_sched *ks = snap_sched(p);
+	json_object_object_add(o, "remote_access_pct", jreal(ks->racc_pct, 1));
+	json_object_object_add(o, "kernel_migrated_pages", jnum(ks->kmig_pages));
+	json_object_object_add(o, "kernel_migrate_per_s", jreal(ks->kmig_rate, 1));
+	json_object_object_add(o, "sched_age_s", jreal(ks->sched_age_s, 1));
 	const char *cause = why_cause_name(p->why);
 	json_object_object_add(o, "remote_cause", cause ? json_object_new_string(cause) : NULL);
 	const struct why_result *w = snapshot_why(s, p);

@@ -39,6 +39,14 @@ static int64_t hot_remote_kb(const struct snap_proc *p)
 	return p->acc && p->acc->hot_remote_kb >= 0 ? p->acc->hot_remote_kb : -1;
 }
 
+/* kB on the slower tiers (the sample's model), -1 unknown. */
+static int64_t slow_kb(const struct snapshot *s, const struct snap_proc *p)
+{
+	int64_t fast, slow;
+	tiers_split_kb(&s->nk.tiers, p->nm == NMS_OK ? p->node_kb : NULL, &fast, &slow);
+	return slow;
+}
+
 static int by_remote(const void *a, const void *b)
 {
 	const struct snap_proc *x = *(const struct snap_proc *const *)a,
@@ -93,16 +101,16 @@ static int per_pid(const struct expo *e, const struct snapshot *s, const struct 
 				    t->nodes[v[k]->home].id);
 	prom_head(e, F_PROC_SLOW);
 	for (size_t k = 0; k < n && tiers_multi(&s->nk.tiers); k++)
-		if (v[k]->slow_kb >= 0)
+		if (slow_kb(s, v[k]) >= 0)
 			prom_sample(e, F_PROC_SLOW,
 				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
 						      v[k]->info.user },
-				    prom_kb_bytes(v[k]->slow_kb));
+				    prom_kb_bytes(slow_kb(s, v[k])));
 	static const enum fam tiered[2] = { F_PROC_HOT_SLOW, F_PROC_COLD_FAST };
 	for (int f = 0; f < 2; f++) {
 		prom_head(e, tiered[f]);
 		for (size_t k = 0; k < n && tiers_multi(&s->nk.tiers); k++) {
-			int64_t kb = f ? v[k]->cold_fast_kb : v[k]->hot_slow_kb;
+			int64_t kb = f ? snap_cold_fast_kb(v[k]) : snap_hot_slow_kb(v[k]);
 			if (kb >= 0)
 				prom_sample(e, tiered[f],
 					    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,

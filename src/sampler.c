@@ -326,7 +326,6 @@ static void take_back(struct sampler *s, struct snapshot *snap)
 static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
 		       struct snap_proc *old)
 {
-	size_t n = s->topo->nnodes ? s->topo->nnodes : 1;
 	struct snap_proc *sp = &snap->procs[i];
 	*old = *sp;
 	memset(sp, 0, sizeof(*sp));
@@ -337,10 +336,6 @@ static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	 * result, which a read this tick replaces. */
 	int64_t *base = sampler_kb_row(s, i);
 	sp->node_kb = base;
-	sp->anon_kb = base + n;
-	sp->file_kb = base + 2 * n;
-	sp->huge_kb = base + 3 * n;
-	sp->pol_kb = base + 4 * n;
 	sp->total_kb = sp->remote_kb = -1;
 	sp->unknown_node_id = -1;
 	sp->remote_pct = -1;

@@ -454,6 +454,7 @@ static int publish(struct sampler *s, struct snapshot *snap, double now)
 			continue;
 		struct access_proc *o = &snap->acc[snap->nacc++];
 		*o = e->heat;
+		o->hot_slow_kb = o->cold_fast_kb = -1;   /* snapshot_tiers_heat */
 		o->age_s = now - e->at;
 		o->hot_node_kb = kb + ko;
 		o->warm_node_kb = kb + ko + nn;

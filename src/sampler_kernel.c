@@ -228,13 +228,21 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 	size_t nc = 0;
 	for (size_t i = 0; i < snap->nprocs; i++) {
 		struct snap_proc *sp = &snap->procs[i];
-		sp->racc_pct = sp->kmig_rate = sp->sched_age_s = -1;
-		sp->kmig_pages = -1;
-		tiers_split_kb(&nk->tiers, sp->nm == NMS_OK ? sp->node_kb : NULL, &sp->fast_kb,
-			       &sp->slow_kb);
+		sp->sched = NULL;
 		if (!sp->info.kthread)
 			k->order[nc++] = i;
 	}
+	/* The numbers go to the snapshot's table: one entry per process
+	 * with an entry here, or wanted now (prioritized, the top ones). */
+	size_t want_max = k->n + s->nprio + SCHED_TOP;
+	if (snap->schedcap < want_max) {
+		struct snap_sched *tab = realloc(snap->sched, want_max * sizeof(*tab));
+		if (!tab)
+			return -ENOMEM;
+		snap->sched = tab;
+		snap->schedcap = want_max;
+	}
+	snap->nsched = 0;
 	if (nc > 1)
 		qsort_r(k->order, nc, sizeof(*k->order), by_remote, snap);
 	unsigned tick = s->seq;
@@ -256,13 +264,15 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 			if (read_sched(s, k, sp, e, &files) == 0)
 				nk->sched_read++;
 		}
-		if (e->read_at < 0)
+		struct snap_sched *ks;
+		if (e->read_at < 0 || !(ks = snapshot_sched_add(snap)))
 			continue;
-		sp->racc_pct = e->racc;
-		sp->kmig_pages = e->pages;
-		sp->sched_age_s = s->tick_now - e->read_at;
+		sp->sched = ks;
+		ks->racc_pct = e->racc;
+		ks->kmig_pages = e->pages;
+		ks->sched_age_s = s->tick_now - e->read_at;
 		if (e->prev_at >= 0 && e->read_at > e->prev_at && e->pages >= e->prev_pages)
-			sp->kmig_rate = (double)(e->pages - e->prev_pages) / (e->read_at - e->prev_at);
+			ks->kmig_rate = (double)(e->pages - e->prev_pages) / (e->read_at - e->prev_at);
 	}
 	size_t o = 0;
 	for (size_t i = 0; i < k->n; i++)

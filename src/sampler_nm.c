@@ -70,10 +70,10 @@ static void take_summary(struct sampler *s, struct snap_proc *sp)
 {
 	size_t n = s->topo->nnodes;
 	memcpy(sp->node_kb, s->sum.node_kb, n * sizeof(int64_t));
-	memcpy(sp->anon_kb, s->sum.anon_kb, n * sizeof(int64_t));
-	memcpy(sp->file_kb, s->sum.file_kb, n * sizeof(int64_t));
-	memcpy(sp->huge_kb, s->sum.huge_kb, n * sizeof(int64_t));
-	memcpy(sp->pol_kb, s->sum.pol_kb, n * sizeof(int64_t));
+	memcpy(snap_kb(sp, n, SNAP_KB_ANON), s->sum.anon_kb, n * sizeof(int64_t));
+	memcpy(snap_kb(sp, n, SNAP_KB_FILE), s->sum.file_kb, n * sizeof(int64_t));
+	memcpy(snap_kb(sp, n, SNAP_KB_HUGE), s->sum.huge_kb, n * sizeof(int64_t));
+	memcpy(snap_kb(sp, n, SNAP_KB_POL), s->sum.pol_kb, n * sizeof(int64_t));
 	sp->pol_top = pooled(s, s->sum.pol_top);
 	sp->pol_mode = s->sum.pol_top_mode;
 	sp->total_kb = s->sum.total_kb;

@@ -15,6 +15,17 @@ const char *const nm_state_names[] = {
 	"not_read", "ok", "no_perm", "gone", "error",
 };
 
+const struct snap_sched snap_sched_unknown = { -1, -1, -1, -1 };
+
+struct snap_sched *snapshot_sched_add(struct snapshot *s)
+{
+	if (s->nsched == s->schedcap)
+		return NULL;
+	struct snap_sched *e = &s->sched[s->nsched++];
+	*e = snap_sched_unknown;
+	return e;
+}
+
 void snapshot_free(struct snapshot *s)
 {
 	if (s->topo)
@@ -29,6 +40,7 @@ void snapshot_free(struct snapshot *s)
 	free(s->procs);
 	free(s->kb_pool);
 	free(s->why);
+	free(s->sched);
 	free(s->nk.node);
 	free(s->nk.node_rate);
 	free(s->nk.tier);

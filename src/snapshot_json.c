@@ -485,17 +485,13 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	p->nm = nm >= 0 ? (enum nm_state)nm : NMS_ERROR;
 	p->nm_errno = p->nm == NMS_ERROR ? EIO : 0;
 	p->node_kb = kb;
-	p->anon_kb = kb + nn;
-	p->file_kb = kb + 2 * nn;
-	p->huge_kb = kb + 3 * nn;
-	p->pol_kb = kb + 4 * nn;
 	per_node(t, jget(o, "node_kb"), p->node_kb);
-	per_node(t, jget(o, "anon_kb"), p->anon_kb);
-	per_node(t, jget(o, "file_kb"), p->file_kb);
+	per_node(t, jget(o, "anon_kb"), snap_kb(p, nn, SNAP_KB_ANON));
+	per_node(t, jget(o, "file_kb"), snap_kb(p, nn, SNAP_KB_FILE));
 	json_object *hk = jget(o, "huge_kb");
-	per_node(t, hk, p->huge_kb);
+	per_node(t, hk, snap_kb(p, nn, SNAP_KB_HUGE));
 	for (size_t j = 0; j < nn; j++)
-		p->pol_kb[j] = 0;
+		snap_kb(p, nn, SNAP_KB_POL)[j] = 0;
 	p->huge_unknown = p->nm == NMS_OK && (!hk || json_object_is_type(hk, json_type_null));
 	p->pol_mode = -1;
 	p->total_kb = jget_i64(o, "total_kb");
@@ -507,7 +503,6 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	int64_t w = jget_i64(o, "numa_maps_warnings");
 	p->nm_warnings = w > 0 ? (w > UINT32_MAX ? UINT32_MAX : (uint32_t)w) : 0;
 	p->remote_pct = jget_dbl(o, "remote_pct");
-	tiers_split_kb(&s->nk.tiers, p->nm == NMS_OK ? p->node_kb : NULL, &p->fast_kb, &p->slow_kb);
 	int64_t maps = jget_i64(o, "mappings");
 	p->nmappings = maps > 0 ? (maps > UINT32_MAX ? UINT32_MAX : (uint32_t)maps) : 0;
 	p->policy = proc_str(s, jget_str(o, "policy"), 63);
@@ -517,10 +512,16 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	const char *pl = jget_str(o, "placement");
 	p->nm_sampled = pl && strcmp(pl, "sampled") == 0;
 	p->nm_age_s = jget_dbl(o, "sample_age_s");
-	p->racc_pct = jget_dbl(o, "remote_access_pct");
-	p->kmig_pages = jget_i64(o, "kernel_migrated_pages");
-	p->kmig_rate = jget_dbl(o, "kernel_migrate_per_s");
-	p->sched_age_s = jget_dbl(o, "sched_age_s");
+	struct snap_sched ks = { jget_i64(o, "kernel_migrated_pages"),
+				 jget_dbl(o, "remote_access_pct"),
+				 jget_dbl(o, "kernel_migrate_per_s"), jget_dbl(o, "sched_age_s") };
+	if (ks.kmig_pages >= 0 || ks.racc_pct >= 0 || ks.kmig_rate >= 0 || ks.sched_age_s >= 0) {
+		struct snap_sched *e = snapshot_sched_add(s);
+		if (!e)
+			return -ENOMEM;
+		*e = ks;
+		p->sched = e;
+	}
 	p->moved_from = -1;
 	p->rss_growth_kb = -1;
 	p->why_idx = -1;
@@ -607,8 +608,10 @@ static int build(struct snapshot *s, json_object *root)
 	size_t n = jget_len(procs), nn = s->topo->nnodes;
 	s->procs = calloc(n ? n : 1, sizeof(*s->procs));
 	s->kb_pool = malloc((n ? n : 1) * NM_KB_ARRAYS * nn * sizeof(int64_t));
-	if (!s->procs || !s->kb_pool)
+	s->sched = malloc((n ? n : 1) * sizeof(*s->sched));
+	if (!s->procs || !s->kb_pool || !s->sched)
 		return -ENOMEM;
+	s->schedcap = n;
 	s->proccap = n;
 	s->kb_cap = n * NM_KB_ARRAYS * nn;
 	for (size_t i = 0; i < n && !rc; i++) {

@@ -120,20 +120,19 @@ void snapshot_tiers_heat(struct snapshot *s)
 {
 	const struct tier_model *m = &s->nk.tiers;
 	bool multi = tiers_multi(m) && s->topo && m->nnodes == s->topo->nnodes;
-	for (size_t i = 0; i < s->nprocs; i++) {
-		struct snap_proc *p = &s->procs[i];
-		const struct access_proc *a = p->acc;
-		p->hot_slow_kb = p->cold_fast_kb = -1;
-		if (!multi || !a)
+	for (size_t i = 0; i < s->nacc; i++) {
+		struct access_proc *a = &s->acc[i];
+		a->hot_slow_kb = a->cold_fast_kb = -1;
+		if (!multi)
 			continue;
 		int64_t fast, slow;
 		if (a->hot_kb >= 0) {
 			tiers_split_kb(m, a->hot_node_kb, &fast, &slow);
-			p->hot_slow_kb = slow;
+			a->hot_slow_kb = slow;
 		}
 		if (a->cold_kb >= 0) {
 			tiers_split_kb(m, a->cold_node_kb, &fast, &slow);
-			p->cold_fast_kb = fast;
+			a->cold_fast_kb = fast;
 		}
 	}
 }

@@ -146,14 +146,14 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 		for (size_t k = 0; w && k < w->nevidence && y < ymax; k++)
 			ui_putf(y++, 2, "- %s", w->evidence[k]);
 	}
-	if (p && (p->racc_pct >= 0 || p->kmig_pages >= 0)) {
+	if (p && (snap_sched(p)->racc_pct >= 0 || snap_sched(p)->kmig_pages >= 0)) {
 		char racc[16], age[16], rate[24];
-		fmt_pct(racc, sizeof(racc), p->racc_pct);
-		fmt_age(age, sizeof(age), p->sched_age_s);
-		fmt_rate(rate, sizeof(rate), p->kmig_rate);
+		fmt_pct(racc, sizeof(racc), snap_sched(p)->racc_pct);
+		fmt_age(age, sizeof(age), snap_sched(p)->sched_age_s);
+		fmt_rate(rate, sizeof(rate), snap_sched(p)->kmig_rate);
 		ui_putf(y++, 0, "kernel (NUMA balancing, %s ago): RACC%% %s of its sampled faults remote;"
 			 " migrated %.1f MiB of it (%s pages)", age, racc,
-			 p->kmig_pages > 0 ? (double)p->kmig_pages * (double)sysconf(_SC_PAGESIZE) /
+			 snap_sched(p)->kmig_pages > 0 ? (double)snap_sched(p)->kmig_pages * (double)sysconf(_SC_PAGESIZE) /
 			 1048576.0 : 0.0, rate);
 	}
 	if (p && y < ymax)
@@ -190,8 +190,8 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 			/* The bar, and 33 columns for its numbers after it. */
 			int w = COLS - 52 > 10 ? COLS - 52 : 10;
 			int64_t tot = p->total_kb > 0 ? p->total_kb : 1;
-			int na = (int)(w * p->anon_kb[j] / tot), nf = (int)(w * p->file_kb[j] / tot);
-			int nh = (int)(w * p->huge_kb[j] / tot);
+			int na = (int)(w * snap_kb(p, t->nnodes, SNAP_KB_ANON)[j] / tot), nf = (int)(w * snap_kb(p, t->nnodes, SNAP_KB_FILE)[j] / tot);
+			int nh = (int)(w * snap_kb(p, t->nnodes, SNAP_KB_HUGE)[j] / tot);
 			ui_putf(y, 0, "N%-3d%s %9lldK [", t->nodes[j].id, p->home == (int)j ? "*" : " ",
 				 (long long)p->node_kb[j]);
 			attron(ui_attr(u, C_BAR_USER));
@@ -204,8 +204,8 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 			for (int k = 0; k < nh; k++) addch('h');
 			attroff(ui_attr(u, C_BAR_SYS));
 			mvaddch(y, 17 + w, ']');
-			ui_putf(y, 19 + w, "anon %lldK file %lldK huge %lldK", (long long)p->anon_kb[j],
-				 (long long)p->file_kb[j], (long long)p->huge_kb[j]);
+			ui_putf(y, 19 + w, "anon %lldK file %lldK huge %lldK", (long long)snap_kb(p, t->nnodes, SNAP_KB_ANON)[j],
+				 (long long)snap_kb(p, t->nnodes, SNAP_KB_FILE)[j], (long long)snap_kb(p, t->nnodes, SNAP_KB_HUGE)[j]);
 			y++;
 		}
 	} else {

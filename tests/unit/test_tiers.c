@@ -9,6 +9,7 @@
 #include "nmsched.h"
 #include "sampler.h"
 #include "snapshot.h"
+#include "columns.h"
 #include "tiers.h"
 #include "topology.h"
 #include "check.h"
@@ -236,18 +237,24 @@ static void sampler_fast_slow(void)
 	CHECK_EQ_INT(snap.nk.tiers.ntiers, 2);
 	CHECK_EQ_INT(snap.nk.tiers.demotion, 1);
 	size_t seen = 0;
+	/* The FAST and SLOW columns' values: the sample's model over the
+	 * process's placement. */
+	const struct col_def *fd = col_get(COL_FAST), *sd = col_get(COL_SLOW);
 	for (size_t i = 0; i < snap.nprocs; i++) {
 		const struct snap_proc *p = &snap.procs[i];
+		double fast = -2, slow = -2;
+		CHECK(fd->tier_num(&snap.nk.tiers, p, -1, &fast));
+		CHECK(sd->tier_num(&snap.nk.tiers, p, -1, &slow));
 		if (p->info.pid == 100) {
-			CHECK_EQ_INT(p->slow_kb, 65536);
-			CHECK_EQ_INT(p->fast_kb, 96);
+			CHECK_EQ_INT((long)slow, 65536);
+			CHECK_EQ_INT((long)fast, 96);
 			seen++;
 		} else if (p->info.pid == 200) {
-			CHECK_EQ_INT(p->slow_kb, 16384);
-			CHECK_EQ_INT(p->fast_kb, 49248);
+			CHECK_EQ_INT((long)slow, 16384);
+			CHECK_EQ_INT((long)fast, 49248);
 			seen++;
 		} else if (p->info.pid == 300) {
-			CHECK_EQ_INT(p->slow_kb, 0);
+			CHECK_EQ_INT((long)slow, 0);
 			seen++;
 		}
 	}
