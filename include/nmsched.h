@@ -73,7 +73,7 @@ double nmsched_predict_sample(const struct nmsched_proc *p);
  * to visit, priority first then by score, and returns their count. Every
  * process not in order[] gets NMSCHED_KEEP. */
 size_t nmsched_plan(const struct nmsched_config *c, struct nmsched_proc *v,
-		    size_t n, double now, size_t *order);
+		    size_t n, double now, uint32_t *order);
 
 /* Visit the planned processes in order, keeping to the budget: do(ctx, i,
  * how) reads process i and returns 0 (or -errno, still counted); clock
@@ -85,7 +85,7 @@ struct nmsched_stats {
 	double spent_s;
 };
 size_t nmsched_run(const struct nmsched_config *c, struct nmsched_proc *v,
-		   const size_t *order, size_t norder, double now,
+		   const uint32_t *order, size_t norder, double now,
 		   double (*clock)(void *ctx),
 		   int (*visit)(void *ctx, size_t i, enum nmsched_how how),
 		   void *ctx, struct nmsched_stats *st);

@@ -69,7 +69,9 @@ struct proc_list {
 	 * of a process listed both times keeps its bytes (moved to its new
 	 * index): the caller's own per-process state past the proc_info
 	 * needs no second array, and the live backend's kept numbers are
-	 * the proc_info itself. A new process's element is zeroed. */
+	 * the proc_info itself. A new process's element is zeroed, and so
+	 * are the caller's bytes of a PID that is now another process
+	 * (another start time). */
 	struct proc_info *v;
 	size_t n, cap;
 	size_t elem;

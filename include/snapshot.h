@@ -34,7 +34,6 @@ extern const struct snap_sched snap_sched_unknown;
  * between samples: see proc_list): the views never read it, and a
  * replayed or copied sample has none (zeroes). */
 struct snap_kept {
-	uint64_t starttime;           /* of the process these are for */
 	uint64_t ticks;               /* utime + stime at the previous sample */
 	int64_t rss_prev;             /* RSS then */
 	/* The last placement result (the record's nm fields and kB arrays)
@@ -62,7 +61,6 @@ struct snap_proc {
 	const char *pol_top;          /* that policy holding most, "" none
 				       * (never NULL; interned by the sampler) */
 	const char *policy;           /* never NULL, "" unknown; interned */
-	const struct proc_thread *threads;   /* thr_n entries */
 	const char *cgroup;           /* path in the memory hierarchy, NULL
 				       * unknown or not read (sampler_set_cgroups) */
 	const struct access_proc *acc; /* its access heat (snapshot.acc), NULL none */
@@ -184,6 +182,13 @@ enum { SNAP_KB_NODE, SNAP_KB_ANON, SNAP_KB_FILE, SNAP_KB_HUGE, SNAP_KB_POL };
 static inline int64_t *snap_kb(const struct snap_proc *p, size_t nnodes, int which)
 {
 	return p->node_kb + (size_t)which * (nnodes ? nnodes : 1);
+}
+
+/* p's threads (info.thr_n of them, NULL none) in the sample's list. */
+static inline const struct proc_thread *snap_threads(const struct snapshot *s,
+						     const struct snap_proc *p)
+{
+	return p->info.thr_n && s->plist.threads ? s->plist.threads + p->info.thr_off : NULL;
 }
 
 /* p's /proc/PID/sched numbers, all unknown when not read. */

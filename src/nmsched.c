@@ -69,18 +69,18 @@ static double weight(const struct nmsched_proc *p)
 static int by_score(const void *a, const void *b, void *base)
 {
 	const struct nmsched_proc *v = base;
-	const struct nmsched_proc *x = &v[*(const size_t *)a];
-	const struct nmsched_proc *y = &v[*(const size_t *)b];
+	const struct nmsched_proc *x = &v[*(const uint32_t *)a];
+	const struct nmsched_proc *y = &v[*(const uint32_t *)b];
 	if (x->priority != y->priority)
 		return x->priority ? -1 : 1;
 	if (x->score != y->score)
 		return x->score > y->score ? -1 : 1;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
 	return i < j ? -1 : i > j;
 }
 
 size_t nmsched_plan(const struct nmsched_config *c, struct nmsched_proc *v,
-		    size_t n, double now, size_t *order)
+		    size_t n, double now, uint32_t *order)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -92,7 +92,7 @@ size_t nmsched_plan(const struct nmsched_config *c, struct nmsched_proc *v,
 		if (c->full) {
 			p->how = NMSCHED_READ;
 			p->predicted = rd;
-			order[k++] = i;
+			order[k++] = (uint32_t)i;
 			continue;
 		}
 		bool long_walk = rd > c->sample_over_s || p->nmappings > c->sample_maps;
@@ -103,7 +103,7 @@ size_t nmsched_plan(const struct nmsched_config *c, struct nmsched_proc *v,
 			p->how = sample ? NMSCHED_SAMPLE : NMSCHED_READ;
 			p->predicted = sample ? nmsched_predict_sample(p) : rd;
 			p->score = NEVER_AGE_S * (1.0 + rss_gib(p));
-			order[k++] = i;
+			order[k++] = (uint32_t)i;
 			continue;
 		}
 		if (p->priority) {
@@ -130,7 +130,7 @@ size_t nmsched_plan(const struct nmsched_config *c, struct nmsched_proc *v,
 		p->predicted = sample ? nmsched_predict_sample(p) : rd;
 		double age = p->cached ? now - p->last_read : NEVER_AGE_S;
 		p->score = (age > 0 ? age : 0) * weight(p);
-		order[k++] = i;
+		order[k++] = (uint32_t)i;
 	}
 	if (!c->full && k > 1)
 		qsort_r(order, k, sizeof(*order), by_score, v);
@@ -138,7 +138,7 @@ size_t nmsched_plan(const struct nmsched_config *c, struct nmsched_proc *v,
 }
 
 size_t nmsched_run(const struct nmsched_config *c, struct nmsched_proc *v,
-		   const size_t *order, size_t norder, double now,
+		   const uint32_t *order, size_t norder, double now,
 		   double (*clock)(void *ctx),
 		   int (*visit)(void *ctx, size_t i, enum nmsched_how how),
 		   void *ctx, struct nmsched_stats *st)

@@ -136,6 +136,7 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 	for (size_t i = 0; i < n; i++) {
 		struct pid_stat st;
 		struct pid_status ss;
+		uint64_t began = proc_list_at(l, i)->starttime;   /* 0: new */
 		proc_info_reset(proc_list_at(l, i));   /* every number read again */
 		proc_list_at(l, i)->pid = pids[i];
 		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
@@ -160,6 +161,8 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		bool have_status = fsroot_read_file(r, path, &b, 1 << 16) == 0 &&
 				   parse_pid_status(b.data, b.len, &ss) == 0;
 		struct proc_info *p = proc_list_at(l, i);
+		if (began && began != st.starttime)
+			proc_list_renew(l, i);             /* the PID reused */
 		p->ppid = st.ppid;
 		p->kthread = (st.flags & PID_STAT_PF_KTHREAD) != 0;
 		p->comm = proc_list_strdup(l, st.comm, strlen(st.comm));

@@ -16,6 +16,9 @@ void proc_info_reset(struct proc_info *p);
  * entry, its proc_info reset, its pid set. Entries in another order are
  * all dropped first. 0 or -ENOMEM (the list then empty). */
 int proc_list_align(struct proc_list *l, const int *pids, size_t n);
+/* Entry i's PID is now another process (it had another start time): the
+ * caller's bytes past its proc_info zeroed, as a new entry's are. */
+void proc_list_renew(struct proc_list *l, size_t i);
 /* Whether entry i, filled, stays in the list (proc_list.keep); if not,
  * it is dropped (as by proc_list_drop). */
 bool proc_list_kept(struct proc_list *l, size_t i);

@@ -153,6 +153,14 @@ int proc_list_align(struct proc_list *l, const int *pids, size_t n)
 	return 0;
 }
 
+void proc_list_renew(struct proc_list *l, size_t i)
+{
+	size_t size = elem_size(l);
+	if (size > sizeof(struct proc_info))
+		memset((char *)proc_list_at(l, i) + sizeof(struct proc_info), 0,
+		       size - sizeof(struct proc_info));
+}
+
 bool proc_list_kept(struct proc_list *l, size_t i)
 {
 	if (!l->keep || l->keep(l->keep_ctx, proc_list_at(l, i)))

@@ -401,10 +401,12 @@ static int live_scan(void *state, struct proc_list *l)
 	if ((rc = proc_list_align(l, lv->pids, n)) != 0)
 		return rc;
 	/* A list this source did not fill last: its numbers are not the
-	 * last read's, so none is kept (each is read). */
+	 * last read's, so none is kept (each is read), nor what the caller
+	 * kept (its processes unknown). */
 	if (l->filled_by != lv || l->filled_seq != lv->seq)
 		for (size_t i = 0; i < n; i++) {
 			proc_info_reset(proc_list_at(l, i));
+			proc_list_renew(l, i);
 			proc_list_at(l, i)->pid = lv->pids[i];
 		}
 	l->filled_by = NULL;
@@ -417,6 +419,7 @@ static int live_scan(void *state, struct proc_list *l)
 			live_rec_close(lv, &g->v[j]);
 		}
 		struct proc_info *p = proc_list_at(l, i);
+		uint64_t began = p->starttime;        /* the entry's process, 0 new */
 		struct live_proc *r;
 		bool fresh = true;
 		if (j < g->n && g->v[j].pid == pid) {
@@ -454,6 +457,8 @@ static int live_scan(void *state, struct proc_list *l)
 				rc = drop(lv, l, i, r, e, pid);
 				continue;
 			}
+			if (began && began != p->starttime)
+				proc_list_renew(l, i);         /* the PID reused */
 		}
 		live_rec_hide(lv, r, p, !proc_list_kept(l, i));
 		if (r->dirfd >= 0)

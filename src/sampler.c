@@ -261,7 +261,7 @@ static int grow_sched(struct sampler *s, size_t n)
 	struct nmsched_proc *v = buf_grow_array(s->sched, &c1, n, sizeof(*v));
 	if (v)
 		s->sched = v;
-	size_t *o = buf_grow_array(s->order, &c2, n, sizeof(*o));
+	uint32_t *o = buf_grow_array(s->order, &c2, n, sizeof(*o));
 	if (o)
 		s->order = o;
 	if (!v || !o)
@@ -331,7 +331,6 @@ static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	memset(sp, 0, sizeof(*sp));
 	sp->info = old->info;
 	sp->k = old->k;
-	sp->threads = snap->plist.threads + sp->info.thr_off;
 	/* The kB arrays are the kept row (aligned to the list): the last
 	 * result, which a read this tick replaces. */
 	int64_t *base = sampler_kb_row(s, i);
@@ -530,7 +529,7 @@ static int read_cgroups(struct sampler *s, struct snapshot *snap)
 				size_t nt = sp->info.thr_n ? sp->info.thr_n : 1;
 				for (size_t k = 0; k < nt; k++) {
 					int ni = topology_cpu_node(s->topo, sp->info.thr_n ?
-								   sp->threads[k].last_cpu :
+								   snap_threads(snap, sp)[k].last_cpu :
 								   sp->info.last_cpu);
 					if (ni >= 0)
 						cgroup_add_run_node(&snap->cgroups, (long)c,

@@ -145,7 +145,7 @@ static void join_proc(struct sampler *s, struct snapshot *snap, long pi, const s
 	bool *work = calloc(nn ? nn : 1, sizeof(*work));
 	size_t *w = calloc(nn ? nn : 1, sizeof(*w));
 	if (work && w && p->info.thr_n) {
-		sampler_thread_work(s->topo, p->threads, p->info.thr_n, w);
+		sampler_thread_work(s->topo, snap_threads(snap, p), p->info.thr_n, w);
 		for (size_t k = 0; k < nn; k++)
 			work[k] = w[k] > 0;
 	}

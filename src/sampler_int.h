@@ -38,7 +38,7 @@ struct sampler {
 	size_t kt_hidden;             /* kernel threads the scan left out */
 	struct nmsched_config cfg;
 	struct nmsched_proc *sched;
-	size_t *order;
+	uint32_t *order;              /* 32-bit: 10 000 processes are 10 000 */
 	size_t schedcap;
 	int *prio;
 	size_t nprio, priocap;
@@ -71,7 +71,7 @@ struct sampler {
 	struct strpool *pol;          /* the policies' text, each kept once */
 	bool warm;
 	double warm_spent;
-	size_t *warm_order;
+	uint32_t *warm_order;
 	size_t warm_cap;
 };
 

@@ -40,7 +40,7 @@ struct kernel_state {
 	size_t n, cap;
 	int64_t *faults;             /* by node id */
 	size_t nfaults;
-	size_t *order;
+	uint32_t *order;
 	size_t ordercap;
 };
 
@@ -95,8 +95,8 @@ static struct sched_entry *entry(struct kernel_state *k, int pid, bool add)
 
 /* One process's threads: pages migrated (summed) and the share of NUMA
  * faults on memory of another node than each faulting thread's. */
-static int read_sched(struct sampler *s, struct kernel_state *k, const struct snap_proc *sp,
-		      struct sched_entry *e, size_t *files)
+static int read_sched(struct sampler *s, struct kernel_state *k, const struct snapshot *snap,
+		      const struct snap_proc *sp, struct sched_entry *e, size_t *files)
 {
 	size_t nt = sp->info.thr_n ? sp->info.thr_n : 1;
 	if (nt > SCHED_MAX_THREADS)
@@ -110,7 +110,7 @@ static int read_sched(struct sampler *s, struct kernel_state *k, const struct sn
 		char path[96];
 		if (sp->info.thr_n)
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", sp->info.pid,
-				 sp->threads[t].tid);
+				 snap_threads(snap, sp)[t].tid);
 		else
 			snprintf(path, sizeof(path), "/proc/%d/sched", sp->info.pid);
 		struct pid_sched ps;
@@ -147,8 +147,8 @@ static int read_sched(struct sampler *s, struct kernel_state *k, const struct sn
 static int by_remote(const void *a, const void *b, void *ctx)
 {
 	const struct snapshot *snap = ctx;
-	int64_t x = snap->procs[*(const size_t *)a].remote_kb;
-	int64_t y = snap->procs[*(const size_t *)b].remote_kb;
+	int64_t x = snap->procs[*(const uint32_t *)a].remote_kb;
+	int64_t y = snap->procs[*(const uint32_t *)b].remote_kb;
 	return (x < y) - (x > y);
 }
 
@@ -219,7 +219,7 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 
 	/* Per process: the prioritized, then the top by REMOTE. */
 	if (k->ordercap < snap->nprocs) {
-		size_t *o = realloc(k->order, snap->nprocs * sizeof(*o));
+		uint32_t *o = realloc(k->order, snap->nprocs * sizeof(*o));
 		if (!o)
 			return -ENOMEM;
 		k->order = o;
@@ -230,7 +230,7 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 		struct snap_proc *sp = &snap->procs[i];
 		sp->sched = NULL;
 		if (!sp->info.kthread)
-			k->order[nc++] = i;
+			k->order[nc++] = (uint32_t)i;
 	}
 	/* The numbers go to the snapshot's table: one entry per process
 	 * with an entry here, or wanted now (prioritized, the top ones). */
@@ -261,7 +261,7 @@ int sampler_kernel(struct sampler *s, struct snapshot *snap)
 			e->read_at = -1;          /* the PID was reused */
 		if (want) {
 			top += !prioritized(s, sp->info.pid);
-			if (read_sched(s, k, sp, e, &files) == 0)
+			if (read_sched(s, k, snap, sp, e, &files) == 0)
 				nk->sched_read++;
 		}
 		struct snap_sched *ks;

@@ -30,12 +30,12 @@ int sampler_align_kept(struct sampler *s, struct snapshot *snap)
 {
 	size_t n = snap->plist.n, per = kb_per(s), had = s->rows.n;
 	struct snap_proc *v = snap->procs;
-	/* Kept only for the same process (a PID reused is another) and with
-	 * a row of the last tick; the rows' order is the records' (both by
-	 * PID), so a kept record's row moves as a subsequence does. */
+	/* Kept only with a row of the last tick (the list zeroed those of a
+	 * PID now another process); the rows' order is the records' (both
+	 * by PID), so a kept record's row moves as a subsequence does. */
 	for (size_t i = 0; i < n; i++) {
 		struct snap_kept *k = &v[i].k;
-		if (k->valid && (k->starttime != v[i].info.starttime || k->kb_row >= had))
+		if (k->valid && k->kb_row >= had)
 			*k = (struct snap_kept){ 0 };
 	}
 	size_t cap = s->rows.cap;
@@ -214,7 +214,7 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	struct snap_proc *sp = &snap->procs[i];
 	/* NULL: new (or its PID reused) */
 	const struct snap_kept *e = sp->k.valid ? &sp->k : NULL;
-	sp->home = sampler_home_node(s->topo, sp->threads, sp->info.thr_n,
+	sp->home = sampler_home_node(s->topo, snap_threads(snap, sp), sp->info.thr_n,
 				     sp->info.pid, s->node_counts);
 	/* HOME's history: where it was when it last changed (sticky). */
 	sp->moved_from = !e ? -1 : old->home >= 0 && sp->home >= 0 && old->home != sp->home ?
@@ -252,7 +252,6 @@ void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i)
 	struct snap_kept *k = &sp->k;
 	bool had = k->valid && k->have;
 	k->valid = true;
-	k->starttime = sp->info.starttime;
 	k->ticks = sp->info.utime + sp->info.stime;
 	k->rss_prev = sp->info.rss_kb;
 	if (sp->nm_fresh) {

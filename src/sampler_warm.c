@@ -26,8 +26,8 @@ void sampler_warm_count(struct sampler *s, struct snapshot *snap)
 static int by_rss(const void *a, const void *b, void *ctx)
 {
 	const struct snapshot *snap = ctx;
-	const struct snap_proc *x = &snap->procs[*(const size_t *)a];
-	const struct snap_proc *y = &snap->procs[*(const size_t *)b];
+	const struct snap_proc *x = &snap->procs[*(const uint32_t *)a];
+	const struct snap_proc *y = &snap->procs[*(const uint32_t *)b];
 	if (x->info.rss_kb != y->info.rss_kb)
 		return x->info.rss_kb > y->info.rss_kb ? -1 : 1;
 	return (x->info.pid > y->info.pid) - (x->info.pid < y->info.pid);
@@ -42,7 +42,7 @@ int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s)
 		return 0;
 	size_t n = 0;
 	if (snap->nprocs > s->warm_cap) {
-		size_t *o = realloc(s->warm_order, snap->nprocs * sizeof(*o));
+		uint32_t *o = realloc(s->warm_order, snap->nprocs * sizeof(*o));
 		if (!o)
 			return -ENOMEM;
 		s->warm_order = o;
@@ -50,7 +50,7 @@ int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s)
 	}
 	for (size_t i = 0; i < snap->nprocs; i++)
 		if (snap->procs[i].nm == NMS_NOT_READ)
-			s->warm_order[n++] = i;
+			s->warm_order[n++] = (uint32_t)i;
 	qsort_r(s->warm_order, n, sizeof(*s->warm_order), by_rss, snap);
 	double start = s->clock(s->clock_ctx);
 	size_t done = 0;

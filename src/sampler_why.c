@@ -139,13 +139,14 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 	memset(w->thr, 0, nn * sizeof(*w->thr));
 	size_t nt = sp->info.thr_n ? sp->info.thr_n : 1;
 	for (size_t k = 0; k < nt; k++) {
-		int ni = topology_cpu_node(t, sp->info.thr_n ? sp->threads[k].last_cpu : sp->info.last_cpu);
+		int ni = topology_cpu_node(t, sp->info.thr_n ? snap_threads(snap, sp)[k].last_cpu :
+						  sp->info.last_cpu);
 		if (ni >= 0)
 			w->thr[ni]++;
 	}
 	/* Their work by CPU time since the last sample, as HOME was chosen;
 	 * not known on its first sample: the counts above decide. */
-	bool timed = sampler_thread_work(t, sp->threads, sp->info.thr_n, w->work);
+	bool timed = sampler_thread_work(t, snap_threads(snap, sp), sp->info.thr_n, w->work);
 	const struct node_sample *hn = sp->home >= 0 ? &snap->nodes[sp->home] : NULL;
 	*in = (struct why_input){
 		.nnodes = nn, .node_ids = s->node_ids, .home = sp->home,

@@ -148,7 +148,7 @@ static void add_thread_rows(struct ui *u)
 		depth[o] = u->depth[r];
 		thr[o++] = -1;
 		for (size_t k = 0; k < p->info.thr_n; k++) {
-			if (p->threads[k].tid == p->info.pid)
+			if (snap_threads(&u->snap, p)[k].tid == p->info.pid)
 				continue;
 			rows[o] = u->rows[r];
 			depth[o] = u->depth[r] + 1;

@@ -174,7 +174,7 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 	}
 	int indent = u->tree ? u->depth[row] * 2 : 0;
 	if (th >= 0) {
-		const struct proc_thread *tp = &p->threads[th];
+		const struct proc_thread *tp = &snap_threads(&u->snap, p)[th];
 		int node = topology_cpu_node(t, tp->last_cpu);
 		raw[0] = '\0';
 		if (h->col == COL_PID)

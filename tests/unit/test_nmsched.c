@@ -43,7 +43,7 @@ static struct nmsched_proc proc_read_at(double at, double cost, int64_t rss_kb)
 static size_t tick(const struct nmsched_config *c, struct nmsched_proc *v, size_t n,
 		   struct world *w, struct nmsched_stats *st)
 {
-	size_t order[64];
+	uint32_t order[64];
 	double start = w->now;
 	size_t k = nmsched_plan(c, v, n, start, order);
 	memset(w->visits, 0, sizeof(w->visits));
@@ -222,7 +222,7 @@ static void big_every_ten_seconds(void)
 	/* Selected and 16 GiB: over 4 budgets, so sampled even then. */
 	v[1] = proc_read_at(30, -1, 16 << 20);
 	v[1].priority = true;
-	size_t ord[2];
+	uint32_t ord[2];
 	CHECK_EQ_INT(nmsched_plan(&c, v, 2, 31, ord), 1);
 	CHECK(v[1].how == NMSCHED_SAMPLE);
 	/* Without sampling (a recorded tree) the walk is long but must not
@@ -250,7 +250,7 @@ static void thp_process_is_read(void)
 	nmsched_config_default(&c);
 	c.can_sample = true;
 	struct nmsched_proc p = proc_read_at(0, 0.0008, 16 << 20);
-	size_t order[1];
+	uint32_t order[1];
 	CHECK_EQ_INT(nmsched_plan(&c, &p, 1, 5, order), 0);     /* < 10 s */
 	CHECK_EQ_INT(nmsched_plan(&c, &p, 1, 10, order), 1);
 	CHECK(p.how == NMSCHED_READ);
@@ -482,7 +482,7 @@ static void warmup_plan(void)
 	v[3].changed = v[4].changed = false;
 	v[4].sampled = true;
 	v[5].priority = true;
-	size_t order[6];
+	uint32_t order[6];
 	size_t k = nmsched_plan(&c, v, 6, 100, order);
 	CHECK_EQ_INT((long)k, 4);
 	CHECK_EQ_INT((long)order[0], 5);
@@ -511,7 +511,7 @@ static void priority_costly_paced(void)
 	struct nmsched_proc v[2] = { proc_read_at(99, 0.064, 8192), proc_read_at(99, 0.002, 8192) };
 	v[0].priority = v[1].priority = true;
 	v[0].changed = v[1].changed = false;
-	size_t order[2];
+	uint32_t order[2];
 	CHECK_EQ_INT((long)nmsched_plan(&c, v, 2, 100, order), 1);
 	CHECK_EQ_INT(v[0].how, NMSCHED_KEEP);
 	CHECK_EQ_INT(v[1].how, NMSCHED_READ);

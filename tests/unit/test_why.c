@@ -953,8 +953,8 @@ static int64_t ran_of(const struct snapshot *s, int tid)
 {
 	const struct snap_proc *p = find(s, 7000);
 	for (size_t k = 0; p && k < p->info.thr_n; k++)
-		if (p->threads[k].tid == tid)
-			return p->threads[k].ran;
+		if (snap_threads(s, p)[k].tid == tid)
+			return snap_threads(s, p)[k].ran;
 	return -2;
 }
 
