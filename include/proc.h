@@ -44,7 +44,7 @@ struct proc_info {
 	const char *user;       /* name, or the uid as digits */
 	uint64_t utime, stime;  /* clock ticks */
 	uint64_t starttime;     /* clock ticks since boot: with pid, identity */
-	uint64_t minflt, majflt;
+	uint64_t faults;        /* minor + major page faults */
 	int64_t rss_kb;         /* -1 unknown */
 	/* The small fields together (10 000 processes are 10 000 of these). */
 	int32_t nthreads;       /* -1 unknown */

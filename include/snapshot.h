@@ -72,7 +72,6 @@ struct snap_proc {
 	 * sample): NULL none (snap_sched gives "unknown"). */
 	const struct snap_sched *sched;
 	float cpu_pct;                /* -1 unknown (first sample) */
-	float remote_pct;             /* -1 unknown */
 	float nm_age_s;               /* age of the placement numbers, -1 never read */
 	uint32_t nm_warnings;         /* numa_maps lines not understood */
 	uint32_t nmappings;
@@ -189,6 +188,14 @@ static inline const struct proc_thread *snap_threads(const struct snapshot *s,
 						     const struct snap_proc *p)
 {
 	return p->info.thr_n && s->plist.threads ? s->plist.threads + p->info.thr_off : NULL;
+}
+
+/* REMOTE as a share of the placement's total: -1 unknown (remote_kb
+ * unknown, or nothing resident). */
+static inline double snap_remote_pct(const struct snap_proc *p)
+{
+	return p->remote_kb >= 0 && p->total_kb > 0 ?
+	       100.0 * (double)p->remote_kb / (double)p->total_kb : -1;
 }
 
 /* p's /proc/PID/sched numbers, all unknown when not read. */

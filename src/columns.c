@@ -61,8 +61,8 @@ static bool v_remote(const struct snap_proc *p, int node, double *v)
 static bool v_remote_pct(const struct snap_proc *p, int node, double *v)
 {
 	(void)node;
-	*v = p->remote_pct;
-	return p->remote_pct >= 0;
+	*v = snap_remote_pct(p);
+	return *v >= 0;
 }
 
 static bool v_time(const struct snap_proc *p, int node, double *v)
@@ -165,7 +165,7 @@ static void c_remote(const struct col_ctx *c, const struct snap_proc *p, int nod
 static void c_remote_pct(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	fmt_pct(out, n, c->monitor && p->nm != NMS_OK ? -1 : p->remote_pct);
+	fmt_pct(out, n, c->monitor && p->nm != NMS_OK ? -1 : snap_remote_pct(p));
 }
 
 /* CPU time as htop's TIME+: M:SS.hh, or HhMM:SS from an hour on. */

@@ -218,7 +218,7 @@ static struct hist_proc *proc_new(struct history *h, const struct snap_proc *p)
 static void proc_push(struct history *h, struct hist_proc *e, const struct snap_proc *p)
 {
 	bool ok = p && p->nm == NMS_OK;
-	ring_push(&e->remote_pct, ok ? p->remote_pct : -1);
+	ring_push(&e->remote_pct, ok ? snap_remote_pct(p) : -1);
 	for (size_t j = 0; j < h->nnodes; j++)
 		ring_push(&e->node_kb[j], ok ? (double)p->node_kb[j] : -1);
 }

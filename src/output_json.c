@@ -279,7 +279,7 @@ static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p
 	json_object_object_add(o, "remote_kb", ok ? jnum(p->remote_kb) : NULL);
 	json_object_object_add(o, "unknown_node_kb", ok ? jnum(p->unknown_node_kb) : NULL);
 	json_object_object_add(o, "numa_maps_warnings", ok ? json_object_new_int64((int64_t)p->nm_warnings) : NULL);
-	json_object_object_add(o, "remote_pct", ok ? jreal(p->remote_pct, 1) : NULL);
+	json_object_object_add(o, "remote_pct", ok ? jreal(snap_remote_pct(p), 1) : NULL);
 	json_object_object_add(o, "tier_kb", tier_kb(s, p));
 	int64_t hs = snap_hot_slow_kb(p), cf = snap_cold_fast_kb(p);
 	json_object_object_add(o, "hot_slow_kb", hs >= 0 ? jnum(hs) : NULL);

@@ -12,13 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* REMOTE as a share of the process's resident pages: from the kB (as
- * remote_pct was computed, without its float's rounding). */
+/* REMOTE as a share of the process's resident pages. */
 static double remote_ratio(const struct snap_proc *p)
 {
-	if (p->remote_kb >= 0 && p->total_kb > 0)
-		return (double)p->remote_kb / (double)p->total_kb;
-	return (double)p->remote_pct / 100.0;
+	return snap_remote_pct(p) / 100.0;
 }
 
 /* Its placement is known. */
@@ -88,7 +85,7 @@ static int per_pid(const struct expo *e, const struct snapshot *s, const struct 
 			    prom_kb_bytes(v[k]->remote_kb));
 	prom_head(e, F_PROC_RATIO);
 	for (size_t k = 0; k < n; k++)
-		if (v[k]->remote_pct >= 0)
+		if (snap_remote_pct(v[k]) >= 0)
 			prom_sample(e, F_PROC_RATIO,
 				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
 						      v[k]->info.user }, remote_ratio(v[k]));

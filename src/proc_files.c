@@ -170,8 +170,7 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		p->utime = st.utime;
 		p->stime = st.stime;
 		p->starttime = st.starttime;
-		p->minflt = st.minflt;
-		p->majflt = st.majflt;
+		p->faults = st.minflt + st.majflt;
 		p->last_cpu = st.processor;
 		p->nthreads = proc_nthreads(st.nthreads);
 		p->rss_kb = st.rss_pages >= 0 ? st.rss_pages * pagekb : -1;

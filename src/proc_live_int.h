@@ -26,7 +26,7 @@
  * its list entry (proc_info); this copy is kept only for the processes
  * the list leaves out (proc_list.keep), and made for the logic. */
 struct live_stat {
-	uint64_t utime, stime, minflt, majflt;
+	uint64_t utime, stime, faults;  /* faults: minor + major */
 	int64_t rss_pages;              /* -1 unknown */
 	int ppid, processor;
 	int nthreads;                   /* -1 unknown */

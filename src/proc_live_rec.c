@@ -217,8 +217,7 @@ static void keep_stat(struct live_stat *ls, const struct pid_stat *st)
 {
 	ls->utime = st->utime;
 	ls->stime = st->stime;
-	ls->minflt = st->minflt;
-	ls->majflt = st->majflt;
+	ls->faults = st->minflt + st->majflt;
 	ls->rss_pages = st->rss_pages;
 	ls->ppid = st->ppid;
 	ls->processor = st->processor;
@@ -242,8 +241,7 @@ static void fill_info(struct live *lv, const struct live_proc *r, const struct l
 	p->utime = ls->utime;
 	p->stime = ls->stime;
 	p->starttime = r->starttime;
-	p->minflt = ls->minflt;
-	p->majflt = ls->majflt;
+	p->faults = ls->faults;
 	p->rss_kb = ls->rss_pages >= 0 ? ls->rss_pages * lv->page_kb : -1;
 	p->last_cpu = ls->processor;
 	p->nthreads = ls->nthreads;
@@ -255,8 +253,7 @@ static void info_stat(const struct live *lv, const struct proc_info *p, struct l
 {
 	ls->utime = p->utime;
 	ls->stime = p->stime;
-	ls->minflt = p->minflt;
-	ls->majflt = p->majflt;
+	ls->faults = p->faults;
 	ls->rss_pages = p->rss_kb >= 0 ? p->rss_kb / lv->page_kb : -1;
 	ls->ppid = p->ppid;
 	ls->processor = p->last_cpu;
@@ -282,8 +279,8 @@ void live_rec_hide(struct live *lv, struct live_proc *r, const struct proc_info 
  * read (for processes without the schedstat gate). */
 static bool ran_since(const struct live_stat *ls, const struct pid_stat *st)
 {
-	return ls->utime != st->utime || ls->stime != st->stime || ls->minflt != st->minflt ||
-	       ls->majflt != st->majflt || ls->state != st->state;
+	return ls->utime != st->utime || ls->stime != st->stime ||
+	       ls->faults != st->minflt + st->majflt || ls->state != st->state;
 }
 
 bool proc_stat_still(uint64_t runtime_then, uint64_t runtime_now, int64_t nthreads,

@@ -337,7 +337,6 @@ static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	sp->node_kb = base;
 	sp->total_kb = sp->remote_kb = -1;
 	sp->unknown_node_id = -1;
-	sp->remote_pct = -1;
 	sp->cpu_pct = -1;
 	sp->nm_age_s = -1;
 	sp->cgroup_idx = -1;

@@ -224,7 +224,7 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	uint64_t ticks = sp->info.utime + sp->info.stime;
 	if (e && snap->interval_s > 0 && ticks >= e->ticks)
 		sp->cpu_pct = 100.0 * parse_ticks_s(ticks - e->ticks) / snap->interval_s;
-	uint64_t faults = sp->info.minflt + sp->info.majflt;
+	uint64_t faults = sp->info.faults;
 	bool have = e && e->have;
 	s->sched[i] = (struct nmsched_proc){
 		.priority = is_priority(s, sp->info.pid),
@@ -275,8 +275,6 @@ void sampler_set_remote(struct snap_proc *sp)
 {
 	if (sp->nm == NMS_OK && sp->home >= 0) {
 		sp->remote_kb = sp->total_kb - sp->node_kb[sp->home];
-		sp->remote_pct = sp->total_kb > 0 ?
-				 100.0 * (double)sp->remote_kb / (double)sp->total_kb : -1;
 	}
 }
 
@@ -289,6 +287,6 @@ void sampler_keep_result(struct sampler *s, struct snap_proc *sp, double cost, i
 	k->cost = (float)cost;
 	k->cost_rss = cost_rss;
 	k->rss_at = sp->info.rss_kb;
-	k->faults_at = sp->info.minflt + sp->info.majflt;
+	k->faults_at = sp->info.faults;
 	k->vm_gen = s->vm_gen;
 }

@@ -502,7 +502,6 @@ static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, in
 	p->unknown_node_id = -1;
 	int64_t w = jget_i64(o, "numa_maps_warnings");
 	p->nm_warnings = w > 0 ? (w > UINT32_MAX ? UINT32_MAX : (uint32_t)w) : 0;
-	p->remote_pct = jget_dbl(o, "remote_pct");
 	int64_t maps = jget_i64(o, "mappings");
 	p->nmappings = maps > 0 ? (maps > UINT32_MAX ? UINT32_MAX : (uint32_t)maps) : 0;
 	p->policy = proc_str(s, jget_str(o, "policy"), 63);

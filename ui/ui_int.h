@@ -84,7 +84,7 @@ struct ui {
 	struct snapshot snap;
 	struct sort_key sort;
 	enum ui_screen screen, back;
-	size_t *rows;            /* visible process indexes (filter, tree) */
+	uint32_t *rows;          /* visible process indexes (filter, tree) */
 	int *depth;              /* tree depth per row */
 	int *thr;                /* thread index per row, -1 for a process row */
 	size_t nrows;

@@ -36,7 +36,7 @@ static bool row_wanted(const struct ui *u, const struct snap_proc *p)
 	}
 	if (sscanf(f, "remote%%>=%lf", &pct) == 1 || sscanf(f, "remote>=%lf", &pct) == 1 ||
 	    sscanf(f, "remote%% >= %lf", &pct) == 1 || sscanf(f, "remote >= %lf", &pct) == 1)
-		return p->remote_pct >= pct;
+		return snap_remote_pct(p) >= pct;
 	return strstr(p->info.comm, f) || strstr(p->info.cmdline, f);
 }
 
@@ -98,7 +98,7 @@ static void tree_rows(struct ui *u)
 		if (par < n && pids[par].ppid == p->info.ppid && row_wanted(u, &s->procs[pids[par].idx]))
 			continue;
 		used[i] = true;
-		u->rows[u->nrows] = i;
+		u->rows[u->nrows] = (uint32_t)i;
 		u->depth[u->nrows++] = 0;
 		size_t top = 0;
 		st[top++] = (struct tree_frame){ kids_of(kids, n, p->info.pid), p->info.pid, 1 };
@@ -113,7 +113,7 @@ static void tree_rows(struct ui *u)
 			if (used[c] || !row_wanted(u, q))
 				continue;       /* (one not shown is a root itself) */
 			used[c] = true;
-			u->rows[u->nrows] = c;
+			u->rows[u->nrows] = (uint32_t)c;
 			u->depth[u->nrows++] = f->depth;
 			if (top < n)
 				st[top++] = (struct tree_frame){ kids_of(kids, n, q->info.pid), q->info.pid,
@@ -133,7 +133,7 @@ static void add_thread_rows(struct ui *u)
 	size_t n = u->nrows;
 	for (size_t r = 0; r < u->nrows; r++)
 		n += u->snap.procs[u->rows[r]].info.thr_n;
-	size_t *rows = malloc((n + 1) * sizeof(size_t));
+	uint32_t *rows = malloc((n + 1) * sizeof(*rows));
 	int *depth = malloc((n + 1) * sizeof(int)), *thr = malloc((n + 1) * sizeof(int));
 	if (!rows || !depth || !thr) {
 		free(rows);
@@ -180,7 +180,7 @@ void ui_rebuild_rows(struct ui *u)
 	free(u->rows);
 	free(u->depth);
 	free(u->thr);
-	u->rows = malloc((s->nprocs + 1) * sizeof(size_t));
+	u->rows = malloc((s->nprocs + 1) * sizeof(*u->rows));
 	u->depth = calloc(s->nprocs + 1, sizeof(int));
 	u->thr = malloc((s->nprocs + 1) * sizeof(int));
 	u->nrows = 0;
@@ -191,7 +191,7 @@ void ui_rebuild_rows(struct ui *u)
 	} else {
 		for (size_t i = 0; i < s->nprocs; i++)
 			if (row_wanted(u, &s->procs[i]))
-				u->rows[u->nrows++] = i;
+				u->rows[u->nrows++] = (uint32_t)i;
 	}
 	if (u->threads)
 		add_thread_rows(u);

@@ -258,7 +258,7 @@ void ui_draw_table(struct ui *u, int y, int h)
 		else
 			a = row == u->sel ? ui_attr(u, C_SELECTED) :
 			    ui_is_tagged(u, p) ? ui_attr(u, C_TAGGED) :
-			    p->nm == NMS_OK && p->remote_pct >= 50 ? ui_attr(u, C_REMOTE) : 0;
+			    p->nm == NMS_OK && snap_remote_pct(p) >= 50 ? ui_attr(u, C_REMOTE) : 0;
 		if (a)
 			attron(a);
 		if (row == u->sel)

@@ -34,7 +34,9 @@ static void fake(struct snapshot *s, struct topology *t, size_t n, double busy, 
 		s->procs[k].info.pid = 100 + (int)k;
 		s->procs[k].info.starttime = 7;
 		s->procs[k].nm = NMS_OK;
-		s->procs[k].remote_pct = remote_pct;
+		/* REMOTE% as given: 1000 kB resident, remote_pct * 10 of it */
+		s->procs[k].total_kb = 1000;
+		s->procs[k].remote_kb = remote_pct < 0 ? -1 : (int64_t)(remote_pct * 10);
 		s->procs[k].node_kb = s->kb_pool + k * t->nnodes;
 		s->procs[k].node_kb[0] = (int64_t)k;
 	}

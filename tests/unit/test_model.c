@@ -66,7 +66,7 @@ static void sort_unknown_last(void)
 	for (int i = 0; i < 4; i++) {
 		p[i].info.pid = pids[i];
 		p[i].remote_kb = remote[i];
-		p[i].remote_pct = remote[i] < 0 ? -1 : (double)remote[i] / 10;
+		p[i].total_kb = remote[i] < 0 ? -1 : 1000;   /* REMOTE% = remote / 10 */
 		p[i].cpu_pct = i == 0 ? -1 : i;
 		p[i].nm = remote[i] < 0 ? NMS_NO_PERM : NMS_OK;
 		p[i].node_kb = kb[i];
