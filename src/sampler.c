@@ -392,7 +392,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	int rc = grow_procs(snap, pl->n);
 	if (rc)
 		return rc;
-	/* Both backends list by PID; the cache relies on it. */
+	/* Both backends list by PID; the kept records rely on it. */
 	for (size_t i = 1; i < pl->n; i++)
 		if (snap->procs[i].info.pid <= snap->procs[i - 1].info.pid) {
 			qsort(snap->procs, pl->n, sizeof(*snap->procs), by_info_pid);

@@ -1,5 +1,5 @@
 /* sampler_int.h - the sampler's state, shared by its tick (sampler.c) and
- * its per-process numa_maps reads and cache (sampler_nm.c). Not a public
+ * its per-process numa_maps reads and kept state (sampler_nm.c). Not a public
  * header: the model is in sampler.h and snapshot.h. */
 #ifndef NUMATOP_SAMPLER_INT_H
 #define NUMATOP_SAMPLER_INT_H

@@ -10,7 +10,7 @@
 
 /* A thread's CPU ticks at the previous tick. Kept for the threads of
  * multi-threaded processes only: a single-threaded process's one thread
- * is the process, whose ticks then are in its cache entry (at 10 000
+ * is the process, whose ticks then are in its record (at 10 000
  * mostly single-threaded processes, 48 bytes each that need not be). */
 struct thr_prev {
 	int tid, pid;
