@@ -246,6 +246,7 @@ static void fill_info(struct live *lv, const struct live_proc *r, const struct l
 	p->last_cpu = ls->processor;
 	p->nthreads = ls->nthreads;
 	p->kthread = ls->kthread;
+	p->thr_off = p->thr_n = 0;        /* the threads are read after the scan */
 }
 
 /* The stat numbers p was filled with (fill_info's inverse). */

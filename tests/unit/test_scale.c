@@ -331,6 +331,69 @@ static void live_stat_gate(void)
 	fsroot_close(r);
 }
 
+static int hide_pid;
+static bool keep_but(void *ctx, const struct proc_info *p)
+{
+	(void)ctx;
+	return p->pid != hide_pid;
+}
+
+/* The live backend's kept numbers are the list's own entries, so: a
+ * process the list leaves out (proc_list.keep) keeps its numbers in the
+ * backend and comes back with what it did meanwhile; a list the source
+ * did not fill last is not trusted for them (its numbers are read). */
+static void live_hidden_and_other_lists(void)
+{
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open("/", &r), 0);
+	struct proc_source *lp;
+	CHECK_EQ_INT(proc_source_open(r, PROC_BACKEND_LIVE, &lp), 0);
+	int poke = -1, done = -1;
+	pid_t burst = spawn_burst(&poke, &done);
+	CHECK(burst > 0);
+	usleep(100000);
+	struct proc_list a = { 0 }, b = { 0 };
+	CHECK_EQ_INT(proc_source_scan(lp, &a), 0);
+	const struct proc_info *p = find(&a, burst);
+	uint64_t t0 = p ? p->utime + p->stime : 0;
+	CHECK(p && p->state == 'S');
+	/* Left out, it runs (60 ms), then is listed again: its new CPU time. */
+	hide_pid = burst;
+	a.keep = keep_but;
+	CHECK_EQ_INT(proc_source_scan(lp, &a), 0);
+	CHECK(find(&a, burst) == NULL);
+	char c = 'x';
+	CHECK_EQ_INT((long)write(poke, &c, 1), 1L);
+	CHECK_EQ_INT((long)read(done, &c, 1), 1L);
+	usleep(20000);
+	CHECK_EQ_INT(proc_source_scan(lp, &a), 0);      /* still left out: read there */
+	CHECK(find(&a, burst) == NULL);
+	a.keep = NULL;
+	CHECK_EQ_INT(proc_source_scan(lp, &a), 0);
+	p = find(&a, burst);
+	uint64_t t1 = p ? p->utime + p->stime : 0;
+	CHECK(p && t1 > t0 && p->state == 'S');
+	/* It runs again; another list is filled (and reads it); the first
+	 * list's entry is older than the source's last read and not used. */
+	CHECK_EQ_INT((long)write(poke, &c, 1), 1L);
+	CHECK_EQ_INT((long)read(done, &c, 1), 1L);
+	usleep(20000);
+	CHECK_EQ_INT(proc_source_scan(lp, &b), 0);
+	p = find(&b, burst);
+	uint64_t t2 = p ? p->utime + p->stime : 0;
+	CHECK(p && t2 > t1);
+	CHECK_EQ_INT(proc_source_scan(lp, &a), 0);
+	p = find(&a, burst);
+	CHECK(p && p->utime + p->stime == t2);
+	close(poke);
+	close(done);
+	reap(burst);
+	proc_list_free(&a);
+	proc_list_free(&b);
+	proc_source_close(lp);
+	fsroot_close(r);
+}
+
 /* A process's files through the kept directory: its own numa_maps while
  * it lives, an error (never another process's file) once it is gone;
  * the files backend has no kept directory. */
@@ -380,6 +443,7 @@ int main(void)
 	RUN_TEST(live_fds_and_fallback);
 	RUN_TEST(live_exit_and_idle_threads);
 	RUN_TEST(live_stat_gate);
+	RUN_TEST(live_hidden_and_other_lists);
 	RUN_TEST(live_openat);
 	return CHECK_DONE();
 }
