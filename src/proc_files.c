@@ -131,12 +131,15 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		fsroot_read_file(r, "/etc/passwd", &pw, 1 << 20);
 	long pagekb = sysconf(_SC_PAGESIZE) / 1024;
 	char path[64];
+	l->filled_by = NULL;            /* not a live source's numbers now */
 	if ((rc = proc_list_align(l, pids, n)) != 0)
 		n = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct pid_stat st;
 		struct pid_status ss;
-		uint64_t began = proc_list_at(l, i)->starttime;   /* 0: new */
+		/* The entry's process when the last scan filled it (state set). */
+		bool kept = proc_list_at(l, i)->state != 0;
+		uint64_t began = proc_list_at(l, i)->starttime;
 		proc_info_reset(proc_list_at(l, i));   /* every number read again */
 		proc_list_at(l, i)->pid = pids[i];
 		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
@@ -161,7 +164,7 @@ int proc_scan_files(const struct fsroot *r, struct proc_list *l)
 		bool have_status = fsroot_read_file(r, path, &b, 1 << 16) == 0 &&
 				   parse_pid_status(b.data, b.len, &ss) == 0;
 		struct proc_info *p = proc_list_at(l, i);
-		if (began && began != st.starttime)
+		if (kept && began != st.starttime)
 			proc_list_renew(l, i);             /* the PID reused */
 		p->ppid = st.ppid;
 		p->kthread = (st.flags & PID_STAT_PF_KTHREAD) != 0;

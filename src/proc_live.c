@@ -264,6 +264,8 @@ static int live_open(const struct fsroot *root, void **out)
 	}
 	lv->fd_limit = fd_budget();
 	lv->t0 = monotime_now();
+	/* Scans counted from a start no other source shares (filled_seq). */
+	lv->seq = (uint64_t)(lv->t0 * 1e9);
 	*out = lv;
 	return 0;
 }
@@ -419,7 +421,8 @@ static int live_scan(void *state, struct proc_list *l)
 			live_rec_close(lv, &g->v[j]);
 		}
 		struct proc_info *p = proc_list_at(l, i);
-		uint64_t began = p->starttime;        /* the entry's process, 0 new */
+		bool kept = p->state != 0;            /* filled by the last scan */
+		uint64_t began = p->starttime;        /* then its process's */
 		struct live_proc *r;
 		bool fresh = true;
 		if (j < g->n && g->v[j].pid == pid) {
@@ -457,7 +460,7 @@ static int live_scan(void *state, struct proc_list *l)
 				rc = drop(lv, l, i, r, e, pid);
 				continue;
 			}
-			if (began && began != p->starttime)
+			if (kept && began != p->starttime)
 				proc_list_renew(l, i);         /* the PID reused */
 		}
 		live_rec_hide(lv, r, p, !proc_list_kept(l, i));

@@ -64,6 +64,8 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	nmsched_config_default(&s->cfg);
 	s->cfg.can_sample = fsroot_is_live(r);
 	s->warm = true;
+	/* Ticks counted from a start no other sampler shares (kept_seq). */
+	s->kept_seq = (uint64_t)(mono_now(NULL) * 1e9);
 	s->clock = mono_now;
 	s->pops = placement_kernel_ops;
 	*out = s;
@@ -361,6 +363,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 {
 	take_back(s, snap);
 	snap->kept_by = NULL;          /* until this tick's records are whole */
+	s->kept_ok = false;
 	snap->nprocs = 0;
 	memset(&snap->nm_stats, 0, sizeof(snap->nm_stats));
 	/* Warming up: never-read processes first, on the warm-up budget. */
@@ -434,6 +437,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 		sampler_finish_proc(s, snap, i);
 	snap->kept_by = s;
 	snap->kept_seq = ++s->kept_seq;
+	s->kept_ok = true;
 	if (s->warm)
 		s->warm_spent += st.spent_s;
 	sampler_warm_count(s, snap);

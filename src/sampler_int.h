@@ -35,6 +35,7 @@ struct sampler {
 	 * its tick count); their kB arrays here. */
 	struct kb_rows rows;
 	uint64_t kept_seq;
+	bool kept_ok;                 /* the last tick's records are whole */
 	size_t kt_hidden;             /* kernel threads the scan left out */
 	struct nmsched_config cfg;
 	struct nmsched_proc *sched;

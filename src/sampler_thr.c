@@ -87,9 +87,9 @@ int sampler_thread_rates(struct sampler *s, struct proc_list *pl)
 	size_t o = 0;
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct proc_info *p = proc_list_at(pl, i);
-		/* Seen at the previous tick (what its record kept, checked by
-		 * sampler_align_kept: same PID and start time): a thread not
-		 * seen then was born since, and all its ticks are new. */
+		/* Seen at the previous tick (what its record kept: the list
+		 * zeroes a reused PID's, proc_list_renew): a thread not seen
+		 * then was born since, and all its ticks are new. */
 		const struct snap_kept *kept = &((const struct snap_proc *)p)->k;
 		bool seen = pl->elem == sizeof(struct snap_proc) && kept->valid;
 		for (size_t k = 0; k < p->thr_n; k++) {

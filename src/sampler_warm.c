@@ -7,7 +7,9 @@
 
 bool sampler_warming(const struct sampler *s)
 {
-	return s->warm;
+	/* Not after a tick that failed: its snapshot's records are not
+	 * whole, so there is nothing to warm up until the next one. */
+	return s->warm && s->kept_ok;
 }
 
 /* This sample's count of processes with a result; the warm-up ends when
