@@ -577,27 +577,41 @@ static void sampler_warmup_steps(void)
 	fsroot_close(r);
 }
 
-static void sampler_keeps_and_rereads(void)
+/* A copy of the opteron4 tree in dir (a mkdtemp template) and a sampler
+ * on it: the fake clock at 1000, the default budget. false (said as a
+ * SKIP of test) when not run from the project root. */
+static bool tree_sampler(const char *test, char *dir, struct fsroot **r, struct topology *t,
+			 struct sampler **s)
 {
-	char dir[] = "/tmp/numatop-smp-XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "cp -r tests/trees/opteron4/. %s/", dir);
 	if (system(cmd) != 0) {
-		printf("SKIP sampler_keeps_and_rereads: run from the project root\n");
-		return;
+		printf("SKIP %s: run from the project root\n", test);
+		return false;
 	}
+	CHECK_EQ_INT(fsroot_open(dir, r), 0);
+	CHECK_EQ_INT(topology_read(*r, t), 0);
+	CHECK_EQ_INT(sampler_new(*r, t, PROC_BACKEND_FILES, s), 0);
+	fake_now = 1000;
+	sampler_set_clock(*s, t_clock, NULL);
+	struct nmsched_config c;
+	nmsched_config_default(&c);
+	sampler_set_budget(*s, &c);
+	return true;
+}
+
+static void sampler_keeps_and_rereads(void)
+{
+	char dir[] = "/tmp/numatop-smp-XXXXXX";
+	char cmd[300];
 	struct fsroot *r;
 	struct topology t;
 	struct sampler *s;
-	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
-	CHECK_EQ_INT(topology_read(r, &t), 0);
-	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
-	fake_now = 1000;
-	sampler_set_clock(s, t_clock, NULL);
+	if (!tree_sampler("sampler_keeps_and_rereads", dir, &r, &t, &s))
+		return;
 	struct nmsched_config c;
 	nmsched_config_default(&c);
-	sampler_set_budget(s, &c);
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 
@@ -732,24 +746,12 @@ static void sampler_keeps_and_rereads(void)
 static void sampler_records_follow_pids(void)
 {
 	char dir[] = "/tmp/numatop-smp-XXXXXX";
-	CHECK(mkdtemp(dir) != NULL);
 	char cmd[400];
-	snprintf(cmd, sizeof(cmd), "cp -r tests/trees/opteron4/. %s/", dir);
-	if (system(cmd) != 0) {
-		printf("SKIP sampler_records_follow_pids: run from the project root\n");
-		return;
-	}
 	struct fsroot *r;
 	struct topology t;
 	struct sampler *s;
-	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
-	CHECK_EQ_INT(topology_read(r, &t), 0);
-	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
-	fake_now = 1000;
-	sampler_set_clock(s, t_clock, NULL);
-	struct nmsched_config c;
-	nmsched_config_default(&c);
-	sampler_set_budget(s, &c);
+	if (!tree_sampler("sampler_records_follow_pids", dir, &r, &t, &s))
+		return;
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
