@@ -343,20 +343,8 @@ static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	sp->nm_age_s = -1;
 	sp->cgroup_idx = -1;
 	sp->policy = sp->pol_top = "";
-	if (sp->k.valid && sp->k.have) {
-		sp->nm = old->nm;
-		sp->nm_errno = old->nm_errno;
-		sp->nm_sampled = old->nm_sampled;
-		sp->total_kb = old->total_kb;
-		sp->unknown_node_kb = old->unknown_node_kb;
-		sp->unknown_node_id = old->unknown_node_id;
-		sp->nm_warnings = old->nm_warnings;
-		sp->huge_unknown = old->huge_unknown;
-		sp->nmappings = old->nmappings;
-		sp->policy = old->policy;
-		sp->pol_top = old->pol_top;
-		sp->pol_mode = old->pol_mode;
-	}
+	if (sp->k.valid && sp->k.have)
+		sampler_result_restore(sp, old);
 }
 
 static int scan_procs(struct sampler *s, struct snapshot *snap)

@@ -93,6 +93,9 @@ int64_t *sampler_kb_row(const struct sampler *s, size_t i);
  * it. */
 void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
 			  const struct snap_proc *old);
+/* A record's placement result (its nm fields; the kB are in its row)
+ * back from the record the last tick left: the fields a read resets. */
+void sampler_result_restore(struct snap_proc *sp, const struct snap_proc *old);
 /* The exact read (numa_maps) and the sampled estimate of one process:
  * its last result replaced. */
 void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp);

@@ -169,6 +169,23 @@ static void result_reset(struct sampler *s, struct snap_proc *sp)
 	sp->pol_mode = 0;
 }
 
+/* The same fields as result_reset, as the last tick left them. */
+void sampler_result_restore(struct snap_proc *sp, const struct snap_proc *old)
+{
+	sp->nm = old->nm;
+	sp->nm_errno = old->nm_errno;
+	sp->nm_sampled = old->nm_sampled;
+	sp->total_kb = old->total_kb;
+	sp->unknown_node_kb = old->unknown_node_kb;
+	sp->unknown_node_id = old->unknown_node_id;
+	sp->nm_warnings = old->nm_warnings;
+	sp->huge_unknown = old->huge_unknown;
+	sp->nmappings = old->nmappings;
+	sp->policy = old->policy;
+	sp->pol_top = old->pol_top;
+	sp->pol_mode = old->pol_mode;
+}
+
 void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp)
 {
 	result_reset(s, sp);
