@@ -15,11 +15,16 @@ export NUMATOP_TEST_RUN
 NUMATOP_TEST_CFG=$(mktemp -d)
 export NUMATOP_TEST_CFG
 trap 'rm -f "$log"; rm -rf "$NUMATOP_TEST_CFG"' EXIT
+# Each test file gets TEST_FILE_TIMEOUT seconds (a hang fails it, and the
+# run goes on; on a loaded machine the slowest file takes a few minutes).
+TEST_FILE_TIMEOUT=${TEST_FILE_TIMEOUT:-1200}
 run() {
 	name=$1; shift
 	echo "== $name"
 	t0=$(date +%s)
-	out=$("$@" 2>&1); rc=$?
+	out=$(timeout -k 10 "$TEST_FILE_TIMEOUT" "$@" 2>&1); rc=$?
+	[ $rc -eq 124 ] && out="$out
+FAIL $name (still running after $TEST_FILE_TIMEOUT s: ended)"
 	printf '%s\n' "$out"
 	echo "-- $name: $(($(date +%s) - t0)) s"
 	printf '%s\n' "$out" | grep -E '^(PASS|FAIL|SKIP) ' >>"$log"

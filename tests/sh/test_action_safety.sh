@@ -35,7 +35,9 @@ chmod 755 "$T"
 pids=""
 cleanup() {
 	TMUX_TMPDIR="$T" tmux kill-server 2>/dev/null
-	for p in $pids; do kill "$p" 2>/dev/null; done
+	# KILL: a child forked a moment ago may still have this shell's TERM
+	# trap (a TERM then is lost, and wait sits until it ends by itself).
+	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
 	for p in $pids; do wait "$p" 2>/dev/null; done
 	rm -rf "$T"
 }
@@ -202,7 +204,8 @@ reuse_pid() {
 		exec 9<&-
 		pids="$pids $NEWPID"
 		[ "$NEWPID" = "$1" ] && return 0
-		kill "$NEWPID" 2>/dev/null; wait "$NEWPID" 2>/dev/null
+		# KILL: just forked, it may still hold our TERM trap (see cleanup).
+		kill -KILL "$NEWPID" 2>/dev/null; wait "$NEWPID" 2>/dev/null
 		sleep 0.1
 	done
 	return 1

@@ -109,9 +109,9 @@ done
 pids=""
 kill -TERM "$churn" 2>/dev/null; wait "$churn"; crc=$?; churn=""
 forks=$(sed -n 's/.*forks=\([0-9]*\).*/\1/p' "$T/churn.out")
-# Hundreds of forks a second; sanitizer builds of the monitors (and of the
-# helper) beside it leave it far less CPU (about 130 a second seen here).
-minrate=200; [ -n "$sanitized" ] && minrate=50
+# It forked: hundreds a second on a quiet machine, far fewer beside
+# sanitizer builds or a loaded machine (a floor, not a rate to reach).
+minrate=10
 [ "$crc" -eq 0 ] && [ "${forks:-0}" -ge $((S * minrate)) ] && ok "churn_helper_ran ($(cat "$T/churn.out"))" \
 	|| bad churn_helper_ran "rc=$crc: $(cat "$T/churn.out")"
 
@@ -191,7 +191,10 @@ check_text() {
 			# a sanitized build the sibling monitors are ptrace-stopped
 			# by LeakSanitizer as they exit, and their numa_maps read
 			# can fail then: they are alive, so "error" is right.
-			if (mark == "error" && !(san != "" && $0 ~ /numatop-tui/)) err("vanished process shown as error: " $0)
+			# Only the churn's own processes are judged: another on a
+			# busy machine may be reading as "error" for its own
+			# reasons (EINVAL while it execs, say).
+			if (mark == "error" && $0 ~ /churn/ && !(san != "" && $0 ~ /numatop-tui/)) err("vanished process shown as error: " $0)
 			if (rem != "-" || rp != "-" || pol != "-") err("unread row (" mark ") has REMOTE/REMOTE%/POLICY values")
 		}
 		next
@@ -251,7 +254,10 @@ for ln, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
         if p.get("threads") is not None and not num(p["threads"], 0, 1 << 22): err("pid %s threads=%r" % (pid, p["threads"]))
         # Sanitized: the sibling monitors, stopped by LeakSanitizer as
         # they exit, are alive when their read fails (see the text check).
-        if st == "error" and not (sanitized and p.get("comm") == "numatop-tui"):
+        # Only the churn's own processes are judged (another process on a
+        # busy machine may read as "error" for its own reasons).
+        if st == "error" and (p.get("comm") or "").startswith("churn") and \
+                not (sanitized and p.get("comm") == "numatop-tui"):
             err("pid %s (%s) numa_maps=%r (%s): a vanished process is gone" %
                 (pid, p.get("comm"), st, p.get("numa_maps_error")))
         if st != "ok":

@@ -185,7 +185,7 @@ $(head -10 "$T/rec.out")"
 		[ $rc -eq 0 ] && [ "$nm" = ok ] && ok unit_caps_read_numa_maps ||
 			bad unit_caps_read_numa_maps "with the bounding set $caps the numa_maps of nobody's sleep ($sp): '$nm' (status $rc)
 $(head -5 "$T/rec.out")"
-		kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null; sp=""
+		kill -KILL "$sp" 2>/dev/null; wait "$sp" 2>/dev/null; sp=""
 	else
 		echo "SKIP unit_caps_read_numa_maps: not root or no setpriv"
 	fi
@@ -350,7 +350,7 @@ EOF
 	has "$c" "$sp" && ok comp_migrate_pid || bad comp_migrate_pid "numatop-tui --migrate <TAB> (sleep is $sp): $(show "$c")"
 	c=$(comp 'numatop-tui -p ')
 	has "$c" "$sp" && ok comp_pid || bad comp_pid "numatop-tui -p <TAB> (sleep is $sp): $(show "$c")"
-	kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null; sp=""
+	kill -KILL "$sp" 2>/dev/null; wait "$sp" 2>/dev/null; sp=""
 	mkdir -p "$T/cwd/adir"; : >"$T/cwd/afile"
 	c=$(cd "$T/cwd" && comp 'numatop-tui --root ')
 	{ has "$c" adir || has "$c" adir/; } && ! has "$c" afile && ok comp_root_dirs ||

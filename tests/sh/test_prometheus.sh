@@ -1235,8 +1235,8 @@ P2=$($X freeport)
 PU=http://127.0.0.1:$P2
 cat >"$T/prometheus.yml" <<EOF
 global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
+  scrape_interval: 5s
+  scrape_timeout: 5s
   evaluation_interval: 1s
 scrape_configs:
   - job_name: numatop
@@ -1269,8 +1269,10 @@ if same "$v" "$FREE1"; then
 	r=$($X promq "$PU" 'numatop_build_info')
 	[ "$r" = 1 ] && ok prom_build_info || bad prom_build_info "$r"
 	# The dashboard's queries are PromQL that Prometheus runs (two
-	# scrapes at least for the rates).
-	sleep 2
+	# scrapes at least for the rates: asked again for up to 60 s; a
+	# scrape is given 5 s, which a loaded machine may need).
+	i=0
+	while ! $X dashq "$PU" "$DASH" >"$T/o" 2>&1 && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
 	$X dashq "$PU" "$DASH" >"$T/o" 2>&1 && ok "dashboard_queries_run ($(tail -1 "$T/o"))" \
 		|| bad dashboard_queries_run "$(cat "$T/o")"
 else
