@@ -5,9 +5,14 @@
  * fake tree and never to the kernel's.
  *
  * Start (DAMON free: nr_kdamonds == 0, nothing else):
- *   the record (owner, settings, kdamond -1 pid) is written first, so a
+ *   the record (owner, settings, kdamond -1 pid) is made first, so a
  *   run killed during the setup leaves something the next start can
- *   recognise; then kdamonds/nr_kdamonds 1, 0/contexts/nr_contexts 1,
+ *   recognise. It is made exclusively and locked for as long as we hold
+ *   the kdamond (damon_ctl_rec.c): of two runs starting at once, the
+ *   second finds the first's record locked and writes nothing; a record
+ *   whose lock is free is a gone run's, taken over; a record deleted
+ *   while we run is made again; only the file we made is ever unlinked.
+ *   Then kdamonds/nr_kdamonds 1, 0/contexts/nr_contexts 1,
  *   (avail_operations must list vaddr), operations vaddr, the intervals,
  *   nr_regions min and max, targets/nr_targets N and each pid_target,
  *   schemes/nr_schemes 1, action stat and its access pattern (every
@@ -36,6 +41,14 @@
  * makes that one too, and it is answered like a request for the regions
  * (damon_ctl_request_was_commit tells them apart).
  *
+ * Every later write to our kdamond is preceded by proof that it is still
+ * ours (damon_ctl_prove: DAMON's files read again and matched with the
+ * record we hold, the thread we started among them): someone may turn it
+ * off, remove it and make their own in its place, and theirs is never
+ * written, asked or credited. A kdamond of ours that DAMON stopped (a
+ * commit refused, every target gone) is started again by
+ * damon_ctl_set_targets with the new targets.
+ *
  * Steps return 0 or -errno with a plain message (damon_ctl_message):
  * -EBUSY "DAMON is in use by someone else", -EACCES/-EPERM "needs root",
  * -ENOENT "kernel without DAMON (CONFIG_DAMON_SYSFS)", -EOPNOTSUPP
@@ -49,6 +62,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "damon.h"
 #include "fsroot.h"
@@ -71,6 +85,12 @@ struct damon_ctl {
 	int index;                  /* our kdamond, -1 none */
 	int64_t sample_us, aggr_us; /* the next start's intervals; 0: DAMON_*_US */
 	struct damon_record rec;    /* what we wrote, valid when index >= 0 */
+	/* The record file, held (flock LOCK_EX) from the start of a kdamond
+	 * to its removal: -1 none. Its inode: only that file is unlinked. */
+	int rec_fd;
+	bool rec_foreign;           /* it still holds a gone run's text */
+	dev_t rec_dev;
+	ino_t rec_ino;
 	char msg[256];
 	/* For damon_ctl_stop_signal, made while not in a handler. */
 	char sig_state[128], sig_pid[128], sig_pidval[24];
@@ -100,14 +120,26 @@ int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n);
 /* Change the running kdamond's targets: the targets' files written, then
  * "commit" sent by the worker without waiting (a request in flight, see
  * damon_ctl_request_poll; the record names both sets of pids until its
- * answer). 0 or -errno; -ESRCH when it is no longer ours (index -1 then);
- * -EBUSY, nothing written, while a request is in flight. */
+ * answer). Ours but stopped (DAMON ended it): the targets written and
+ * "on" again, no commit, 1 returned. 0 or -errno; -ESRCH when it is no
+ * longer ours (index -1 then, the record dropped); -EBUSY, nothing
+ * written, while a request is in flight. */
 int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n);
 
+/* Proof that the kdamond at c->index is still ours, read now: 0 and its
+ * state in *state (DAMON_KD_OFF: DAMON stopped it); -ESRCH it is not
+ * (gone, or someone else's in its place: index -1, the record dropped,
+ * nothing written); -EBUSY its files could not all be read this moment
+ * (DAMON's lock): not proved, try later. Every request is preceded by
+ * it. */
+int damon_ctl_prove(struct damon_ctl *c, enum damon_kd_state *state);
+
 /* Ask for the regions without waiting: a worker thread (every signal
- * blocked in it) writes "update_schemes_tried_regions" through c->ops.
- * 0; -EBUSY when one is in flight; -ESRCH without a kdamond of ours;
- * -errno when the thread cannot be made. */
+ * blocked in it) writes "update_schemes_tried_regions" through c->ops,
+ * once damon_ctl_prove said the kdamond is ours and on. 0; -EBUSY when
+ * one is in flight or the proof must wait; -ESRCH without a kdamond of
+ * ours; -ESHUTDOWN ours but stopped by DAMON (damon_ctl_set_targets
+ * starts it again); -errno when the thread cannot be made. */
 int damon_ctl_request_start(struct damon_ctl *c);
 /* The request's answer, never waiting: 0 still waiting; 1 answered (the
  * worker joined; *ms, when ms is not NULL, the time from the start to the

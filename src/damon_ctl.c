@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "safefile.h"
@@ -51,6 +52,7 @@ int damon_ctl_init(struct damon_ctl *c, const struct fsroot *r, const char *reco
 	atomic_init(&c->req_state, DAMON_REQ_NONE);
 	c->r = r;
 	c->index = -1;
+	c->rec_fd = -1;
 	c->ops.write = fsroot_is_live(r) ? live_write : readonly_write;
 	if ((size_t)snprintf(c->record_path, sizeof(c->record_path), "%s",
 			     record_path ? record_path : DAMON_RECORD_PATH) >= sizeof(c->record_path))
@@ -87,40 +89,30 @@ static int wr_num(struct damon_ctl *c, int k, const char *rest, uint64_t v)
 
 static int save_record(struct damon_ctl *c)
 {
-	struct buf b = { 0 };
-	int rc = damon_record_format(&c->rec, &b);
-	char dir[512];
-	const char *name;
-	if (rc == 0)
-		rc = safefile_split(c->record_path, dir, sizeof(dir), &name);
-	char why[256] = "";
-	int dfd = rc ? rc : safefile_open_dir(dir, 1, why, sizeof(why));
-	if (dfd >= 0) {
-		rc = safefile_write_mode(dfd, name, b.data, b.len, 0600);
-		close(dfd);
-	} else {
-		rc = dfd;
-	}
-	buf_free(&b);
-	if (rc)
-		damon_ctl_say(c, rc, "DAMON: cannot write %s: %s", c->record_path,
-			      why[0] ? why : strerror(-rc));
-	return rc;
+	return damon_ctl_rec_save(c);
 }
 
 static void remove_record(struct damon_ctl *c)
 {
-	unlink(c->record_path);
+	damon_ctl_rec_drop(c);
 }
 
-/* Read and classify; st freed by the caller. */
+/* Read and classify; st freed by the caller. While we hold our record,
+ * what we hold is the record (a file deleted or changed by someone does
+ * not make our kdamond anyone else's); otherwise the file's. */
 static int look(struct damon_ctl *c, struct damon_status *st)
 {
 	int rc = damon_read(c->r, st);
 	if (rc)
 		return damon_ctl_say(c, rc, "DAMON: %s", strerror(-rc));
 	struct damon_record rec;
-	int have = damon_record_load(c->record_path, &rec) == 0;
+	int have;
+	if (c->rec_fd >= 0) {
+		rec = c->rec;
+		have = 1;
+	} else {
+		have = damon_record_load(c->record_path, &rec) == 0;
+	}
 	damon_classify(c->r, st, have ? &rec : NULL, &c->self);
 	if (st->ours >= 0 && st->kd[st->ours].owner == DAMON_OWNER_SELF)
 		c->rec = rec;
@@ -261,23 +253,16 @@ int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n)
 		damon_status_free(&st);
 		return damon_ctl_set_targets(c, pids, n);
 	}
-	if (st.avail == DAMON_STALE) {
-		/* Left by a run that is gone: ours for certain, the only one. */
-		rc = stop_remove(c, &st, st.ours);
-		damon_status_free(&st);
-		if (rc)
-			return rc;
-		remove_record(c);
-		if ((rc = look(c, &st)))
-			return rc;
-	}
-	if (st.avail != DAMON_FREE) {
+	if (st.avail != DAMON_FREE && st.avail != DAMON_STALE) {
 		rc = refuse(c, &st);
 		damon_status_free(&st);
 		return rc;
 	}
 	damon_status_free(&st);
 
+	/* Our record, made and locked first: another run starting now finds
+	 * it held and writes nothing. A gone run's record is taken over
+	 * under its lock, and DAMON read again with it. */
 	memset(&c->rec, 0, sizeof(c->rec));
 	c->rec.owner = c->self;
 	c->rec.kdamond = 0;
@@ -287,8 +272,39 @@ int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n)
 		c->rec.set.sample_us = c->sample_us;
 	if (c->aggr_us > 0)
 		c->rec.set.aggr_us = c->aggr_us;
-	if ((rc = save_record(c)))
+	struct damon_record mine = c->rec, old;
+	bool had_old = false;
+	if ((rc = damon_ctl_rec_claim(c, &old, &had_old)) != 0)
 		return rc;
+	if ((rc = damon_read(c->r, &st)) != 0) {
+		c->rec = mine;
+		damon_ctl_rec_release(c);
+		return damon_ctl_say(c, rc, "DAMON: %s", strerror(-rc));
+	}
+	damon_classify(c->r, &st, had_old ? &old : NULL, &c->self);
+	if (st.avail == DAMON_STALE) {
+		/* Left by a run that is gone: ours for certain, the only one. */
+		rc = stop_remove(c, &st, st.ours);
+		damon_status_free(&st);
+		if (rc || (rc = damon_read(c->r, &st)) != 0) {
+			c->rec = mine;
+			damon_ctl_rec_release(c);
+			return rc;
+		}
+		damon_classify(c->r, &st, NULL, &c->self);
+	}
+	c->rec = mine;
+	if (st.avail != DAMON_FREE) {
+		rc = refuse(c, &st);
+		damon_status_free(&st);
+		damon_ctl_rec_release(c);
+		return rc;
+	}
+	damon_status_free(&st);
+	if ((rc = save_record(c))) {
+		damon_ctl_rec_release(c);
+		return rc;
+	}
 	if ((rc = wr(c, -1, "nr_kdamonds", "1"))) {
 		remove_record(c);
 		return rc == -EBUSY ?
@@ -316,6 +332,52 @@ int damon_ctl_start(struct damon_ctl *c, const int *pids, size_t n)
 	return rc;
 }
 
+/* Ours no more: nothing of it is written again, and our record goes. */
+static int lost(struct damon_ctl *c, const char *why)
+{
+	c->index = -1;
+	c->sig_armed = 0;
+	remove_record(c);
+	return damon_ctl_say(c, -ESRCH, "DAMON: our kdamond %s: not written", why);
+}
+
+/* st read now: is the kdamond at c->index ours? 1 yes, 0 no, -EBUSY its
+ * files could not all be read. */
+static int still_ours(const struct damon_ctl *c, const struct damon_status *st)
+{
+	if (c->index < 0)
+		return 0;
+	if (st->ours == c->index && st->kd[c->index].owner == DAMON_OWNER_SELF)
+		return 1;
+	if (c->index < (int)st->nkd && !st->kd[c->index].complete)
+		return -EBUSY;
+	return 0;
+}
+
+int damon_ctl_prove(struct damon_ctl *c, enum damon_kd_state *state)
+{
+	*state = DAMON_KD_UNKNOWN;
+	if (c->index < 0)
+		return damon_ctl_say(c, -ESRCH, "DAMON: no kdamond of ours");
+	struct damon_status st;
+	int rc = look(c, &st);
+	if (rc)
+		return rc == -EBUSY ? rc : lost(c, "could not be read");
+	int ours = still_ours(c, &st);
+	if (ours > 0)
+		*state = st.kd[c->index].state;
+	int64_t nr = st.nr_kdamonds;
+	damon_status_free(&st);
+	if (ours == -EBUSY)
+		return damon_ctl_say(c, -EBUSY, "DAMON: its files are busy: not proved ours now");
+	if (!ours)
+		return lost(c, nr <= c->index ? "was removed by someone else" :
+			    "was replaced by someone else's");
+	/* The record deleted while we run: made again. */
+	damon_ctl_rec_check(c);
+	return 0;
+}
+
 int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
 {
 	c->msg[0] = '\0';
@@ -328,15 +390,16 @@ int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
 	int rc = look(c, &st);
 	if (rc)
 		return rc;
-	int ours = st.avail == DAMON_OURS || (st.ours >= 0 && st.kd[st.ours].owner == DAMON_OWNER_SELF);
-	int k = st.ours;
+	if (c->index < 0 && st.avail == DAMON_OURS)
+		c->index = st.ours;    /* damon_ctl_start found it */
+	int ours = still_ours(c, &st);
+	enum damon_kd_state state = ours > 0 ? st.kd[c->index].state : DAMON_KD_UNKNOWN;
 	damon_status_free(&st);
-	if (!ours) {
-		c->index = -1;
-		c->sig_armed = 0;
-		return damon_ctl_say(c, -ESRCH, "DAMON: our kdamond is gone");
-	}
-	c->index = k;
+	if (ours == -EBUSY)
+		return damon_ctl_say(c, -EBUSY, "DAMON: its files are busy: not proved ours now");
+	if (!ours)
+		return lost(c, "is gone");
+	int k = c->index;
 	c->rec.kdamond = k;
 	/* The record names both sets while the files change. */
 	c->rec.have_next = true;
@@ -352,6 +415,23 @@ int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
 	}
 	if (rc)
 		return rc;
+	if (state == DAMON_KD_OFF) {
+		/* Stopped by DAMON (a commit it refused, or every target
+		 * gone): started again on the new targets, a new thread. */
+		damon_ctl_commit_done(c, 0);
+		if ((rc = wr(c, k, "state", "on")) != 0)
+			return rc;
+		char v[32], path[96];
+		int64_t pid = -1;
+		snprintf(path, sizeof(path), DAMON_KDAMONDS "/%d/pid", k);
+		if (fsroot_read_small(c->r, path, v, sizeof(v)) >= 0 &&
+		    damon_parse_i64(v, strlen(v), &pid) == 0 && pid > 0)
+			c->rec.kdamond_pid = pid;
+		if ((rc = save_record(c)))
+			return rc;
+		arm_signal(c);
+		return 1;
+	}
 	/* Held by the kernel until the next window ends: the worker's. */
 	return damon_ctl_request_send(c, "commit", true);
 }
@@ -404,6 +484,11 @@ int damon_ctl_stop(struct damon_ctl *c)
 		damon_ctl_busy_pause();
 	}
 	c->index = -1;
+	/* Not ours any more, or left running after every try: our record
+	 * goes either way (it names nothing of ours, or the next start's
+	 * stale check finds the kdamond by its settings no more). */
+	if (rc == 0)
+		remove_record(c);
 	return rc;
 }
 
@@ -424,6 +509,16 @@ static int holds_other(const struct fsroot *r, const char *path, const char *wan
 	if (fsroot_read_small(r, path, v, sizeof(v)) < 0)
 		return 0;
 	return strcmp(v, want) != 0;
+}
+
+/* The record, only when its path still names the file we made (stat and
+ * unlink: async-signal-safe). */
+static void unlink_ours(const struct damon_ctl *c)
+{
+	struct stat sb;
+	if (c->rec_fd >= 0 && stat(c->record_path, &sb) == 0 && sb.st_dev == c->rec_dev &&
+	    sb.st_ino == c->rec_ino)
+		unlink(c->record_path);
 }
 
 void damon_ctl_stop_signal(struct damon_ctl *c)
@@ -449,7 +544,7 @@ void damon_ctl_stop_signal(struct damon_ctl *c)
 				break;
 			int w = c->ops.write(c->ops.ctx, DAMON_KDAMONDS "/nr_kdamonds", "0");
 			if (w == 0)
-				unlink(c->record_path);
+				unlink_ours(c);
 			if (w != -EBUSY)
 				break;
 			damon_ctl_busy_pause();
@@ -464,7 +559,7 @@ void damon_ctl_stop_signal(struct damon_ctl *c)
 	    c->ops.write(c->ops.ctx, c->sig_state, "off") == 0) {
 		if (c->index == 0 && holds(c->r, DAMON_KDAMONDS "/nr_kdamonds", "1") &&
 		    c->ops.write(c->ops.ctx, DAMON_KDAMONDS "/nr_kdamonds", "0") == 0)
-			unlink(c->record_path);
+			unlink_ours(c);
 	}
 	c->index = -1;
 	errno = saved;

@@ -33,4 +33,19 @@ int damon_ctl_request_send(struct damon_ctl *c, const char *val, bool commit);
  * alone. Called where the worker is joined. */
 void damon_ctl_commit_done(struct damon_ctl *c, int rc);
 
+/* The record file (damon_ctl_rec.c). claim: made with c->rec's text and
+ * locked, or a gone run's taken over and locked (its text in *old when
+ * it could be read, *had_old): 0, -EBUSY another run holds it, -errno.
+ * save: c->rec written in place (and made again if it was deleted).
+ * check: 0 the path names our file, 1 made again after it was deleted,
+ * -EEXIST another file there (left alone), -errno. drop: unlinked when
+ * the path still names our file, and the lock let go. release: a claim
+ * given up before our text was written: a gone run's record taken over
+ * is only unlocked (never deleted: not ours), one we made is dropped. */
+int damon_ctl_rec_claim(struct damon_ctl *c, struct damon_record *old, bool *had_old);
+int damon_ctl_rec_save(struct damon_ctl *c);
+int damon_ctl_rec_check(struct damon_ctl *c);
+void damon_ctl_rec_drop(struct damon_ctl *c);
+void damon_ctl_rec_release(struct damon_ctl *c);
+
 #endif

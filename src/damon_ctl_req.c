@@ -32,6 +32,14 @@ int damon_ctl_request_send(struct damon_ctl *c, const char *val, bool commit)
 				     c->req_commit ? "commit" : "the regions");
 	if (c->index < 0)
 		return damon_ctl_say(c, -ESRCH, "DAMON: no kdamond of ours");
+	/* Never to a kdamond that is not ours any more (someone may have
+	 * turned ours off, removed it and made theirs in its place). */
+	enum damon_kd_state state;
+	int rc = damon_ctl_prove(c, &state);
+	if (rc)
+		return rc;
+	if (state != DAMON_KD_ON)
+		return damon_ctl_say(c, -ESHUTDOWN, "DAMON stopped our kdamond");
 	snprintf(c->req_path, sizeof(c->req_path), DAMON_KDAMONDS "/%d/state", c->index);
 	c->req_val = val;
 	c->req_commit = commit;
@@ -44,7 +52,7 @@ int damon_ctl_request_send(struct damon_ctl *c, const char *val, bool commit)
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&c->req_thread, NULL, req_main, c);
+	rc = pthread_create(&c->req_thread, NULL, req_main, c);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		atomic_store(&c->req_state, DAMON_REQ_NONE);
@@ -116,8 +124,15 @@ void damon_ctl_request_end(struct damon_ctl *c)
 	 * ours and running (nr_kdamonds is refused meanwhile, so nobody can
 	 * have made another in its place). "off" stops it, and the waiting
 	 * write then returns within the kernel's 100 ms. */
+	char pidpath[128], want[24], v[32];
+	snprintf(pidpath, sizeof(pidpath), DAMON_KDAMONDS "/%d/pid", c->index);
+	snprintf(want, sizeof(want), "%lld", (long long)c->rec.kdamond_pid);
 	for (int i = 0; c->index >= 0 && i < REQ_OFF_TRIES; i++) {
 		if (atomic_load_explicit(&c->req_state, memory_order_acquire) == DAMON_REQ_DONE)
+			break;
+		/* The pid file (when it can be read: EBUSY while the kernel
+		 * holds our command) must show the thread we started. */
+		if (fsroot_read_small(c->r, pidpath, v, sizeof(v)) >= 0 && strcmp(v, want) != 0)
 			break;
 		int rc = c->ops.write(c->ops.ctx, c->req_path, "off");
 		if (rc != -EBUSY)

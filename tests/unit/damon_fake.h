@@ -90,6 +90,10 @@ struct fake {
 	const char *const *regions;  /* "start end nr_accesses age" each */
 	size_t nregions;
 	int quiet;                   /* set-up writes: not logged */
+	/* Called before each write is done (a race: another run acting
+	 * between two of ours), tail as logged. */
+	void (*hook)(struct fake *fk, const char *tail, const char *val);
+	void *hook_ctx;
 };
 
 static int is_on(int k)
@@ -184,6 +188,8 @@ static int fake_write(void *ctx, const char *path, const char *val)
 		return -EPERM;                   /* only DAMON's files */
 	const char *rel = path + 1;
 	const char *tail = path + strlen(pre);
+	if (fk->hook)
+		fk->hook(fk, tail, val);
 	if (!fk->quiet && fk->n < 128)
 		fmt(fk->log[fk->n++], sizeof(fk->log[0]), "%s=%s", tail, val);
 	char full[1024], dir[512];
@@ -281,6 +287,15 @@ static void ctl_init(struct damon_ctl *c, struct fake *fk, int pid, uint64_t st)
 	c->ops.ctx = fk;
 	c->self.pid = pid;
 	c->self.starttime = st;
+}
+
+/* A run killed (SIGKILL): its files close, and with them the lock on
+ * its record; its kdamond and record are left. */
+static inline void killed(struct damon_ctl *c)
+{
+	if (c->rec_fd >= 0)
+		close(c->rec_fd);
+	c->rec_fd = -1;
 }
 
 static void read_status(struct damon_status *st, const struct damon_owner_id *self)

@@ -463,6 +463,7 @@ static void stale_ours_removed(void)
 		struct damon_ctl old;
 		ctl_init(&old, &fk, 4242, 77);
 		CHECK_EQ_INT(damon_ctl_start(&old, two, 2), 0);
+		killed(&old);
 		if (reused)
 			put_proc(4242, 78);          /* same PID, another process */
 		struct damon_ctl c;
@@ -500,6 +501,7 @@ static void watch_window(void)
 	old.sample_us = DAMON_SAMPLE_WATCH_US;
 	old.aggr_us = DAMON_AGGR_WATCH_US;
 	CHECK_EQ_INT(damon_ctl_start(&old, two, 2), 0);
+	killed(&old);
 	CHECK_EQ_INT(fk.n, (int)NSTART);
 	check_seq(&fk, 0, start_seq, 3);
 	CHECK_EQ_STR(fk.n > 3 ? fk.log[3] : "", "0/contexts/0/monitoring_attrs/intervals/sample_us=20000");
@@ -538,6 +540,7 @@ static void stale_different_left(void)
 		struct damon_ctl old, c;
 		ctl_init(&old, &fk, 4242, 77);
 		CHECK_EQ_INT(damon_ctl_start(&old, two, 2), 0);
+		killed(&old);
 		put(change[i][0], change[i][1]);
 		struct buf before = { 0 }, after = { 0 };
 		snap("sys", &before);
@@ -560,6 +563,7 @@ static void stale_different_left(void)
 	struct damon_ctl old, c;
 	ctl_init(&old, &fk, 4242, 77);
 	CHECK_EQ_INT(damon_ctl_start(&old, two, 2), 0);
+	killed(&old);
 	chmod(recpath, 0644);
 	ctl_init(&c, &fk, 5151, 88);
 	fk.n = 0;
@@ -588,6 +592,207 @@ static void ours_not_alone(void)
 	CHECK_EQ_STR(fk.log[0], "0/state=off");
 	char v[16];
 	CHECK(get(KD "/1/state", v, sizeof(v)) == 0 && strcmp(v, "on") == 0);
+}
+
+/* ---- races with other runs and other users (each failed before the
+ * record was made exclusively and every write proved) ---- */
+
+/* Two runs starting at once: B starts while A is between its record and
+ * nr_kdamonds. B writes nothing and leaves A's record as it is. */
+static struct damon_ctl *race_b;
+static int race_b_rc = 1, race_b_writes = -1;
+static void start_b_now(struct fake *fk, const char *tail, const char *val)
+{
+	(void)val;
+	if (!race_b || strcmp(tail, "nr_kdamonds") != 0)
+		return;
+	struct damon_ctl *b = race_b;
+	race_b = NULL;
+	void (*hook)(struct fake *, const char *, const char *) = fk->hook;
+	fk->hook = NULL;
+	int before = fk->n;
+	race_b_rc = damon_ctl_start(b, two, 2);
+	race_b_writes = fk->n - before;
+	fk->hook = hook;
+}
+
+static void two_runs_at_once(void)
+{
+	fresh_tree();
+	struct fake fk;
+	fake_init(&fk);
+	struct damon_ctl a, b;
+	ctl_init(&a, &fk, 500, 55);
+	ctl_init(&b, &fk, 600, 66);
+	put_proc(500, 55);
+	put_proc(600, 66);
+	race_b = &b;
+	fk.hook = start_b_now;
+	CHECK_EQ_INT(damon_ctl_start(&a, two, 2), 0);
+	fk.hook = NULL;
+	CHECK_EQ_INT(race_b_rc, -EBUSY);
+	CHECK_EQ_INT(race_b_writes, 0);
+	CHECK(strstr(damon_ctl_message(&b), "another run") != NULL);
+	CHECK_EQ_INT(b.rec_fd, -1);
+	struct damon_record rec;
+	CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
+	CHECK_EQ_INT(rec.owner.pid, 500);
+	CHECK_EQ_INT(rec.kdamond_pid, 4001);
+	/* B again, A running: in use, nothing written or deleted. */
+	fk.n = 0;
+	CHECK_EQ_INT(damon_ctl_start(&b, two, 2), -EBUSY);
+	CHECK_EQ_INT(damon_ctl_stop(&b), 0);
+	CHECK_EQ_INT(fk.n, 0);
+	CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
+	CHECK_EQ_INT(rec.owner.pid, 500);
+	/* A stops: everything gone, DAMON free for B. */
+	CHECK_EQ_INT(damon_ctl_stop(&a), 0);
+	CHECK(access(recpath, F_OK) != 0);
+	CHECK_EQ_INT(damon_ctl_start(&b, two, 2), 0);
+	CHECK_EQ_INT(damon_ctl_stop(&b), 0);
+}
+
+/* The record deleted while we run: our kdamond is still ours (proved by
+ * what we hold), the file is made again, and the stop removes it all. */
+static void record_deleted_midrun(void)
+{
+	fresh_tree();
+	struct fake fk;
+	fake_init(&fk);
+	struct damon_ctl c;
+	ctl_init(&c, &fk, 500, 55);
+	CHECK_EQ_INT(damon_ctl_start(&c, two, 2), 0);
+	CHECK_EQ_INT(unlink(recpath), 0);
+	enum damon_kd_state state;
+	CHECK_EQ_INT(damon_ctl_prove(&c, &state), 0);
+	CHECK_EQ_INT(state, DAMON_KD_ON);
+	struct damon_record rec;
+	CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
+	CHECK_EQ_INT(rec.owner.pid, 500);
+	CHECK_EQ_INT(rec.kdamond_pid, 4001);
+	/* Another run now finds it in use. */
+	struct damon_ctl b;
+	ctl_init(&b, &fk, 600, 66);
+	put_proc(500, 55);
+	fk.n = 0;
+	CHECK_EQ_INT(damon_ctl_start(&b, two, 2), -EBUSY);
+	CHECK_EQ_INT(fk.n, 0);
+	/* Deleted again: a change of targets still works. */
+	unlink(recpath);
+	int three[3] = { 101, 303, 404 };
+	CHECK_EQ_INT(damon_ctl_set_targets(&c, three, 3), 0);
+	CHECK_EQ_INT(damon_ctl_request_wait(&c, NULL), 1);
+	CHECK(access(recpath, F_OK) == 0);
+	fk.n = 0;
+	CHECK_EQ_INT(damon_ctl_stop(&c), 0);
+	CHECK_EQ_INT(fk.n, 2);
+	CHECK(access(recpath, F_OK) != 0);
+	/* A file someone else put there meanwhile is never deleted. */
+	CHECK_EQ_INT(damon_ctl_start(&c, two, 2), 0);
+	unlink(recpath);
+	put("run/numatop-tui/damon.json", "someone else's\n");
+	CHECK_EQ_INT(damon_ctl_stop(&c), 0);
+	char v[64];
+	CHECK(get("run/numatop-tui/damon.json", v, sizeof(v)) == 0 &&
+	      strcmp(v, "someone else's") == 0);
+}
+
+/* Someone turns ours off, removes it and makes their own kdamond 0 (a
+ * vaddr stat scheme, like ours). Nothing of theirs is written or asked,
+ * and the stop leaves it running. */
+static void replaced_midrun(void)
+{
+	fresh_tree();
+	struct fake fk;
+	fake_init(&fk);
+	struct damon_ctl c;
+	ctl_init(&c, &fk, 500, 55);
+	CHECK_EQ_INT(damon_ctl_start(&c, two, 2), 0);
+	static const char *const w[][2] = {
+		{ "0/state", "off" }, { "nr_kdamonds", "0" }, { "nr_kdamonds", "1" },
+		{ "0/contexts/nr_contexts", "1" }, { "0/contexts/0/operations", "vaddr" },
+		{ "0/contexts/0/targets/nr_targets", "1" },
+		{ "0/contexts/0/targets/0/pid_target", "777" },
+		{ "0/contexts/0/schemes/nr_schemes", "1" },
+		{ "0/contexts/0/schemes/0/action", "stat" },
+		{ "0/state", "on" },
+	};
+	fk.quiet = 1;
+	fk.next_kpid = 107;
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		char p[256];
+		fmt(p, sizeof(p), "/" KD "/%s", w[i][0]);
+		CHECK_EQ_INT(fake_write(&fk, p, w[i][1]), 0);
+	}
+	fk.quiet = 0;
+	struct buf before = { 0 }, after = { 0 };
+	snap("sys", &before);
+	fk.n = 0;
+	CHECK_EQ_INT(damon_ctl_request_start(&c), -ESRCH);
+	CHECK(strstr(damon_ctl_message(&c), "someone else") != NULL);
+	CHECK_EQ_INT(damon_ctl_request_start(&c), -ESRCH);
+	CHECK_EQ_INT(damon_ctl_set_targets(&c, two, 2), -ESRCH);
+	CHECK_EQ_INT(damon_ctl_stop(&c), 0);
+	damon_ctl_stop_signal(&c);
+	CHECK_EQ_INT(fk.n, 0);
+	snap("sys", &after);
+	CHECK(before.len > 200 && before.len == after.len &&
+	      memcmp(before.data, after.data, before.len) == 0);
+	CHECK(access(recpath, F_OK) != 0);       /* ours, and it names nothing now */
+	buf_free(&before);
+	buf_free(&after);
+	/* Only turned off and removed (nr_kdamonds 0): nothing written either. */
+	fresh_tree();
+	ctl_init(&c, &fk, 500, 55);
+	CHECK_EQ_INT(damon_ctl_start(&c, two, 2), 0);
+	fk.quiet = 1;
+	fake_write(&fk, "/" KD "/0/state", "off");
+	fake_write(&fk, "/" KD "/nr_kdamonds", "0");
+	fk.quiet = 0;
+	fk.n = 0;
+	CHECK_EQ_INT(damon_ctl_request_start(&c), -ESRCH);
+	CHECK(strstr(damon_ctl_message(&c), "removed") != NULL);
+	CHECK_EQ_INT(damon_ctl_stop(&c), 0);
+	CHECK_EQ_INT(fk.n, 0);
+}
+
+/* DAMON stops our kdamond by itself (a commit it refused, every target
+ * gone): nothing is asked of it, and a change of targets starts it
+ * again, a new thread, with the record following. */
+static void stopped_restarted(void)
+{
+	fresh_tree();
+	struct fake fk;
+	fake_init(&fk);
+	struct damon_ctl c;
+	ctl_init(&c, &fk, 500, 55);
+	CHECK_EQ_INT(damon_ctl_start(&c, two, 2), 0);
+	put(KD "/0/state", "off\n");
+	put(KD "/0/pid", "-1\n");
+	fk.n = 0;
+	CHECK_EQ_INT(damon_ctl_request_start(&c), -ESHUTDOWN);
+	CHECK_EQ_INT(fk.n, 0);
+	enum damon_kd_state state;
+	CHECK_EQ_INT(damon_ctl_prove(&c, &state), 0);
+	CHECK_EQ_INT(state, DAMON_KD_OFF);
+	fk.next_kpid = 4444;
+	int one[1] = { 303 };
+	CHECK_EQ_INT(damon_ctl_set_targets(&c, one, 1), 1);
+	static const char *const seq[] = {
+		"0/contexts/0/targets/nr_targets=1", "0/contexts/0/targets/0/pid_target=303",
+		"0/state=on",
+	};
+	CHECK_EQ_INT(fk.n, 3);
+	check_seq(&fk, 0, seq, 3);
+	CHECK(!damon_ctl_request_pending(&c));
+	struct damon_record rec;
+	CHECK_EQ_INT(damon_record_load(recpath, &rec), 0);
+	CHECK_EQ_INT(rec.kdamond_pid, 4444);
+	CHECK(rec.set.npids == 1 && rec.set.pids[0] == 303 && !rec.have_next);
+	CHECK_EQ_INT(damon_ctl_request_regions(&c), 0);
+	fk.n = 0;
+	CHECK_EQ_INT(damon_ctl_stop(&c), 0);
+	CHECK_EQ_INT(fk.n, 2);
 }
 
 static void signal_stop(void)
@@ -733,6 +938,10 @@ int main(void)
 	RUN_TEST(stale_different_left);
 	RUN_TEST(watch_window);
 	RUN_TEST(ours_not_alone);
+	RUN_TEST(two_runs_at_once);
+	RUN_TEST(record_deleted_midrun);
+	RUN_TEST(replaced_midrun);
+	RUN_TEST(stopped_restarted);
 	RUN_TEST(signal_stop);
 	RUN_TEST(failures_undone);
 	RUN_TEST(tried_regions_odd);
