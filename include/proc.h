@@ -22,9 +22,14 @@ struct proc_thread {
 	int tid;
 	int last_cpu;           /* -1 unknown */
 	int64_t ticks;          /* its utime + stime (clock ticks), -1 unknown */
-	/* The CPU ticks it used since the sampler's previous sample (set by
-	 * the sampler, sampler_thread_rates), -1 unknown: a new process, or
-	 * its ticks unknown. */
+	/* Its run time in ns (task/TID/schedstat's first number: exact,
+	 * where ticks miss a thread that wakes briefly), -1 unknown. */
+	int64_t run_ns;
+	/* What it ran since the sampler's previous sample (set by the
+	 * sampler, sampler_thread_rates): ns when every thread of the
+	 * process has its run time, else CPU ticks; -1 unknown (a new
+	 * process, or its numbers unknown). A thread that ran at all lately
+	 * is never 0 (sampler_thr.c). */
 	int64_t ran;
 };
 /* A thread's (or a process's) utime + stime as proc_thread.ticks. */

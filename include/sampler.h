@@ -78,18 +78,20 @@ int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s);
 bool sampler_warming(const struct sampler *s);
 
 /* The work of a process's threads per node (w[t->nnodes], by the node of
- * each thread's last CPU): the CPU ticks each thread used since the
- * previous sample (proc_thread.ran), so that an idle thread weighs
- * nothing; one per thread when those are not known (the process's first
- * sample, when no rate is known yet) or when none of its threads ran
- * (nothing to weigh by). Threads on no known node weigh nothing. Returns
- * true when weighed by CPU time. */
+ * each thread's last CPU): what each thread ran since the previous sample
+ * (proc_thread.ran: ns, or CPU ticks where run times are not known), so
+ * that an idle thread weighs nothing and one that ran at all lately
+ * counts (sampler_thr.c); one per thread when those are not known (the
+ * process's first sample, when no rate is known yet) or when none of its
+ * threads ran (nothing to weigh by). Threads on no known node weigh
+ * nothing. Returns true when weighed by what they ran. */
 bool sampler_thread_work(const struct topology *t, const struct proc_thread *thr,
 			 size_t n, size_t *w);
 /* HOME: the node where its threads worked most (sampler_thread_work);
- * the main thread's node wins a tie. w is scratch of t->nnodes entries.
- * Returns a node index or -1. Exposed for tests. */
+ * the main thread's node wins a tie; prev_home (index, -1 none) stays
+ * while its work is at least half the busiest node's. w is scratch of
+ * t->nnodes entries. Returns a node index or -1. Exposed for tests. */
 int sampler_home_node(const struct topology *t, const struct proc_thread *thr,
-		      size_t n, int main_tid, size_t *w);
+		      size_t n, int main_tid, size_t *w, int prev_home);
 
 #endif

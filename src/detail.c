@@ -34,7 +34,7 @@ static void read_threads(const struct fsroot *r, struct proc_detail *d, struct b
 		    (d->threads = malloc(sizeof(*d->threads))) != NULL) {
 			d->threads[0] = (struct proc_thread){
 				.tid = d->pid, .last_cpu = st.processor,
-				.ticks = proc_ticks(st.utime, st.stime), .ran = -1,
+				.ticks = proc_ticks(st.utime, st.stime), .run_ns = -1, .ran = -1,
 			};
 			d->nthreads = 1;
 		}
@@ -50,7 +50,7 @@ static void read_threads(const struct fsroot *r, struct proc_detail *d, struct b
 			continue;
 		d->threads[d->nthreads++] = (struct proc_thread){
 			.tid = tids[i], .last_cpu = st.processor,
-			.ticks = proc_ticks(st.utime, st.stime), .ran = -1,
+			.ticks = proc_ticks(st.utime, st.stime), .run_ns = -1, .ran = -1,
 		};
 	}
 	free(tids);

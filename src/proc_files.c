@@ -30,7 +30,7 @@ int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 	p->thr_n = 0;
 	if (p->nthreads <= 1)
 		return proc_list_add_thread(l, p, p->pid, p->last_cpu,
-					    proc_ticks(p->utime, p->stime));
+					    proc_ticks(p->utime, p->stime), -1);
 	char dir[64];
 	snprintf(dir, sizeof(dir), "/proc/%d/task", p->pid);
 	int *tids = NULL;
@@ -40,7 +40,7 @@ int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 		free(tids);
 		/* No task/ (recorded tree or gone): the main thread only. */
 		return proc_list_add_thread(l, p, p->pid, p->last_cpu,
-					    proc_ticks(p->utime, p->stime));
+					    proc_ticks(p->utime, p->stime), -1);
 	}
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char path[96];
@@ -55,8 +55,15 @@ int proc_read_threads(const struct fsroot *r, struct proc_list *l,
 		} else if (tids[i] != p->pid) {
 			continue;   /* thread exited meanwhile */
 		}
+		/* Its run time in ns, where the tree has it. */
+		char ss[96];
+		int64_t run_ns = -1;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", p->pid, tids[i]);
+		int k = fsroot_read_small(r, path, ss, sizeof(ss));
+		if (k > 0)
+			run_ns = proc_parse_run_ns(ss, (size_t)k);
 		rc = proc_list_add_thread(l, p, tids[i], tids[i] == p->pid && cpu < 0 ?
-					  p->last_cpu : cpu, ticks);
+					  p->last_cpu : cpu, ticks, run_ns);
 	}
 	free(tids);
 	return rc;

@@ -26,9 +26,12 @@ bool proc_list_kept(struct proc_list *l, size_t i);
  * marked, and removed by proc_list_compact at the end of the scan. */
 void proc_list_drop(struct proc_list *l, size_t i);
 void proc_list_compact(struct proc_list *l);
-/* A thread of p: its id, last CPU and CPU ticks (-1 unknown). */
+/* A thread of p: its id, last CPU, CPU ticks and run time in ns (-1
+ * unknown). */
 int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
-			 int cpu, int64_t ticks);
+			 int cpu, int64_t ticks, int64_t run_ns);
+/* A thread's run time in ns from its schedstat text, -1 unknown. Pure. */
+int64_t proc_parse_run_ns(const char *text, size_t len);
 int proc_scan_files(const struct fsroot *r, struct proc_list *l);
 /* Command lines are kept up to this many bytes (with the NUL). */
 #define PROC_CMDLINE_MAX 256

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
+
 void proc_list_free(struct proc_list *l)
 {
 	free(l->v);
@@ -198,8 +200,17 @@ int32_t proc_nthreads(int64_t n)
 	return n < 0 ? -1 : n > INT32_MAX ? INT32_MAX : (int32_t)n;
 }
 
+int64_t proc_parse_run_ns(const char *text, size_t len)
+{
+	const char *q = text, *end = text + len;
+	int64_t v;
+	if (parse_i64(&q, end, &v) != 0 || v < 0)
+		return -1;
+	return v;
+}
+
 int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
-			 int cpu, int64_t ticks)
+			 int cpu, int64_t ticks, int64_t run_ns)
 {
 	if (l->nthr == l->thrcap) {
 		size_t cap = l->thrcap ? l->thrcap * 2 : 512;
@@ -214,6 +225,7 @@ int proc_list_add_thread(struct proc_list *l, struct proc_info *p, int tid,
 	l->threads[l->nthr].tid = tid;
 	l->threads[l->nthr].last_cpu = cpu;
 	l->threads[l->nthr].ticks = ticks;
+	l->threads[l->nthr].run_ns = run_ns;
 	l->threads[l->nthr].ran = -1;
 	l->nthr++;
 	p->thr_n++;

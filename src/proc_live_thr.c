@@ -72,16 +72,25 @@ static int read_tasks(struct live *lv, struct live_proc *r, const struct proc_in
 			close(fd);
 		struct pid_stat st;
 		int cpu = -1;
-		int64_t ticks = -1;
+		int64_t ticks = -1, run_ns = -1;
 		if (k > 0 && parse_pid_stat(text, (size_t)k, &st) == 0) {
 			cpu = st.processor;
 			ticks = proc_ticks(st.utime, st.stime);
 		} else if (tids[i] != p->pid) {
 			continue;   /* the thread exited meanwhile */
 		}
+		/* Its run time in ns: a thread that wakes briefly may add no
+		 * tick in a second, and must still count as working. */
+		snprintf(path, sizeof(path), "%d/schedstat", tids[i]);
+		fd = openat(taskfd, path, O_RDONLY | O_CLOEXEC);
+		k = fd >= 0 ? read(fd, text, sizeof(text)) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (k > 0)
+			run_ns = proc_parse_run_ns(text, (size_t)k);
 		t->v[t->n] = (struct proc_thread){
 			.tid = tids[i], .last_cpu = tids[i] == p->pid && cpu < 0 ? p->last_cpu : cpu,
-			.ticks = ticks, .ran = -1,
+			.ticks = ticks, .run_ns = run_ns, .ran = -1,
 		};
 		t->n++;
 	}
@@ -105,7 +114,7 @@ int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct b
 		free(r->thr);
 		r->thr = NULL;
 		return proc_list_add_thread(l, p, p->pid, p->last_cpu,
-					    proc_ticks(p->utime, p->stime));
+					    proc_ticks(p->utime, p->stime), -1);
 	}
 	double now = monotime_now();
 	const struct thr_cache *t = r->thr;
@@ -114,7 +123,7 @@ int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct b
 					       PROC_THREADS_MAX_AGE_S)) {
 		if (read_tasks(lv, r, p) != 0)
 			return proc_list_add_thread(l, p, p->pid, p->last_cpu,
-						    proc_ticks(p->utime, p->stime));
+						    proc_ticks(p->utime, p->stime), -1);
 		lv->st.thr_read++;
 	} else {
 		lv->st.thr_kept++;
@@ -125,7 +134,7 @@ int live_threads(void *state, struct proc_list *l, struct proc_info *p, struct b
 		/* The main thread's CPU is this tick's, from the process's stat;
 		 * kept ticks are this tick's too (the process did not run). */
 		int cpu = t->v[i].tid == p->pid ? p->last_cpu : t->v[i].last_cpu;
-		rc = proc_list_add_thread(l, p, t->v[i].tid, cpu, t->v[i].ticks);
+		rc = proc_list_add_thread(l, p, t->v[i].tid, cpu, t->v[i].ticks, t->v[i].run_ns);
 	}
 	return rc;
 }

@@ -232,7 +232,7 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	/* NULL: new (or its PID reused) */
 	const struct snap_kept *e = sp->k.valid ? &sp->k : NULL;
 	sp->home = sampler_home_node(s->topo, snap_threads(snap, sp), sp->info.thr_n,
-				     sp->info.pid, s->node_counts);
+				     sp->info.pid, s->node_counts, e ? old->home : -1);
 	/* HOME's history: where it was when it last changed (sticky). */
 	sp->moved_from = !e ? -1 : old->home >= 0 && sp->home >= 0 && old->home != sp->home ?
 			 old->home : old->moved_from;

@@ -1,7 +1,15 @@
 /* sampler_thr.c - what each thread of a process did since the previous
- * tick: its CPU ticks then and now (proc_thread.ran), and from them the
- * work of the process per node, which decides HOME and the remote cause
- * (an idle thread must not outvote the working ones). */
+ * tick: its run time in ns (or CPU ticks) then and now (proc_thread.ran),
+ * and from them the work of the process per node, which decides HOME and
+ * the remote cause (an idle thread must not outvote the working ones).
+ *
+ * A thread that wakes briefly (a few ms a second) adds a CPU tick only
+ * now and then, so by ticks it would work in one sample and be idle in
+ * the next, and HOME and the cause with it. Its run time in ns
+ * (task/TID/schedstat) says it ran; and a thread that ran in the last
+ * THREAD_WORKED_S still counts as working on its node (at least 1 ns):
+ * the live backend re-reads a process's threads only when the process
+ * used CPU time, and at least every PROC_THREADS_MAX_AGE_S. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +22,12 @@
  * mostly single-threaded processes, 48 bytes each that need not be). */
 struct thr_prev {
 	int tid, pid;
-	int64_t ticks;
+	int64_t ticks, run_ns;
+	double worked_at;            /* when its run time last grew, -1 never */
 };
+
+/* How long a thread that ran counts as working (see above). */
+#define THREAD_WORKED_S (PROC_THREADS_MAX_AGE_S + 1.0)
 
 struct thr_state {
 	struct thr_prev *v[2];       /* [cur] the previous tick's, sorted by tid */
@@ -65,12 +77,38 @@ static int64_t thread_ran(const struct thr_state *st, const struct proc_info *p,
 	return (uint64_t)t->ticks >= prev ? t->ticks - (int64_t)prev : -1;
 }
 
+/* Thread t of a multi-threaded process p seen at the previous tick: its
+ * run time in ns since then (-1 unknown), and when it last worked. */
+static int64_t thread_ran_ns(const struct thr_state *st, const struct proc_info *p,
+			     const struct proc_thread *t, double now, double *worked_at)
+{
+	*worked_at = -1;
+	if (t->run_ns < 0)
+		return -1;
+	const struct thr_prev *e = find_tid(st, t->tid);
+	int64_t d;
+	if (e && e->pid == p->pid) {
+		if (e->run_ns < 0 || t->run_ns < e->run_ns)
+			return -1;
+		d = t->run_ns - e->run_ns;
+		*worked_at = e->worked_at;
+	} else if (t->tid != p->pid) {
+		d = t->run_ns;          /* born since: all of it is new */
+	} else {
+		return -1;
+	}
+	if (d > 0)
+		*worked_at = now;
+	return d;
+}
+
 int sampler_thread_rates(struct sampler *s, struct proc_list *pl)
 {
 	if (!s->thr && !(s->thr = calloc(1, sizeof(*s->thr))))
 		return -ENOMEM;
 	struct thr_state *st = s->thr;
 	int nx = !st->cur;
+	double now = s->tick_now;
 	size_t want = 0;
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct proc_info *p = proc_list_at(pl, i);
@@ -92,15 +130,26 @@ int sampler_thread_rates(struct sampler *s, struct proc_list *pl)
 		 * then was born since, and all its ticks are new. */
 		const struct snap_kept *kept = &((const struct snap_proc *)p)->k;
 		bool seen = pl->elem == sizeof(struct snap_proc) && kept->valid;
+		struct proc_thread *th = &pl->threads[p->thr_off];
+		/* In ns when every thread's run time is known since then. */
+		bool multi = p->thr_n > 1, by_ns = seen && multi;
+		size_t first = o;
 		for (size_t k = 0; k < p->thr_n; k++) {
-			struct proc_thread *t = &pl->threads[p->thr_off + k];
-			t->ran = -1;
-			if (t->ticks < 0)
-				continue;
-			if (seen)
-				t->ran = thread_ran(st, p, t, kept->ticks);
-			if (p->thr_n > 1)
-				st->v[nx][o++] = (struct thr_prev){ t->tid, p->pid, t->ticks };
+			struct proc_thread *t = &th[k];
+			t->ran = t->ticks >= 0 && seen ? thread_ran(st, p, t, kept->ticks) : -1;
+			double worked_at = -1;
+			if (seen && multi && thread_ran_ns(st, p, t, now, &worked_at) < 0)
+				by_ns = false;
+			if (multi)
+				st->v[nx][o++] = (struct thr_prev){ t->tid, p->pid, t->ticks, t->run_ns,
+								    worked_at };
+		}
+		for (size_t k = 0; by_ns && k < p->thr_n; k++) {
+			double w;
+			int64_t ns = thread_ran_ns(st, p, &th[k], now, &w);
+			double at = st->v[nx][first + k].worked_at;
+			/* Ran at all lately: working, never 0. */
+			th[k].ran = ns > 0 ? ns : at >= 0 && now - at <= THREAD_WORKED_S ? 1 : 0;
 		}
 	}
 	if (o)      /* no thread at all: no array either (qsort wants one) */
@@ -133,7 +182,7 @@ bool sampler_thread_work(const struct topology *t, const struct proc_thread *thr
 }
 
 int sampler_home_node(const struct topology *t, const struct proc_thread *thr,
-		      size_t n, int main_tid, size_t *w)
+		      size_t n, int main_tid, size_t *w, int prev_home)
 {
 	sampler_thread_work(t, thr, n, w);
 	int main_node = -1;
@@ -147,5 +196,11 @@ int sampler_home_node(const struct topology *t, const struct proc_thread *thr,
 	/* The main thread's node wins a tie. */
 	if (main_node >= 0 && best >= 0 && w[main_node] == w[best])
 		best = main_node;
+	/* HOME stays while its threads there still do half the work of the
+	 * busiest node's: threads working alike on two nodes do not move it
+	 * to and fro from one sample to the next. */
+	if (best >= 0 && prev_home >= 0 && (size_t)prev_home < t->nnodes && w[prev_home] > 0 &&
+	    w[prev_home] * 2 >= w[best])
+		best = prev_home;
 	return best;
 }

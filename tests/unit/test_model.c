@@ -30,25 +30,42 @@ static void fake_topo(struct topology *t)
 	}
 }
 
+/* A thread on a CPU, what it ran unknown (the process's first sample). */
+#define TH(id, cpu) { .tid = (id), .last_cpu = (cpu), .ticks = -1, .run_ns = -1, .ran = -1 }
+
 static void home_majority(void)
 {
 	struct topology t;
 	fake_topo(&t);
 	size_t counts[4];
 	/* Main thread (tid 10) on node 0, two threads on node 1. */
-	struct proc_thread a[] = { { 10, 0, -1, -1 }, { 11, 2, -1, -1 }, { 12, 3, -1, -1 } };
-	CHECK_EQ_INT(sampler_home_node(&t, a, 3, 10, counts), 1);
+	struct proc_thread a[] = { TH(10, 0), TH(11, 2), TH(12, 3) };
+	CHECK_EQ_INT(sampler_home_node(&t, a, 3, 10, counts, -1), 1);
 	/* A tie: the main thread's node wins, wherever it is listed. */
-	struct proc_thread b[] = { { 11, 6, -1, -1 }, { 10, 1, -1, -1 } };
-	CHECK_EQ_INT(sampler_home_node(&t, b, 2, 10, counts), 0);
-	struct proc_thread c[] = { { 10, 4, -1, -1 }, { 11, 6, -1, -1 } };
-	CHECK_EQ_INT(sampler_home_node(&t, c, 2, 10, counts), 2);
+	struct proc_thread b[] = { TH(11, 6), TH(10, 1) };
+	CHECK_EQ_INT(sampler_home_node(&t, b, 2, 10, counts, -1), 0);
+	struct proc_thread c[] = { TH(10, 4), TH(11, 6) };
+	CHECK_EQ_INT(sampler_home_node(&t, c, 2, 10, counts, -1), 2);
 	/* Unknown CPUs do not vote; none known: unknown. */
-	struct proc_thread d[] = { { 10, -1, -1, -1 }, { 11, 7, -1, -1 } };
-	CHECK_EQ_INT(sampler_home_node(&t, d, 2, 10, counts), 3);
-	struct proc_thread e[] = { { 10, -1, -1, -1 }, { 11, 99, -1, -1 } };
-	CHECK_EQ_INT(sampler_home_node(&t, e, 2, 10, counts), -1);
-	CHECK_EQ_INT(sampler_home_node(&t, NULL, 0, 10, counts), -1);
+	struct proc_thread d[] = { TH(10, -1), TH(11, 7) };
+	CHECK_EQ_INT(sampler_home_node(&t, d, 2, 10, counts, -1), 3);
+	struct proc_thread e[] = { TH(10, -1), TH(11, 99) };
+	CHECK_EQ_INT(sampler_home_node(&t, e, 2, 10, counts, -1), -1);
+	CHECK_EQ_INT(sampler_home_node(&t, NULL, 0, 10, counts, -1), -1);
+	/* HOME stays while its node does half the busiest's work (two
+	 * threads working alike on two nodes: it does not alternate). */
+	struct proc_thread f[] = { TH(10, 0), TH(11, 1), TH(12, 2) };
+	f[0].ran = 0;                 /* the main thread idle */
+	f[1].ran = 4000000;           /* 4 ms on node 0 */
+	f[2].ran = 5000000;           /* 5 ms on node 1 */
+	CHECK_EQ_INT(sampler_home_node(&t, f, 3, 10, counts, -1), 1);
+	CHECK_EQ_INT(sampler_home_node(&t, f, 3, 10, counts, 0), 0);
+	CHECK_EQ_INT(sampler_home_node(&t, f, 3, 10, counts, 1), 1);
+	f[2].ran = 9000000;           /* node 1 more than twice node 0 */
+	CHECK_EQ_INT(sampler_home_node(&t, f, 3, 10, counts, 0), 1);
+	f[1].ran = 0;                 /* nothing ran on the old HOME */
+	f[2].ran = 1;
+	CHECK_EQ_INT(sampler_home_node(&t, f, 3, 10, counts, 0), 1);
 	topology_free(&t);
 }
 
