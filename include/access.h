@@ -18,8 +18,28 @@
  *         the intervals it kept the rate 0, times the interval);
  *   cold  untouched for ACCESS_COLD_S seconds or more.
  * A process is monitored for ACCESS_TURN_S seconds per turn at least (so
- * that cold can be said), ACCESS_MAX_TARGETS at once; its last numbers
- * are kept, with their age, for ACCESS_KEEP_S after its turn. */
+ * that its heat settles and cold can be said), ACCESS_MAX_TARGETS at
+ * once; its last numbers are kept, with their age, for ACCESS_KEEP_S
+ * after its turn.
+ *
+ * What heat may be used for (access_proc_trust): only usable heat decides
+ * anything (advice, the monitor's x, --hot, --cold, the heat columns'
+ * sort, the exporter's per-process heat); the rest is shown marked.
+ *   usable     fresh and settled;
+ *   measuring  watched for less than ACCESS_SETTLE_WINDOWS windows (15 s
+ *              of the monitor's, 3 s of a one-off watch's): DAMON's
+ *              regions are still splitting
+ *              towards what is used, and a region that is partly hot
+ *              counts whole (hot is over-counted: about twice the truth
+ *              for 13-15 one-second windows, measured);
+ *   stale      older than ACCESS_STALE_WINDOWS windows (its turn ended,
+ *              or DAMON stopped and nothing newer came);
+ *   unseen     the process ran on a CPU for ACCESS_UNSEEN_CPU_PCT % of
+ *              the time it was watched and DAMON saw none of its memory
+ *              accessed: a running process touches at least its code and
+ *              stack, so DAMON did not see its accesses (the accessed
+ *              bits hidden by a TLB that was not flushed: docs/access.md)
+ *              and its memory is not known to be cold. */
 #ifndef NUMATOP_ACCESS_H
 #define NUMATOP_ACCESS_H
 
@@ -30,7 +50,10 @@
 #include "damon.h"
 
 #define ACCESS_COLD_S 5.0
-#define ACCESS_TURN_S 10.0
+#define ACCESS_TURN_S 20.0
+#define ACCESS_SETTLE_WINDOWS 15.0
+#define ACCESS_STALE_WINDOWS 2.0
+#define ACCESS_UNSEEN_CPU_PCT 50.0
 #define ACCESS_KEEP_S 300.0
 #define ACCESS_MAX_TARGETS DAMON_MAX_TARGETS
 /* Pages whose node is asked per hot or warm region (evenly spaced). */
@@ -53,10 +76,15 @@ enum access_why {
 	ACCESS_NOT_YET,      /* waiting for its turn (or just started) */
 	ACCESS_RECORDED,     /* a recorded tree without monitoring results */
 	ACCESS_ERROR,        /* DAMON answered an error (the message says) */
+	/* Heat there, not to be used (access_proc_trust); stale also for
+	 * the whole machine when DAMON's answers stopped coming. */
+	ACCESS_STALE,
+	ACCESS_MEASURING,
+	ACCESS_UNSEEN,
 	ACCESS_NWHY
 };
 /* "on", "off", "no_damon", "no_vaddr", "not_root", "in_use", "not_yet",
- * "recorded", "error" */
+ * "recorded", "error", "stale", "measuring", "unseen" */
 extern const char *const access_why_names[ACCESS_NWHY];
 /* A plain sentence: "DAMON is in use by someone else". */
 const char *access_why_text(enum access_why w);
@@ -101,7 +129,26 @@ struct access_proc {
 	int64_t hot_slow_kb, cold_fast_kb;
 	const struct access_region *regions;   /* hottest first */
 	size_t nregions;
+	/* It ran on a CPU through the watch and DAMON saw nothing of it
+	 * accessed (see unseen above). */
+	bool unseen;
 };
+
+enum access_trust { ACCESS_USABLE, ACCESS_TRUST_MEASURING, ACCESS_TRUST_STALE,
+		    ACCESS_TRUST_UNSEEN };
+/* What a's numbers may be used for (above); NULL: unseen is not claimed,
+ * stale (no numbers). */
+enum access_trust access_proc_trust(const struct access_proc *a);
+/* a when its heat is usable, else NULL: what every decision reads. */
+const struct access_proc *access_usable(const struct access_proc *a);
+/* Seconds until a measuring process's heat settles (0 when it has). */
+double access_settle_left_s(const struct access_proc *a);
+/* Why a's heat is not to be used, in words ("measuring heat (12 s
+ * left)", "heat not fresh: read 27 s ago", "heat not seen: ..."); ""
+ * when it is usable. Returns buf. */
+const char *access_trust_text(const struct access_proc *a, char *buf, size_t n);
+/* The reason word of a trust (ACCESS_ON for usable). */
+enum access_why access_trust_why(enum access_trust t);
 
 /* The machine's access monitoring, as one sample saw it. */
 struct access_status {

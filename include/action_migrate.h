@@ -108,7 +108,9 @@ int migrate_restrict(struct migrate_job *j, const struct migrate_range *only, si
  * *out (free it) and *n; 0, -ENOMEM, or -E2BIG for cold when its regions
  * were cut at ACCESS_MAX_REGIONS (the cold part cannot be told apart),
  * -ENODATA when its heat is not known (or cold not watched long enough:
- * monitored under ACCESS_COLD_S). */
+ * monitored under ACCESS_COLD_S, or not seen), -EINPROGRESS while it is
+ * measured, -ESTALE when it is stale (access_proc_trust: only usable
+ * heat moves memory). */
 struct access_proc;
 int migrate_heat_ranges(const struct access_proc *a, bool cold, struct migrate_range **out,
 			size_t *n);

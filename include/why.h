@@ -76,6 +76,15 @@ struct why_input {
 	int64_t hot_kb, hot_remote_kb;
 	double heat_watched_s, cold_idle_s;
 	int64_t hot_slow_kb;            /* hot kB on slower tiers, -1 unknown */
+	/* Its warm and cold kB on nodes where none of its threads works
+	 * (as hot_remote_kb), -1 unknown. */
+	int64_t warm_remote_kb, cold_remote_kb;
+	/* Heat there but not to be used (access.h: measuring, stale,
+	 * unseen), the hot fields above then -1: why, in words; NULL. A
+	 * move of memory waits for it; unseen says so and advises nothing
+	 * from it. */
+	const char *heat_wait;
+	bool heat_unseen;
 	/* The memory tiers (node index order), or NULL: which nodes have
 	 * CPUs (a rebind never names one without), which are memory-only
 	 * nodes of a slower tier, and whether the kernel demotes. */
@@ -99,9 +108,14 @@ bool why_settled(const struct why_input *in, enum why_cause *cause);
 /* Decide, in the order none, policy, cpuset, shared_file, spread, spill,
  * moved, unknown: the first cause the evidence supports. With heat, the
  * advice then weighs what is used: remote memory none of which is hot
- * (watched WHY_HEAT_MIN_S at least) needs no move ("cold: ..."); a
+ * or warm (watched WHY_HEAT_MIN_S at least) needs no move ("cold: ..."),
+ * warm remote memory is used memory (the rules' advice stands); a
  * migration moves only the hot part (migrate_hot), where hot remote
- * memory is WHY_SMALL_KB or more. */
+ * memory is WHY_SMALL_KB or more. Heat that is there but not usable
+ * (heat_wait) holds a move of memory back: the advice says why
+ * ("measuring heat (12 s left)"). Last, no move of memory is ever
+ * advised away from a node where its own threads worked in the window
+ * and that holds WHY_SMALL_KB of it or more. */
 #define WHY_HEAT_MIN_S 5.0
 /* (The order with tiers: none, slow_tier_hot, policy, cpuset, demoted,
  * shared_file, spread, spill, moved, unknown. slow_tier_hot: hot memory

@@ -2,12 +2,15 @@
  * the join of a process's regions with its placement (see access.h). */
 #include "access.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *const access_source_names[ACCESS_NSRC] = { "none", "damon", "numa_balancing" };
 const char *const access_why_names[ACCESS_NWHY] = {
 	"on", "off", "no_damon", "no_vaddr", "not_root", "in_use", "not_yet", "recorded", "error",
+	"stale", "measuring", "unseen",
 };
 const char *const access_heat_names[3] = { "hot", "warm", "cold" };
 
@@ -21,11 +24,82 @@ static const char *const why_text[ACCESS_NWHY] = {
 	"not monitored yet (waiting for its turn)",
 	"the recorded tree has no DAMON results",
 	"DAMON failed",
+	"heat not fresh: DAMON has said nothing newer for two windows",
+	"measuring heat: DAMON's regions have not settled yet",
+	"heat not seen: it ran on its CPU but DAMON saw none of its memory accessed",
 };
 
 const char *access_why_text(enum access_why w)
 {
 	return (unsigned)w < ACCESS_NWHY ? why_text[w] : "unknown";
+}
+
+/* The windows counted over, at least a second's worth of them. */
+static double window_of(const struct access_proc *a)
+{
+	return a->window_s > 0 ? a->window_s : 1.0;
+}
+
+static double settle_s(const struct access_proc *a)
+{
+	return ACCESS_SETTLE_WINDOWS * window_of(a);
+}
+
+enum access_trust access_proc_trust(const struct access_proc *a)
+{
+	if (!a || a->age_s < 0 || a->age_s > ACCESS_STALE_WINDOWS * window_of(a))
+		return ACCESS_TRUST_STALE;
+	if (a->unseen)
+		return ACCESS_TRUST_UNSEEN;
+	if (a->monitored_s < settle_s(a))
+		return ACCESS_TRUST_MEASURING;
+	return ACCESS_USABLE;
+}
+
+const struct access_proc *access_usable(const struct access_proc *a)
+{
+	return a && access_proc_trust(a) == ACCESS_USABLE ? a : NULL;
+}
+
+double access_settle_left_s(const struct access_proc *a)
+{
+	if (!a)
+		return 0;
+	double left = settle_s(a) - a->monitored_s;
+	return left > 0 ? left : 0;
+}
+
+const char *access_trust_text(const struct access_proc *a, char *buf, size_t n)
+{
+	switch (access_proc_trust(a)) {
+	case ACCESS_TRUST_MEASURING:
+		snprintf(buf, n, "measuring heat (%.0f s left)", ceil(access_settle_left_s(a)));
+		break;
+	case ACCESS_TRUST_STALE:
+		if (a && a->age_s >= 0)
+			snprintf(buf, n, "heat not fresh: read %.0f s ago", a->age_s);
+		else
+			snprintf(buf, n, "heat not known");
+		break;
+	case ACCESS_TRUST_UNSEEN:
+		snprintf(buf, n, "heat not seen: it ran on its CPU but DAMON saw none of its "
+			 "memory accessed");
+		break;
+	default:
+		if (n)
+			buf[0] = '\0';
+	}
+	return buf;
+}
+
+enum access_why access_trust_why(enum access_trust t)
+{
+	switch (t) {
+	case ACCESS_TRUST_MEASURING: return ACCESS_MEASURING;
+	case ACCESS_TRUST_STALE: return ACCESS_STALE;
+	case ACCESS_TRUST_UNSEEN: return ACCESS_UNSEEN;
+	default: return ACCESS_ON;
+	}
 }
 
 static int find(const char *const *v, int n, const char *name)

@@ -76,7 +76,7 @@ enum access_source access_proc_source(const struct snapshot *s, const struct sna
 enum access_why access_proc_why(const struct snapshot *s, const struct snap_proc *p)
 {
 	if (p->acc)
-		return ACCESS_ON;
+		return access_trust_why(access_proc_trust(p->acc));
 	return s->access.why == ACCESS_ON ? ACCESS_NOT_YET : s->access.why;
 }
 
@@ -232,6 +232,8 @@ int access_json_read(struct snapshot *s, json_object *root)
 			o->hot_remote_pct = o->hot_kb > 0 ? 100.0 * (double)o->hot_remote_kb /
 							     (double)o->hot_kb : -1;
 		o->cold_remote_idle_s = jget_dbl(a, "cold_remote_idle_s");
+		/* The one trust the numbers do not carry. */
+		o->unseen = jget_str(a, "reason") && strcmp(jget_str(a, "reason"), "unseen") == 0;
 		o->regions = s->acc_reg + ro;
 		json_object *rs = jget(a, "regions");
 		for (size_t k = 0; k < jget_len(rs) && o->nregions < ACCESS_MAX_REGIONS; k++) {

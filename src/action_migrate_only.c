@@ -74,7 +74,15 @@ int migrate_heat_ranges(const struct access_proc *a, bool cold, struct migrate_r
 {
 	*out = NULL;
 	*n = 0;
-	if (!a || a->hot_kb < 0 || (cold && (a->cold_kb < 0 || a->monitored_s < ACCESS_COLD_S)))
+	/* Only heat that may decide moves memory (access.h): not while it
+	 * is measured, stale or not seen. */
+	enum access_trust tr = access_proc_trust(a);
+	if (a && tr == ACCESS_TRUST_MEASURING)
+		return -EINPROGRESS;
+	if (a && tr == ACCESS_TRUST_STALE)
+		return -ESTALE;
+	if (!a || tr != ACCESS_USABLE || a->hot_kb < 0 ||
+	    (cold && (a->cold_kb < 0 || a->monitored_s < ACCESS_COLD_S)))
 		return -ENODATA;
 	if (cold && a->nregions >= ACCESS_MAX_REGIONS)
 		return -E2BIG;

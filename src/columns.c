@@ -219,44 +219,54 @@ static bool v_racc(const struct snap_proc *p, int node, double *v)
 	return snap_sched(p)->racc_pct >= 0;
 }
 
-/* Heat: the process's access numbers (access.h), unknown without. */
+/* Heat: the process's access numbers (access.h), unknown without. They
+ * sort only when usable (a stale or measured HOTREM never puts a process
+ * first); otherwise their cells are marked "~" (access_proc_trust). */
 static bool v_hot(const struct snap_proc *p, int node, double *v)
 {
 	(void)node;
-	*v = p->acc ? (double)p->acc->hot_kb : 0;
-	return p->acc && p->acc->hot_kb >= 0;
+	const struct access_proc *a = access_usable(p->acc);
+	*v = a ? (double)a->hot_kb : 0;
+	return a && a->hot_kb >= 0;
 }
 
 static bool v_hotrem(const struct snap_proc *p, int node, double *v)
 {
 	(void)node;
-	*v = p->acc ? (double)p->acc->hot_remote_kb : 0;
-	return p->acc && p->acc->hot_remote_kb >= 0;
+	const struct access_proc *a = access_usable(p->acc);
+	*v = a ? (double)a->hot_remote_kb : 0;
+	return a && a->hot_remote_kb >= 0;
 }
 
 static bool v_hotrem_pct(const struct snap_proc *p, int node, double *v)
 {
 	(void)node;
-	*v = p->acc ? p->acc->hot_remote_pct : 0;
-	return p->acc && p->acc->hot_remote_pct >= 0;
+	const struct access_proc *a = access_usable(p->acc);
+	*v = a ? a->hot_remote_pct : 0;
+	return a && a->hot_remote_pct >= 0;
 }
 
 static void c_hot(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	col_kb_cell(c, p->acc ? p->acc->hot_kb : -1, false, out, n);
+	col_kb_cell(c, p->acc ? p->acc->hot_kb : -1, p->acc && !access_usable(p->acc), out, n);
 }
 
 static void c_hotrem(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	col_kb_cell(c, p->acc ? p->acc->hot_remote_kb : -1, false, out, n);
+	col_kb_cell(c, p->acc ? p->acc->hot_remote_kb : -1, p->acc && !access_usable(p->acc), out, n);
 }
 
 static void c_hotrem_pct(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)c; (void)node;
 	fmt_pct(out, n, p->acc ? p->acc->hot_remote_pct : -1);
+	size_t l = strlen(out);
+	if (p->acc && !access_usable(p->acc) && p->acc->hot_remote_pct >= 0 && l + 1 < n) {
+		out[l] = '~';
+		out[l + 1] = '\0';
+	}
 }
 
 static void c_racc(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)

@@ -73,10 +73,11 @@ void col_slow_pct_cell(const struct col_ctx *c, const struct snap_proc *p, int n
 
 /* ---- HOTSLOW, COLDFAST (tiers x access heat) ------------------------------ */
 
+/* Sorted only when the heat is usable (access.h); else marked "~". */
 bool col_hot_slow_num(const struct snap_proc *p, int node, double *v)
 {
 	(void)node;
-	int64_t kb = snap_hot_slow_kb(p);
+	int64_t kb = access_usable(p->acc) ? snap_hot_slow_kb(p) : -1;
 	*v = (double)kb;
 	return kb >= 0;
 }
@@ -84,7 +85,7 @@ bool col_hot_slow_num(const struct snap_proc *p, int node, double *v)
 bool col_cold_fast_num(const struct snap_proc *p, int node, double *v)
 {
 	(void)node;
-	int64_t kb = snap_cold_fast_kb(p);
+	int64_t kb = access_usable(p->acc) ? snap_cold_fast_kb(p) : -1;
 	*v = (double)kb;
 	return kb >= 0;
 }
@@ -92,13 +93,13 @@ bool col_cold_fast_num(const struct snap_proc *p, int node, double *v)
 void col_hot_slow_cell(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	col_kb_cell(c, snap_hot_slow_kb(p), false, out, n);
+	col_kb_cell(c, snap_hot_slow_kb(p), p->acc && !access_usable(p->acc), out, n);
 }
 
 void col_cold_fast_cell(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
 	(void)node;
-	col_kb_cell(c, snap_cold_fast_kb(p), false, out, n);
+	col_kb_cell(c, snap_cold_fast_kb(p), p->acc && !access_usable(p->acc), out, n);
 }
 
 /* ---- T<id>: one column per tier ------------------------------------------- */

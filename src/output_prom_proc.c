@@ -30,10 +30,13 @@ static bool above(int64_t kb, int64_t min_bytes)
 	return kb > min_bytes / 1024;
 }
 
-/* Its hot kB off the nodes its threads work on (access heat), -1 unknown. */
+/* Its hot kB off the nodes its threads work on (access heat), -1 unknown:
+ * only usable heat is a series (a stale or measured number would read as
+ * current; access_proc_trust). */
 static int64_t hot_remote_kb(const struct snap_proc *p)
 {
-	return p->acc && p->acc->hot_remote_kb >= 0 ? p->acc->hot_remote_kb : -1;
+	const struct access_proc *a = access_usable(p->acc);
+	return a && a->hot_remote_kb >= 0 ? a->hot_remote_kb : -1;
 }
 
 /* kB on the slower tiers (the sample's model), -1 unknown. */
@@ -108,7 +111,7 @@ static int per_pid(const struct expo *e, const struct snapshot *s, const struct 
 		prom_head(e, tiered[f]);
 		for (size_t k = 0; k < n && tiers_multi(&s->nk.tiers); k++) {
 			int64_t kb = f ? snap_cold_fast_kb(v[k]) : snap_hot_slow_kb(v[k]);
-			if (kb >= 0)
+			if (kb >= 0 && access_usable(v[k]->acc))
 				prom_sample(e, tiered[f],
 					    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
 							      v[k]->info.user },

@@ -46,6 +46,7 @@ int sampler_set_access(struct sampler *s, enum sampler_access mode)
 			return -ENOMEM;
 		s->access->kd_pid = -1;
 		s->access->request_ms = -1;
+		s->access->last_answer = -1;
 	}
 	s->access->mode = mode;
 	return 0;
@@ -66,6 +67,37 @@ static enum access_why why_of(int rc)
 	case -EBUSY: return ACCESS_IN_USE;
 	default: return ACCESS_ERROR;
 	}
+}
+
+/* Keep only the pids still running as the processes the snapshot saw:
+ * PID and start time read again now, right before they go to DAMON (a
+ * commit or a start naming a process that exited is refused, and on
+ * kernels before 6.14 a refused commit ends the kdamond). Zombies are
+ * left out too (no memory to watch). The count kept. */
+static size_t live_only(struct sampler *s, const struct snapshot *snap, int *pids, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		long pi = acc_find_proc(snap, pids[i]);
+		char path[64], buf[1024];
+		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
+		int len = pi >= 0 ? fsroot_read_small(s->root, path, buf, sizeof(buf)) : -1;
+		struct pid_stat ps;
+		if (len > 0 && parse_pid_stat(buf, (size_t)len, &ps) == 0 &&
+		    ps.starttime == snap->procs[pi].info.starttime && ps.state != 'Z' &&
+		    ps.state != 'X')
+			pids[k++] = pids[i];
+	}
+	return k;
+}
+
+/* Of the pids DAMON watched, how many exited (not in the snapshot as
+ * the same process, or gone now). */
+static size_t gone_of(struct sampler *s, const struct snapshot *snap, const int *pids, size_t n)
+{
+	int v[ACCESS_MAX_TARGETS];
+	memcpy(v, pids, n * sizeof(*v));
+	return n - live_only(s, snap, v, n);
 }
 
 /* Our kdamond on exactly these pids: started, changed or stopped. */
@@ -90,6 +122,14 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 	if (same)
 		return 0;
 	int rc = a->started ? damon_ctl_set_targets(&a->ctl, pids, n) : -ESRCH;
+	if (rc == 1) {
+		/* DAMON had stopped it: started again on these. */
+		rc = 0;
+		for (size_t i = 0; i < n; i++)
+			since[i] = now;
+	}
+	if (rc == -EBUSY && a->started)
+		return rc;            /* not proved ours this moment: next sample */
 	if (rc && a->started && rc != -ESRCH) {
 		/* It stopped by itself (every target exited) or refused the
 		 * new ones: make it again. */
@@ -111,8 +151,11 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 	if (rc) {
 		a->why = why_of(rc);
 		snprintf(a->msg, sizeof(a->msg), "%s", damon_ctl_message(&a->ctl));
-		/* Someone else's kdamond may go; a kernel does not change. */
-		a->retry_at = now + (a->why == ACCESS_IN_USE || a->why == ACCESS_ERROR ? 10.0 : 1e300);
+		/* Someone else's kdamond may go; a kernel does not change. A
+		 * start DAMON refused (a process that exited between the check
+		 * and the kernel's look) is tried again at the next samples. */
+		a->retry_at = now + (a->why == ACCESS_IN_USE ? 10.0 : a->why == ACCESS_ERROR ? 2.0 :
+				     1e300);
 		return rc;
 	}
 	a->started = true;
@@ -169,6 +212,12 @@ static void join_proc(struct sampler *s, struct snapshot *snap, long pi, const s
 	for (size_t i = 0; !s->cfg.can_sample && !fsroot_is_live(s->root) && i < n; i++)
 		if (r[i].age > 0 && (double)r[i].age * aggr_s > e->heat.monitored_s)
 			e->heat.monitored_s = (double)r[i].age * aggr_s;
+	/* DAMON's blind spot: it ran on its CPU through the watch and no
+	 * region of it was seen accessed (access.h: unseen). */
+	bool seen = false;
+	for (size_t i = 0; i < n && !seen; i++)
+		seen = r[i].nr_accesses > 0;
+	e->heat.unseen = !seen && p->cpu_pct >= ACCESS_UNSEEN_CPU_PCT;
 	e->have = true;
 	e->at = now;
 	free(work);
@@ -323,9 +372,12 @@ static void collect(struct sampler *s, struct snapshot *snap, double now)
 		return;
 	if (damon_ctl_request_was_commit(&a->ctl)) {
 		/* The new targets taken; or not, and then sent again (a
-		 * kdamond that stopped by itself is made again). */
-		if (rc < 0)
+		 * kdamond DAMON stopped for it is started again). */
+		if (rc < 0) {
 			a->npids = 0;
+			snprintf(a->msg, sizeof(a->msg), "DAMON refused the new targets (%s); restarting",
+				 strerror(-rc));
+		}
 		return;
 	}
 	/* DAMON's sysfs lock, taken by the kdamond at the end of a window
@@ -345,12 +397,40 @@ static void collect(struct sampler *s, struct snapshot *snap, double now)
 		 (double)set->sample_us / 1e6, now);
 	a->why = ACCESS_ON;
 	a->msg[0] = '\0';
+	a->last_answer = now;
 }
 
-/* Ask our kdamond for the regions; the answer is for a later sample. */
-static int ask(struct access_state *a)
+/* Ask our kdamond for the regions; the answer is for a later sample.
+ * The request proves first that the kdamond is still ours and on:
+ * stopped by DAMON (a watched process exited, a commit refused), it is
+ * said and started again by the caller; someone else's in its place,
+ * nothing is asked and DAMON is in use. */
+static int ask(struct sampler *s, struct snapshot *snap, double now)
 {
+	struct access_state *a = s->access;
 	int rc = damon_ctl_request_start(&a->ctl);
+	if (rc == -EBUSY)
+		return rc;            /* DAMON's files busy: proved at the next sample */
+	if (rc == -ESHUTDOWN) {
+		size_t gone = gone_of(s, snap, a->pids, a->npids);
+		if (gone)
+			snprintf(a->msg, sizeof(a->msg),
+				 "DAMON stopped: %zu watched process%s exited; restarting", gone,
+				 gone == 1 ? "" : "es");
+		else
+			snprintf(a->msg, sizeof(a->msg),
+				 "DAMON stopped our kdamond by itself; restarting");
+		a->npids = 0;         /* the targets written again, and "on" */
+		return rc;
+	}
+	if (rc == -ESRCH) {
+		a->started = false;
+		a->npids = 0;
+		a->why = ACCESS_IN_USE;
+		snprintf(a->msg, sizeof(a->msg), "%s", damon_ctl_message(&a->ctl));
+		a->retry_at = now + 10.0;
+		return rc;
+	}
 	if (rc) {
 		say_error(a);
 		return rc;
@@ -400,6 +480,7 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 	}
 	int pids[ACCESS_MAX_TARGETS];
 	size_t n = acc_choose(s, snap, now, pids);
+	n = live_only(s, snap, pids, n);
 	if (n == 0 && !a->started) {
 		probe(s, now);
 		return;
@@ -409,6 +490,16 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 	memcpy(oldpids, a->pids, sizeof(oldpids));
 	if (ensure_targets(a, pids, n, now) != 0 || !a->started)
 		return;
+	/* New targets: their commit is in flight, the regions are asked
+	 * for once it is answered. */
+	int asked = damon_ctl_request_pending(&a->ctl) ? 0 : ask(s, snap, now);
+	if (asked == -ESHUTDOWN) {
+		/* Stopped by DAMON since the last request: started again now
+		 * on the live targets. */
+		if (ensure_targets(a, pids, n, now) != 0 || !a->started)
+			return;
+		asked = damon_ctl_request_pending(&a->ctl) ? 0 : ask(s, snap, now);
+	}
 	/* Turns: the start of a new one, the end of those that left. */
 	for (size_t i = 0; i < oldn; i++)
 		if (!acc_in_set(pids, n, oldpids[i]))
@@ -416,9 +507,7 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 				if (a->e[j].pid == oldpids[i])
 					a->e[j].turn_start = -1;
 	watched(s, snap, pids, n, now);
-	/* New targets: their commit is in flight, the regions are asked
-	 * for once it is answered. */
-	if (damon_ctl_request_pending(&a->ctl) || ask(a) == 0)
+	if (asked == 0 || asked == -EBUSY)
 		report(s, snap, now);
 }
 
@@ -492,9 +581,19 @@ int sampler_access(struct sampler *s, struct snapshot *snap)
 	else
 		read_recorded(s, snap, now);
 	snap->access.why = a->why;
+	/* Watching, but DAMON has said nothing new for two windows (it
+	 * stopped and is started again, or its answers stopped): stale. */
+	double win = a->ctl.rec.set.aggr_us > 0 ? (double)a->ctl.rec.set.aggr_us / 1e6 : 1.0;
+	if (fsroot_is_live(s->root) && a->why == ACCESS_ON && a->started && a->last_answer >= 0 &&
+	    now - a->last_answer > ACCESS_STALE_WINDOWS * win) {
+		snap->access.why = ACCESS_STALE;
+	}
 	snap->access.source = snap->access.monitored ? ACCESS_SRC_DAMON : ACCESS_SRC_NONE;
 	snap->access.request_ms = a->request_ms;
 	snprintf(snap->access.msg, sizeof(snap->access.msg), "%s", a->msg);
+	if (snap->access.why == ACCESS_STALE && !a->msg[0])
+		snprintf(snap->access.msg, sizeof(snap->access.msg),
+			 "heat not fresh: DAMON's last answer came %.0f s ago", now - a->last_answer);
 	int rc = publish(s, snap, now);
 	if (rc)
 		return rc;

@@ -50,6 +50,7 @@ struct access_state {
 	double kd_at;
 	int64_t kd_pid;
 	double request_ms;            /* the last answer's round trip, -1 none yet */
+	double last_answer;           /* when regions were last joined, -1 never */
 };
 
 /* Entries: by PID and start time, made with arrays for nnodes nodes. */

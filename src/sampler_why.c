@@ -36,7 +36,26 @@ struct why_state {
 	size_t *thr, *work;          /* [nnodes] scratch */
 	size_t *order;               /* candidates */
 	size_t ordercap;
+	char heat_wait[160];         /* why_input.heat_wait */
 };
+
+/* kB of one heat class (node_kb: warm or cold by node index) on nodes
+ * that are neither HOME nor one its threads worked on: what is remote of
+ * it, as HOTREM counts. -1 unknown. */
+static int64_t heat_remote_kb(const int64_t *node_kb, size_t nn, int home, const size_t *work)
+{
+	if (!node_kb)
+		return -1;
+	int64_t sum = 0;
+	for (size_t k = 0; k < nn; k++) {
+		if ((int)k == home || (work && work[k] > 0))
+			continue;
+		if (node_kb[k] < 0)
+			return -1;
+		sum += node_kb[k];
+	}
+	return sum;
+}
 
 void sampler_why_free(struct sampler *s)
 {
@@ -147,6 +166,8 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 	/* Their work by CPU time since the last sample, as HOME was chosen;
 	 * not known on its first sample: the counts above decide. */
 	bool timed = sampler_thread_work(t, snap_threads(snap, sp), sp->info.thr_n, w->work);
+	const struct access_proc *hu = access_usable(sp->acc);
+	const size_t *worked = timed ? w->work : NULL;
 	const struct node_sample *hn = sp->home >= 0 ? &snap->nodes[sp->home] : NULL;
 	*in = (struct why_input){
 		.nnodes = nn, .node_ids = s->node_ids, .home = sp->home,
@@ -165,11 +186,18 @@ static void input_of(struct sampler *s, struct snapshot *snap, struct why_state 
 		.rss_growth_kb = sp->rss_growth_kb,
 		.prev_home = sp->moved_from,
 		.kernel_migrate_rate = snap_sched(sp)->kmig_rate,
-		.hot_kb = sp->acc ? sp->acc->hot_kb : -1,
-		.hot_remote_kb = sp->acc ? sp->acc->hot_remote_kb : -1,
-		.heat_watched_s = sp->acc ? sp->acc->monitored_s : 0,
-		.hot_slow_kb = snap_hot_slow_kb(sp),
-		.cold_idle_s = sp->acc ? sp->acc->cold_remote_idle_s : -1,
+		/* Only usable heat decides (access.h); heat there but not
+		 * usable holds a move back, in words (heat_wait). */
+		.hot_kb = hu ? hu->hot_kb : -1,
+		.hot_remote_kb = hu ? hu->hot_remote_kb : -1,
+		.heat_watched_s = hu ? hu->monitored_s : 0,
+		.hot_slow_kb = hu ? snap_hot_slow_kb(sp) : -1,
+		.cold_idle_s = hu ? hu->cold_remote_idle_s : -1,
+		.warm_remote_kb = hu ? heat_remote_kb(hu->warm_node_kb, nn, sp->home, worked) : -1,
+		.cold_remote_kb = hu ? heat_remote_kb(hu->cold_node_kb, nn, sp->home, worked) : -1,
+		.heat_wait = sp->acc && !hu ? access_trust_text(sp->acc, w->heat_wait,
+								 sizeof(w->heat_wait)) : NULL,
+		.heat_unseen = sp->acc && access_proc_trust(sp->acc) == ACCESS_TRUST_UNSEEN,
 		.tiers = snap->nk.tiers.nnodes == nn ? &snap->nk.tiers : NULL,
 	};
 	if (st && st->read_at >= 0 && st->err == 0) {

@@ -1,6 +1,7 @@
 /* why.c - the cause of a process's remote memory and the one fix, from
  * the evidence in struct why_input (see why.h). Pure: no I/O, no clock. */
 #include "why.h"
+#include "access.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -465,11 +466,28 @@ static void decide(const struct why_input *in, struct why_result *r)
 	advise(r, WHY_ACT_NONE, -1, "no single cause: see the mappings in the detail");
 }
 
+/* Heat there, not to be used (see why.h): a move of memory waits. */
+static void heat_waits(const struct why_input *in, struct why_result *r)
+{
+	if (in->heat_unseen) {
+		evidence(r, "DAMON saw none of its memory accessed while it ran: heat not seen");
+		return;               /* the rules' advice, nothing from the heat */
+	}
+	if (r->action == WHY_ACT_MIGRATE || r->action == WHY_ACT_MIGRATE_HOT)
+		advise(r, WHY_ACT_NONE, -1, "%s before a move of its memory is advised",
+		       in->heat_wait);
+}
+
 /* The advice, weighed by what is used (see why.h). */
 static void heat(const struct why_input *in, struct why_result *r)
 {
-	if (in->hot_kb < 0 || in->hot_remote_kb < 0 || r->cause == WHY_NONE ||
-	    r->cause == WHY_NOT_READ || r->cause == WHY_SLOW_TIER_HOT)
+	if (r->cause == WHY_NONE || r->cause == WHY_NOT_READ || r->cause == WHY_SLOW_TIER_HOT)
+		return;
+	if (in->hot_kb < 0 && in->heat_wait) {
+		heat_waits(in, r);
+		return;
+	}
+	if (in->hot_kb < 0 || in->hot_remote_kb < 0)
 		return;
 	if (in->hot_remote_kb < WHY_SMALL_KB) {
 		if (in->heat_watched_s < WHY_HEAT_MIN_S)
@@ -478,9 +496,15 @@ static void heat(const struct why_input *in, struct why_result *r)
 			 mib(in->hot_remote_kb));
 		if (r->action == WHY_ACT_NONE)
 			return;
-		if (in->cold_idle_s >= 0)
-			advise(r, WHY_ACT_NONE, -1, "cold: %.1f MiB remote, untouched for %.0f s: "
-			       "nothing to move", mib(in->remote_kb), in->cold_idle_s);
+		if (in->warm_remote_kb >= WHY_SMALL_KB) {
+			/* Used, if not in the last window: the rules stand. */
+			evidence(r, "DAMON: %.1f MiB remote is warm (used within %.0f s)",
+				 mib(in->warm_remote_kb), ACCESS_COLD_S);
+			return;
+		}
+		if (in->cold_idle_s >= 0 && in->cold_remote_kb >= 0)
+			advise(r, WHY_ACT_NONE, -1, "cold: %.1f MiB remote, untouched for %.0f s or "
+			       "more: nothing to move", mib(in->cold_remote_kb), in->cold_idle_s);
 		else
 			advise(r, WHY_ACT_NONE, -1, "not used now: %.1f MiB remote, none of it hot "
 			       "in %.0f s watched", mib(in->remote_kb), in->heat_watched_s);
@@ -498,8 +522,30 @@ static void heat(const struct why_input *in, struct why_result *r)
 		       in->node_ids[in->home]);
 }
 
+/* The last word on any move of memory: never away from a node where its
+ * own threads worked in the window (work() > 0: what they ran, or on a
+ * first sample every thread), where it holds memory worth naming. */
+static void never_away(const struct why_input *in, struct why_result *r)
+{
+	if ((r->action != WHY_ACT_MIGRATE && r->action != WHY_ACT_MIGRATE_HOT) || !in->threads_on)
+		return;
+	for (size_t k = 0; k < in->nnodes; k++) {
+		if (in->node_ids[k] == r->node || work(in, k) == 0 || in->node_kb[k] < WHY_SMALL_KB)
+			continue;
+		char nodes_s[64];
+		work_nodes(in, nodes_s, sizeof(nodes_s));
+		int to = r->node;
+		evidence(r, "its threads work on nodes %s", nodes_s);
+		advise(r, WHY_ACT_NONE, -1, "moving its memory to node %d would take %.1f MiB away from "
+		       "its threads on node %d: nothing to move", to, mib(in->node_kb[k]),
+		       in->node_ids[k]);
+		return;
+	}
+}
+
 void why_decide(const struct why_input *in, struct why_result *r)
 {
 	decide(in, r);
 	heat(in, r);
+	never_away(in, r);
 }

@@ -53,6 +53,14 @@ static void hot_offer(struct ui *u, struct ui_action *a)
 		const struct snap_proc *p = snapshot_find_proc(&u->snap, a->job.items[i].tg.pid,
 							       a->job.items[i].tg.starttime);
 		const struct access_proc *h = p ? p->acc : NULL;
+		if (h && h->hot_kb >= 0 && !access_usable(h)) {
+			/* There, but not to act on: measured, stale, unseen. */
+			a->hot_known = false;
+			char t[160];
+			snprintf(a->hot_why, sizeof(a->hot_why), "PID %d: %s", a->job.items[i].tg.pid,
+				 access_trust_text(h, t, sizeof(t)));
+			break;
+		}
 		if (!h || h->hot_kb < 0) {
 			a->hot_known = false;
 			const struct access_status *st = &u->snap.access;
@@ -104,6 +112,8 @@ bool ui_action_apply_hot(struct ui *u, struct ui_action *a)
 			snprintf(u->msg, sizeof(u->msg), "migrate %s: PID %d: %s", a->cold ? "cold" : "hot",
 				 a->job.items[i].tg.pid, rc == -ENOMEM ? "out of memory" :
 				 rc == -E2BIG ? "too many hot and warm ranges to tell the cold part apart" :
+				 rc == -EINPROGRESS || rc == -ESTALE ?
+				 access_trust_text(h, (char[160]){ 0 }, 160) :
 				 "its heat is not known now");
 			return false;
 		}

@@ -52,6 +52,13 @@ static int draw_heat(struct ui *u, const struct snap_proc *p, int y, int ymax)
 		 "remote (%s%%); warm %s; cold %s", access_source_names[a->source], a->window_s,
 		 a->monitored_s, age, hot, rem, pct, warm, cold);
 	attroff(ui_attr(u, C_LABEL));
+	char why[160];
+	if (!access_usable(a) && y < ymax) {
+		/* Shown, never acted on (access_proc_trust). */
+		attron(ui_attr(u, C_DIM));
+		ui_putf(y++, 0, "  not used to decide: %s", access_trust_text(a, why, sizeof(why)));
+		attroff(ui_attr(u, C_DIM));
+	}
 	if (t->nnodes > 1 && y < ymax) {
 		int n = snprintf(line, sizeof(line), "  hot by node:");
 		for (size_t k = 0; k < t->nnodes && n < (int)sizeof(line) - 32; k++) {

@@ -177,6 +177,7 @@ void ui_draw_status(struct ui *u, int y)
 		[ACCESS_NO_VADDR] = "no DAMON for processes", [ACCESS_NOT_ROOT] = "DAMON needs root",
 		[ACCESS_IN_USE] = "DAMON in use by another", [ACCESS_NOT_YET] = "DAMON starting",
 		[ACCESS_RECORDED] = "not in this tree", [ACCESS_ERROR] = "DAMON error",
+		[ACCESS_STALE] = "stale",
 	};
 	char heat[96] = "";
 	const struct access_status *as = &s->access;

@@ -163,14 +163,14 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, co
 
 /* --hot / --cold: the ranges of pid DAMON sees accessed (hot), or all
  * outside its hot and warm ranges (cold), from a sampler that watches it
- * first (a priority target, remote memory or not): HOT_WATCH_S for hot,
- * longer while nothing is seen hot; ACCESS_COLD_S and a second for cold,
+ * first (a priority target, remote memory or not): until its heat is
+ * usable (access.h: settled after 15 of the watch's 200 ms windows, 3 s;
+ * fresh; seen) for hot, longer while nothing is seen hot; ACCESS_COLD_S and a second for cold,
  * which cannot be said sooner, longer while warm memory may still turn
  * cold; at most HOT_WAIT_S in all. 0 with *rv
  * (NULL and 0 when there is nothing to move), or 1 with the reason said:
  * also when the move is refused (action_tier.h: demote needs a slower
  * tier, no bind policy against it; either needs room on node_id). */
-#define HOT_WATCH_S 3.0
 #define HOT_WAIT_S 15
 /* SIGINT, SIGTERM or SIGHUP during the watch: it ends, and the session
  * (our kdamond with it) is closed as on any other way out. */
@@ -232,13 +232,13 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, i
 				break;
 			}
 		}
-		/* Nothing hot yet: watched longer, as DAMON's regions split
-		 * towards what is used. */
-		if (!cold && a && a->monitored_s >= HOT_WATCH_S && a->hot_kb > 0)
+		/* Nothing hot yet, or not settled: watched longer, as
+		 * DAMON's regions split towards what is used. */
+		if (!cold && access_usable(a) && a->hot_kb > 0)
 			break;
 		/* Warm memory left may still turn cold: watched on while some is. */
-		if (cold && a && a->monitored_s >= ACCESS_COLD_S + 1 && a->cold_kb >= 0 &&
-		    a->warm_kb < 1024)
+		if (cold && access_usable(a) && a->monitored_s >= ACCESS_COLD_S + 1 &&
+		    a->cold_kb >= 0 && a->warm_kb < 1024)
 			break;
 		if (!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET)
 			break;
@@ -253,6 +253,10 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, i
 		fprintf(err, "numatop-tui: %s: PID %d: refused: %s\n", opt, pid, why);
 	} else if (snap.nprocs != 1) {
 		fprintf(err, "numatop-tui: %s: PID %d: no such process\n", opt, pid);
+	} else if (rc == -EINPROGRESS || rc == -ESTALE || (rc == -ENODATA && a && a->unseen)) {
+		char t[160];
+		fprintf(err, "numatop-tui: %s: PID %d: nothing moved: %s\n", opt, pid,
+			access_trust_text(a, t, sizeof(t)));
 	} else if (rc == -ENODATA) {
 		fprintf(err, "numatop-tui: %s: the heat of PID %d is not known: %s\n", opt, pid,
 			!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET ?

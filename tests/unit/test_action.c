@@ -249,8 +249,9 @@ static void heat_ranges(void)
 		{ .start = 0x1000000, .end = 0x1800000, .heat = ACCESS_WARM },
 		{ .start = 0x400000, .end = 0x500000, .heat = ACCESS_HOT },
 	};
+	/* A one-off watch's 200 ms windows: settled after 3 s. */
 	struct access_proc a = { .hot_kb = 66560, .warm_kb = 8192, .cold_kb = 4096,
-				 .monitored_s = 10, .regions = reg, .nregions = 3 };
+				 .window_s = 0.2, .monitored_s = 10, .regions = reg, .nregions = 3 };
 	struct migrate_range *v;
 	size_t n;
 	CHECK_EQ_INT(migrate_heat_ranges(&a, false, &v, &n), 0);
@@ -269,7 +270,22 @@ static void heat_ranges(void)
 	CHECK(!v && !n);
 	CHECK_EQ_INT(migrate_heat_ranges(&a, false, &v, &n), 0);
 	free(v);
+	/* Heat that is not usable moves nothing (access.h): still
+	 * settling, older than two windows, or not seen while it ran. */
+	a.monitored_s = 2.8;
+	CHECK_EQ_INT(migrate_heat_ranges(&a, false, &v, &n), -EINPROGRESS);
+	CHECK(!v && !n);
 	a.monitored_s = 10;
+	a.age_s = 0.5;
+	CHECK_EQ_INT(migrate_heat_ranges(&a, false, &v, &n), -ESTALE);
+	CHECK_EQ_INT(migrate_heat_ranges(&a, true, &v, &n), -ESTALE);
+	a.age_s = 0.4;
+	CHECK_EQ_INT(migrate_heat_ranges(&a, false, &v, &n), 0);
+	free(v);
+	a.age_s = 0;
+	a.unseen = true;
+	CHECK_EQ_INT(migrate_heat_ranges(&a, false, &v, &n), -ENODATA);
+	a.unseen = false;
 	a.nregions = ACCESS_MAX_REGIONS;   /* cut: some hot ones not kept */
 	CHECK_EQ_INT(migrate_heat_ranges(&a, true, &v, &n), -E2BIG);
 	a.nregions = 3;
