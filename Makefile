@@ -3,6 +3,7 @@
 #   make            build ./numatop-tui
 #   make run        install missing packages, build, start the monitor
 #   make test       build and run every test (ends "N passed, N failed")
+#   make test-busy  the same beside a build-like load (tests/busy/run.sh)
 #   make asan       the same tests under AddressSanitizer + UBSan
 #   make vmtest     boot the QEMU guests of tests/vm/layouts (TCG) and test the program there
 #   make bench      the sampler against the kernel's floor and htop (~20 min)
@@ -66,7 +67,7 @@ BENCH_BIN := $(BUILD)/bench/bench
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test asan clean screenshots fuzz fuzz-run vmtest bench bench-damon man docs install uninstall deb
+.PHONY: all run deps test test-busy asan clean screenshots fuzz fuzz-run vmtest bench bench-damon man docs install uninstall deb
 
 all: $(PROG) $(BUILD)/numatop-tui.1
 
@@ -210,6 +211,11 @@ run: deps
 test: deps
 	$(MAKE) -j$(JOBS) $(PROG) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_BIN)
 	@BUILD=$(BUILD) PROG=./$(PROG) tests/run.sh $(UNIT_BIN)
+
+# make test beside a build-like load (tests/busy/run.sh): what must pass
+# on a loaded CI runner or build host too.
+test-busy:
+	MAKE="$(MAKE)" tests/busy/run.sh
 
 asan: deps
 	$(MAKE) -j$(JOBS) BUILD=build-asan PROG=build-asan/$(PROG) \

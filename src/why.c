@@ -474,7 +474,7 @@ static void heat_waits(const struct why_input *in, struct why_result *r)
 		return;               /* the rules' advice, nothing from the heat */
 	}
 	if (r->action == WHY_ACT_MIGRATE || r->action == WHY_ACT_MIGRATE_HOT)
-		advise(r, WHY_ACT_NONE, -1, "%s before a move of its memory is advised",
+		advise(r, WHY_ACT_NONE, -1, "%s; a move of its memory waits for it",
 		       in->heat_wait);
 }
 

@@ -50,6 +50,44 @@ echo "$s" | grep -q '^access heat: unknown -- not monitored yet (waiting for its
 	|| bad tui_heat_detail_why "$(echo "$s" | grep -i 'heat')"
 keys Escape q
 
+# Heat that has not settled (every region 10 windows old: 1 s of 0.1 s
+# windows, under the 15 windows DAMON's regions need) is shown marked "~",
+# never sorted by, nor exported, nor acted on: reason "measuring", and the
+# advice waits. The same tree's settled heat (ages 40 and 600) is used.
+cp -r "$TREE" "$T/young"
+damon_tree_of "$T/young" "1000 2000" <<-REGIONS
+	0x00400000 0x00a08000 0 10
+	0x00a08000 0x01208000 0 10
+	0x7f0000000000 0x7f0004000000 18 10
+	0x7f0004000000 0x7f1000000000 0 10
+	0x7f1000000000 0x7f1002000000 5 10
+	0x7f1002000000 0x7fff00000000 0 10
+	0x00400000 0x00700000 0 10
+	0x7f8000000000 0x7ffd00010000 0 10
+	REGIONS
+"$PROG" --root "$T/young" -b -n 1 -o pid,hot,hotrem -s hotrem >"$T/yb" 2>&1
+"$PROG" --root "$T/dm" -b -n 1 -o pid,hot,hotrem -s hotrem >"$T/ob" 2>&1
+grep -Eq '^ +1000 +98304~ +32768~ *$' "$T/yb" && grep -Eq '^ +1000 +98304 +32768 *$' "$T/ob" &&
+	ok heat_measuring_marked || bad heat_measuring_marked "$(grep -E ' (1000|2000) ' "$T/yb" "$T/ob")"
+"$PROG" --root "$T/young" --json -n 1 >"$T/yj" 2>&1
+"$PROG" --root "$T/dm" --json -n 1 >"$T/oj" 2>&1
+r=$(python3 -c '
+import json, sys
+for f in sys.argv[1:]:
+    d = json.loads(open(f).readline())
+    p = [x for x in d["processes"] if x["pid"] == 1000][0]
+    print(p["access"]["reason"], p["advice"]["action"], "measuring heat" in p["advice"]["text"])
+' "$T/yj" "$T/oj" 2>&1 | tr '\n' ' ')
+case "$r" in
+"measuring none "*" on "*) ok "heat_measuring_reason ($r)" ;;
+*) bad heat_measuring_reason "$r" ;;
+esac
+"$PROG" --root "$T/young" --format prometheus -n 1 >"$T/yp" 2>&1
+"$PROG" --root "$T/dm" --format prometheus -n 1 >"$T/op" 2>&1
+! grep -q '^numatop_process_hot_remote_bytes{pid="1000"' "$T/yp" &&
+	grep -q '^numatop_process_hot_remote_bytes{pid="1000".* 33554432$' "$T/op" &&
+	ok heat_measuring_not_exported || bad heat_measuring_not_exported "$(grep hot_remote "$T/yp" "$T/op")"
+
 # A tree from a kernel without DAMON: the status line and the detail say so.
 start 160 50 --root "$TREE" -d 5
 s=$(screen)

@@ -1027,7 +1027,7 @@ static void heat_not_usable_waits(void)
 	why_decide(&f.in, &r);
 	CHECK_EQ_INT(r.cause, WHY_MOVED);
 	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
-	CHECK(strstr(r.text, "measuring heat (12 s left) before a move") != NULL);
+	CHECK(strstr(r.text, "measuring heat (12 s left); a move of its memory waits for it") != NULL);
 	f.in.heat_wait = "heat not fresh: read 27 s ago";
 	why_decide(&f.in, &r);
 	CHECK_EQ_INT(r.action, WHY_ACT_NONE);
