@@ -191,7 +191,7 @@ check_text() {
 			# a sanitized build the sibling monitors are ptrace-stopped
 			# by LeakSanitizer as they exit, and their numa_maps read
 			# can fail then: they are alive, so "error" is right.
-			# Only the churn's own processes are judged: another on a
+			# Only the churn helper processes are judged: another on a
 			# busy machine may be reading as "error" for its own
 			# reasons (EINVAL while it execs, say).
 			if (mark == "error" && $0 ~ /churn/ && !(san != "" && $0 ~ /numatop-tui/)) err("vanished process shown as error: " $0)
@@ -254,7 +254,7 @@ for ln, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
         if p.get("threads") is not None and not num(p["threads"], 0, 1 << 22): err("pid %s threads=%r" % (pid, p["threads"]))
         # Sanitized: the sibling monitors, stopped by LeakSanitizer as
         # they exit, are alive when their read fails (see the text check).
-        # Only the churn's own processes are judged (another process on a
+        # Only the churn helper processes are judged (another process on a
         # busy machine may read as "error" for its own reasons).
         if st == "error" and (p.get("comm") or "").startswith("churn") and \
                 not (sanitized and p.get("comm") == "numatop-tui"):
