@@ -24,7 +24,14 @@ struct thr_prev {
 	int tid, pid;
 	int64_t ticks, run_ns;
 	double worked_at;            /* when its run time last grew, -1 never */
+	double load;                 /* its ns per tick, smoothed (THREAD_LOAD_NEW) */
 };
+
+/* The share of a tick's run time in a thread's smoothed load: a thread
+ * that did not get its CPU for one window (a loaded host, a guest's
+ * starved vCPU) keeps 70 % of its weight, and HOME does not move for it
+ * (sampler_home_node keeps HOME while its node has half the busiest's). */
+#define THREAD_LOAD_NEW 0.3
 
 /* How long a thread that ran counts as working (see above). */
 #define THREAD_WORKED_S (PROC_THREADS_MAX_AGE_S + 1.0)
@@ -80,9 +87,11 @@ static int64_t thread_ran(const struct thr_state *st, const struct proc_info *p,
 /* Thread t of a multi-threaded process p seen at the previous tick: its
  * run time in ns since then (-1 unknown), and when it last worked. */
 static int64_t thread_ran_ns(const struct thr_state *st, const struct proc_info *p,
-			     const struct proc_thread *t, double now, double *worked_at)
+			     const struct proc_thread *t, double now, double *worked_at,
+			     double *load)
 {
 	*worked_at = -1;
+	*load = -1;
 	if (t->run_ns < 0)
 		return -1;
 	const struct thr_prev *e = find_tid(st, t->tid);
@@ -92,6 +101,8 @@ static int64_t thread_ran_ns(const struct thr_state *st, const struct proc_info 
 			return -1;
 		d = t->run_ns - e->run_ns;
 		*worked_at = e->worked_at;
+		*load = e->load >= 0 ? e->load * (1 - THREAD_LOAD_NEW) + (double)d * THREAD_LOAD_NEW :
+			(double)d;
 	} else if (t->tid != p->pid) {
 		d = t->run_ns;          /* born since: all of it is new */
 	} else {
@@ -99,6 +110,8 @@ static int64_t thread_ran_ns(const struct thr_state *st, const struct proc_info 
 	}
 	if (d > 0)
 		*worked_at = now;
+	if (*load < 0)
+		*load = (double)d;
 	return d;
 }
 
@@ -137,19 +150,19 @@ int sampler_thread_rates(struct sampler *s, struct proc_list *pl)
 		for (size_t k = 0; k < p->thr_n; k++) {
 			struct proc_thread *t = &th[k];
 			t->ran = t->ticks >= 0 && seen ? thread_ran(st, p, t, kept->ticks) : -1;
-			double worked_at = -1;
-			if (seen && multi && thread_ran_ns(st, p, t, now, &worked_at) < 0)
+			double worked_at = -1, load = -1;
+			if (seen && multi && thread_ran_ns(st, p, t, now, &worked_at, &load) < 0)
 				by_ns = false;
 			if (multi)
 				st->v[nx][o++] = (struct thr_prev){ t->tid, p->pid, t->ticks, t->run_ns,
-								    worked_at };
+								    worked_at, load };
 		}
 		for (size_t k = 0; by_ns && k < p->thr_n; k++) {
-			double w;
-			int64_t ns = thread_ran_ns(st, p, &th[k], now, &w);
-			double at = st->v[nx][first + k].worked_at;
-			/* Ran at all lately: working, never 0. */
-			th[k].ran = ns > 0 ? ns : at >= 0 && now - at <= THREAD_WORKED_S ? 1 : 0;
+			const struct thr_prev *e = &st->v[nx][first + k];
+			/* Ran lately: working, weighed by its smoothed load and
+			 * never 0; not lately: idle. */
+			bool lately = e->worked_at >= 0 && now - e->worked_at <= THREAD_WORKED_S;
+			th[k].ran = !lately ? 0 : e->load >= 1 ? (int64_t)e->load : 1;
 		}
 	}
 	if (o)      /* no thread at all: no array either (qsort wants one) */
