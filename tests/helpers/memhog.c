@@ -3,6 +3,7 @@
  *
  *   memhog MIB [THREADS] [--wake MS] [--spread-nodes A,B,...] [--file PATH]
  *          [--retouch MS] [--touch-rate N] [--no-thp] [--own-nodes A,B,...]
+ *          [--own-wake MS]
  *
  * Maps MIB MiB of private anonymous memory, writes to every page so that
  * every page is resident (placed by the memory policy it was started with,
@@ -42,6 +43,10 @@
  *                      and keeps working (it writes its pages for 20 ms of
  *                      every 100); the main thread is pinned to the last
  *                      node of L and stays idle; THREADS is ignored
+ *   --own-wake MS      with --own-nodes: each worker instead sleeps MS ms,
+ *                      writes every page of its MIB once (briefly: far
+ *                      less than a clock tick of CPU time per wake) and
+ *                      sleeps again
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +64,7 @@
 #define MAX_SPREAD 64
 
 static long wake_ms = -1;        /* -1: threads only sleep */
+static long own_wake_ms = -1;    /* --own-wake; -1: work 20 ms of every 100 */
 
 /* --own-nodes: each worker's CPUs and size, and how many have written
  * their memory. */
@@ -125,6 +131,11 @@ static void *worker(void *arg)
 	for (size_t off = 0; off < w->len; off += w->pg)
 		p[off] = 1;
 	own_done(0);
+	for (unsigned round = 2; own_wake_ms >= 0; round++) {
+		sleep_ms(own_wake_ms);
+		for (size_t off = 0; off < w->len; off += w->pg)
+			p[off] = (unsigned char)(round | 1);
+	}
 	for (unsigned round = 2;; round++) {
 		double end = now_s() + 0.02;
 		while (now_s() < end)
@@ -187,7 +198,8 @@ static int node_cpus(long id, cpu_set_t *set)
 static void usage(void)
 {
 	fprintf(stderr, "usage: memhog MIB [THREADS] [--wake MS] [--spread-nodes A,B,...] "
-		"[--file PATH] [--retouch MS] [--hot MIB] [--touch-rate N] [--no-thp] [--own-nodes A,B,...]\n");
+		"[--file PATH] [--retouch MS] [--hot MIB] [--touch-rate N] [--no-thp] [--own-nodes A,B,...] "
+		"[--own-wake MS]\n");
 	exit(2);
 }
 
@@ -250,6 +262,8 @@ int main(int argc, char **argv)
 		const char *a = argv[i];
 		if (strcmp(a, "--wake") == 0 && i + 1 < argc) {
 			wake_ms = number(argv[++i], 1000000, "--wake");
+		} else if (strcmp(a, "--own-wake") == 0 && i + 1 < argc) {
+			own_wake_ms = number(argv[++i], 1000000, "--own-wake");
 		} else if (strcmp(a, "--retouch") == 0 && i + 1 < argc) {
 			retouch_ms = number(argv[++i], 1000000, "--retouch");
 		} else if (strcmp(a, "--hot") == 0 && i + 1 < argc) {

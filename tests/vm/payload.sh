@@ -15,8 +15,9 @@
 # filled up. No check depends on timing (the waits for the kernel are
 # bounded polls). Sections 1-3 run on every layout; the others as the
 # layout's "tests" line says: memory (the default) sections 4-13, damon
-# section 3b, access heat 3c, tiers sections 3d and 3g, churn section 3e,
-# damonbench (make bench-damon) section 3f.
+# section 3b, access heat 3c (with DAMON under churn, replaced, its record
+# deleted, two monitors at once), tiers sections 3d and 3g, churn section
+# 3e, damonbench (make bench-damon) section 3f, spread section 3h.
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -250,11 +251,19 @@ fi
 # --migrate --hot moves H's hot range only. Our kdamond goes at every
 # exit (the end of -n, SIGTERM, q, SIGKILL then a new start); a foreign
 # kdamond (made here) is left exactly as it was. ---------------------------
-# kd_files: every file of the kdamonds tree with its value (a fingerprint).
+# kd_files: every file of the kdamonds tree with its value, its first line
+# (a fingerprint). A read DAMON refuses for a moment (state and pid take its lock, which
+# a run reading them at the same instant holds) is tried again.
 kd_files() {
 	find /sys/kernel/mm/damon/admin/kdamonds -type f 2>/dev/null | sort | while read -r f; do
 		case "$f" in */tried_regions/*) continue ;; esac
-		printf '%s=%s\n' "$f" "$(cat "$f" 2>/dev/null | head -c 200)"
+		j=0
+		v=""
+		until read -r v 2>/dev/null <"$f" || [ $j -ge 20 ]; do
+			j=$((j + 1))
+			sleep 0.05
+		done
+		printf '%s=%s\n' "$f" "$v"
 	done
 }
 # kd_wait N: wait (at most 60 s) until nr_kdamonds is N and, for 1, on.
@@ -270,6 +279,103 @@ kd_wait() {
 		sleep 0.1
 	done
 	return 1
+}
+# nsamples NAME: the complete samples (JSON lines) in $T/NAME.out so far.
+nsamples() { grep -c '}$' "$T/$1.out" 2>/dev/null; }
+# wait_samples NAME N PID: until $T/NAME.out has N samples or PID ended
+# (at most 120 s); 0 when it has them.
+wait_samples() {
+	i=0
+	while [ "$(nsamples "$1")" -lt "$2" ] && kill -0 "$3" 2>/dev/null && [ $i -lt 1200 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	[ "$(nsamples "$1")" -ge "$2" ]
+}
+# stacks PID: what each thread of PID waits on (for a run that hangs).
+stacks() {
+	for t in /proc/$1/task/*; do
+		printf '%s %s [%s]; ' "${t##*/}" "$(cat "$t/wchan" 2>/dev/null)" \
+			"$(tr '\n' '|' <"$t/stack" 2>/dev/null | head -c 300)"
+	done
+}
+# end_by PID S: wait for PID (a run started here) at most S seconds; then
+# it is killed, saying what its threads waited on. Its exit status in RC.
+end_by() {
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		echo "    PID $1 still runs after $2 s: $(stacks "$1")"
+		kill -KILL "$1"
+	fi
+	wait "$1"
+	RC=$?
+}
+# kd_gone: no kdamond and no record of ours (a run that ended removes
+# both before it exits: 3 s at most for the kernel).
+kd_gone() {
+	i=0
+	until [ "$(cat /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2>/dev/null)" = 0 ] || [ $i -ge 30 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	[ "$(cat /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2>/dev/null)" = 0 ] &&
+		[ ! -e /run/numatop-tui/damon.json ]
+}
+# kd_off: kdamond 0 off and removed, whoever's (the kernel refuses
+# nr_kdamonds while a kdamond runs or a request is pending: tried again).
+kd_off() {
+	i=0
+	until [ "$(cat /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2>/dev/null)" = 0 ] || [ $i -ge 100 ]; do
+		i=$((i + 1))
+		echo off >/sys/kernel/mm/damon/admin/kdamonds/0/state 2>/dev/null
+		echo 0 >/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2>/dev/null || sleep 0.05
+	done
+}
+# kd_clean: after a test, whatever it left (a failure's): no kdamond, no
+# record.
+kd_clean() {
+	kd_off
+	rm -f /run/numatop-tui/damon.json
+}
+# jseq NAME PID: one line per sample of $T/NAME.out (--json, one sample a
+# line; flattened in $T/NAME.flat): "N REASON MONITORED PREASON AGE WINDOW
+# HOME CAUSE ACTION": the sample's number (1, 2, ...), the machine's
+# access.reason and access.monitored, then PID's access.reason,
+# access.age_s, access.window_s, home_node, remote_cause and
+# advice.action ("-" where absent).
+jseq() {
+	grep '}$' "$T/$1.out" | /usr/bin/jsonflat 2>/dev/null | sed 's|\\/|/|g' >"$T/$1.flat"
+	awk -v pid="$2" '
+	function g(n, f, k) {
+		if (!(n in idx)) return "-"
+		k = n "," idx[n] "," f
+		return (k in pv) ? pv[k] : "-"
+	}
+	{
+		e = index($0, "="); k = substr($0, 1, e - 1); v = substr($0, e + 1); n = 0
+		if (match(k, /^[0-9]+\./)) { n = substr(k, 1, RLENGTH - 1) + 0; k = substr(k, RLENGTH + 1) }
+		if (n + 1 > nl) nl = n + 1
+		if (k == "access.reason") top[n] = v
+		else if (k == "access.monitored") mon[n] = v
+		else if (k ~ /^processes\.[0-9]+\./) {
+			split(k, a, ".")
+			f = substr(k, length(a[1]) + length(a[2]) + 3)
+			if (f == "pid" && v == pid) idx[n] = a[2]
+			if (f == "access.reason" || f == "access.age_s" || f == "access.window_s" ||
+			    f == "home_node" || f == "remote_cause" || f == "advice.action")
+				pv[n "," a[2] "," f] = v
+		}
+	}
+	END {
+		for (n = 0; n < nl; n++)
+			print n + 1, (n in top) ? top[n] : "-", (n in mon) ? mon[n] : "-",
+			      g(n, "access.reason"), g(n, "access.age_s"), g(n, "access.window_s"),
+			      g(n, "home_node"), g(n, "remote_cause"), g(n, "advice.action")
+	}' "$T/$1.flat"
 }
 if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; then
 	KD=/sys/kernel/mm/damon/admin/kdamonds
@@ -289,7 +395,8 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 		$P --rebind "$C" --to 0 >/dev/null 2>&1
 		sleep 1
 		echo "# heat: H $H $(numa_all "$H"); C $C $(numa_all "$C")"
-		run heat $P --json -n 10 -d 1 -p "$H,$C"
+		# 18 samples: heat decides only once settled (15 windows watched).
+		run heat $P --json -n 18 -d 1 -p "$H,$C"
 		tail -1 "$T/heat.out" | /usr/bin/jsonflat | sed 's|\\/|/|g' >"$T/heat.flat" 2>/dev/null
 		jh=$(jproc "$T/heat.flat" "$H")
 		jc=$(jproc "$T/heat.flat" "$C")
@@ -318,7 +425,7 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 		*) fail heat_advice_cold_none "C: $(hv "$jc" remote_cause) $(hv "$jc" advice.action)" \
 			"'$(hv "$jc" advice.text)'" ;;
 		esac
-		run heatb $P -b -n 8 -d 1 -p "$H,$C" -s hotrem
+		run heatb $P -b -n 18 -d 1 -p "$H,$C" -s hotrem
 		first=$(awk '$1 == "PID" { t = 1; next } t && $1 ~ /^[0-9]+$/ { f = $1; t = 0 } END { print f }' \
 			"$T/heatb.out")
 		[ "$first" = "$H" ] && pass heat_sort_hotrem ||
@@ -409,6 +516,282 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 		else
 			fail heat_foreign_untouched "could not make the foreign kdamond"
 		fi
+
+		echo "# heat races start at $(cut -d' ' -f1 /proc/uptime) s"
+		# --- Heat that can be trusted while processes come and go (issue
+		# 39): H beside short jobs with remote memory (8 MiB bound to node
+		# 1, threads on node 0, each living 3 s, one after another) and a
+		# shell loop whose `sleep 2`s have their pages remote too; the
+		# monitor on every process (no -p: the jobs are among the most
+		# remote, so among its kdamond's targets, and exit while it
+		# watches them; DAMON on 6.12 stops a kdamond whose commit names a
+		# process that exited). No sample says "error"; the kdamond is
+		# never off (as the shell sees its state every 0.5 s) for more
+		# than 2 samples (the one that starts it again on the live
+		# targets aside); H's heat is used (reason on) only while at most
+		# two windows old; our kdamond and record go at the end. -------
+		REC=/run/numatop-tui/damon.json
+		: >"$T/cjobs"
+		(while :; do
+			/usr/bin/numactl --membind=1 --cpunodebind=0 /usr/bin/memhog 8 >/dev/null 2>&1 &
+			m=$!
+			echo $m >>"$T/cjobs"
+			sleep 3
+			kill $m 2>/dev/null
+			wait $m
+		done) &
+		CJ=$!
+		/usr/bin/numactl --membind=1 --cpunodebind=0 /bin/sh -c 'while :; do /bin/sleep 2; done' &
+		CS=$!
+		$P --json -n 30 -d 1 >"$T/churn.out" 2>"$T/churn.err" &
+		R=$!
+		: >"$T/churn.poll"
+		# The state: none without a kdamond, busy when it could not be
+		# read (DAMON's lock, taken while a request is answered).
+		k=0
+		while kill -0 $R 2>/dev/null && [ $k -lt 180 ]; do
+			k=$((k + 1))
+			s=none
+			if [ -r $KD/0/state ]; then
+				read -r s 2>/dev/null <$KD/0/state || s=busy
+			fi
+			echo "$(nsamples churn) ${s:-busy}" >>"$T/churn.poll"
+			sleep 0.5
+		done
+		end_by $R 10
+		kill $CJ $CS 2>/dev/null
+		wait $CJ $CS 2>/dev/null
+		for m in $(tail -2 "$T/cjobs"); do kill $m 2>/dev/null; done
+		jseq churn "$H" >"$T/churn.seq"
+		nl=$(wc -l <"$T/churn.seq")
+		errs=$(awk '$2 == "error" { printf "%s ", $1 }' "$T/churn.seq")
+		badage=$(awk '$4 == "on" && !($5 + 0 <= 2 * $6) { printf "sample %s age %s window %s; ", $1, $5, $6 }' \
+			"$T/churn.seq")
+		hwatched=$(awk '$4 != "-"' "$T/churn.seq" | wc -l)
+		# The samples printed while the state was not on (after it first
+		# was; the last of them may be the one that started it again; a
+		# state not read says nothing): the most in one run, and how many
+		# runs.
+		set -- $(awk '$2 == "busy" { next }
+			$2 == "on" { if (run && $1 - s > w) w = $1 - s; run = 0; seen = 1; next }
+			seen && !run { run = 1; s = $1; offs++ }
+			END { print w + 0, offs + 0 }' "$T/churn.poll")
+		worst=$1 offs=$2
+		# The jobs DAMON's heat covered (source damon in a sample).
+		jw=$(awk '{ e = index($0, "="); k = substr($0, 1, e - 1); v = substr($0, e + 1); n = 0
+			if (match(k, /^[0-9]+\./)) { n = substr(k, 1, RLENGTH - 1); k = substr(k, RLENGTH + 1) }
+			if (k !~ /^processes\.[0-9]+\.(pid|access\.source)$/) next
+			split(k, a, "."); if (a[3] == "pid") pid[n "," a[2]] = v; else if (v == "damon") print pid[n "," a[2]] }' \
+			"$T/churn.flat" | sort -u | grep -cFxf "$T/cjobs")
+		echo "# churn: $nl samples; H (reason age window) by sample: $(awk '{ printf "%s %s %s; ", $4, $5, $6 }' "$T/churn.seq")"
+		echo "# churn: machine reason by sample: $(awk '{ printf "%s/%s ", $2, $3 }' "$T/churn.seq");" \
+			"$(wc -l <"$T/cjobs") jobs, $jw of them with DAMON heat; kdamond not on $offs times" \
+			"(at most $worst samples); texts: $(grep -E '^([0-9]+\.)?access\.text=' "$T/churn.flat" |
+				cut -d= -f2- | sort | uniq -c | tr -s ' \n' ' ')"
+		if [ $RC -eq 0 ] && [ "$nl" -eq 30 ] && [ -z "$errs" ] && [ "$worst" -le 3 ] && [ -z "$badage" ] &&
+			[ "$hwatched" -gt 0 ] && kd_gone; then
+			pass heat_churn_restart
+		else
+			fail heat_churn_restart "exit $RC, $nl samples (want 30); error in samples '$errs';" \
+				"the kdamond not on while $worst samples were printed (want <= 3, the one that started it" \
+				"again among them; samples printed, state: $(tr '\n' ' ' <"$T/churn.poll"));" \
+				"H's heat used while stale: '$badage'; H with heat in $hwatched samples;" \
+				"at the end nr_kdamonds $(cat $KD/nr_kdamonds), $(ls -A /run/numatop-tui 2>&1);" \
+				"stderr: $(head -c 300 "$T/churn.err")" \
+				"DAMON by sample: $(grep -o '"access":{[^}]*"monitored"[^}]*}' "$T/churn.out" |
+					sed 's/"source":"[a-z]*",//; s/"max_targets":[0-9]*,//; s/"window_s":[0-9.]*,//' |
+					awk '{ printf "%d %s; ", NR, $0 }' | head -c 3000)"
+		fi
+		kd_clean
+		echo "# heat churn done at $(cut -d' ' -f1 /proc/uptime) s"
+
+		# --- Our kdamond replaced while the monitor runs: once H has heat
+		# (a sample with its age), someone turns it off, removes it and
+		# makes a kdamond 0 of theirs on H with our kdamond's very settings
+		# (a vaddr context, our intervals and region bounds, H its target,
+		# a stat scheme for any region): only its thread differs. The
+		# monitor never writes to it (its files as they were, and no
+		# update_schemes_tried_regions: its tried_regions stay empty),
+		# never takes its regions for H's heat (H's is stale at the end),
+		# says in_use from the second sample after, and leaves it on at its
+		# exit. (Before: it kept asking it for its regions, credited them
+		# to H, said "DAMON watches it" and turned it off at its exit.) --
+		# kd_replace PID: the replacement, as someone else would do it
+		# (kd_off turns ours off and removes it, then theirs is made).
+		# nr_regions/min is one higher until theirs is on, then ours: off
+		# with our very settings, it would be ours in the monitor's eyes
+		# (DAMON may stop ours: it is then started again).
+		kd_replace() {
+			KA=$KD/0/contexts/0/monitoring_attrs
+			su=$(cat $KA/intervals/sample_us) au=$(cat $KA/intervals/aggr_us)
+			uu=$(cat $KA/intervals/update_us) rmin=$(cat $KA/nr_regions/min) rmax=$(cat $KA/nr_regions/max)
+			kd_off
+			[ "$(cat $KD/nr_kdamonds)" = 0 ] || return 1
+			KF=$KD/0/contexts/0
+			KS=$KF/schemes/0/access_pattern
+			echo 1 >$KD/nr_kdamonds && echo 1 >$KD/0/contexts/nr_contexts &&
+				echo vaddr >$KF/operations && echo "$su" >$KA/intervals/sample_us &&
+				echo "$au" >$KA/intervals/aggr_us && echo "$uu" >$KA/intervals/update_us &&
+				echo "$rmax" >$KA/nr_regions/max && echo $((rmin + 1)) >$KA/nr_regions/min &&
+				echo 1 >$KF/targets/nr_targets && echo "$1" >$KF/targets/0/pid_target &&
+				echo 1 >$KF/schemes/nr_schemes && echo stat >$KF/schemes/0/action &&
+				echo 18446744073709551615 >$KS/sz/max && echo 0 >$KS/sz/min &&
+				echo 4294967295 >$KS/nr_accesses/max && echo 0 >$KS/nr_accesses/min &&
+				echo 4294967295 >$KS/age/max && echo 0 >$KS/age/min &&
+				echo on >$KD/0/state && echo "$rmin" >$KA/nr_regions/min
+		}
+		$P --json -n 12 -d 1 -p "$H" >"$T/repl.out" 2>"$T/repl.err" &
+		R=$!
+		# has_heat: a sample of repl with heat of H (-p H: its access age).
+		has_heat() { grep -q '"access":{[^}]*"age_s":' "$T/repl.out"; }
+		k=0
+		until has_heat || ! kill -0 $R 2>/dev/null || [ "$(nsamples repl)" -ge 8 ] || [ $k -ge 300 ]; do
+			k=$((k + 1))
+			sleep 0.1
+		done
+		if has_heat && kd_wait 1 && kd_replace "$H"; then
+			n1=$(nsamples repl)
+			kd_files >"$T/repl.before"
+			end_by $R 60
+			kd_files >"$T/repl.after"
+			tried=0
+			for d in $KD/0/contexts/0/schemes/0/tried_regions/[0-9]*; do
+				[ -d "$d" ] && tried=$((tried + 1))
+			done
+			jseq repl "$H" >"$T/repl.seq"
+			nl=$(wc -l <"$T/repl.seq")
+			# From the second sample after it: DAMON in use.
+			notin=$(awk -v n=$((n1 + 1)) '$1 > n && $2 != "in_use" { printf "sample %s: %s; ", $1, $2 }' \
+				"$T/repl.seq")
+			after=$(awk -v n=$((n1 + 1)) '$1 > n' "$T/repl.seq" | wc -l)
+			set -- $(tail -1 "$T/repl.seq")
+			lreason=$4 lage=$5 lwin=$6
+			echo "# replaced after sample $n1: $(awk '{ printf "%s: %s, H %s %s; ", $1, $2, $4, $5 }' "$T/repl.seq")"
+			if [ $RC -eq 0 ] && [ "$nl" -eq 12 ] && cmp -s "$T/repl.before" "$T/repl.after" &&
+				[ "$tried" -eq 0 ] && [ "$(cat $KD/0/state)" = on ] && [ -z "$notin" ] &&
+				[ "$after" -ge 3 ] && case "$lreason" in on | measuring | unseen) false ;; *) true ;; esac &&
+				{ [ "$lage" = - ] || ! awk -v a="$lage" -v w="$lwin" 'BEGIN { exit !(a + 0 <= 2 * w) }'; }; then
+				pass heat_kdamond_replaced_untouched
+			else
+				fail heat_kdamond_replaced_untouched "exit $RC, $nl samples; the foreign kdamond's files:" \
+					"$(diff "$T/repl.before" "$T/repl.after" | grep '^[-+]/' | head -6 | tr '\n' ' ')" \
+					"its tried_regions: $tried (want 0), state $(cat $KD/0/state) (want on);" \
+					"not in_use after sample $((n1 + 1)): '$notin' ($after samples after it);" \
+					"H at the end: reason '$lreason' age '$lage' (want not on/measuring/unseen: no fresh heat);" \
+					"$(grep -o '"access":{"source":"[^"]*","reason":"[^"]*","text":"[^"]*"' "$T/repl.out" | tail -1)"
+			fi
+		else
+			why=$(stacks $R)
+			kill $R 2>/dev/null
+			wait $R
+			fail heat_kdamond_replaced_untouched "no heat of H in $(nsamples repl) samples, or could not" \
+				"replace the kdamond (nr_kdamonds $(cat $KD/nr_kdamonds)): $(head -c 300 "$T/repl.err")" \
+				"$(grep -o '"access":{[^}]*}' "$T/repl.out" | tail -2)" "the monitor's threads: $why"
+		fi
+		kd_clean    # someone else's, ended by them
+		echo "# heat kdamond replaced done at $(cut -d' ' -f1 /proc/uptime) s"
+
+		# --- Our record deleted while the monitor runs: made again (by
+		# the next request), the heat goes on, and both go at the end. --
+		$P --json -n 8 -d 1 -p "$H" >"$T/recd.out" 2>"$T/recd.err" &
+		R=$!
+		back="" was=""
+		if kd_wait 1; then
+			sleep 2
+			[ -f $REC ] && was=1
+			rm -f $REC
+			n0=$(nsamples recd)
+			wait_samples recd $((n0 + 3)) $R
+			[ -f $REC ] && grep -q "\"owner_pid\":$R," $REC && back=1
+			rec=$(head -c 300 $REC 2>&1)
+		fi
+		end_by $R 45
+		jseq recd "$H" >"$T/recd.seq"
+		set -- $(tail -1 "$T/recd.seq")
+		lmach=$2 lreason=$4 lage=$5 lwin=$6
+		if [ $RC -eq 0 ] && [ -n "$was" ] && [ -n "$back" ] && [ "$lmach" = on ] &&
+			case "$lreason" in on | measuring) true ;; *) false ;; esac &&
+			awk -v a="$lage" -v w="$lwin" 'BEGIN { exit !(a != "-" && a + 0 <= 2 * w) }' &&
+			kd_gone; then
+			pass heat_record_deleted_remade
+		else
+			fail heat_record_deleted_remade "exit $RC; record there before '$was', made again '$back': $rec;" \
+				"last sample: DAMON '$lmach', H '$lreason' age '$lage' (want on, fresh heat);" \
+				"at the end nr_kdamonds $(cat $KD/nr_kdamonds), $(ls -A /run/numatop-tui 2>&1);" \
+				"stderr: $(head -c 300 "$T/recd.err")"
+		fi
+		kd_clean
+		echo "# heat record deleted done at $(cut -d' ' -f1 /proc/uptime) s"
+
+		# --- Two monitors started at once, 3 times, both on node 1's CPUs
+		# (H, rebound to node 0, keeps the CPU there busy: one of them
+		# would be far behind the other); before the second and the
+		# third, a monitor killed (SIGKILL) left its kdamond on and its
+		# record: both then find a gone run's kdamond to take over. Each
+		# time one gets DAMON (heat on or stale), the other says in_use,
+		# DAMON in use by another, in every sample and writes nothing:
+		# never two kdamonds (nr_kdamonds read every 0.1 s), and after both
+		# no kdamond and no record (nor a temporary one) left. (Before:
+		# the one whose nr_kdamonds write was refused deleted the other's
+		# record, whose kdamond then outlived both; one taking over a gone
+		# run's kdamond wrote to the other's: "DAMON: writing ... busy".)
+		CPUS1=$(cat $SYS/node1/cpulist)
+		# won NAME: heat from DAMON, never in_use; lost NAME: in_use only,
+		# and DAMON in use said in every sample.
+		won() { grep -Eq '^[0-9]+ (on|stale) ' "$T/$1.seq" && ! grep -q '^[0-9]* in_use ' "$T/$1.seq"; }
+		lost() {
+			[ -s "$T/$1.seq" ] && ! grep -vq '^[0-9]* in_use ' "$T/$1.seq" &&
+				! grep -o '"access":{"source":"[a-z]*","reason":"[a-z_]*","text":"[^"]*"' "$T/$1.out" |
+					grep -vq '"text":"DAMON is in use by '
+		}
+		bad=""
+		for round in 1 2 3; do
+			left=""
+			if [ $round != 1 ]; then
+				$P --json -d 1 -p "$H" >/dev/null 2>&1 &
+				RK=$!
+				kd_wait 1 && left=on
+				kill -KILL $RK
+				wait $RK 2>/dev/null
+				[ -n "$left" ] && [ -e $REC ] ||
+					bad="$bad round $round: no kdamond and record left by a killed monitor;"
+			fi
+			/usr/bin/numactl --physcpubind=$CPUS1 $P --json -n 2 -d 1 -p "$H" >"$T/twoa.out" 2>"$T/twoa.err" &
+			RA=$!
+			/usr/bin/numactl --physcpubind=$CPUS1 $P --json -n 2 -d 1 -p "$H" >"$T/twob.out" 2>"$T/twob.err" &
+			RB=$!
+			most=0
+			k=0
+			while { kill -0 $RA 2>/dev/null || kill -0 $RB 2>/dev/null; } && [ $k -lt 300 ]; do
+				k=$((k + 1))
+				nk=0
+				read -r nk 2>/dev/null <$KD/nr_kdamonds
+				[ "${nk:-0}" -gt $most ] && most=$nk
+				sleep 0.1
+			done
+			end_by $RA 5
+			ra=$RC
+			end_by $RB 5
+			rb=$RC
+			jseq twoa "$H" >"$T/twoa.seq"
+			jseq twob "$H" >"$T/twob.seq"
+			wa=$(awk '{ printf "%s ", $2 }' "$T/twoa.seq")
+			wb=$(awk '{ printf "%s ", $2 }' "$T/twob.seq")
+			kd_gone || bad="$bad round $round: nr_kdamonds $(cat $KD/nr_kdamonds) after both;"
+			left=$(ls -A /run/numatop-tui 2>/dev/null | tr '\n' ' ')
+			[ $ra -eq 0 ] && [ $rb -eq 0 ] && [ "$(wc -l <"$T/twoa.seq")" -eq 2 ] &&
+				[ "$(wc -l <"$T/twob.seq")" -eq 2 ] || bad="$bad round $round: exit $ra / $rb, samples '$wa' / '$wb';"
+			texts=$(grep -o '"access":{"source[^}]*"text":"[^"]*"' "$T/twoa.out" "$T/twob.out" |
+				sed 's/"access":{"source":"[a-z]*",//' | sort -u | head -4 | tr '\n' ' ')
+			{ won twoa && lost twob; } || { won twob && lost twoa; } ||
+				bad="$bad round $round: DAMON '$wa' / '$wb' (want on or stale, and in_use only, in use said): $texts;"
+			[ "$most" -le 1 ] || bad="$bad round $round: $most kdamonds at once;"
+			[ -z "$left" ] || bad="$bad round $round: left in /run/numatop-tui: $left;"
+			echo "# two monitors, round $round: DAMON '$wa' / '$wb', at most $most kdamond(s); $texts"
+			kd_clean
+		done
+		[ -z "$bad" ] && pass heat_two_monitors_one_damon || fail heat_two_monitors_one_damon "$bad"
+		echo "# heat two monitors done at $(cut -d' ' -f1 /proc/uptime) s"
 
 		# In the monitor: x (the advice migrate hot) opens the dialog on
 		# the hot part; m opens it on all the memory, h chooses the hot
@@ -709,7 +1092,8 @@ if has_tests tiers && [ -n "$(sys_cpus 0)" ] && [ -z "$(sys_cpus 1)" ]; then
 	if [ -n "$HOG" ]; then
 		/usr/bin/numactl --physcpubind=0 sh -c 'while :; do :; done' &
 		BUSY=$!
-		run thot $P --json -n 10 -d 1 -p "$HOG"
+		# 18 samples: the heat settles (15 windows) before it advises.
+		run thot $P --json -n 18 -d 1 -p "$HOG"
 		tail -1 "$T/thot.out" | /usr/bin/jsonflat >"$T/thot.flat" 2>/dev/null
 		J=$(jproc "$T/thot.flat" "$HOG")
 		hs=$(jget "$T/thot.flat" "processes.$J.hot_slow_kb")
@@ -884,6 +1268,70 @@ if has_tests tiers && [ -n "$(sys_cpus 0)" ] && [ -z "$(sys_cpus 1)" ]; then
 		fi
 	fi
 	[ -n "$de_was" ] && echo "$de_was" >$DE 2>/dev/null
+fi
+
+# --- 3h. A spread process (layouts whose tests say spread): one thread per
+# node, each pinned there, waking every 100 ms to write its own 16 MiB
+# (first touch: on its node) - briefly, less than a clock tick of CPU time
+# a wake - and an idle main thread on the last node. Its remote memory is
+# local to a thread of its own that works: in every sample of -n 2 and -n
+# 8 (-d 1) no advice moves memory (migrate or migrate_hot: it would take
+# one thread's memory away from it), and from the second sample on its
+# remote_cause is spread and HOME the same in every sample of a run (by clock
+# ticks such a thread looked idle in one sample and working in the next:
+# HOME and WHY alternated, and the advice with them). ---------------------
+if has_tests spread && [ -n "$(sys_cpus 0)" ] && [ -n "$(sys_cpus 1)" ]; then
+	nhog=$((nhog + 1))
+	/usr/bin/memhog 16 --own-nodes 0,1 --own-wake 100 >"$T/hog$nhog" 2>&1 &
+	HOG=$!
+	wait_hog
+	SPR=$HOG
+	if [ -n "$SPR" ]; then
+		oa=$(numa_kb "$SPR" 0)
+		ob=$(numa_kb "$SPR" 1)
+		run spread2 $P --json -n 2 -d 1 -p "$SPR"
+		r2=$RC
+		# runns: each thread's run time in ms (schedstat), for the log.
+		runns() { for t in /proc/$SPR/task/*; do read -r ns _ <$t/schedstat; printf '%s ' $((ns / 1000000)); done; }
+		rb=$(runns)
+		t0=$(cut -d' ' -f1 /proc/uptime)
+		run spread8 $P --json -n 8 -d 1 -p "$SPR"
+		r8=$RC
+		ra=$(runns)
+		t1=$(cut -d' ' -f1 /proc/uptime)
+		jseq spread2 "$SPR" >"$T/spread2.seq"
+		jseq spread8 "$SPR" >"$T/spread8.seq"
+		# HOME, WHY and the advice of each sample, -n 2 then -n 8.
+		seq="$(awk '{ printf "%s/%s/%s ", $7, $8, $9 }' "$T/spread2.seq")| $(awk '{ printf "%s/%s/%s ", $7, $8, $9 }' "$T/spread8.seq")"
+		echo "# spread: pid $SPR N0=$oa N1=$ob kB; its threads' run time (ms) $rb -> $ra in $t0 -> $t1 s;" \
+			"HOME/WHY/advice by sample: $seq"
+		moves=$(cat "$T/spread2.seq" "$T/spread8.seq" | awk '$9 == "migrate" || $9 == "migrate_hot"' | wc -l)
+		causes=$(cat "$T/spread2.seq" "$T/spread8.seq" | awk '$1 > 1 { print $8 }' | sort -u | tr '\n' ' ')
+		# HOME from the second sample on, of each run (the two runs weigh
+		# the threads by what they ran in their own windows).
+		homes2=$(awk '$1 > 1 { print $7 }' "$T/spread2.seq" | sort -u | tr '\n' ' ')
+		homes8=$(awk '$1 > 1 { print $7 }' "$T/spread8.seq" | sort -u | tr '\n' ' ')
+		if [ "$oa" -lt 12288 ] || [ "$ob" -lt 12288 ]; then
+			fail spread_stable_no_move "its threads' first touch did not put 16 MiB on each node: N0=$oa N1=$ob kB"
+		elif [ $r2 -eq 0 ] && [ $r8 -eq 0 ] && [ "$(wc -l <"$T/spread2.seq")" -eq 2 ] &&
+			[ "$(wc -l <"$T/spread8.seq")" -eq 8 ] && [ "$moves" -eq 0 ] && [ "$causes" = "spread " ] &&
+			[ "$(echo $homes2 | wc -w)" -eq 1 ] && [ "$homes2" != "- " ] &&
+			[ "$(echo $homes8 | wc -w)" -eq 1 ] && [ "$homes8" != "- " ]; then
+			pass spread_stable_no_move
+		else
+			fail spread_stable_no_move "exit $r2 / $r8; HOME/WHY/advice by sample (-n 2 | -n 8): $seq" \
+				"(want no migrate or migrate_hot, and from the second sample WHY spread and one HOME" \
+				"in each run: WHY '$causes', HOME '$homes2' / '$homes8')" \
+				"advice: $(grep -h -o '"advice":{[^}]*}' "$T/spread2.out" "$T/spread8.out" | sort -u | head -4)" \
+				"-n 8, evidence by sample: $(grep -o '"home_node":[0-9]*\|"remote_evidence":\[[^]]*\]' "$T/spread8.out" |
+					tr '\n' ' ' | head -c 2500)" \
+				"threads (tid schedstat): $(for t in /proc/$SPR/task/*; do printf '%s %s; ' "${t##*/}" "$(cat $t/schedstat 2>/dev/null)"; done)"
+		fi
+		stop_hog "$SPR"
+		echo "# spread done at $(cut -d' ' -f1 /proc/uptime) s"
+	else
+		fail spread_stable_no_move "memhog --own-nodes --own-wake did not start: $(cat "$T/hog$nhog")"
+	fi
 fi
 
 has_tests memory || exit $((nfail > 125 ? 125 : nfail))
