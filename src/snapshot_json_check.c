@@ -214,7 +214,11 @@ static int access_proc_ok(json_object *a)
 	if (!json_object_is_type(a, json_type_object) ||
 	    one_of(a, "source", access_source_names, ACCESS_NSRC) ||
 	    one_of(a, "reason", access_why_names, ACCESS_NWHY) ||
-	    (is(a, "source", "damon") && jget(a, "reason") && !is(a, "reason", "on")) ||
+	    /* DAMON's numbers: usable (on), or shown and not used (stale,
+	     * measuring, unseen: access_proc_trust). */
+	    (is(a, "source", "damon") && jget(a, "reason") && !is(a, "reason", "on") &&
+	     !is(a, "reason", "stale") && !is(a, "reason", "measuring") &&
+	     !is(a, "reason", "unseen")) ||
 	    reals(a, real_r, NRANGES(real_r)))
 		return -EINVAL;
 	int64_t total[3];

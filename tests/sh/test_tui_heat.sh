@@ -82,6 +82,17 @@ case "$r" in
 "measuring none "*" on "*) ok "heat_measuring_reason ($r)" ;;
 *) bad heat_measuring_reason "$r" ;;
 esac
+# What the recorder writes of it, replay reads back (a sample with heat
+# that is not usable is not malformed), with its reason.
+"$PROG" --root "$T/young" -w "$T/y.zst" -n 2 -d 0.2 >/dev/null 2>"$T/yw"
+"$PROG" --replay "$T/y.zst" --json >"$T/yr" 2>>"$T/yw"
+r=$(python3 -c '
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+print(len(s), " ".join(p["access"]["reason"] for x in s for p in x["processes"] if p["pid"] == 1000))
+' "$T/yr" 2>&1)
+[ "$r" = "2 measuring measuring" ] && ! grep -q malformed "$T/yw" && ok "heat_measuring_replayed ($r)" ||
+	bad heat_measuring_replayed "$r; $(head -c 400 "$T/yw")"
 "$PROG" --root "$T/young" --format prometheus -n 1 >"$T/yp" 2>&1
 "$PROG" --root "$T/dm" --format prometheus -n 1 >"$T/op" 2>&1
 ! grep -q '^numatop_process_hot_remote_bytes{pid="1000"' "$T/yp" &&
