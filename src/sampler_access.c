@@ -156,8 +156,19 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 		 * and the kernel's look) is tried again at the next samples. */
 		a->retry_at = now + (a->why == ACCESS_IN_USE ? 10.0 : a->why == ACCESS_ERROR ? 2.0 :
 				     1e300);
+		/* EINVAL from "on": most likely a process that exited between
+		 * the check and the kernel's look. Tried again at the next
+		 * sample, said as stale heat, three times in a row before it
+		 * is called an error. */
+		if (rc == -EINVAL && a->why == ACCESS_ERROR && ++a->refused < 3) {
+			a->why = ACCESS_STALE;
+			snprintf(a->msg, sizeof(a->msg), "DAMON refused to start (%s); restarting",
+				 damon_ctl_message(&a->ctl));
+			a->retry_at = now;
+		}
 		return rc;
 	}
+	a->refused = 0;
 	a->started = true;
 	memcpy(a->pids, pids, n * sizeof(*pids));
 	memcpy(a->slot_since, since, n * sizeof(*since));

@@ -51,6 +51,7 @@ struct access_state {
 	int64_t kd_pid;
 	double request_ms;            /* the last answer's round trip, -1 none yet */
 	double last_answer;           /* when regions were last joined, -1 never */
+	int refused;                  /* starts DAMON refused in a row (EINVAL) */
 };
 
 /* Entries: by PID and start time, made with arrays for nnodes nodes. */
