@@ -249,6 +249,15 @@ size_t snapshot_no_perm(const struct snapshot *s);
  * (as root: "... not readable even as root (...)"); out "" and false
  * when every process could be read. */
 bool snapshot_no_perm_text(const struct snapshot *s, char *out, size_t n);
+/* The same in short, for a status line: "31 unreadable: run as root"
+ * (long) and "31 unreadable" (short); as root "1 unreadable even as
+ * root" and "1 unreadable". false when every process could be read. */
+bool snapshot_no_perm_short(const struct snapshot *s, char *lng, size_t nl, char *shrt,
+			    size_t ns);
+/* Why one process's placement is not readable, in words (no count):
+ * "not readable: run as root or with CAP_SYS_PTRACE", or as root "not
+ * readable even as root (...)". */
+const char *snapshot_no_perm_why(void);
 
 /* The sample's warnings, one line each, to fn: processes not readable
  * (snapshot_no_perm_text), processes left out

@@ -138,22 +138,36 @@ size_t snapshot_no_perm(const struct snapshot *s)
 	return n;
 }
 
+/* As root the advice would be wrong: what root cannot read is a process
+ * with capabilities this program lacks (a container's bounding set), or
+ * of another user namespace. */
+const char *snapshot_no_perm_why(void)
+{
+	return geteuid() == 0 ? "not readable even as root (more privileged than this program, or "
+				"in another user namespace)"
+			      : "not readable: run as root or with CAP_SYS_PTRACE";
+}
+
 bool snapshot_no_perm_text(const struct snapshot *s, char *out, size_t n)
 {
 	size_t np = snapshot_no_perm(s);
 	out[0] = '\0';
 	if (!np)
 		return false;
-	/* As root the advice would be wrong: what root cannot read is a
-	 * process with capabilities this program lacks (a container's
-	 * bounding set), or of another user namespace. */
-	if (geteuid() == 0)
-		snprintf(out, n, "%zu of %zu process%s not readable even as root (more privileged than "
-			 "this program, or in another user namespace)", np, s->nprocs,
-			 s->nprocs == 1 ? "" : "es");
-	else
-		snprintf(out, n, "%zu of %zu process%s not readable: run as root or with CAP_SYS_PTRACE",
-			 np, s->nprocs, s->nprocs == 1 ? "" : "es");
+	snprintf(out, n, "%zu of %zu process%s %s", np, s->nprocs, s->nprocs == 1 ? "" : "es",
+		 snapshot_no_perm_why());
+	return true;
+}
+
+bool snapshot_no_perm_short(const struct snapshot *s, char *lng, size_t nl, char *shrt,
+			    size_t ns)
+{
+	size_t np = snapshot_no_perm(s);
+	lng[0] = shrt[0] = '\0';
+	if (!np)
+		return false;
+	snprintf(lng, nl, "%zu unreadable%s", np, geteuid() == 0 ? " even as root" : ": run as root");
+	snprintf(shrt, ns, "%zu unreadable", np);
 	return true;
 }
 

@@ -121,8 +121,8 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 	snprintf(s, sizeof(s), "%-5s   %7s  %12s  %s", "Node", "free",
 		 a->job.n > 1 ? "tagged here" : "process here", "CPUs");
 	line(u, y0 + 1, x0, w, s);
-	int extra = UI_ACTION_REFUSED_ROWS(a);
-	int rows = h - 5 - extra, first = a->sel >= rows ? a->sel - rows + 1 : 0;
+	int extra = UI_ACTION_REFUSED_ROWS(a), hot_rows = UI_ACTION_HOT_ROWS(a);
+	int rows = h - 5 - extra - hot_rows, first = a->sel >= rows ? a->sel - rows + 1 : 0;
 	for (int i = first; i < (int)u->se.topo.nnodes && i - first < rows; i++) {
 		const struct topo_node *nd = &u->se.topo.nodes[i];
 		char fr[16], cpus[48], here[32];
@@ -143,7 +143,7 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 		attroff(at);
 	}
 	if (extra)
-		wrapped_warn(u, y0 + h - 3 - extra, y0 + h - 3, x0, w, a->refused);
+		wrapped_warn(u, y0 + h - 3 - extra - hot_rows, y0 + h - 3 - hot_rows, x0, w, a->refused);
 	if (a->rebind_dialog) {
 		snprintf(s, sizeof(s), "[%c] also migrate memory (a)", a->job.migrate ? 'x' : ' ');
 		line(u, y0 + h - 2, x0, w, s);
@@ -163,9 +163,7 @@ static void draw_choose(struct ui *u, struct ui_action *a, int y0, int x0, int h
 		line(u, y0 + h - 3, x0, w, s);
 	} else if (a->job.migrate) {
 		snprintf(s, sizeof(s), "only the hot part (h): n/a, %s", a->hot_why);
-		attron(ui_attr(u, C_DIM));
-		mvaddnstr(y0 + h - 3, x0 + 2, s, w - 4);
-		attroff(ui_attr(u, C_DIM));
+		wrapped_in(u, y0 + h - 3 - hot_rows, y0 + h - 2, x0, w, s, C_DIM);
 	}
 	line(u, y0 + h - 1, x0, w, w - 4 >= 42 ? "Up/Down: node  Enter: preview  Esc: cancel" :
 				   "Enter: preview  Esc: cancel");
@@ -358,7 +356,8 @@ void ui_action_draw(struct ui *u)
 	/* Preview and result: room for the kB rows of many nodes (about
 	 * five to a line). */
 	int kbl = u->se.topo.nnodes > 5 ? (int)((u->se.topo.nnodes - 1) / 5) : 0;
-	int h = a->st == ST_CHOOSE ? (int)u->se.topo.nnodes + 5 + UI_ACTION_REFUSED_ROWS(a) : a->st == ST_RUN ? 7 :
+	int h = a->st == ST_CHOOSE ? (int)u->se.topo.nnodes + 5 + UI_ACTION_REFUSED_ROWS(a) +
+						     UI_ACTION_HOT_ROWS(a) : a->st == ST_RUN ? 7 :
 		12 + 2 * kbl + (a->hot || a->cold ? 2 + 2 * kbl : 0);
 	if (h > LINES - 2)
 		h = LINES - 2;

@@ -30,6 +30,8 @@ struct ui_action {
 };
 /* The dialog's rows for a refusal (0 none). */
 #define UI_ACTION_REFUSED_ROWS(a) ((a)->refused[0] ? 3 : 0)
+/* A second row for why the hot part is not known (never cut). */
+#define UI_ACTION_HOT_ROWS(a) ((a)->job.migrate && !(a)->hot_known ? 1 : 0)
 
 /* Sets each target's ranges for the chosen mode (a->hot, a->cold) from
  * the snapshot's heat; false (the reason in u->msg, or a->refused when

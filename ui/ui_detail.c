@@ -216,7 +216,10 @@ void ui_draw_detail(struct ui *u, int y0, int h)
 			y++;
 		}
 	} else {
-		ui_putf(y++, 0, "numa_maps: %s", p ? nm_state_names[p->nm] : "unknown");
+		char why[200];
+		snprintf(why, sizeof(why), "numa_maps: %s", !p ? "unknown" : p->nm == NMS_NO_PERM ?
+			 snapshot_no_perm_why() : nm_state_names[p->nm]);
+		y = ui_put_wrapped(y, ymax, 0, why);
 	}
 	if (u->replay) {
 		attron(ui_attr(u, C_DIM));

@@ -239,6 +239,34 @@ static long max_help(const struct ui *u)
 	return m > 0 ? m : 0;
 }
 
+struct help_warn {
+	struct ui *u;
+	int y, ymax, n;
+};
+
+static void help_warn_line(void *ctx, const char *line)
+{
+	struct help_warn *w = ctx;
+	if (w->n++ == 0 && w->y < w->ymax) {
+		attron(ui_attr(w->u, C_LABEL) | A_BOLD);
+		mvaddnstr(w->y++, 1, "Warnings now (the status line says them in short)", COLS - 2);
+		attroff(ui_attr(w->u, C_LABEL) | A_BOLD);
+	}
+	attron(ui_attr(w->u, C_WARN));
+	w->y = ui_put_wrapped(w->y, w->ymax, 1, line);
+	attroff(ui_attr(w->u, C_WARN));
+}
+
+/* The topology's and the sample's warnings, whole; the next row. */
+static int help_warnings(struct ui *u, int y, int ymax)
+{
+	struct help_warn w = { u, y, ymax, 0 };
+	for (size_t i = 0; i < u->se.topo.nwarnings; i++)
+		help_warn_line(&w, u->se.topo.warnings[i]);
+	snapshot_warnings(&u->snap, help_warn_line, &w);
+	return w.n ? w.y + 1 : w.y;
+}
+
 static void d_help(struct ui *u, int y0, int h)
 {
 	attron(ui_attr(u, C_HEADER));
@@ -252,6 +280,9 @@ static void d_help(struct ui *u, int y0, int h)
 	mvaddnstr(y0, 0, title, COLS);
 	attroff(ui_attr(u, C_HEADER));
 	int y = y0 + 2, labw;
+	/* What the status line says in short, in whole, at the top. */
+	if (u->scroll == 0)
+		y = help_warnings(u, y, y0 + h);
 	help_lines(&labw);
 	const char *label, *text;
 	char buf[64];
@@ -359,7 +390,15 @@ void ui_draw(struct ui *u)
 	else
 		snprintf(where, sizeof(where), "%s%s", fsroot_is_live(u->se.root) ? "live" : "root ",
 			 fsroot_is_live(u->se.root) ? "" : fsroot_path(u->se.root));
+	/* What fits whole: the version goes first, then a tree's path is
+	 * said by its last part. */
 	snprintf(title, sizeof(title), " numatop-tui %s  %s", NUMATOP_VERSION, where);
+	if (ui_text_width(title) > COLS - x)
+		snprintf(title, sizeof(title), " %s", where);
+	const char *base = u->replay || fsroot_is_live(u->se.root) ? NULL :
+			   strrchr(fsroot_path(u->se.root), '/');
+	if (ui_text_width(title) > COLS - x && base && base[1])
+		snprintf(title, sizeof(title), " root ..%s", base);
 	if (x < COLS)
 		mvaddnstr(0, x, title, COLS - x);   /* never wrap onto the panels */
 	/* A full screen with keys of its own (Setup) shows those instead of

@@ -20,8 +20,42 @@ struct warn_lines {
 static void warn_line(void *ctx, const char *line)
 {
 	struct warn_lines *w = ctx;
-	if (w->y < w->ymax)
-		mvaddnstr(w->y++, 0, line, COLS);
+	w->y = ui_put_wrapped(w->y, w->ymax, 0, line);
+}
+
+/* The Nodes table's columns: header, width, and the order in which they
+ * are left out on a narrow terminal (0: never). */
+enum { NODE_NCOLS = 13 };
+static const struct { const char *hdr; int w, drop; } node_cols[NODE_NCOLS] = {
+	{ "NODE", 5, 0 }, { "TOTAL_kB", 11, 0 }, { "FREE_kB", 11, 0 }, { "FILE_kB", 10, 6 },
+	{ "ANON_kB", 10, 7 }, { "SHMEM_kB", 9, 5 }, { "numa_hit", 12, 8 }, { "miss", 9, 9 },
+	{ "foreign", 9, 3 }, { "other", 9, 4 }, { "hit/s", 8, 0 }, { "miss/s", 8, 0 },
+	{ "other/s", 8, 1 },
+};
+
+static void node_cols_line(const bool *on, const char *const *cells, char *out, size_t n)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (int k = 0; k < NODE_NCOLS && o < n; k++)
+		if (on[k])
+			o += (size_t)snprintf(out + o, n - o, "%s%*s", k ? " " : "", node_cols[k].w,
+					      cells ? cells[k] : node_cols[k].hdr);
+}
+
+static void node_cols_fit(bool *on)
+{
+	int w = 0;
+	for (int k = 0; k < NODE_NCOLS; k++) {
+		on[k] = true;
+		w += node_cols[k].w + (k > 0);
+	}
+	for (int d = 1; d <= 9 && w > COLS; d++)
+		for (int k = 0; k < NODE_NCOLS; k++)
+			if (node_cols[k].drop == d && on[k]) {
+				on[k] = false;
+				w -= node_cols[k].w + 1;
+			}
 }
 
 void ui_draw_nodes(struct ui *u, int y0, int h)
@@ -29,31 +63,35 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 	const struct topology *t = &u->se.topo;
 	const struct snapshot *s = &u->snap;
 	int y = y0, ymax = y0 + h;
+	/* The columns that fit, whole: the least needed go first. */
+	bool on[NODE_NCOLS];
+	node_cols_fit(on);
+	char line[512];
+	node_cols_line(on, NULL, line, sizeof(line));
 	attron(ui_attr(u, C_HEADER));
 	mvhline(y, 0, ' ', COLS);
-	ui_putf(y++, 0, "%5s %11s %11s %10s %10s %9s %12s %9s %9s %9s  %s", "NODE", "TOTAL_kB",
-		 "FREE_kB", "FILE_kB", "ANON_kB", "SHMEM_kB", "numa_hit", "miss", "foreign",
-		 "other", "rates/s: hit miss other");
+	mvaddnstr(y++, 0, line, COLS);
 	attroff(ui_attr(u, C_HEADER));
 	for (size_t i = 0; i < t->nnodes && y < ymax; i++) {
 		const struct node_sample *ns = &s->nodes[i];
-		char a[24], b[24], c[24], d[24], e[24], f[24], g[24], hh[24], k[24];
-		fmt_kb(a, sizeof(a), ns->mem.mem_total_kb);
-		fmt_kb(b, sizeof(b), ns->mem.mem_free_kb);
-		fmt_kb(c, sizeof(c), ns->mem.file_pages_kb);
-		fmt_kb(d, sizeof(d), ns->mem.anon_pages_kb);
-		fmt_kb(e, sizeof(e), ns->mem.shmem_kb);
-		fmt_kb(f, sizeof(f), ns->ns.v[NUMASTAT_HIT]);
-		fmt_kb(g, sizeof(g), ns->ns.v[NUMASTAT_MISS]);
-		fmt_kb(hh, sizeof(hh), ns->ns.v[NUMASTAT_FOREIGN]);
-		fmt_kb(k, sizeof(k), ns->ns.v[NUMASTAT_OTHER_NODE]);
-		char r1[16], r2[16], r3[16];
-		fmt_pct(r1, sizeof(r1), s->ns_rate[i][NUMASTAT_HIT]);
-		fmt_pct(r2, sizeof(r2), s->ns_rate[i][NUMASTAT_MISS]);
-		fmt_pct(r3, sizeof(r3), s->ns_rate[i][NUMASTAT_OTHER_NODE]);
-		char line[512];
-		snprintf(line, sizeof(line), "%5d %11s %11s %10s %10s %9s %12s %9s %9s %9s  %s %s %s",
-			 t->nodes[i].id, a, b, c, d, e, f, g, hh, k, r1, r2, r3);
+		char v[NODE_NCOLS][24];
+		snprintf(v[0], sizeof(v[0]), "%d", t->nodes[i].id);
+		fmt_kb(v[1], sizeof(v[1]), ns->mem.mem_total_kb);
+		fmt_kb(v[2], sizeof(v[2]), ns->mem.mem_free_kb);
+		fmt_kb(v[3], sizeof(v[3]), ns->mem.file_pages_kb);
+		fmt_kb(v[4], sizeof(v[4]), ns->mem.anon_pages_kb);
+		fmt_kb(v[5], sizeof(v[5]), ns->mem.shmem_kb);
+		fmt_kb(v[6], sizeof(v[6]), ns->ns.v[NUMASTAT_HIT]);
+		fmt_kb(v[7], sizeof(v[7]), ns->ns.v[NUMASTAT_MISS]);
+		fmt_kb(v[8], sizeof(v[8]), ns->ns.v[NUMASTAT_FOREIGN]);
+		fmt_kb(v[9], sizeof(v[9]), ns->ns.v[NUMASTAT_OTHER_NODE]);
+		fmt_pct(v[10], sizeof(v[10]), s->ns_rate[i][NUMASTAT_HIT]);
+		fmt_pct(v[11], sizeof(v[11]), s->ns_rate[i][NUMASTAT_MISS]);
+		fmt_pct(v[12], sizeof(v[12]), s->ns_rate[i][NUMASTAT_OTHER_NODE]);
+		const char *cells[NODE_NCOLS];
+		for (int k = 0; k < NODE_NCOLS; k++)
+			cells[k] = v[k];
+		node_cols_line(on, cells, line, sizeof(line));
 		mvaddnstr(y++, 0, line, COLS);
 		for (size_t p = 0; p < ns->npools && y < ymax; p++) {
 			snprintf(line, sizeof(line), "      hugepages %lld kB: %lld total, %lld free",
@@ -71,23 +109,20 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 	}
 	/* The kernel's NUMA balancing and tiers, then per node its rates. */
 	if (s->nk.node && y + 1 < ymax) {
-		char line[512];
 		fmt_balancing(s, line, sizeof(line));
-		mvaddnstr(++y, 0, line, COLS);
-		y++;
+		y = ui_put_wrapped(y + 1, ymax, 0, line);
 		if (fmt_tiers(s, line, sizeof(line)) && y < ymax)
-			mvaddnstr(y++, 0, line, COLS);
+			y = ui_put_wrapped(y, ymax, 0, line);
 		/* Several tiers: each, fast -> slow, and the kernel's knobs. */
 		for (size_t j = 0; tiers_multi(&s->nk.tiers) && j < s->nk.tiers.ntiers && y < ymax; j++) {
 			snapshot_tier_text(s, j, line, sizeof(line));
-			mvaddnstr(y, 2, line, COLS - 2);
-			y++;
+			y = ui_put_wrapped(y, ymax, 2, line);
 			if (y < ymax && u->hist.samples > 1)
 				ui_history_tier_line(u, j, y++, 4, COLS - 4);
 		}
 		if (tiers_multi(&s->nk.tiers) && y < ymax) {
 			snapshot_tiering_text(s, line, sizeof(line));
-			mvaddnstr(y++, 2, line, COLS - 2);
+			y = ui_put_wrapped(y, ymax, 2, line);
 		}
 		for (size_t i = 0; i < t->nnodes && y < ymax; i++) {
 			const double *r = s->nk.node_rate[i];
@@ -100,13 +135,13 @@ void ui_draw_nodes(struct ui *u, int y0, int h)
 			snprintf(line, sizeof(line), "%5d  numa pages migrated %s  pgmigrate %s  promoted %s"
 				 "  demoted %s", t->nodes[i].id, a, b, c, d);
 			attron(ui_attr(u, C_DIM));
-			mvaddnstr(y++, 0, line, COLS);
+			y = ui_put_wrapped(y, ymax, 0, line);
 			attroff(ui_attr(u, C_DIM));
 		}
 	}
 	attron(ui_attr(u, C_WARN));
 	for (size_t i = 0; i < t->nwarnings && y < ymax; i++)
-		mvaddnstr(y++, 0, t->warnings[i], COLS);
+		y = ui_put_wrapped(y, ymax, 0, t->warnings[i]);
 	struct warn_lines wl = { y, ymax };
 	snapshot_warnings(&u->snap, warn_line, &wl);
 	attroff(ui_attr(u, C_WARN));
@@ -206,14 +241,14 @@ void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *
 	size_t nn = u->se.topo.nnodes;
 	/* Past the end (the sample's tiers changed under the menu): the
 	 * sort as it is. */
-	*k = u->sort;
+	*k = u->sort_eff;
 	if (n)
 		label[0] = '\0';
 	for (int c = 0; c < COL_NCOLS; c++) {
 		const struct col_def *d = col_get((enum snap_col)c);
 		if (d->per_node) {
 			if (i < nn) {
-				*k = (struct sort_key){ (enum snap_col)c, (int)i, d->desc_sort, NULL };
+				*k = (struct sort_key){ (enum snap_col)c, (int)i, d->desc_sort, NULL, false };
 				snprintf(label, n, "N%d (kB on node %d)", u->se.topo.nodes[i].id, u->se.topo.nodes[i].id);
 				return;
 			}
@@ -222,13 +257,13 @@ void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *
 			const struct tier_model *m = &u->snap.nk.tiers;
 			if (i < m->ntiers) {
 				int id = m->tier[i].id;
-				*k = (struct sort_key){ (enum snap_col)c, id, d->desc_sort, NULL };
+				*k = (struct sort_key){ (enum snap_col)c, id, d->desc_sort, NULL, false };
 				snprintf(label, n, "T%d (kB on tier %d)", id, id);
 				return;
 			}
 			i -= m->ntiers;
 		} else if (i-- == 0) {
-			*k = (struct sort_key){ (enum snap_col)c, -1, d->desc_sort, NULL };
+			*k = (struct sort_key){ (enum snap_col)c, -1, d->desc_sort, NULL, false };
 			snprintf(label, n, "%s", d->name);
 			return;
 		}
@@ -252,7 +287,7 @@ void ui_draw_sort_menu(struct ui *u)
 		struct sort_key k;
 		char label[64];
 		ui_sort_menu_entry(u, (size_t)(first + r), &k, label, sizeof(label));
-		bool cur = col_same(k.col, k.node, u->sort.col, u->sort.node);
+		bool cur = col_same(k.col, k.node, u->sort_eff.col, u->sort_eff.node);
 		int a = first + r == u->sort_sel ? ui_attr(u, C_SELECTED) : ui_attr(u, C_FKEY_LABEL);
 		attron(a);
 		mvprintw(y0 + 1 + r, x0 + 1, "%c %-*.*s", cur ? '*' : ' ', w - 4, w - 4, label);

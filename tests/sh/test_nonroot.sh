@@ -140,7 +140,7 @@ EOF
 	wait_for() { n=${2:-30}; while [ "$n" -gt 0 ]; do screen | grep -qF -- "$1" && return 0; sleep 0.1; n=$((n - 1)); done; return 1; }
 	keys() { tmux send-keys -t nr "$@"; sleep 0.3; }
 	if wait_for F10Quit 50; then ok nonroot_tui_starts; else bad nonroot_tui_starts "$(screen)"; fi
-	screen | grep -Eq '^Tasks: .* [0-9]+ of [0-9]+ processes not readable: run as root or with CAP_SYS_PTRACE' \
+	screen | grep -Eq '^Tasks: .*  [0-9]+ unreadable: run as root' \
 		&& ok nonroot_tui_says_not_readable || bad nonroot_tui_says_not_readable "$(screen | grep '^Tasks')"
 	keys N   # by PID, ascending: PID 1 first
 	keys Home   # the selection (the largest process) may be far down: to the top

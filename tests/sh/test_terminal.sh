@@ -773,7 +773,8 @@ press thr Home; sleep "$KD"
 r0=$(first_row)
 H=$(wc -l <"$T/thr.txt")
 hl=$(grep -n '^ *PID' "$T/thr.txt" | head -1 | cut -d: -f1)
-nshown=$(sed -n 's/^Tasks: \([0-9]*\) shown.*/\1/p' "$T/thr.txt" | head -1)
+# (Tasks: N shown of M, or in short Tasks: N/M)
+nshown=$(sed -n 's/^Tasks: \([0-9]*\)\( shown\|\/\).*/\1/p' "$T/thr.txt" | head -1)
 area=$((H - 1 - ${hl:-0}))
 rows=$(awk -v a="${hl:-0}" -v b="$H" 'NR > a && NR < b && /[^ ]/' "$T/thr.txt" | wc -l)
 want=$area; [ -n "$nshown" ] && [ "$nshown" -lt "$area" ] && want=$nshown

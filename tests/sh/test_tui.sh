@@ -115,7 +115,7 @@ tmux resize-window -t $S -x 80 -y 24; sleep 0.5
 s=$(screen); echo "$s" | grep -q 'F10Quit' && echo "$s" | grep -Eq 'PID. USER' && ok tui_resize_80x24 || bad tui_resize_80x24 "$s"
 # There, the status line holds whole fields only (none cut mid-word).
 st=$(echo "$s" | grep '^Tasks:' | sed 's/ *$//')
-echo "$st" | grep -Eq '^Tasks: .*(interval [0-9.]+s|age [0-9.]+s|tool CPU [0-9.-]+%|\]|ms)$' && ok tui_80x24_status_whole_fields \
+echo "$st" | grep -Eq '^Tasks: .*(interval [0-9.]+s|age [0-9.]+s|tool CPU [0-9.-]+%|\]|ms|heat: (no DAMON in this kernel|none))$' && ok tui_80x24_status_whole_fields \
 	|| bad tui_80x24_status_whole_fields "$st"
 # There, COMMAND keeps 20 columns at least: WHY goes first.
 hdr=$(echo "$s" | grep -E 'PID. USER')
