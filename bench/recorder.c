@@ -87,7 +87,7 @@ int recorder_measure(size_t samples, size_t warmup, double delay, struct recorde
 	}
 	uint64_t n0;
 	rec_writer_stats(w, &bytes[0], &n0);
-	struct sort_key key = { COL_REMOTE, -1, true, NULL };
+	struct sort_key key = { COL_REMOTE, -1, true, NULL, false };
 	struct output_opts oo = { .root_label = "/" };
 	double procs = 0;
 	for (size_t i = 0; i < samples && !rc; i++) {

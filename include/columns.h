@@ -16,6 +16,7 @@ enum snap_col {
 	COL_FAST, COL_SLOW, COL_SLOW_PCT,      /* memory tiers */
 	COL_HOTSLOW, COL_COLDFAST,             /* memory tiers x access heat */
 	COL_TIER,                              /* T<id>: kB on memory_tier<id> */
+	COL_ADVICE,                            /* the one fix, in short (why.h) */
 	COL_NCOLS
 };
 struct sort_key {
@@ -26,7 +27,14 @@ struct sort_key {
 	/* The sample's tier model (COL_TIER's values), NULL none:
 	 * snapshot_sort sets it from the snapshot. */
 	const struct tier_model *tiers;
+	/* The default order, no sort chosen: by REMOTE until some process's
+	 * heat is usable, then by HOTREM (HOTSLOW when the sample has
+	 * memory tiers): the culprit first (col_sort_effective). */
+	bool heat_default;
 };
+/* The key a sort of s uses: key, or for heat_default the heat's column
+ * once heat is usable in s (descending). */
+struct sort_key col_sort_effective(const struct sort_key *key, const struct snapshot *s);
 /* Sort by the key (col_compare: unknown values last in both directions,
  * ties by resident memory, largest first, then PID). */
 void snapshot_sort(struct snapshot *s, const struct sort_key *key);
@@ -42,6 +50,7 @@ struct col_ctx {
 	bool full_command;       /* COMMAND: the command line (the monitor,
 				  * batch text with -c), else the name */
 	const struct tier_model *tiers;   /* the sample's tiers (T<id>), NULL none */
+	const struct snapshot *snap;      /* ADVICE: the sample's advice, NULL none */
 };
 
 struct col_def {

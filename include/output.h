@@ -59,6 +59,8 @@ struct output_opts {
 	const struct output_stats *stats;    /* NULL: not said */
 	bool cgroups;               /* text: the cgroup table (--cgroups) */
 	bool full_command;          /* text: COMMAND is the command line (-c) */
+	const struct sort_key *sort;  /* text: the order, said on the heat line
+				       * (NULL: not said) */
 };
 
 /* Both return 0, or -errno when the stream failed (e.g. -EPIPE). The

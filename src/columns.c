@@ -13,6 +13,8 @@
 #include "buf.h"
 #include "sanitize.h"
 #include "format.h"
+#include "tiers.h"
+#include "why.h"
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -299,6 +301,25 @@ static void c_command(const struct col_ctx *c, const struct snap_proc *p, int no
 	sanitize_term(s, out, n);
 }
 
+/* ADVICE: the advice's action and node in a word (why.h). A move of
+ * memory that waits for usable heat says "wait". */
+static void c_advice(const struct col_ctx *c, const struct snap_proc *p, int node, char *out,
+		     size_t n)
+{
+	(void)node;
+	const struct why_result *w = c->snap ? snapshot_why(c->snap, p) : NULL;
+	if (!w) {              /* judged small, or not read */
+		snprintf(out, n, "%s", p->nm == NMS_OK ? "none" : "-");
+		return;
+	}
+	switch (w->action) {
+	case WHY_ACT_MIGRATE: snprintf(out, n, "migrate->N%d", w->node); break;
+	case WHY_ACT_REBIND: snprintf(out, n, "rebind->N%d", w->node); break;
+	case WHY_ACT_MIGRATE_HOT: snprintf(out, n, "hot->N%d", w->node); break;
+	default: snprintf(out, n, "%s", strstr(w->text, "waits for it") ? "wait" : "none"); break;
+	}
+}
+
 /* ---- the table ------------------------------------------------------- */
 
 static const struct col_def cols[COL_NCOLS] = {
@@ -321,7 +342,7 @@ static const struct col_def cols[COL_NCOLS] = {
 	[COL_WHY] = { "WHY", "WHY", "WHY",
 		      "why REMOTE: none policy cpuset shared_file spread spill moved unknown demoted "
 		      "slow_tier_hot",
-		      -11, -13, 1, false, false, NULL, s_why, c_why },
+		      -13, -13, 1, false, false, NULL, s_why, c_why },
 	[COL_RACC] = { "RACC%", "RACC%", "RACC%",
 		       "kernel's sampled NUMA faults on another node than the thread's (NUMA balancing)",
 		       7, 6, 1, true, false, v_racc, NULL, c_racc },
@@ -360,6 +381,10 @@ static const struct col_def cols[COL_NCOLS] = {
 	[COL_TIER] = { "T", "T", "T",
 		       "T<id>: kB resident on the nodes of memory_tier<id> (numa_maps); T: every tier",
 		       10, 7, 1, true, false, NULL, NULL, col_tier_cell, true, col_tier_num },
+	[COL_ADVICE] = { "ADVICE", "ADVICE", "ADVICE",
+			 "the one fix in short: migrate->N<id>, rebind->N<id>, hot->N<id> (its hot part), "
+			 "wait (heat not usable yet), none; the whole advice: x, detail, JSON",
+			 -13, -13, 1, false, false, NULL, NULL, c_advice },
 };
 
 const struct col_def *col_get(enum snap_col c)
@@ -434,7 +459,7 @@ int col_parse_sort(const struct topology *t, const char *name, struct sort_key *
 		return rc;
 	if ((cols[r.col].per_node || cols[r.col].per_tier) && r.node < 0)
 		return -EINVAL;
-	*key = (struct sort_key){ r.col, r.node, cols[r.col].desc_sort, NULL };
+	*key = (struct sort_key){ r.col, r.node, cols[r.col].desc_sort, NULL, false };
 	return 0;
 }
 
@@ -651,6 +676,10 @@ int col_compare(const struct snap_proc *a, const struct snap_proc *b,
 	}
 	if (k->descending)
 		r = -r;
+	/* Heat ties (unknown, measuring, none hot): the most remote first. */
+	if (r == 0 && (k->col == COL_HOT || k->col == COL_HOTREM || k->col == COL_HOTREM_PCT ||
+		       k->col == COL_HOTSLOW))
+		r = (b->remote_kb > a->remote_kb) - (b->remote_kb < a->remote_kb);
 	if (r == 0 && k->col != COL_RSS)        /* ties: the biggest first */
 		r = (b->info.rss_kb > a->info.rss_kb) - (b->info.rss_kb < a->info.rss_kb);
 	if (r == 0)
@@ -669,15 +698,30 @@ void snapshot_sort(struct snapshot *s, const struct sort_key *key)
 	 * file-static state. */
 	if (s->nprocs < 2)
 		return;
-	struct sort_key k = *key;
+	struct sort_key k = col_sort_effective(key, s);
 	k.tiers = &s->nk.tiers;      /* the T<id> values: this sample's tiers */
 	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, &k);
+}
+
+struct sort_key col_sort_effective(const struct sort_key *key, const struct snapshot *s)
+{
+	struct sort_key k = *key;
+	if (!k.heat_default || !s->nacc)
+		return k;
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (access_usable(s->procs[i].acc)) {
+			k.col = tiers_multi(&s->nk.tiers) ? COL_HOTSLOW : COL_HOTREM;
+			k.node = -1;
+			k.descending = true;
+			break;
+		}
+	return k;
 }
 
 int col_setup(const struct topology *t, const char *sort, const char *spec, bool age,
 	      struct sort_key *key, struct col_list *l, char *err, size_t errsz)
 {
-	*key = (struct sort_key){ COL_REMOTE, -1, true, NULL };
+	*key = (struct sort_key){ COL_REMOTE, -1, true, NULL, true };
 	if (sort && col_parse_sort(t, sort, key) != 0) {
 		snprintf(err, errsz, "-s: no column '%s' on this machine", sort);
 		return -EINVAL;

@@ -18,6 +18,8 @@ static void print_warning(void *ctx, const char *line)
 	fprintf(ctx, "warning: %s\n", line);
 }
 
+static void heat_line(FILE *f, const struct snapshot *s, const struct output_opts *o);
+
 static void header(FILE *f, const struct snapshot *s, const struct output_opts *o)
 {
 	const struct topology *t = s->topo;
@@ -50,9 +52,46 @@ static void header(FILE *f, const struct snapshot *s, const struct output_opts *
 	if (ns->warmup)
 		fprintf(f, "warming up: placement read for %zu of %zu processes\n", ns->known,
 			s->nprocs);
+	heat_line(f, s, o);
 	for (size_t i = 0; i < t->nwarnings; i++)
 		fprintf(f, "warning: %s\n", t->warnings[i]);
 	snapshot_warnings(s, print_warning, f);
+}
+
+/* Access heat: who measures it and how many processes' heat is usable, or
+ * why there is none; then the order of the table, which follows the heat
+ * by default (columns.h: heat_default). */
+static void heat_line(FILE *f, const struct snapshot *s, const struct output_opts *o)
+{
+	const struct access_status *as = &s->access;
+	char heat[200];
+	if (as->why == ACCESS_ON) {
+		size_t usable = 0, shown = 0;
+		for (size_t i = 0; i < s->nprocs; i++) {
+			shown += s->procs[i].acc != NULL;
+			usable += access_usable(s->procs[i].acc) != NULL;
+		}
+		char win[32] = "";
+		if (as->window_s > 0)
+			snprintf(win, sizeof(win), ", window %.2fs", as->window_s);
+		snprintf(heat, sizeof(heat), "heat: DAMON, %zu of %zu watched%s; usable for %zu of %zu "
+			 "(the others measuring, stale or unseen: ~)", as->monitored, as->max_targets, win,
+			 usable, shown);
+		if (usable == shown)
+			snprintf(heat, sizeof(heat), "heat: DAMON, %zu of %zu watched%s; usable for %zu",
+				 as->monitored, as->max_targets, win, usable);
+	} else {
+		snprintf(heat, sizeof(heat), "heat: %s", access_why_text(as->why));
+	}
+	char order[96] = "";
+	if (o->sort) {
+		struct sort_key k = col_sort_effective(o->sort, s);
+		char name[32];
+		col_ref_name(s->topo, (struct col_ref){ k.col, k.node }, name, sizeof(name));
+		snprintf(order, sizeof(order), "  sorted by %s%s%s", name, k.descending ? "" : " ascending",
+			 o->sort->heat_default && k.col != o->sort->col ? " (heat known)" : "");
+	}
+	fprintf(f, "%s%s\n", heat, order);
 }
 
 /* The node table's metrics, from the per-node field table, in order. */
@@ -226,7 +265,7 @@ static void proc_line(FILE *f, const struct col_ctx *c, const struct col_list *l
 
 static void proc_table(FILE *f, const struct snapshot *s, const struct output_opts *o)
 {
-	struct col_ctx c = { s->topo, false, -1, o->full_command, &s->nk.tiers };
+	struct col_ctx c = { s->topo, false, -1, o->full_command, &s->nk.tiers, s };
 	struct col_list def = { 0 };
 	const struct col_list *l = o->cols;
 	if (!l || !l->n) {

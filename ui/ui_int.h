@@ -83,6 +83,7 @@ struct ui {
 	struct session se;       /* root, topology, sampler, HMAT, measurement */
 	struct snapshot snap;
 	struct sort_key sort;
+	struct sort_key sort_eff;      /* the order shown: sort, or the heat default (col_sort_effective) */
 	enum ui_screen screen, back;
 	uint32_t *rows;          /* visible process indexes (filter, tree) */
 	int *depth;              /* tree depth per row */
@@ -136,6 +137,9 @@ struct ui {
 	struct col_list cols;    /* the table's columns (-o, F2, A) */
 	bool heat_cols;          /* the default columns: HOT.. added once
 				  * a sample had access heat (false: -o) */
+	/* Columns the monitor added itself (heat, tiers x heat): shown,
+	 * never written to the settings file unless the user adds them. */
+	bool col_auto[COL_NCOLS];
 	bool tier_cols_auto;     /* the default columns follow the sample's
 				  * tiers: FAST, SLOW, SLOW% (two), T<id>
 				  * and SLOW% (more), set again when the
@@ -239,6 +243,9 @@ int ui_attr(const struct ui *u, enum ui_color c);
 void ui_put(int y, int x, const char *s, int maxcols);
 /* printf at (y, x), cut at the right edge (never wrapped onto the next
  * line); the column after what was written. */
+/* s from (y, x) in as many rows as it needs before ymax, broken at
+ * spaces; returns the next row. */
+int ui_put_wrapped(int y, int ymax, int x, const char *s);
 int ui_putf(int y, int x, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Display columns of a UTF-8 string. */
 int ui_text_width(const char *s);

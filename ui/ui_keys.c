@@ -26,13 +26,24 @@ void ui_select_row(struct ui *u, long row)
 static void resort(struct ui *u)
 {
 	snapshot_sort(&u->snap, &u->sort);
+	u->sort_eff = col_sort_effective(&u->sort, &u->snap);
 	ui_rebuild_rows(u);
+}
+
+/* A sort chosen: the order shown becomes the user's (no heat default). */
+static void own_sort(struct ui *u)
+{
+	u->sort = u->sort_eff;
+	u->sort.heat_default = false;
 }
 
 static void set_sort(struct ui *u, enum snap_col c, int node)
 {
-	if (col_same(u->sort.col, u->sort.node, c, node))
+	own_sort(u);
+	if (col_same(u->sort.col, u->sort.node, c, node)) {
+		resort(u);
 		return;
+	}
 	u->sort.col = c;
 	u->sort.node = node;
 	u->sort.descending = col_get(c)->desc_sort;
@@ -53,7 +64,7 @@ static void k_heat(struct ui *u, int ch) { (void)ch; u->show_heatmap = !u->show_
 static void k_age(struct ui *u, int ch) { (void)ch; col_list_set_age(&u->cols, col_list_find(&u->cols, COL_AGE) < 0); }
 static void k_layer(struct ui *u, int ch) { (void)ch; ui_next_layer(u); }
 static void k_measure(struct ui *u, int ch) { (void)ch; ui_measure_open(u); }
-static void k_invert(struct ui *u, int ch) { (void)ch; u->sort.descending = !u->sort.descending; resort(u); }
+static void k_invert(struct ui *u, int ch) { (void)ch; own_sort(u); u->sort.descending = !u->sort.descending; resort(u); }
 static void k_tree(struct ui *u, int ch) { (void)ch; u->tree = !u->tree; ui_rebuild_rows(u); }
 /* H: thread rows in or out; the selection stays on its process and the
  * table scrolls to show it (rows before it may have gone). */
@@ -122,7 +133,7 @@ static void k_sort_menu(struct ui *u, int ch)
 		struct sort_key k;
 		char label[64];
 		ui_sort_menu_entry(u, i, &k, label, sizeof(label));
-		if (col_same(k.col, k.node, u->sort.col, u->sort.node))
+		if (col_same(k.col, k.node, u->sort_eff.col, u->sort_eff.node))
 			u->sort_sel = (int)i;
 	}
 	u->screen = SCR_SORT;
@@ -329,7 +340,7 @@ const struct ui_key ui_keys[] = {
 	{ 'M', k_sortkey, NULL, NULL, NULL, false },
 	{ 'T', k_sortkey, NULL, NULL, NULL, false },
 	{ 'N', k_sortkey, NULL, NULL, NULL, false },
-	{ 'R', k_sortkey, "R", "sort by REMOTE (the default)", NULL, false },
+	{ 'R', k_sortkey, "R", "sort by REMOTE (the default until the heat is known: HOTREM)", NULL, false },
 	{ ' ', k_tag, "Space", "tag / untag the process", NULL, false },
 	{ 'c', k_tag_children, "c", "tag the process and its children", NULL, false },
 	{ 'U', k_untag, "U", "untag all", NULL, false },

@@ -90,6 +90,7 @@ static int ui_open(struct ui *u, const struct ui_config *o)
 	if (u->se.have_meas)
 		ui_measure_adopt(u);
 	ui_settings_load(u);
+	u->sort_eff = u->sort;
 	return 0;
 }
 
@@ -187,6 +188,9 @@ void ui_sample(struct ui *u)
 	else if (u->snap.proc_rc == 0)
 		ui_prune_tags(u);   /* not after a failed scan: it lists nobody */
 	/* Access heat came: its columns join the default ones, once. */
+	bool had[COL_NCOLS];
+	for (int c = 0; c < COL_NCOLS; c++)
+		had[c] = col_list_find(&u->cols, (enum snap_col)c) >= 0;
 	if (u->heat_cols && u->snap.nacc && col_list_set_access(&u->cols, true) == 0)
 		u->heat_cols = false;
 	follow_tiers(u);
@@ -194,7 +198,13 @@ void ui_sample(struct ui *u)
 	if (u->tier_heat_cols && u->snap.nacc && tiers_multi(&u->snap.nk.tiers) &&
 	    col_list_set_tier_heat(&u->cols, true) == 0)
 		u->tier_heat_cols = false;
+	for (int c = 0; c < COL_NCOLS; c++)
+		if (!had[c] && (c == COL_HOT || c == COL_HOTREM || c == COL_HOTREM_PCT ||
+				c == COL_HOTSLOW || c == COL_COLDFAST) &&
+		    col_list_find(&u->cols, (enum snap_col)c) >= 0)
+			u->col_auto[c] = true;
 	snapshot_sort(&u->snap, &u->sort);
+	u->sort_eff = col_sort_effective(&u->sort, &u->snap);
 	ui_rebuild_rows(u);
 	ui_cg_rebuild(u);
 	if (to_history)
@@ -223,6 +233,7 @@ static bool warm_step(struct ui *u)
 		return false;
 	}
 	snapshot_sort(&u->snap, &u->sort);
+	u->sort_eff = col_sort_effective(&u->sort, &u->snap);
 	ui_rebuild_rows(u);
 	return true;
 }

@@ -173,13 +173,20 @@ void ui_replay_jump(struct ui *u, const char *text)
 void ui_replay_status(const struct ui *u, char *out, size_t n)
 {
 	const struct replay *r = u->rp->r;
-	char when[40] = "?";
+	char when[64] = "?";
 	struct tm tm;
 	time_t t = replay_when(r);
-	if (t >= 0 && localtime_r(&t, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
+	/* Tenths of a second and the recorder's sample number: samples
+	 * less than a second apart are told apart (t visibly moves). */
+	if (t >= 0 && localtime_r(&t, &tm)) {
+		char hms[32], zone[16];
+		strftime(hms, sizeof(hms), "%Y-%m-%d %H:%M:%S", &tm);
+		strftime(zone, sizeof(zone), "%Z", &tm);
+		int tenth = u->snap.wall.tv_sec == t ? (int)(u->snap.wall.tv_nsec / 100000000L) : 0;
+		snprintf(when, sizeof(when), "%s.%d %s", hms, tenth, zone);
+	}
 	const char *f = strrchr(replay_file(r), '/');
-	snprintf(out, n, "replay %s  %s", when, f ? f + 1 : replay_file(r));
+	snprintf(out, n, "replay %s  sample %u  %s", when, u->snap.seq, f ? f + 1 : replay_file(r));
 }
 
 static void k_next(struct ui *u, int ch) { (void)ch; move_to(u, REPLAY_NEXT, 0, "the last sample"); }

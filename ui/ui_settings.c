@@ -17,9 +17,11 @@ static void collect(const struct ui *u, struct settings *s)
 	s->sort_descending = u->sort.descending;
 	size_t off = 0;
 	for (size_t i = 0; i < u->cols.n && off < sizeof(s->columns); i++) {
+		if (u->col_auto[u->cols.v[i].col])
+			continue;       /* added by the monitor: not a setting */
 		char name[32];
 		col_ref_name(t, u->cols.v[i], name, sizeof(name));
-		int k = snprintf(s->columns + off, sizeof(s->columns) - off, "%s%s", i ? "," : "", name);
+		int k = snprintf(s->columns + off, sizeof(s->columns) - off, "%s%s", off ? "," : "", name);
 		off += k > 0 ? (size_t)k : 0;
 	}
 	s->show_nodes = u->show_nodes;
@@ -83,6 +85,10 @@ void ui_settings_load(struct ui *u)
 		}
 	}
 	from_file = s;
+	/* REMOTE, descending, is the default (files before the heat
+	 * default wrote it whenever anything changed): the heat default
+	 * stays. */
+	key.heat_default = key.col == COL_REMOTE && s.sort_descending != 0;
 	if (!o->sort && s.sort[0])
 		u->sort = key;
 	if (!o->sort && s.sort_descending >= 0)

@@ -30,7 +30,7 @@ int ui_proc_table_col_at(const struct ui *u, int x)
 
 bool sorted_by_hdr(const struct ui *u, int i)
 {
-	return col_same(u->sort.col, u->sort.node, u->hdr[i].col, u->hdr[i].node);
+	return col_same(u->sort_eff.col, u->sort_eff.node, u->hdr[i].col, u->hdr[i].node);
 }
 
 /* Lay the columns out: the N entry becomes one column per node when they
@@ -49,41 +49,66 @@ static size_t shown(const struct col_ctx *c, const struct col_ref *r)
 	return 1;
 }
 
-static void layout(struct ui *u, const struct col_ctx *c)
+/* The command keeps UI_CMD_MIN columns: the optional columns go first,
+ * least useful first (never the one sorted by). The first UI_PRE_DROP of
+ * them also give way to the per-node columns: where a process's memory
+ * is matters more than the WHY words or the heat's detail (x and the
+ * detail still say them), so the per-node kB columns stay when heat
+ * arrives instead of collapsing into blocks. */
+static const enum snap_col drop_order[] = { COL_WHY, COL_HOT, COL_HOTREM_PCT, COL_CGROUP,
+					    COL_POLICY, COL_AGE,
+					    COL_THREADS, COL_TIME, COL_RACC, COL_CPU,
+					    COL_REMOTE_PCT, COL_USER };
+#define UI_PRE_DROP 6
+
+/* The width of the columns besides the per-node ones (the command at 12),
+ * without those dropped. */
+static int fixed_width(const struct ui *u, const struct col_ctx *c, const bool *dropped)
 {
-	size_t nn = u->se.topo.nnodes;
 	int fixed = 0;
 	for (size_t i = 0; i < u->cols.n; i++) {
 		const struct col_ref *r = &u->cols.v[i];
-		if (r->col == COL_NODE && r->node < 0)
+		if ((r->col == COL_NODE && r->node < 0) || (dropped[r->col] && r->col != COL_COMMAND))
 			continue;
 		fixed += ((r->col == COL_COMMAND ? 12 : col_width(c, r->col)) + 1) * (int)shown(c, r);
 	}
+	return fixed;
+}
+
+static void layout(struct ui *u, const struct col_ctx *c)
+{
+	size_t nn = u->se.topo.nnodes;
 	size_t nodecols = 0;
 	for (size_t i = 0; i < u->cols.n; i++)
 		nodecols += u->cols.v[i].col == COL_NODE && u->cols.v[i].node < 0;
-	bool expand = fixed + (int)(nodecols * nn) * (NODE_W + 1) <= COLS;
 	int bw = nn < 5 ? 5 : (int)nn;
-	/* Blocks: REMOTE and 6 characters of command must still be seen. */
-	bool blocks_fit = fixed - 6 + (int)nodecols * (bw + 1) <= COLS;
-	/* Narrow: where a node is matters more than the WHY words (x and
-	 * the detail still say them). */
-	bool drop_why = false;
-	long wi = col_list_find(&u->cols, COL_WHY);
-	if (nodecols && !expand && !blocks_fit && wi >= 0) {
-		int fw = fixed - col_width(c, COL_WHY) - 1;
-		expand = fw + (int)(nodecols * nn) * (NODE_W + 1) <= COLS;
-		blocks_fit = fw - 6 + (int)nodecols * (bw + 1) <= COLS;
-		drop_why = expand || blocks_fit;
-	}
-	/* The command keeps UI_CMD_MIN columns: the optional columns go
-	 * first, least useful first (never the one sorted by). */
-	static const enum snap_col drop_order[] = { COL_WHY, COL_HOT, COL_HOTREM_PCT, COL_CGROUP,
-						    COL_POLICY, COL_AGE,
-						    COL_THREADS, COL_TIME, COL_RACC, COL_CPU,
-						    COL_REMOTE_PCT, COL_USER };
 	bool dropped[COL_NCOLS] = { false };
-	dropped[COL_WHY] = drop_why;
+	bool expand = false, blocks_fit = false;
+	/* One column per node, else blocks (REMOTE and 6 characters of
+	 * command must still be seen), each first with every optional
+	 * column, then with fewer of the first UI_PRE_DROP. */
+	for (int pass = 0; pass < 2 && nodecols && !expand && !blocks_fit; pass++) {
+		memset(dropped, 0, sizeof(dropped));
+		for (size_t m = 0; m <= UI_PRE_DROP; m++) {
+			if (m > 0) {
+				enum snap_col d = drop_order[m - 1];
+				if (d == u->sort_eff.col || col_list_find(&u->cols, d) < 0)
+					continue;
+				dropped[d] = true;
+			}
+			int fixed = fixed_width(u, c, dropped);
+			if (pass == 0 && fixed + (int)(nodecols * nn) * (NODE_W + 1) <= COLS) {
+				expand = true;
+				break;
+			}
+			if (pass == 1 && fixed - 6 + (int)nodecols * (bw + 1) <= COLS) {
+				blocks_fit = true;
+				break;
+			}
+		}
+	}
+	if (!expand && !blocks_fit)
+		memset(dropped, 0, sizeof(dropped));
 	bool cmd_last = u->cols.n && u->cols.v[u->cols.n - 1].col == COL_COMMAND;
 	for (size_t k = 0; cmd_last && k <= sizeof(drop_order) / sizeof(drop_order[0]); k++) {
 		int w = 0;
@@ -96,7 +121,7 @@ static void layout(struct ui *u, const struct col_ctx *c)
 		}
 		if (COLS - w >= UI_CMD_MIN || k == sizeof(drop_order) / sizeof(drop_order[0]))
 			break;
-		if (drop_order[k] != u->sort.col)
+		if (drop_order[k] != u->sort_eff.col)
 			dropped[drop_order[k]] = true;
 	}
 	u->nhdr = 0;
@@ -157,7 +182,7 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 	bool last = i + 1 == u->nhdr;
 	char raw[600];
 	if (!p) {
-		const char *mark = sorted_by_hdr(u, i) ? (u->sort.descending ? "v" : "^") : " ";
+		const char *mark = sorted_by_hdr(u, i) ? (u->sort_eff.descending ? "v" : "^") : " ";
 		if (h->col == COL_NODE && h->node < 0)
 			snprintf(out, n, "%-*.*s", w, w, "NODES");
 		else {
@@ -214,7 +239,7 @@ static void cell_text(struct ui *u, const struct col_ctx *c, int i, const struct
 
 void ui_draw_table(struct ui *u, int y, int h)
 {
-	struct col_ctx c = { &u->se.topo, true, -1, true, &u->snap.nk.tiers };
+	struct col_ctx c = { &u->se.topo, true, -1, true, &u->snap.nk.tiers, &u->snap };
 	layout(u, &c);
 	for (int i = 0; i < u->nhdr && c.mark_node < 0; i++)
 		if (u->hdr[i].col == COL_NODE)

@@ -100,7 +100,7 @@ int batch_run(const struct options *o, FILE *out, FILE *err)
 	sigstop_install(on_signal);
 	signal(SIGPIPE, SIG_IGN);   /* a closed pipe shows up as EPIPE */
 	struct output_stats stats = { 0 };
-	struct output_opts oo = { .root_label = o->root, .show_age = o->show_age,
+	struct output_opts oo = { .root_label = o->root, .show_age = o->show_age, .sort = &key,
 				  .cols = o->columns ? &cols : NULL,
 				  .meas = se.have_meas ? &se.meas : NULL,
 				  .metrics = &o->metrics,

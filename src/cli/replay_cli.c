@@ -41,7 +41,7 @@ static int print_model(const struct options *o, struct replay *rp, struct snapsh
 	snapshot_sort(snap, key);
 	char label[300];
 	snprintf(label, sizeof(label), "replay %s", replay_file(rp));
-	struct output_opts oo = { .root_label = label, .show_age = o->show_age,
+	struct output_opts oo = { .root_label = label, .show_age = o->show_age, .sort = key,
 				  .cols = o->columns ? cols : NULL,
 				  .metrics = &o->metrics, .cgroups = o->cgroups,
 				  .full_command = o->full_command };

@@ -224,7 +224,7 @@ int serve_run(const struct options *o, FILE *out, FILE *err)
 		session_close(&se);
 		return 1;
 	}
-	struct sort_key key = { COL_REMOTE, -1, true, NULL };
+	struct sort_key key = { COL_REMOTE, -1, true, NULL, false };
 	struct output_stats stats = { 0 };
 	struct output_opts oo = { .root_label = o->root, .meas = se.have_meas ? &se.meas : NULL,
 				  .metrics = &o->metrics, .stats = &stats };

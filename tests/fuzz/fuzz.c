@@ -288,7 +288,7 @@ static void t_snapshot_json(const char *s, size_t size)
 			if (snap.procs[i].home >= (int)t.nnodes || (snap.procs[i].why_idx >= 0 &&
 			    (size_t)snap.procs[i].why_idx >= snap.nwhy))
 				abort();
-		struct sort_key key = { COL_REMOTE, -1, true, NULL };
+		struct sort_key key = { COL_REMOTE, -1, true, NULL, false };
 		snapshot_sort(&snap, &key);
 		FILE *f = fopen("/dev/null", "w");
 		struct output_opts oo = { .root_label = "fuzz", .cgroups = true };
@@ -354,7 +354,7 @@ static void replay_show(const struct snapshot *snap, const struct history *h)
 	}
 	free(text);
 	struct col_list l = { 0 };
-	struct col_ctx c = { snap->topo, true, 0, true, &snap->nk.tiers };
+	struct col_ctx c = { snap->topo, true, 0, true, &snap->nk.tiers, snap };
 	if (col_list_default(&l, true, true) == 0 && col_list_set_tiers(&l, &snap->nk.tiers) == 0)
 		for (size_t i = 0; i < snap->nprocs; i++)
 			for (size_t k = 0; k < l.n; k++)
@@ -455,7 +455,7 @@ static void t_replay(const char *s, size_t size)
 		for (; np < snap.nprocs && np < 8; np++)
 			pids[np] = snap.procs[np].info.pid;
 		history_add(&h, &snap, pids, np);
-		struct sort_key key = { COL_REMOTE, -1, true, NULL };
+		struct sort_key key = { COL_REMOTE, -1, true, NULL, false };
 		snapshot_sort(&snap, &key);
 		replay_show(&snap, &h);
 		char *line;

@@ -221,6 +221,10 @@ named "$bn" >/dev/null
 sleep 0.3
 mon -d 0.5
 keys '\' "nts$tag" Enter
+# A's row there before it is searched for (a loaded machine: the filter
+# and the first samples come late; k on no row, or another, says nothing
+# of A).
+wait_for "$an" 100
 keys / "$an" Enter
 keys k
 if ! wait_for "Send signal to PID $A" 20; then
@@ -251,6 +255,7 @@ an2=nts${tag}D; cn=nts${tag}C
 named "$cn" >/dev/null
 sleep 0.3
 mon -d 0.5
+wait_for "$an2" 100
 keys / "$an2" Enter
 keys Enter
 if ! wait_for "PID $A2  $an2" 20; then

@@ -24,7 +24,8 @@ start() { # start WIDTH HEIGHT ARGS...
 start 160 50 --root "$T/dm" -d 5
 s=$(screen)
 echo "$s" | grep -q 'heat: DAMON 2/16' && ok tui_heat_status || bad tui_heat_status "$(echo "$s" | grep Tasks)"
-echo "$s" | grep -q 'HOT  HOTREM  HOTREM%' && ok tui_heat_columns || bad tui_heat_columns "$(echo "$s" | grep 'PID ')"
+# (sorted by HOTREM once the heat is known: its header marked)
+echo "$s" | grep -q 'HOT  HOTREMv HOTREM%' && ok tui_heat_columns || bad tui_heat_columns "$(echo "$s" | grep 'PID ')"
 # 1000: 96 MiB hot; its threads run on N0 and N1, so the hot remote part
 # is the interleaved region's 16 MiB on each of N2 and N3: 32 MiB.
 echo "$s" | grep -Eq '^ +1000 .* 96\.0M +32\.0M +33\.3 ' && ok tui_heat_row || bad tui_heat_row "$(echo "$s" | grep ' 1000 ')"

@@ -42,9 +42,9 @@ keys Down Down Down Down Down Down Down Down Down
 keys Enter
 keys Escape
 after=$(hdr)
-# (At 120 columns POLICY leaves COMMAND under 20: the per-node columns
-# fold into one NODES column first.)
-[ "$after" = "USER POLICY HOME CPU% RSS NODES REMOTEv REMOTE% WHY COMMAND" ] &&
+# (At 120 columns POLICY leaves COMMAND under 20: WHY gives way to the
+# per-node columns, which stay whole.)
+[ "$after" = "USER POLICY HOME CPU% RSS N0 N1 N2 N3 REMOTEv REMOTE% COMMAND" ] &&
 	ok tui_setup_remove_add || bad tui_setup_remove_add "before: $before / after: $after"
 # Move COMMAND up to the front with ] / [ and reset with r.
 keys F2
@@ -60,14 +60,19 @@ for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do keys Delete; done
 keys Escape
 [ "$(hdr)" = "COMMAND" ] && screen | grep -q '^/usr/sbin/dbserver' && ok tui_setup_one_left || bad tui_setup_one_left "$(hdr)"
 
-# --- the status line at 80 columns: the hidden kernel threads are said
-# before the rest, and nothing wraps onto the table ------------------------
+# --- the status line: the hidden kernel threads are said where there is
+# room (120 columns), after the fields; at 80 the fields come first, and
+# nothing wraps onto the table ---------------------------------------------
 K=$T/tree; cp -r $TREE "$K"
 add_kthread "$K" 2 0 kthreadd
 add_kthread "$K" 77 2 'kworker/0:1'
+start 120 24 --root "$K"
+st=$(screen | grep '^Tasks:')
+echo "$st" | grep -q '^Tasks: 4 shown of 4  interval .*  2 kernel threads hidden (K)' && [ "$(echo "$st" | wc -l)" -eq 1 ] &&
+	ok tui_status_120_kthreads || bad tui_status_120_kthreads "$(screen)"
 start 80 24 --root "$K"
 st=$(screen | grep '^Tasks:')
-echo "$st" | grep -q '^Tasks: 4 shown of 4  2 kernel threads hidden (K)' && [ "$(echo "$st" | wc -l)" -eq 1 ] &&
+echo "$st" | grep -q '^Tasks: 4 shown of 4  interval ' && [ "$(echo "$st" | wc -l)" -eq 1 ] &&
 	screen | grep -A1 '^Tasks:' | tail -1 | grep -Eq '^ +PID +USER' &&
 	ok tui_status_80_kthreads || bad tui_status_80_kthreads "$(screen)"
 

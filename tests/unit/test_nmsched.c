@@ -552,7 +552,7 @@ static void sampler_warmup_steps(void)
 	CHECK(snap.nm_stats.known > 0 && snap.nm_stats.known < snap.nprocs);
 	CHECK_EQ_INT(snap.nm_stats.budget_ms, 100);
 	/* Sorted by the front end meanwhile: steps find processes by PID. */
-	struct sort_key key = { COL_PID, 0, true, NULL };
+	struct sort_key key = { COL_PID, 0, true, NULL, false };
 	snapshot_sort(&snap, &key);
 	int left = sampler_warmup(s, &snap, 0.01);           /* one read */
 	CHECK(left > 0);
@@ -768,7 +768,7 @@ static void sampler_records_follow_pids(void)
 	CHECK(total[0] != total[1] && total[1] != total[2]);
 	/* Sorted by the front end (PID descending); a process leaves, one
 	 * comes before the others (PID 1500, a copy of 2000). */
-	struct sort_key key = { COL_PID, 0, true, NULL };
+	struct sort_key key = { COL_PID, 0, true, NULL, false };
 	snapshot_sort(&snap, &key);
 	snprintf(cmd, sizeof(cmd), "cd %s/proc && rm -rf 3000 && cp -r 2000 1500 && "
 		 "sed -i 's/^2000 /1500 /' 1500/stat", dir);

@@ -42,7 +42,7 @@ static void run(struct session *se, long iterations, struct seen *e, int *rc, ch
 	stop = 0;
 	e->stop = &stop;
 	e->sorted = true;
-	struct sort_key key = { COL_PID, -1, false, NULL };
+	struct sort_key key = { COL_PID, -1, false, NULL, false };
 	struct snapshot snap;
 	memset(&snap, 0, sizeof(snap));
 	struct sample_loop l = { .smp = se->smp, .key = &key, .delay = 0, .iterations = iterations,

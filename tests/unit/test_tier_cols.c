@@ -88,8 +88,8 @@ static void cells(void)
 	memset(&p, 0, sizeof(p));
 	p.nm = NMS_OK;
 	p.node_kb = kb;
-	struct col_ctx text = { NULL, false, -1, false, &m };
-	struct col_ctx mon = { NULL, true, -1, true, &m };
+	struct col_ctx text = { NULL, false, -1, false, &m, NULL };
+	struct col_ctx mon = { NULL, true, -1, true, &m, NULL };
 	char out[64];
 	col_cell(&text, COL_TIER, 4, &p, out, sizeof(out));
 	CHECK_EQ_STR(out, "10");
@@ -107,7 +107,7 @@ static void cells(void)
 	/* Unknown, not 0: no such tier, no model, the placement not read. */
 	col_cell(&text, COL_TIER, 5, &p, out, sizeof(out));
 	CHECK_EQ_STR(out, "-");
-	struct col_ctx none = { NULL, false, -1, false, NULL };
+	struct col_ctx none = { NULL, false, -1, false, NULL, NULL };
 	col_cell(&none, COL_TIER, 4, &p, out, sizeof(out));
 	CHECK_EQ_STR(out, "-");
 	p.nm = NMS_NO_PERM;
@@ -171,7 +171,7 @@ static void sort_order(void)
 	for (int i = 0; i < 4; i++)
 		CHECK_EQ_INT(p[i].info.pid, 11 + i);
 	/* The comparison alone, without a model: unknown on both sides. */
-	struct sort_key bare = { COL_TIER, 4, true, NULL };
+	struct sort_key bare = { COL_TIER, 4, true, NULL, false };
 	CHECK_EQ_INT(col_compare(&p[0], &p[1], &bare), -1);   /* by PID */
 	tiers_free(&s.nk.tiers);
 }
