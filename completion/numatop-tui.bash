@@ -3,6 +3,13 @@
 # Options, formats and column names come from the program's own --help, so
 # they follow the program; node and memory tier ids from /sys (or
 # NUMATOP_TUI_ROOT / --root on the line); PIDs from /proc.
+#
+# Every name read from a tree or the machine is data: a --root tree may be
+# someone's capture, and its directory names anything ("node8$(cmd)").
+# No such name reaches compgen -W (which expands $(...), backticks and
+# variables in its words) or an unquoted expansion (which globs): only
+# names in the form the option takes are kept (node ids are digits), and
+# candidates are matched with [[ ]] and added to COMPREPLY one by one.
 
 _numatop_tui_help()
 {
@@ -22,45 +29,58 @@ _numatop_tui_root()
 	printf '%s\n' "${root%/}"
 }
 
+# _numatop_tui_id NAME: NAME is an id as the program writes it (0, or
+# digits with no leading 0, at most 2147483647). Checked as a pattern
+# first: the arithmetic sees digits only.
+_numatop_tui_id()
+{
+	[[ $1 == 0 || ($1 == [1-9]* && $1 != *[!0-9]* && ${#1} -le 10) ]] &&
+		((10#$1 <= 2147483647))
+}
+
 # Its node ids.
 _numatop_tui_nodes()
 {
-	local d
+	local d id
 	for d in "$(_numatop_tui_root)"/sys/devices/system/node/node[0-9]*; do
-		[[ -d $d ]] && printf '%s\n' "${d##*/node}"
+		id=${d##*/node}
+		[[ -d $d ]] && _numatop_tui_id "$id" && printf '%s\n' "$id"
 	done
 }
 
 # Its memory tier ids.
 _numatop_tui_tiers()
 {
-	local d
+	local d id
 	for d in "$(_numatop_tui_root)"/sys/devices/virtual/memory_tiering/memory_tier[0-9]*; do
-		[[ -d $d ]] && printf '%s\n' "${d##*/memory_tier}"
+		id=${d##*/memory_tier}
+		[[ -d $d ]] && _numatop_tui_id "$id" && printf '%s\n' "$id"
 	done
 }
 
 _numatop_tui_columns()
 {
-	local cols n
-	cols=$(_numatop_tui_help "$1" | sed -n '/^Columns/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
-	for n in $cols; do
+	local n id
+	while IFS= read -r n; do
 		if [[ $n == "N<id>" ]]; then
 			printf 'N\n'
-			_numatop_tui_nodes | sed 's/^/N/'
+			while IFS= read -r id; do printf 'N%s\n' "$id"; done < <(_numatop_tui_nodes)
 		elif [[ $n == "T<id>" ]]; then
 			printf 'T\n'
-			_numatop_tui_tiers | sed 's/^/T/'
+			while IFS= read -r id; do printf 'T%s\n' "$id"; done < <(_numatop_tui_tiers)
 		else
 			printf '%s\n' "$n"
 		fi
-	done
+	done < <(_numatop_tui_help "$1" | sed -n '/^Columns/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
 }
 
 _numatop_tui_pids()
 {
 	local p
-	for p in /proc/[0-9]*; do printf '%s\n' "${p#/proc/}"; done
+	for p in /proc/[0-9]*; do
+		p=${p#/proc/}
+		[[ $p != *[!0-9]* ]] && printf '%s\n' "$p"
+	done
 }
 
 # The words of $1 (one a line) that start with $2, ignoring case (column
@@ -73,16 +93,25 @@ _numatop_tui_ci()
 	done <<<"$1"
 }
 
+# _numatop_tui_add CUR: each line of the input that starts with CUR goes
+# into COMPREPLY as it is (never expanded, split or globbed).
+_numatop_tui_add()
+{
+	local w
+	while IFS= read -r w; do
+		[[ -n $w && $w == "$1"* ]] && COMPREPLY+=("$w")
+	done
+}
+
 # Complete the last element of a comma-separated list.
 _numatop_tui_list()
 {
 	local cur=$1 words=$2 prefix="" w
 	[[ $cur == *,* ]] && prefix=${cur%,*},
-	local IFS=$'\n'
 	COMPREPLY=()
-	for w in $(_numatop_tui_ci "$words" "${cur##*,}"); do
+	while IFS= read -r w; do
 		COMPREPLY+=("$prefix$w")
-	done
+	done < <(_numatop_tui_ci "$words" "${cur##*,}")
 	type compopt &>/dev/null && compopt -o nospace 2>/dev/null
 }
 
@@ -96,42 +125,42 @@ _numatop_tui()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 	local prog=${COMP_WORDS[0]}
+	COMPREPLY=()
 	case $prev in
 	-s | --sort)
-		local IFS=$'\n'
-		COMPREPLY=($(_numatop_tui_ci "$(_numatop_tui_columns "$prog")" "$cur"))
+		_numatop_tui_add "" < <(_numatop_tui_ci "$(_numatop_tui_columns "$prog")" "$cur")
 		return ;;
 	-o | --columns)
 		_numatop_tui_list "$cur" "$(_numatop_tui_columns "$prog")"
 		return ;;
 	--to)
-		COMPREPLY=($(compgen -W "$(_numatop_tui_nodes)" -- "$cur"))
+		_numatop_tui_add "$cur" < <(_numatop_tui_nodes)
 		return ;;
 	-p | --pid)
 		_numatop_tui_list "$cur" "$(_numatop_tui_pids)"
 		return ;;
 	--migrate | --rebind)
-		COMPREPLY=($(compgen -W "$(_numatop_tui_pids)" -- "$cur"))
+		_numatop_tui_add "$cur" < <(_numatop_tui_pids)
 		return ;;
 	-r | --root | --capture)
-		if declare -F _filedir >/dev/null; then _filedir -d; else COMPREPLY=($(compgen -d -- "$cur")); fi
+		if declare -F _filedir >/dev/null; then _filedir -d; else _numatop_tui_add "" < <(compgen -d -- "$cur"); fi
 		return ;;
 	-w | --record | --replay)
 		# a file, or a directory of daily files
-		if declare -F _filedir >/dev/null; then _filedir; else COMPREPLY=($(compgen -f -- "$cur")); fi
+		if declare -F _filedir >/dev/null; then _filedir; else _numatop_tui_add "" < <(compgen -f -- "$cur"); fi
 		return ;;
 	-u | --user)
-		COMPREPLY=($(compgen -u -- "$cur"))
+		_numatop_tui_add "" < <(compgen -u -- "$cur")
 		return ;;
 	--format)
-		COMPREPLY=($(compgen -W "$(_numatop_tui_help "$prog" | sed -n '/^Formats/,/^$/p' |
-			awk 'NR > 1 && NF { print $1 }')" -- "$cur"))
+		_numatop_tui_add "$cur" < <(_numatop_tui_help "$prog" | sed -n '/^Formats/,/^$/p' |
+			awk 'NR > 1 && NF { print $1 }')
 		return ;;
 	--metrics-by)
-		COMPREPLY=($(compgen -W "pid comm" -- "$cur"))
+		_numatop_tui_add "$cur" <<<$'pid\ncomm'
 		return ;;
 	--capture-processes)
-		COMPREPLY=($(compgen -W "all none top:" -- "$cur"))
+		_numatop_tui_add "$cur" <<<$'all\nnone\ntop:'
 		return ;;
 	-d | --delay | -n | --iterations | --budget | --metrics-top | --metrics-min-remote | \
 	--keep-days | --begin | --end)
@@ -140,9 +169,9 @@ _numatop_tui()
 	# Options start within the first 8 columns of --help; the lines
 	# indented further continue a text (and may start with --format).
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$(_numatop_tui_help "$prog" |
+		_numatop_tui_add "$cur" < <(_numatop_tui_help "$prog" |
 			grep -oE '^ {1,7}(-[A-Za-z], )?--[a-z-]+|^ {1,7}-[A-Za-z]' | tr -d ' ,' |
-			sed -E 's/^(-[A-Za-z])(--)/\1 \2/')" -- "$cur"))
+			sed -E 's/^(-[A-Za-z])(--)/\1\n\2/')
 	fi
 } &&
 	complete -F _numatop_tui numatop-tui
