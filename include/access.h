@@ -105,7 +105,9 @@ double access_region_idle_s(const struct damon_region *r, double aggr_s);
 /* One hot or warm region of a process, for the detail and migrate hot. */
 struct access_region {
 	uint64_t start, end;
-	int nr_accesses, max_accesses;  /* samples with an access / per interval */
+	int64_t nr_accesses;            /* samples with an access, 0..UINT_MAX; -1
+					 * unknown (then warm: neither hot nor cold) */
+	int max_accesses;               /* samples per interval, -1 unknown */
 	double age_s;                   /* how long it kept this rate */
 	enum access_heat heat;
 	int64_t resident_kb;            /* estimated from the sampled pages, -1 unknown */

@@ -104,7 +104,10 @@
 #define DAMON_RECORD_MAX 4096
 
 /* One region of tried_regions. start < end always (a region whose range
- * cannot be read is not kept); the rest -1 when unknown or absent. */
+ * cannot be read is not kept); the rest -1 when unknown or absent.
+ * nr_accesses and age are the kernel's unsigned ints: 0..DAMON_ANY_U32,
+ * and a file that is empty, not a decimal number, negative or past
+ * UINT_MAX is unknown (-1), never 0 nor cut to a smaller width. */
 struct damon_region {
 	uint64_t start, end;
 	int64_t nr_accesses;        /* samples with an access, per aggregation */

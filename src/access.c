@@ -224,7 +224,7 @@ void access_join(const struct access_join_in *in, struct access_proc *out,
 			struct access_region *o = &reg[(*nreg)++];
 			o->start = r->start;
 			o->end = r->end;
-			o->nr_accesses = (int)r->nr_accesses;
+			o->nr_accesses = r->nr_accesses;
 			o->max_accesses = maxacc;
 			o->age_s = r->age >= 0 ? (double)r->age * in->aggr_s : -1;
 			o->heat = h;

@@ -112,7 +112,7 @@ json_object *access_json_proc(const struct snapshot *s, const struct snap_proc *
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, r->end);
 		json_object_object_add(ro, "end", json_object_new_string(hex));
 		json_object_object_add(ro, "heat", json_object_new_string(access_heat_names[r->heat]));
-		json_object_object_add(ro, "nr_accesses", json_object_new_int(r->nr_accesses));
+		json_object_object_add(ro, "nr_accesses", num(r->nr_accesses));
 		json_object_object_add(ro, "max_accesses", r->max_accesses > 0 ?
 				       json_object_new_int(r->max_accesses) : NULL);
 		json_object_object_add(ro, "age_s", real(r->age_s, 1));
@@ -249,7 +249,7 @@ int access_json_read(struct snapshot *s, json_object *root)
 			if (!ok || g->start >= g->end || h < 0)
 				return -EINVAL;
 			g->heat = (enum access_heat)h;
-			g->nr_accesses = (int)jget_i64(r, "nr_accesses");
+			g->nr_accesses = jget_i64(r, "nr_accesses");   /* null: -1 */
 			g->max_accesses = (int)jget_i64(r, "max_accesses");
 			g->age_s = jget_dbl(r, "age_s");
 			g->resident_kb = jget_i64(r, "resident_kb");

@@ -81,11 +81,14 @@ int damon_parse_state(const char *buf, size_t len, enum damon_kd_state *out)
 	return 0;
 }
 
-/* An optional count: -1 when absent, not a number, or past INT64_MAX. */
-static int64_t opt_count(const struct damon_region_text *t, enum damon_region_field f)
+/* An optional count, 0..max (max <= INT64_MAX): -1 when absent, not a
+ * number (a sign included), or past max (past UINT64_MAX too: parsed in
+ * 64 bits, -ERANGE). */
+static int64_t opt_count(const struct damon_region_text *t, enum damon_region_field f,
+			 uint64_t max)
 {
 	uint64_t v;
-	if (!t->f[f] || damon_parse_u64(t->f[f], t->len[f], &v) != 0 || v > INT64_MAX)
+	if (!t->f[f] || damon_parse_u64(t->f[f], t->len[f], &v) != 0 || v > max)
 		return -1;
 	return (int64_t)v;
 }
@@ -98,9 +101,10 @@ int damon_parse_region(const struct damon_region_text *t, struct damon_region *o
 		return -EINVAL;
 	out->start = s;
 	out->end = e;
-	out->nr_accesses = opt_count(t, DAMON_RF_NR_ACCESSES);
-	out->age = opt_count(t, DAMON_RF_AGE);
-	out->sz_filter_passed = opt_count(t, DAMON_RF_SZ_FILTER_PASSED);
+	/* The kernel's unsigned ints: a larger number is not one of its. */
+	out->nr_accesses = opt_count(t, DAMON_RF_NR_ACCESSES, DAMON_ANY_U32);
+	out->age = opt_count(t, DAMON_RF_AGE, DAMON_ANY_U32);
+	out->sz_filter_passed = opt_count(t, DAMON_RF_SZ_FILTER_PASSED, INT64_MAX);
 	/* A target's regions do not overlap, so no region passes more bytes
 	 * than it has. */
 	if (out->sz_filter_passed > 0 && (uint64_t)out->sz_filter_passed > e - s)

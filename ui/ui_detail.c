@@ -89,7 +89,10 @@ static int draw_heat(struct ui *u, const struct snap_proc *p, int y, int ymax)
 		const struct access_region *r = &a->regions[i];
 		char sz[16], acc[16], ra[16], what[200];
 		fmt_human_kb(sz, sizeof(sz), (int64_t)((r->end - r->start) / 1024));
-		snprintf(acc, sizeof(acc), "%d/%d", r->nr_accesses, r->max_accesses);
+		if (r->nr_accesses >= 0)
+			snprintf(acc, sizeof(acc), "%u/%d", (unsigned)r->nr_accesses, r->max_accesses);
+		else
+			snprintf(acc, sizeof(acc), "?/%d", r->max_accesses);
 		fmt_age(ra, sizeof(ra), r->age_s);
 		n = snprintf(line, sizeof(line), "%016llx-%016llx %7s %7s %6s",
 			     (unsigned long long)r->start, (unsigned long long)r->end, sz, acc, ra);

@@ -185,6 +185,20 @@ static void parsers_region(void)
 	CHECK_EQ_INT(r.nr_accesses, -1);
 	CHECK_EQ_INT(r.age, -1);
 	CHECK_EQ_INT(r.sz_filter_passed, 4096);
+	/* The kernel's counts are unsigned ints: 0..UINT_MAX, past it unknown
+	 * (never wrapped, never cut to an int). */
+	CHECK_EQ_INT(region("0", "4096", "2147483648", "4294967295\n", NULL, &r), 0);
+	CHECK_EQ_INT(r.nr_accesses, 2147483648LL);
+	CHECK_EQ_INT(r.age, 4294967295LL);
+	CHECK_EQ_INT(region("0", "4096", "4294967296", "9223372036854775807", NULL, &r), 0);
+	CHECK_EQ_INT(r.nr_accesses, -1);
+	CHECK_EQ_INT(r.age, -1);
+	CHECK_EQ_INT(region("0", "4096", "", "18446744073709551616", NULL, &r), 0);
+	CHECK_EQ_INT(r.nr_accesses, -1);
+	CHECK_EQ_INT(r.age, -1);
+	CHECK_EQ_INT(region("0", "4096", "0", "0", NULL, &r), 0);
+	CHECK_EQ_INT(r.nr_accesses, 0);                        /* 0 is a count, not unknown */
+	CHECK_EQ_INT(r.age, 0);
 	/* The range must be a range. */
 	CHECK_EQ_INT(region("8192", "4096", "1", "1", NULL, &r), -EINVAL);
 	CHECK_EQ_INT(region("4096", "4096", "1", "1", NULL, &r), -EINVAL);
