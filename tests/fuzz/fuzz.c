@@ -639,7 +639,8 @@ static const struct fuzz_target targets[] = {
 	{ "cgroup_numa_stat", t_cgroup_numa_stat }, { "cgroup_proc", t_cgroup_proc },
 	{ "pid_sched", t_pid_sched }, { "zoneinfo", t_zoneinfo },
 	{ "snapshot_json", t_snapshot_json }, { "recording", t_recording }, { "replay", t_replay },
-	{ "damon_region", t_damon_region }, { "damon_record", t_damon_record },
+	{ "damon_region", t_damon_region }, { "damon_numbers", t_damon_numbers },
+	{ "damon_record", t_damon_record },
 	{ "damon_scalar", t_damon_scalar }, { "access_json", t_access_json },
 };
 

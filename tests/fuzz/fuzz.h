@@ -15,10 +15,11 @@ struct topology;
 int fuzz_recording_header(const char *s, size_t size, struct topology *t,
 			  const char **body, size_t *blen);
 
-/* fuzz_damon.c: DAMON's sysfs values and tried regions, our record, and
- * the access heat of a recorded sample. */
+/* fuzz_damon.c: DAMON's sysfs values and tried regions (and a region's
+ * numbers alone), our record, and the access heat of a recorded sample. */
 void t_damon_scalar(const char *s, size_t size);
 void t_damon_region(const char *s, size_t size);
+void t_damon_numbers(const char *s, size_t size);
 void t_damon_record(const char *s, size_t size);
 void t_access_json(const char *s, size_t size);
 

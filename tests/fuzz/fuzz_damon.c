@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "access_json.h"
 #include "damon.h"
 #include "fuzz.h"
@@ -46,7 +47,8 @@ void t_damon_scalar(const char *s, size_t size)
 /* DAMON's tried regions: records split by newlines, each record's files
  * (start|end|nr_accesses|age|sz_filter_passed, a missing one absent); the
  * first byte picks how many targets to split the regions among. A kept
- * region is a range, its counts are unknown (-1) or real, the bytes that
+ * region is a range, its counts are unknown (-1) or real (nr_accesses and
+ * age within the kernel's unsigned int), the bytes that
  * passed no more than its size; a split covers every region in order, each
  * target's rising, and falls between targets. */
 void t_damon_region(const char *s, size_t size)
@@ -75,6 +77,7 @@ void t_damon_region(const char *s, size_t size)
 		struct damon_region x;
 		if (damon_parse_region(&t, &x) == 0) {
 			if (x.start >= x.end || x.nr_accesses < -1 || x.age < -1 ||
+			    x.nr_accesses > (int64_t)DAMON_ANY_U32 || x.age > (int64_t)DAMON_ANY_U32 ||
 			    x.sz_filter_passed < -1 ||
 			    (x.sz_filter_passed > 0 && (uint64_t)x.sz_filter_passed > x.end - x.start))
 				abort();
@@ -95,6 +98,87 @@ void t_damon_region(const char *s, size_t size)
 			if (k > 0 && r[first[k]].start >= r[first[k] - 1].end)
 				abort();                       /* a fall between targets */
 		}
+	}
+}
+
+/* What a count's file says, read independently of damon_parse.c: blanks
+ * (and NULs) around, then decimal digits only, the number at most max;
+ * anything else unknown (-1). */
+static int64_t ref_count(const char *s, size_t n, uint64_t max)
+{
+	size_t a = 0, b = n;
+	while (a < b && strchr(" \t\n\r", s[a]))      /* strchr finds the NUL too */
+		a++;
+	while (b > a && strchr(" \t\n\r", s[b - 1]))
+		b--;
+	if (a == b)
+		return -1;
+	uint64_t v = 0;
+	for (size_t i = a; i < b; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	return (int64_t)v;
+}
+
+/* The bytes as each numeric file of a region in turn (nr_accesses, age,
+ * sz_filter_passed), the others valid: the region parses (its range is
+ * one), the field is what ref_count reads (nr_accesses and age bound to
+ * the kernel's unsigned int, DAMON_ANY_U32; the bytes that passed to the
+ * region's size), so never negative but the unknown -1 and never past
+ * its bound; the other fields are untouched. Its heat: hot exactly when
+ * nr_accesses > 0, never cold with an unknown count or age; joined, the
+ * region is listed with the same count and its age in seconds (-1
+ * unknown). */
+void t_damon_numbers(const char *s, size_t size)
+{
+	static const uint64_t size_b = 4096;
+	for (int f = DAMON_RF_NR_ACCESSES; f <= DAMON_RF_SZ_FILTER_PASSED; f++) {
+		struct damon_region_text t = { { "4096\n", "8192\n", "3\n", "7\n", "1024\n" },
+					       { 5, 5, 2, 2, 5 } };
+		t.f[f] = s;
+		t.len[f] = size;
+		struct damon_region r;
+		if (damon_parse_region(&t, &r) != 0 || r.start != 4096 || r.end != 8192)
+			abort();
+		int64_t want = ref_count(s, size, f == DAMON_RF_SZ_FILTER_PASSED ?
+							  (uint64_t)INT64_MAX : DAMON_ANY_U32);
+		if (f == DAMON_RF_SZ_FILTER_PASSED && want > (int64_t)size_b)
+			want = -1;
+		int64_t got[3] = { r.nr_accesses, r.age, r.sz_filter_passed };
+		int64_t other[3] = { 3, 7, 1024 };
+		for (int k = 0; k < 3; k++) {
+			int64_t w = k == f - DAMON_RF_NR_ACCESSES ? want : other[k];
+			if (got[k] != w)
+				abort();
+		}
+		if (r.nr_accesses < -1 || r.nr_accesses > (int64_t)DAMON_ANY_U32 ||
+		    r.age < -1 || r.age > (int64_t)DAMON_ANY_U32)
+			abort();
+		enum access_heat h = access_region_heat(&r, 1.0);
+		if ((h == ACCESS_HOT) != (r.nr_accesses > 0) ||
+		    (h == ACCESS_COLD && (r.nr_accesses < 0 || r.age < 0)))
+			abort();
+		int64_t kb[3], reg_kb[1], res = 4, total = 8;
+		struct access_region reg[1];
+		struct access_proc a = { .hot_node_kb = kb, .warm_node_kb = kb + 1,
+					 .cold_node_kb = kb + 2 };
+		struct access_join_in in = { .nnodes = 1, .r = &r, .n = 1, .aggr_s = 1.0,
+					     .sample_s = 0.05, .reg_node_kb = &res,
+					     .node_kb = &total, .home = 0 };
+		size_t nreg = 0;
+		access_join(&in, &a, reg, 1, &nreg, reg_kb);
+		if (nreg != (h == ACCESS_COLD ? 0u : 1u))
+			abort();
+		if (nreg && (reg[0].nr_accesses != r.nr_accesses || reg[0].heat != h ||
+			     (r.age < 0 ? reg[0].age_s != -1 : reg[0].age_s != (double)r.age)))
+			abort();
+		if (a.hot_kb != (h == ACCESS_HOT ? 4 : 0) || a.warm_kb != (h == ACCESS_WARM ? 4 : 0))
+			abort();
 	}
 }
 
