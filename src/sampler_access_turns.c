@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access_pick.h"
 #include "sampler_access_int.h"
+#include "tiers.h"
 
 void acc_entry_free(struct acc_entry *e)
 {
@@ -99,8 +101,23 @@ bool acc_in_set(const int *v, size_t n, int pid)
 	return false;
 }
 
-/* The processes to watch: the selected and tagged, those whose turn goes
- * on, then by remote memory those watched longest ago (never first). */
+/* p's kB on the fastest memory tier when the sample has several, else 0
+ * (access_pick.h: worth watching for its cold part). */
+static int64_t fast_kb(const struct snapshot *snap, const struct snap_proc *p)
+{
+	const struct tier_model *m = &snap->nk.tiers;
+	if (!tiers_multi(m) || !p->node_kb || p->total_kb <= 0)
+		return 0;
+	int64_t kb = 0;
+	for (size_t i = 0; i < m->nnodes && i < snap->topo->nnodes; i++)
+		if (tiers_node_order(m, i) == 0 && p->node_kb[i] > 0)
+			kb += p->node_kb[i];
+	return kb;
+}
+
+/* The processes to watch: the selected and tagged, then whose turn it is
+ * (access_pick.h): those whose turn goes on, then the remote and, with
+ * tiers, the fast-tier ones, watched longest ago first. */
 size_t acc_choose(struct sampler *s, const struct snapshot *snap, double now, int *out)
 {
 	struct access_state *a = s->access;
@@ -110,33 +127,27 @@ size_t acc_choose(struct sampler *s, const struct snapshot *snap, double now, in
 		if (j >= 0 && watchable(&snap->procs[j]) && !acc_in_set(out, n, s->prio[i]))
 			out[n++] = s->prio[i];
 	}
-	for (size_t i = 0; i < a->ne && n < ACCESS_MAX_TARGETS; i++) {
-		const struct acc_entry *e = &a->e[i];
-		if (e->turn_start < 0 || now - e->turn_start >= ACCESS_TURN_S || acc_in_set(out, n, e->pid))
+	struct access_cand *c = malloc((snap->nprocs ? snap->nprocs : 1) * sizeof(*c));
+	if (!c)
+		return n;
+	size_t nc = 0;
+	for (size_t j = 0; j < snap->nprocs; j++) {
+		const struct snap_proc *p = &snap->procs[j];
+		if (!watchable(p))
 			continue;
-		long j = acc_find_proc(snap, e->pid);
-		if (j >= 0 && watchable(&snap->procs[j]) && snap->procs[j].remote_kb > 0)
-			out[n++] = e->pid;
+		struct access_cand *k = &c[nc];
+		k->pid = p->info.pid;
+		k->remote_kb = p->remote_kb;
+		k->fast_kb = fast_kb(snap, p);
+		if (!access_pick_worth(k))
+			continue;
+		const struct acc_entry *e = acc_entry_find(a, p->info.pid, p->info.starttime);
+		k->last_on = e ? e->last_on : -1;
+		k->turn_start = e ? e->turn_start : -1;
+		nc++;
 	}
-	while (n < ACCESS_MAX_TARGETS) {
-		long best = -1;
-		double best_last = 0;
-		for (size_t j = 0; j < snap->nprocs; j++) {
-			const struct snap_proc *p = &snap->procs[j];
-			if (!watchable(p) || p->remote_kb <= 0 || acc_in_set(out, n, p->info.pid))
-				continue;
-			const struct acc_entry *e = acc_entry_find(a, p->info.pid, p->info.starttime);
-			double last = e && e->last_on >= 0 ? e->last_on : -1e300;
-			if (best < 0 || last < best_last ||
-			    (last == best_last && p->remote_kb > snap->procs[best].remote_kb)) {
-				best = (long)j;
-				best_last = last;
-			}
-		}
-		if (best < 0)
-			break;
-		out[n++] = snap->procs[best].info.pid;
-	}
+	n = access_pick(c, nc, now, ACCESS_TURN_S, out, n, ACCESS_MAX_TARGETS);
+	free(c);
 	return n;
 }
 
