@@ -27,13 +27,14 @@ struct sort_key {
 	/* The sample's tier model (COL_TIER's values), NULL none:
 	 * snapshot_sort sets it from the snapshot. */
 	const struct tier_model *tiers;
-	/* The default order, no sort chosen: by REMOTE until some process's
-	 * heat is usable, then by HOTREM (HOTSLOW when the sample has
-	 * memory tiers): the culprit first (col_sort_effective). */
+	/* The default order, no sort chosen: by REMOTE until the sample
+	 * has access heat (nacc), then by HOTREM (HOTSLOW when it has memory
+	 * tiers): the culprit first; heat not usable yet sorts as unknown,
+	 * by REMOTE among itself (col_sort_effective). */
 	bool heat_default;
 };
 /* The key a sort of s uses: key, or for heat_default the heat's column
- * once heat is usable in s (descending). */
+ * once s has heat (descending). */
 struct sort_key col_sort_effective(const struct sort_key *key, const struct snapshot *s);
 /* Sort by the key (col_compare: unknown values last in both directions,
  * ties by resident memory, largest first, then PID). */

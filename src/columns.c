@@ -705,16 +705,15 @@ void snapshot_sort(struct snapshot *s, const struct sort_key *key)
 
 struct sort_key col_sort_effective(const struct sort_key *key, const struct snapshot *s)
 {
+	/* Heat there (watched, usable or not yet): the order stays put while
+	 * a process's heat is measuring or goes stale for a sample, and those
+	 * sort as unknown, among themselves by REMOTE. */
 	struct sort_key k = *key;
 	if (!k.heat_default || !s->nacc)
 		return k;
-	for (size_t i = 0; i < s->nprocs; i++)
-		if (access_usable(s->procs[i].acc)) {
-			k.col = tiers_multi(&s->nk.tiers) ? COL_HOTSLOW : COL_HOTREM;
-			k.node = -1;
-			k.descending = true;
-			break;
-		}
+	k.col = tiers_multi(&s->nk.tiers) ? COL_HOTSLOW : COL_HOTREM;
+	k.node = -1;
+	k.descending = true;
 	return k;
 }
 
