@@ -219,9 +219,13 @@ a=$(jq -S -c "$topo" "$T/live.json"); b=$(jq -S -c "$topo" "$T/cap.json")
 [ -n "$a" ] && [ "$a" = "$b" ] && ok capture_live_same_topology || bad capture_live_same_topology "live: $a
 capture: $b"
 [ ! -s "$T/cap.err" ] && ok capture_live_reads_clean || bad capture_live_reads_clean "$(head -5 "$T/cap.err")"
-"$PROG" --capture "$T/ltop" --capture-processes top:5 >/dev/null 2>&1
+out=$("$PROG" --capture "$T/ltop" --capture-processes top:5 2>&1)
 n=$(procdirs "$T/ltop" | wc -l)
-[ "$n" -eq 5 ] && ok capture_live_top5 || bad capture_live_top5 "n=$n"
+# Five, less those of the five that exited while read (a busy machine:
+# the capture says how many).
+left=$(printf '%s\n' "$out" | sed -n 's/.* copied, \([0-9]*\) left out (exited while read).*/\1/p')
+[ -n "$left" ] && [ "$n" -ge 1 ] && [ $((n + left)) -eq 5 ] && ok capture_live_top5 ||
+	bad capture_live_top5 "n=$n left=$left: $out"
 "$PROG" --capture "$T/lnone" --capture-processes none >/dev/null 2>&1
 n=$("$PROG" --root "$T/lnone" --json -n 1 --kernel-threads | jq '.processes | length')
 [ "$n" = 0 ] && ok capture_live_none || bad capture_live_none "n=$n"
