@@ -176,15 +176,11 @@ void ui_replay_status(const struct ui *u, char *out, size_t n)
 	char when[64] = "?";
 	struct tm tm;
 	time_t t = replay_when(r);
-	/* Tenths of a second and the recorder's sample number: samples
-	 * less than a second apart are told apart (t visibly moves). */
-	if (t >= 0 && localtime_r(&t, &tm)) {
-		char hms[32], zone[16];
-		strftime(hms, sizeof(hms), "%Y-%m-%d %H:%M:%S", &tm);
-		strftime(zone, sizeof(zone), "%Z", &tm);
-		int tenth = u->snap.wall.tv_sec == t ? (int)(u->snap.wall.tv_nsec / 100000000L) : 0;
-		snprintf(when, sizeof(when), "%s.%d %s", hms, tenth, zone);
-	}
+	/* With the recorder's sample number: samples less than a second
+	 * apart (the recording's times are in seconds) are told apart, and
+	 * t visibly moves. */
+	if (t >= 0 && localtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
 	const char *f = strrchr(replay_file(r), '/');
 	snprintf(out, n, "replay %s  sample %u  %s", when, u->snap.seq, f ? f + 1 : replay_file(r));
 }

@@ -90,6 +90,15 @@ damon_tree_tiered "$T/th"
 r=$(awk '$1 == 100 || $1 == 200 { print $1, $2, $3, $4, $5 }' "$T/th.txt" | tr '\n' ' ')
 [ "$r" = "100 65536 65536 96 slow_tier_hot 200 16384 0 49248 demoted " ] && ok tiers_heat_columns ||
 	bad tiers_heat_columns "$r"
+# WHY whole in batch text when it is not the last column (slow_tier_hot
+# was cut to slow_tier_+), ADVICE the promotion in a word; the order is
+# HOTSLOW once heat is known on a tiered machine, and the heat line says so.
+r=$("$PROG" --root "$T/th" -b -n 1 -o pid,why,advice,slow 2>&1 | awk '$1 == 100 { print $2, $3 }')
+[ "$r" = "slow_tier_hot hot->N0" ] && ok tiers_why_advice_whole || bad tiers_why_advice_whole "$r"
+"$PROG" --root "$T/th" -b -n 1 >"$T/thb.txt" 2>&1
+grep -q '^heat: DAMON, 2 of 16 watched, window [0-9.]*s; usable for 2  sorted by HOTSLOW (heat known)$' "$T/thb.txt" &&
+	[ "$(sed -n '/ PID /,$p' "$T/thb.txt" | awk '$1 ~ /^[0-9]+$/ { print $1; exit }')" = 100 ] && ok tiers_heat_sort_hotslow ||
+	bad tiers_heat_sort_hotslow "$(grep -E '^heat|^ *[0-9]+ ' "$T/thb.txt")"
 "$PROG" --root "$T/th" -b -n 1 2>&1 | grep ' PID ' | grep -q 'SLOW% *HOTSLOW *COLDFAST' &&
 	ok tiers_heat_columns_default || bad tiers_heat_columns_default "$("$PROG" --root "$T/th" -b -n 1 2>&1 | grep ' PID ')"
 "$PROG" --root "$T/th" --format prometheus -n 1 >"$T/th.prom" 2>&1

@@ -160,3 +160,21 @@ wait_for 'REMOTE' 30
 screen | grep ' PID ' | grep -q 'HOT' && bad access_off_no_heat_columns "$(screen | grep ' PID ')" ||
 	ok access_off_no_heat_columns
 keys q
+
+# Replay: t between samples less than a second apart moves visibly (the
+# title says the sample's number).
+mkdir "$T/rq"
+"$PROG" --root "$TREE" -w "$T/rq/numatop-tui_20260101.zst" -d 0.2 -n 3 >/dev/null 2>&1
+tui_start 120 40 "XDG_CONFIG_HOME=$T/cfg-r $prog --replay $T/rq"
+t1=$(screen | head -1)
+keys t
+wait_for 'sample 2 ' 30
+t2=$(screen | head -1)
+keys t
+wait_for 'sample 3 ' 30
+t3=$(screen | head -1)
+case "$t1|$t2|$t3" in
+*"sample 1 "*"|"*"sample 2 "*"|"*"sample 3 "*) ok replay_t_moves_visibly ;;
+*) bad replay_t_moves_visibly "$t1 / $t2 / $t3" ;;
+esac
+keys q

@@ -51,6 +51,9 @@ sed -i 's/^Cpus_allowed:.*/Cpus_allowed:\t30/; s/^Cpus_allowed_list:.*/Cpus_allo
 # Its second thread last ran on CPU 4 (node 2), as the new affinity allows.
 awk '{ $39 = 4; print }' "$M/proc/2000/task/2001/stat" >"$T/s" && cp "$T/s" "$M/proc/2000/task/2001/stat"
 "$PROG" --root "$M" --json -n 1 >"$T/m.json" 2>"$T/m.err"
+# ADVICE says the same fix in a word (batch text, not the last column).
+r=$("$PROG" --root "$M" -b -n 1 -o pid,why,advice,remote 2>&1 | awk '$1 == 2000 || $1 == 1000 { print $1, $2, $3 }' | tr '\n' ' ')
+[ "$r" = "1000 policy none 2000 moved migrate->N2 " ] && ok why_advice_column || bad why_advice_column "$r"
 r=$(jwhy "$T/m.json" 2000)
 case $r in
 'moved|migrate|2|Cpus_allowed excludes node 0, which holds '*) ok why_moved_json ;;
