@@ -65,11 +65,16 @@ shot() { # shot NAME COLS ROWS "KEYS" DIR ARGS...
 	# user's, which a shot ended by its terminal's hang-up would write);
 	# -d 60: the first sample and the warm-up's reads of placement only
 	# (the same screen each time on a recorded tree). The status line says
-	# "numa_maps N read" once the warm-up is done.
+	# "placement read for N of M" (or "read N/M") while the warm-up goes
+	# on: the shot waits for the table, then for that to go.
 	mkdir -p "$T/cfg-$name"
 	tmux new-session -d -s "$S" -x "$w" -y "$h" -c "$dir" \
 		"LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CONFIG_HOME=$T/cfg-$name $PROG -d 60 $*; sleep 30"
-	wait_screen "numa_maps " || return 1
+	wait_screen "Tasks:" || return 1
+	k=100
+	while [ $k -gt 0 ] && tmux capture-pane -p -t "$S" | grep -Eq '^Tasks:.*(placement read for|  read [0-9]+/)'; do
+		sleep 0.1; k=$((k - 1))
+	done
 	# Each key: until the screen changes, then until it stays.
 	for key in $keys; do
 		before=$(tmux capture-pane -p -t "$S")

@@ -148,7 +148,7 @@ enum st_step {
 	ST_NEVER, ST_DROP_BAL, ST_DROP_NM, ST_DROP_AGE, ST_DROP_TREE, ST_DROP_KTHR,
 	ST_SHORT_SELF, ST_SHORT_IVAL, ST_SHORT_TASKS, ST_SHORT_HEAT, ST_SHORT_WARN,
 	ST_SHORT_FILTER, ST_SHORT_PERM,
-	ST_DROP_SELF, ST_DROP_IVAL, ST_DROP_HEAT, ST_DROP_WARN, ST_DROP_FILTER, ST_DROP_PERM,
+	ST_DROP_SELF, ST_DROP_WARMUP, ST_DROP_IVAL, ST_DROP_HEAT, ST_DROP_WARN, ST_DROP_FILTER, ST_DROP_PERM,
 	ST_DROP_PAUSE, ST_NSTEPS
 };
 
@@ -279,9 +279,13 @@ static size_t st_fields(struct ui *u, struct st_field *f)
 	double age = (double)(now.tv_sec - s->wall.tv_sec) +
 		     (double)(now.tv_nsec - s->wall.tv_nsec) / 1e9;
 	snprintf(st_add(f, &n, ST_NEVER, ST_DROP_AGE, C_LABEL)->lng, sizeof(p->lng), "  age %.1fs", age);
-	if (s->nm_stats.warmup)
-		snprintf(st_add(f, &n, ST_NEVER, ST_DROP_NM, C_LABEL)->lng, sizeof(p->lng), "  placement read for %zu of %zu",
-			 s->nm_stats.known, s->nprocs);
+	/* The warm-up says the table is not whole yet: kept longer. */
+	if (s->nm_stats.warmup) {
+		p = st_add(f, &n, ST_SHORT_WARN, ST_DROP_WARMUP, C_LABEL);
+		snprintf(p->lng, sizeof(p->lng), "  placement read for %zu of %zu", s->nm_stats.known,
+			 s->nprocs);
+		snprintf(p->shrt, sizeof(p->shrt), "  read %zu/%zu", s->nm_stats.known, s->nprocs);
+	}
 	else if (!s->nm_stats.full && s->seq > 0)
 		snprintf(st_add(f, &n, ST_NEVER, ST_DROP_NM, C_LABEL)->lng, sizeof(p->lng), "  numa_maps %zu read %zu sampled %.0fms",
 			 s->nm_stats.read, s->nm_stats.sampled, s->nm_stats.spent_ms);

@@ -45,7 +45,10 @@ whole() {
 		s/  (tool CPU|self) [0-9.-]+%//
 		s/  heat: (no DAMON in this kernel|none|DAMON [0-9]+\/[0-9]+)//
 		s/  [0-9]+ unreadable( even as root|: run as root)?//
-		s/  [0-9]+ warnings?( \(Tab: Nodes\))?//; s/  age [0-9.]+s//'
+		s/  [0-9]+ warnings?( \(Tab: Nodes\))?//; s/  age [0-9.]+s//
+		s/  (placement read for [0-9]+ of [0-9]+|read [0-9]+\/[0-9]+)//
+		s/  numa_maps [0-9]+ read [0-9]+ sampled [0-9]+ms//
+		s/  [0-9]+ (kernel threads hidden \(K\)|kthreads hidden)//'
 }
 
 for who in root nobody; do
