@@ -299,20 +299,43 @@ stacks() {
 			"$(tr '\n' '|' <"$t/stack" 2>/dev/null | head -c 300)"
 	done
 }
-# end_by PID S: wait for PID (a run started here) at most S seconds; then
-# it is killed, saying what its threads waited on. Its exit status in RC.
-end_by() {
+# gone_in PID S: 0 once PID (a child of ours) has ended, within S seconds.
+gone_in() {
 	i=0
 	while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do
 		i=$((i + 1))
 		sleep 0.1
 	done
-	if kill -0 "$1" 2>/dev/null; then
+	! kill -0 "$1" 2>/dev/null
+}
+# end_by PID S: wait for PID (a run started here) at most S seconds; then
+# it is killed, saying what its threads waited on. Its exit status in RC
+# (255: it could not be killed, a thread stuck in the kernel: not waited
+# for, so that the tests go on and say so).
+end_by() {
+	if ! gone_in "$1" "$2"; then
 		echo "    PID $1 still runs after $2 s: $(stacks "$1")"
 		kill -KILL "$1"
+		if ! gone_in "$1" 10; then
+			echo "    PID $1 not ended by SIGKILL: $(stacks "$1")"
+			RC=255
+			return
+		fi
 	fi
 	wait "$1"
 	RC=$?
+}
+# kw VALUE FILE: VALUE written to the DAMON file FILE (as someone else
+# would); a write that has not returned within 10 s is left, saying where
+# it waits. The write's status.
+kw() {
+	(echo "$1" >"$2") 2>/dev/null &
+	kwp=$!
+	if ! gone_in $kwp 10; then
+		echo "    writing $1 to $2 has not returned in 10 s: $(stacks $kwp)"
+		return 2
+	fi
+	wait $kwp
 }
 # kd_gone: no kdamond and no record of ours (a run that ended removes
 # both before it exits: 3 s at most for the kernel).
@@ -331,8 +354,9 @@ kd_off() {
 	i=0
 	until [ "$(cat /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2>/dev/null)" = 0 ] || [ $i -ge 100 ]; do
 		i=$((i + 1))
-		echo off >/sys/kernel/mm/damon/admin/kdamonds/0/state 2>/dev/null
-		echo 0 >/sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2>/dev/null || sleep 0.05
+		kw off /sys/kernel/mm/damon/admin/kdamonds/0/state
+		[ $? = 2 ] && return 1
+		kw 0 /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds || sleep 0.05
 	done
 }
 # kd_clean: after a test, whatever it left (a failure's): no kdamond, no
@@ -629,7 +653,7 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 			[ "$(cat $KD/nr_kdamonds)" = 0 ] || return 1
 			KF=$KD/0/contexts/0
 			KS=$KF/schemes/0/access_pattern
-			echo 1 >$KD/nr_kdamonds && echo 1 >$KD/0/contexts/nr_contexts &&
+			kw 1 $KD/nr_kdamonds && echo 1 >$KD/0/contexts/nr_contexts &&
 				echo vaddr >$KF/operations && echo "$su" >$KA/intervals/sample_us &&
 				echo "$au" >$KA/intervals/aggr_us && echo "$uu" >$KA/intervals/update_us &&
 				echo "$rmax" >$KA/nr_regions/max && echo $((rmin + 1)) >$KA/nr_regions/min &&
@@ -638,7 +662,7 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 				echo 18446744073709551615 >$KS/sz/max && echo 0 >$KS/sz/min &&
 				echo 4294967295 >$KS/nr_accesses/max && echo 0 >$KS/nr_accesses/min &&
 				echo 4294967295 >$KS/age/max && echo 0 >$KS/age/min &&
-				echo on >$KD/0/state && echo "$rmin" >$KA/nr_regions/min
+				kw on $KD/0/state && echo "$rmin" >$KA/nr_regions/min
 		}
 		$P --json -n 12 -d 1 -p "$H" >"$T/repl.out" 2>"$T/repl.err" &
 		R=$!
@@ -683,7 +707,7 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 		else
 			why=$(stacks $R)
 			kill $R 2>/dev/null
-			wait $R
+			end_by $R 10
 			fail heat_kdamond_replaced_untouched "no heat of H in $(nsamples repl) samples, or could not" \
 				"replace the kdamond (nr_kdamonds $(cat $KD/nr_kdamonds)): $(head -c 300 "$T/repl.err")" \
 				"$(grep -o '"access":{[^}]*}' "$T/repl.out" | tail -2)" "the monitor's threads: $why"
@@ -752,7 +776,7 @@ if has_tests damon && [ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ]; th
 				RK=$!
 				kd_wait 1 && left=on
 				kill -KILL $RK
-				wait $RK 2>/dev/null
+				end_by $RK 10
 				[ -n "$left" ] && [ -e $REC ] ||
 					bad="$bad round $round: no kdamond and record left by a killed monitor;"
 			fi
