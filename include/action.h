@@ -50,6 +50,15 @@ int action_target_check(const struct fsroot *r, struct action_target *t);
 /* While locked: 0 as long as the process has not exited, else -ESRCH (a
  * zombie has exited). */
 int action_target_alive(const struct action_target *t);
+/* While locked, after a call on the target failed or came back empty:
+ * whether the target is the cause. -ESRCH when it has exited, or is
+ * exiting (every thread past PF_EXITING or a zombie: its memory is gone
+ * before its pidfd says so, and move_pages then says EINVAL), waiting a
+ * little (ACTION_EXIT_WAIT_S) for a main thread that exited alone;
+ * -ACTION_EEXEC when it runs another program; else 0 (the failure is
+ * the call's own). */
+#define ACTION_EXIT_WAIT_S 2.0
+int action_target_recheck(const struct fsroot *r, struct action_target *t);
 void action_target_unlock(struct action_target *t);
 
 /* Send sig to the process t names, through a pidfd opened after its

@@ -40,6 +40,12 @@ struct migrate_ops {
 	/* 0 while the target is alive, -ESRCH after it exited. */
 	int (*alive)(void *ctx);
 	void *ctx;
+	/* After a call failed or came back short while alive() said 0:
+	 * -ESRCH when the target is exiting (its memory gone before its exit
+	 * shows: move_pages says EINVAL, pagemap reads nothing),
+	 * -ACTION_EEXEC when it runs another program, else 0 (the error is
+	 * the call's own). NULL: 0. action_target_recheck. */
+	int (*recheck)(void *ctx);
 };
 
 struct migrate_range {
@@ -90,14 +96,15 @@ struct migrate_job {
 	void **pages;
 	int *nodes, *status;
 	uint64_t *pm;
-	const struct action_target *target;
+	struct action_target *target;
+	const struct fsroot *root;
 };
 
 /* Build the plan and the preview for moving target's memory to node id
  * to_node. Uses the real kernel calls (ops may be replaced afterwards).
  * 0, -ESRCH (gone), -EACCES, -EINVAL (node has no memory), -ENOMEM. */
 int migrate_prepare(const struct fsroot *r, const struct topology *t,
-		    const struct action_target *target, int to_node,
+		    struct action_target *target, int to_node,
 		    struct migrate_job *j);
 /* Only these address ranges of the plan (migrate hot): the plan's ranges
  * cut to them (whole pages), the walk reset. Before the first step. 0 or
@@ -115,7 +122,8 @@ struct access_proc;
 int migrate_heat_ranges(const struct access_proc *a, bool cold, struct migrate_range **out,
 			size_t *n);
 /* One batch of at most max_pages virtual pages. 1: more to do, 0: done,
- * -errno: stopped (-ESRCH exited, also when it exits during a call;
+ * -errno: stopped (-ESRCH exited, also when it exits during a call or
+ * its exit made the call fail; -ACTION_EEXEC it ran another program;
  * -EPERM not allowed; -EACCES node outside its cpuset). */
 int migrate_step(struct migrate_job *j, size_t max_pages);
 /* 0.0 .. 1.0 of the walk done. */
@@ -127,10 +135,12 @@ void migrate_free(struct migrate_job *j);
 
 /* Per-node kB of the locked target now (numa_maps) into kb[nnodes], and
  * its policy summary into policy[n] (may be NULL), read only while it is
- * that process (alive before and after the read): never another
- * process's numbers. 0 or -errno (-ESRCH: it exited). */
+ * that process (alive before the read, and neither exiting nor another
+ * program after it: action_target_recheck): never another process's
+ * numbers, nor the empty ones of a process whose memory is gone. 0 or
+ * -errno (-ESRCH: it exited or is exiting, -ACTION_EEXEC). */
 int migrate_read_target_placement(const struct fsroot *r, const struct topology *t,
-				  const struct action_target *tg, int64_t *kb,
+				  struct action_target *tg, int64_t *kb,
 				  char *policy, size_t n);
 
 /* A step's error with its fix: like action_strerror, but a whole-call

@@ -68,6 +68,7 @@ struct pid_stat {
 	uint64_t flags;        /* PF_* (field 9); PF_KTHREAD marks a kernel thread */
 };
 #define PID_STAT_PF_KTHREAD 0x00200000u
+#define PID_STAT_PF_EXITING 0x00000004u   /* the thread is exiting */
 /* Sanity caps: RSS beyond 2^40 pages (or kB) is unknown; CPU times are
  * saturated at 2^50 ticks (centuries), so utime + stime cannot wrap. */
 #define PID_STAT_MAX_PAGES (INT64_C(1) << 40)

@@ -16,6 +16,19 @@
 #include "proc.h"
 #include "monotime.h"
 
+/* /proc/PID/stat (or a thread's, path) parsed. 0, -ESRCH (gone), other
+ * -errno. */
+static int read_stat(const struct fsroot *r, const char *path, int pid, struct pid_stat *st)
+{
+	char text[1024];
+	int n = fsroot_read_small(r, path, text, sizeof(text));
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : n;
+	if (parse_pid_stat(text, (size_t)n, st) != 0 || st->pid != pid)
+		return -ESRCH;
+	return 0;
+}
+
 int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -24,7 +37,9 @@ int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 	if (pid <= 0)
 		return -ESRCH;
 	struct pid_stat st;
-	int rc = proc_read_stat(r, pid, &st);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	int rc = read_stat(r, path, pid, &st);
 	if (rc == -ENOENT || rc == -ESRCH) {
 		/* Not in /proc, yet the kernel knows the PID: /proc hides
 		 * other users' processes (hidepid). */
@@ -40,7 +55,6 @@ int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 	t->kthread = (st.flags & PID_STAT_PF_KTHREAD) != 0;
 	snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
 	/* The executable (live only: a recorded tree has no programs). */
-	char path[64];
 	struct stat es;
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	if (fsroot_is_live(r) && stat(path, &es) == 0) {
@@ -118,6 +132,63 @@ int action_target_alive(const struct action_target *t)
 	if (n < 0)
 		return -errno;
 	return n > 0 ? -ESRCH : 0;
+}
+
+/* Whether every thread of pid is exiting or has exited (a thread that
+ * is not would keep the process alive without its main thread). */
+static bool all_threads_exiting(const struct fsroot *r, int pid)
+{
+	char dir[64], path[96];
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	int *tids = NULL;
+	size_t n = 0;
+	if (fsroot_list_ids(r, dir, "", FSROOT_DIRS, &tids, &n) != 0) {
+		free(tids);
+		return true;   /* its task directory gone with it */
+	}
+	bool all = true;
+	for (size_t i = 0; i < n && all; i++) {
+		struct pid_stat st;
+		snprintf(path, sizeof(path), "%s/%d/stat", dir, tids[i]);
+		if (read_stat(r, path, tids[i], &st) == 0)
+			all = st.state == 'Z' || st.state == 'X' || (st.flags & PID_STAT_PF_EXITING);
+	}
+	free(tids);
+	return all;
+}
+
+int action_target_recheck(const struct fsroot *r, struct action_target *t)
+{
+	double until = monotime_now() + ACTION_EXIT_WAIT_S;
+	for (;;) {
+		int rc = action_target_alive(t);
+		if (rc)
+			return rc;
+		struct pid_stat st;
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/stat", t->pid);
+		rc = read_stat(r, path, t->pid, &st);
+		if (rc == -ESRCH || (rc == 0 && st.starttime != t->starttime))
+			return -ESRCH;
+		if (rc)
+			return 0;   /* cannot tell: the call's error stands */
+		bool exiting = st.state == 'Z' || st.state == 'X' || (st.flags & PID_STAT_PF_EXITING);
+		if (!exiting) {
+			/* Alive and well: the same program still? */
+			rc = action_target_check(r, t);
+			return rc == -ACTION_EEXEC || rc == -ESRCH ? rc : 0;
+		}
+		if (all_threads_exiting(r, t->pid))
+			return -ESRCH;
+		/* Its main thread exited, another has not yet (a group exit
+		 * reaches each thread in turn) or will not (it lives on
+		 * without its main thread): the pidfd says which. */
+		double left = until - monotime_now();
+		if (left <= 0)
+			return 0;
+		struct pollfd p = { t->pidfd, POLLIN, 0 };
+		poll(&p, 1, left < 0.02 ? 1 : 20);
+	}
 }
 
 void action_target_unlock(struct action_target *t)

@@ -143,7 +143,8 @@ static int plan_item(struct actjob *j, struct actjob_item *it)
 		return rc;
 	memcpy(it->before, it->job.pv.node_kb, j->topo->nnodes * sizeof(int64_t));
 	snprintf(it->policy, sizeof(it->policy), "%s", it->job.pv.policy);
-	return action_target_alive(&it->tg);
+	/* An exiting process's numa_maps reads empty: a plan of nothing. */
+	return action_target_recheck(j->root, &it->tg);
 }
 
 void actjob_prepare(struct actjob *j, int node)

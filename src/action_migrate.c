@@ -46,6 +46,12 @@ static int real_alive(void *ctx)
 	return j->target ? action_target_alive(j->target) : 0;
 }
 
+static int real_recheck(void *ctx)
+{
+	struct migrate_job *j = ctx;
+	return j->target && j->root ? action_target_recheck(j->root, j->target) : 0;
+}
+
 /* ---- the plan ---- */
 
 struct maps_index {
@@ -220,17 +226,18 @@ out:
 }
 
 int migrate_prepare(const struct fsroot *r, const struct topology *t,
-		    const struct action_target *target, int to_node,
+		    struct action_target *target, int to_node,
 		    struct migrate_job *j)
 {
 	memset(j, 0, sizeof(*j));
 	j->pagemap_fd = -1;
 	j->pid = target->pid;
 	j->target = target;
+	j->root = r;
 	j->to_node = to_node;
 	j->move_all = true;
 	j->pagesize = sysconf(_SC_PAGESIZE);
-	j->ops = (struct migrate_ops){ real_move_pages, real_pagemap, real_alive, j };
+	j->ops = (struct migrate_ops){ real_move_pages, real_pagemap, real_alive, j, real_recheck };
 	int idx = topology_node_index(t, to_node);
 	if (idx < 0 || !t->nodes[idx].has_memory)
 		return -EINVAL;
@@ -281,16 +288,29 @@ static enum migrate_reason reason_of(int status)
 	}
 }
 
+/* A call failed (or read nothing) while alive() said 0: the target's
+ * own state first (exiting, another program), else the call's error. */
+static long call_failed(struct migrate_job *j, long rc)
+{
+	int why = j->ops.recheck ? j->ops.recheck(j->ops.ctx) : 0;
+	return why ? why : rc;
+}
+
 /* One move_pages call on the confirmed process. The alive check before
  * the batch and after every call bounds the PID-reuse window to one
  * call, and the walk stops at the first sign that the process exited.
- * A whole-call EACCES means the node is outside the process's cpuset
- * (the kernel's own check); it is kept apart from EPERM. */
+ * A process being killed loses its memory before its exit shows (the
+ * pidfd turns readable only once it is a zombie): move_pages then fails
+ * with EINVAL, which is said as its exit, not as a refusal. A whole-call
+ * EACCES means the node is outside the process's cpuset (the kernel's
+ * own check); it is kept apart from EPERM. */
 static long move_pages_checked(struct migrate_job *j, size_t n, const int *nodes, int flags)
 {
 	long rc = j->ops.move_pages(j->ops.ctx, j->pid, n, j->pages, nodes, j->status, flags);
 	int alive = j->ops.alive(j->ops.ctx);
-	return alive ? alive : rc;
+	if (alive)
+		return alive;
+	return rc < 0 ? call_failed(j, rc) : rc;
 }
 
 /* A page the kernel says is on node id `node` (a status >= 0). */
@@ -394,6 +414,11 @@ int migrate_step(struct migrate_job *j, size_t max_pages)
 			rc = -ESRCH;
 			break;
 		}
+		/* The pagemap reads the memory of the process as it was when
+		 * the plan opened it: nothing once that memory is gone (the
+		 * process exiting, or running another program). */
+		if (got >= 0 && (size_t)got < n && (rc = (int)call_failed(j, 0)) != 0)
+			break;
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (got >= 0) {
@@ -416,6 +441,11 @@ int migrate_step(struct migrate_job *j, size_t max_pages)
 	j->t_end = monotime_now();
 	if (rc == -ENOENT)
 		rc = -ESRCH;
+	/* A plan with pages, a walk that found none present: its memory
+	 * went while the walk ran (an exiting process's is unmapped). */
+	if (rc == 0 && j->cur >= j->nranges && j->scanned && !j->moved && !j->already &&
+	    !migrate_not_moved(j))
+		rc = (int)call_failed(j, 0);
 	if (rc)
 		return rc;
 	return j->cur < j->nranges ? 1 : 0;
@@ -476,11 +506,12 @@ static int read_placement(const struct fsroot *r, const struct topology *t,
 }
 
 int migrate_read_target_placement(const struct fsroot *r, const struct topology *t,
-				  const struct action_target *tg, int64_t *kb,
+				  struct action_target *tg, int64_t *kb,
 				  char *policy, size_t n)
 {
 	int rc = action_target_alive(tg);
 	if (rc == 0)
 		rc = read_placement(r, t, tg->pid, kb, policy, n);
-	return rc ? rc : action_target_alive(tg);
+	/* An exiting process's numa_maps reads empty: all zero. */
+	return rc ? rc : action_target_recheck(r, tg);
 }

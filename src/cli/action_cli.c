@@ -111,17 +111,34 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, co
 	if (tty)
 		fprintf(err, "\r%30s\r", "");
 	int status = 0;
-	if (it->mig_rc < 0) {
-		status = fail_step(err, &it->tg, to_node, it->mig_rc);
-		if (it->mig_rc == -ESRCH)
-			return status;
+	/* It exited (or ran a new program) while its pages moved: said as
+	 * that, whatever the kernel's call answered then (an exiting
+	 * process's move_pages says EINVAL), and nothing is read after. */
+	if (it->mig_rc == -ESRCH || it->mig_rc == -ACTION_EEXEC) {
+		fprintf(err, "numatop-tui: migrate: PID %d %s during the move: %.1f MiB had moved\n",
+			it->tg.pid, it->mig_rc == -ESRCH ? "exited (ESRCH)" :
+			"ran a new program (exec); stopped", (double)j->moved * (double)j->pagesize /
+			1048576.0);
+		return 1;
 	}
+	if (it->mig_rc < 0)
+		status = fail_step(err, &it->tg, to_node, it->mig_rc);
 	print_kb_header(out, t);
 	print_kb_row(out, t, "before", it->before);
-	if (it->after_rc == 0)
+	if (it->after_rc == 0) {
 		print_kb_row(out, t, "after", it->after);
-	else
+	} else if (it->after_rc == -ESRCH || it->after_rc == -ACTION_EEXEC) {
+		/* It exited (ran a new program) as the walk ended: where
+		 * its pages are is not known (what move_pages moved is
+		 * said below). */
+		const char *how = it->after_rc == -ESRCH ? "exited (ESRCH)" : "ran a new program (exec)";
+		fprintf(out, "after    unknown: PID %d %s\n", it->tg.pid, how);
+		fprintf(err, "numatop-tui: migrate: PID %d %s during the move (or right after it): "
+			"where its pages are is not known\n", it->tg.pid, how);
+		status = 1;
+	} else {
 		fprintf(out, "after    unreadable: %s\n", strerror(-it->after_rc));
+	}
 	/* Migrate hot: the hot ranges alone, where the kernel said their
 	 * pages were before the walk and are after it. */
 	int64_t *was = it->only ? calloc(t->nnodes ? t->nnodes : 1, sizeof(int64_t)) : NULL;

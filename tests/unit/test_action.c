@@ -12,6 +12,7 @@
 #include "access.h"
 #include "action.h"
 #include "action_migrate.h"
+#include "monotime.h"
 #include "parse.h"
 #include "action_rebind.h"
 #include "check.h"
@@ -136,6 +137,14 @@ struct fake {
 	int die_in_call;        /* the process exits during this move_pages call */
 	bool dead;
 	bool cpuset_refuses;    /* moves fail as a whole with EACCES */
+	/* The process is killed at this call (0 never): from then on its
+	 * memory is gone while its pidfd does not say so yet (alive() is
+	 * 0): move_pages says EINVAL, the pagemap reads nothing; recheck
+	 * says what /proc says then, recheck_says (-ESRCH exiting,
+	 * -ACTION_EEXEC, 0 a real EINVAL of a process that is well). */
+	int mm_gone_at;
+	bool mm_gone;
+	int recheck_says, rechecks;
 	uintptr_t nomem_page;   /* this page's move gives -ENOMEM */
 	bool no_move_all;       /* MOVE_ALL gives EPERM (no CAP_SYS_NICE) */
 	int crossed;            /* batches over a 512-page (2 MiB) boundary */
@@ -172,6 +181,10 @@ static long fake_move(void *ctx, int pid, unsigned long count, void **pages,
 		f->after_death++;
 	if (f->die_in_call && f->calls == f->die_in_call)
 		f->dead = true;
+	if (f->mm_gone_at && f->calls >= f->mm_gone_at)
+		f->mm_gone = true;
+	if (f->mm_gone)
+		return -EINVAL;   /* find_mm_struct: the task has no mm */
 	if (nodes && f->cpuset_refuses)
 		return -EACCES;
 	if ((int)count > f->max_batch)
@@ -207,6 +220,8 @@ static ssize_t fake_pagemap(void *ctx, uint64_t *out, size_t n, uint64_t first)
 		f->crossed++;
 	if (f->watch && first == f->watch)
 		f->watch_n = n;
+	if (f->mm_gone)
+		return 0;         /* pagemap_read: no mm, nothing read */
 	for (size_t i = 0; i < n; i++) {
 		uintptr_t a = (uintptr_t)((first + i) * 4096);
 		bool file, shared;
@@ -226,6 +241,13 @@ static int fake_alive(void *ctx)
 	return (f->die_after && f->alive_calls >= f->die_after) || f->dead ? -ESRCH : 0;
 }
 
+static int fake_recheck(void *ctx)
+{
+	struct fake *f = ctx;
+	f->rechecks++;
+	return f->recheck_says;
+}
+
 static void fake_init(struct fake *f, struct migrate_job *j)
 {
 	memset(f, 0, sizeof(*f));
@@ -235,7 +257,7 @@ static void fake_init(struct fake *f, struct migrate_job *j)
 	for (int i = 0; i < 256; i++)
 		f->node_of_shared[i] = 3;
 	f->file_node[0] = f->file_node[1] = 0;
-	j->ops = (struct migrate_ops){ fake_move, fake_pagemap, fake_alive, f };
+	j->ops = (struct migrate_ops){ fake_move, fake_pagemap, fake_alive, f, fake_recheck };
 }
 
 /* The ranges migrate hot and migrate cold take from a process's heat:
@@ -474,6 +496,135 @@ static pid_t spawn_spawners(void)
 	return spawn_threads(4, spawner, 300000);
 }
 
+/* A process killed during the walk loses its memory before its pidfd says
+ * it exited (exit_mm long before the zombie): move_pages fails with
+ * EINVAL and the pagemap reads nothing while alive() still says 0. That is
+ * its exit (ESRCH), never the EINVAL text of a thread that may not move
+ * or a cpuset; a real EINVAL of a process that is well stays one; an exec
+ * meanwhile is said as one. */
+static void exit_during_walk(void)
+{
+	struct fsroot *r;
+	struct topology t;
+	if (open_tree(&r, &t) != 0) {
+		CHECK(!"tree");
+		return;
+	}
+	struct action_target tg;
+	struct migrate_job j;
+	action_target_read(r, 5151, &tg);
+	struct fake f;
+	int rc;
+	/* Killed during a move call (call 2: the first batch's move). */
+	static const int at[] = { 2, 4, 7 };
+	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+		fake_init(&f, &j);
+		f.mm_gone_at = at[k];
+		f.recheck_says = -ESRCH;
+		while ((rc = migrate_step(&j, 64)) == 1)
+			;
+		CHECK_EQ_INT(rc, -ESRCH);
+		CHECK(f.rechecks >= 1);
+		migrate_free(&j);
+	}
+	/* Killed between two batches: the next batch's pagemap reads
+	 * nothing; the walk does not go on as if its pages were absent. */
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	fake_init(&f, &j);
+	CHECK_EQ_INT(migrate_step(&j, 2), 1);
+	int calls = f.calls;
+	f.mm_gone = true;
+	f.recheck_says = -ESRCH;
+	while ((rc = migrate_step(&j, 64)) == 1)
+		;
+	CHECK_EQ_INT(rc, -ESRCH);
+	CHECK_EQ_INT(f.calls, calls);       /* no call after it */
+	CHECK(j.scanned < j.total_pages);
+	migrate_free(&j);
+	/* It ran a new program: said as that. */
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	fake_init(&f, &j);
+	f.mm_gone_at = 3;
+	f.recheck_says = -ACTION_EEXEC;
+	while ((rc = migrate_step(&j, 64)) == 1)
+		;
+	CHECK_EQ_INT(rc, -ACTION_EEXEC);
+	migrate_free(&j);
+	/* A process that is well: the kernel's EINVAL stands. */
+	CHECK_EQ_INT(migrate_prepare(r, &t, &tg, 2, &j), 0);
+	fake_init(&f, &j);
+	f.mm_gone_at = 2;
+	f.recheck_says = 0;
+	while ((rc = migrate_step(&j, 64)) == 1)
+		;
+	CHECK_EQ_INT(rc, -EINVAL);
+	migrate_free(&j);
+	topology_free(&t);
+	fsroot_close(r);
+}
+
+/* A tree whose /proc/PID says what a process being killed shows, the PID
+ * that of a live child (its pidfd not readable: it has not exited). */
+static void put_stat(const char *rel, int pid, char state, unsigned flags, unsigned long start)
+{
+	char text[512];
+	snprintf(text, sizeof(text), "%d (app) %c 1 %d %d 0 -1 %u 0 0 0 0 1 1 0 0 20 0 1 0 %lu "
+		 "1000 10 0 4194304 4200000 140730000000000 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0\n",
+		 pid, state, pid, pid, flags, start);
+	put(rel, text);
+}
+
+/* action_target_recheck after a failed call: every thread exiting (or a
+ * zombie) is an exit, at once; a main thread that exited while another
+ * lives is not (after a bounded wait for the rest of the group); a new
+ * start time is an exit; a process that is well is 0. */
+static void recheck_exiting(void)
+{
+	pid_t pid = spawn_child(0);
+	CHECK(pid > 0);
+	char d[512], rel[128];
+	snprintf(d, sizeof(d), "mkdir -p %s/proc/%d/task/%d %s/proc/%d/task/%d", tree, pid, pid,
+		 tree, pid, pid + 1);
+	CHECK_EQ_INT(system(d), 0);
+	char self[64], task[64], other[64];
+	snprintf(self, sizeof(self), "proc/%d/stat", pid);
+	snprintf(task, sizeof(task), "proc/%d/task/%d/stat", pid, pid);
+	snprintf(other, sizeof(other), "proc/%d/task/%d/stat", pid, pid + 1);
+	put_stat(self, pid, 'S', 0, 4242);
+	put_stat(task, pid, 'S', 0, 4242);
+	put_stat(other, pid + 1, 'S', 0, 4242);
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open(tree, &r), 0);
+	struct action_target t;
+	CHECK_EQ_INT(action_target_read(r, pid, &t), 0);
+	CHECK_EQ_INT(action_target_lock(r, &t), 0);
+	CHECK_EQ_INT(action_target_recheck(r, &t), 0);
+	/* Killed: every thread past PF_EXITING (0x4), or a zombie. */
+	put_stat(self, pid, 'R', 0x4, 4242);
+	put_stat(task, pid, 'R', 0x4, 4242);
+	put_stat(other, pid + 1, 'Z', 0x4, 4242);
+	double t0 = monotime_now();
+	CHECK_EQ_INT(action_target_recheck(r, &t), -ESRCH);
+	CHECK(monotime_now() - t0 < ACTION_EXIT_WAIT_S);   /* no wait for it */
+	put_stat(self, pid, 'Z', 0x4, 4242);
+	CHECK_EQ_INT(action_target_recheck(r, &t), -ESRCH);
+	/* Its main thread exited, another runs on: not an exit. */
+	put_stat(task, pid, 'Z', 0x4, 4242);
+	put_stat(other, pid + 1, 'S', 0, 4242);
+	CHECK_EQ_INT(action_target_recheck(r, &t), 0);
+	/* Another process under that PID now. */
+	put_stat(self, pid, 'S', 0, 4243);
+	CHECK_EQ_INT(action_target_recheck(r, &t), -ESRCH);
+	/* Gone from /proc. */
+	snprintf(rel, sizeof(rel), "%s/%s", tree, self);
+	unlink(rel);
+	CHECK_EQ_INT(action_target_recheck(r, &t), -ESRCH);
+	action_target_unlock(&t);
+	fsroot_close(r);
+	reap(pid);
+}
+
 static void pid_reuse_guard(void)
 {
 	struct fsroot *r;
@@ -632,6 +783,8 @@ int main(void)
 	RUN_TEST(preview_arithmetic);
 	RUN_TEST(heat_ranges);
 	RUN_TEST(batching_fake_kernel);
+	RUN_TEST(exit_during_walk);
+	RUN_TEST(recheck_exiting);
 	RUN_TEST(pid_reuse_guard);
 	RUN_TEST(strerror_einval);
 	RUN_TEST(rebind_live);

@@ -17,7 +17,8 @@
 # layout's "tests" line says: memory (the default) sections 4-13, damon
 # section 3b, access heat 3c (with DAMON under churn, replaced, its record
 # deleted, two monitors at once), tiers sections 3d and 3g, churn section
-# 3e, damonbench (make bench-damon) section 3f, spread section 3h.
+# 3e, damonbench (make bench-damon) section 3f, spread section 3h, targets
+# (killed during --migrate) section 3i.
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -1356,6 +1357,68 @@ if has_tests spread && [ -n "$(sys_cpus 0)" ] && [ -n "$(sys_cpus 1)" ]; then
 	else
 		fail spread_stable_no_move "memhog --own-nodes --own-wake did not start: $(cat "$T/hog$nhog")"
 	fi
+fi
+
+# --- 3i. Targets that go away under an action (layouts whose tests say
+# targets): a process killed at random points of --migrate is said to have
+# exited (ESRCH), never as EINVAL nor as a move of nothing (a killed
+# process loses its memory before it is a zombie: move_pages says EINVAL
+# then, its numa_maps reads empty). --------------------------------------
+if has_tests targets && [ -n "$(sys_cpus 0)" ] && [ -n "$(sys_cpus 1)" ]; then
+	echo 0 >/proc/sys/kernel/numa_balancing 2>/dev/null
+	# uptime_ms: the guest's clock, to spread the kills over a move (not
+	# a check: the outcomes are checked, whenever the kill landed).
+	uptime_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+	# killhog: a 128 MiB memhog of small pages (a walk of many calls)
+	# and three sleeping threads (its main thread's memory is gone while
+	# the others exit) bound to node 1, its PID in $HOG.
+	killhog() {
+		nhog=$((nhog + 1))
+		/usr/bin/numactl --membind=1 /usr/bin/memhog 128 3 --no-thp >"$T/hog$nhog" 2>&1 &
+		HOG=$!
+		wait_hog
+	}
+	killhog
+	dur=1000
+	if [ -n "$HOG" ]; then
+		t0=$(uptime_ms)
+		run tkcal $P --migrate "$HOG" --to 0
+		dur=$(($(uptime_ms) - t0))
+		stop_hog "$HOG"
+	fi
+	bad="" during=0 after=0 outcomes=""
+	for k in 1 2 3 4 5 6; do
+		killhog
+		[ -n "$HOG" ] || { bad="$bad round $k: no memhog;"; continue; }
+		# Half the kills in its first eighth (its start, the plan:
+		# killed then, its numa_maps read empty while it was not yet a
+		# zombie: a plan of nothing, "moved 0.0 MiB", exit 0), half
+		# anywhere in the move.
+		span=$((k % 2 ? dur / 8 : dur))
+		ms=$(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % (span + 1)))
+		$P --migrate "$HOG" --to 0 >"$T/tkill.out" 2>"$T/tkill.err" &
+		R=$!
+		sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+		kill -KILL "$HOG"
+		end_by $R 60
+		wait "$HOG" 2>/dev/null
+		e=$(cat "$T/tkill.err")
+		mib=$(sed -n 's/^moved \([0-9]*\)\..*/\1/p' "$T/tkill.out")
+		outcomes="$outcomes $ms ms: exit $RC, ${mib:-no} MiB moved, '$(head -c 90 "$T/tkill.err")';"
+		if grep -qiE 'EINVAL|invalid argument|cpuset' "$T/tkill.err"; then
+			bad="$bad round $k (kill at $ms ms): exit $RC, '$e';"
+		elif [ $RC -eq 1 ] && grep -q 'exited' "$T/tkill.err" && grep -q 'ESRCH' "$T/tkill.err"; then
+			during=$((during + 1))
+		elif [ $RC -eq 0 ] && [ "${mib:-0}" -ge 115 ]; then
+			after=$((after + 1))    # the whole move ended before the kill
+		else
+			bad="$bad round $k (kill at $ms ms): exit $RC, '$e' $(head -c 200 "$T/tkill.out");"
+		fi
+	done
+	echo "# killed during --migrate (a move takes $dur ms): $during said exited, $after after the move;$outcomes"
+	[ -z "$bad" ] && pass targets_migrate_killed_esrch ||
+		fail targets_migrate_killed_esrch "$bad" "(want exit 1 saying exited and ESRCH, or 0 with its" \
+			"128 MiB moved when the move ended first)"
 fi
 
 has_tests memory || exit $((nfail > 125 ? 125 : nfail))
