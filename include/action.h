@@ -24,6 +24,13 @@ struct action_target {
 	 * PID, same start time, another program) is caught by the checks. */
 	bool exe_known;
 	uint64_t exe_dev, exe_ino;
+	/* The memory image, recorded by the read: /proc/PID/stat's
+	 * startcode, endcode and startstack (fields 26-28), which every exec
+	 * sets anew (randomized) while PID, start time, comm and even the
+	 * executable may stay: the same program run again. Unknown (not
+	 * readable, no mm) is not compared. */
+	bool image_known;
+	uint64_t start_code, end_code, start_stack;
 	bool kthread;           /* PF_KTHREAD: no user memory, kernel's CPUs */
 };
 

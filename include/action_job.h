@@ -53,6 +53,10 @@ struct actjob {
 
 void actjob_init(struct actjob *j, const struct fsroot *r, const struct topology *t);
 int actjob_add(struct actjob *j, int pid, uint64_t starttime, const char *comm);
+/* The same with all that t knows of its process (action_target_read: its
+ * executable and memory image too, so that an exec since that read is
+ * refused); not its pidfd. */
+int actjob_add_target(struct actjob *j, const struct action_target *t);
 void actjob_free(struct actjob *j);
 /* Item i migrates only these address ranges (migrate hot); copied; r
  * NULL: all its memory again. 0 or -ENOMEM. */

@@ -16,9 +16,11 @@
 #include "proc.h"
 #include "monotime.h"
 
-/* /proc/PID/stat (or a thread's, path) parsed. 0, -ESRCH (gone), other
- * -errno. */
-static int read_stat(const struct fsroot *r, const char *path, int pid, struct pid_stat *st)
+/* /proc/PID/stat (or a thread's, path) parsed, and its fields 26-28
+ * (startcode, endcode, startstack) into img[3] when img is not NULL: all
+ * 0 when absent. 0, -ESRCH (gone), other -errno. */
+static int read_stat(const struct fsroot *r, const char *path, int pid, struct pid_stat *st,
+		     uint64_t *img)
 {
 	char text[1024];
 	int n = fsroot_read_small(r, path, text, sizeof(text));
@@ -26,6 +28,24 @@ static int read_stat(const struct fsroot *r, const char *path, int pid, struct p
 		return n == -ENOENT ? -ESRCH : n;
 	if (parse_pid_stat(text, (size_t)n, st) != 0 || st->pid != pid)
 		return -ESRCH;
+	if (!img)
+		return 0;
+	img[0] = img[1] = img[2] = 0;
+	const char *p = strrchr(text, ')');
+	p = p ? p + 1 : NULL;
+	/* Field 3 (the state) is the first after the name. */
+	for (int field = 2; p && *p && field < 28;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		field++;
+		char *e;
+		unsigned long long v = strtoull(p, &e, 10);
+		if (field >= 26)
+			img[field - 26] = e > p && (*e == ' ' || !*e) ? (uint64_t)v : 0;
+		p = strchr(p, ' ');
+	}
 	return 0;
 }
 
@@ -38,8 +58,9 @@ int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 		return -ESRCH;
 	struct pid_stat st;
 	char path[64];
+	uint64_t img[3];
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	int rc = read_stat(r, path, pid, &st);
+	int rc = read_stat(r, path, pid, &st, img);
 	if (rc == -ENOENT || rc == -ESRCH) {
 		/* Not in /proc, yet the kernel knows the PID: /proc hides
 		 * other users' processes (hidepid). */
@@ -54,6 +75,14 @@ int action_target_read(const struct fsroot *r, int pid, struct action_target *t)
 	t->starttime = st.starttime;
 	t->kthread = (st.flags & PID_STAT_PF_KTHREAD) != 0;
 	snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
+	/* The image: 0 without an mm (exiting, a kernel thread), 1 where
+	 * the reader may not see it (not ptrace-able): unknown. */
+	if (img[2] > 1 && !(st.flags & PID_STAT_PF_EXITING)) {
+		t->image_known = true;
+		t->start_code = img[0];
+		t->end_code = img[1];
+		t->start_stack = img[2];
+	}
 	/* The executable (live only: a recorded tree has no programs). */
 	struct stat es;
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
@@ -75,10 +104,20 @@ static int same_program(struct action_target *t, const struct action_target *now
 	if (t->exe_known && now->exe_known &&
 	    (now->exe_dev != t->exe_dev || now->exe_ino != t->exe_ino))
 		return -ACTION_EEXEC;
+	if (t->image_known && now->image_known &&
+	    (now->start_code != t->start_code || now->end_code != t->end_code ||
+	     now->start_stack != t->start_stack))
+		return -ACTION_EEXEC;
 	if (!t->exe_known && now->exe_known) {
 		t->exe_known = true;
 		t->exe_dev = now->exe_dev;
 		t->exe_ino = now->exe_ino;
+	}
+	if (!t->image_known && now->image_known) {
+		t->image_known = true;
+		t->start_code = now->start_code;
+		t->end_code = now->end_code;
+		t->start_stack = now->start_stack;
 	}
 	if (!t->comm[0])
 		snprintf(t->comm, sizeof(t->comm), "%s", now->comm);
@@ -150,7 +189,7 @@ static bool all_threads_exiting(const struct fsroot *r, int pid)
 	for (size_t i = 0; i < n && all; i++) {
 		struct pid_stat st;
 		snprintf(path, sizeof(path), "%s/%d/stat", dir, tids[i]);
-		if (read_stat(r, path, tids[i], &st) == 0)
+		if (read_stat(r, path, tids[i], &st, NULL) == 0)
 			all = st.state == 'Z' || st.state == 'X' || (st.flags & PID_STAT_PF_EXITING);
 	}
 	free(tids);
@@ -167,7 +206,7 @@ int action_target_recheck(const struct fsroot *r, struct action_target *t)
 		struct pid_stat st;
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/stat", t->pid);
-		rc = read_stat(r, path, t->pid, &st);
+		rc = read_stat(r, path, t->pid, &st, NULL);
 		if (rc == -ESRCH || (rc == 0 && st.starttime != t->starttime))
 			return -ESRCH;
 		if (rc)

@@ -35,6 +35,17 @@ void actjob_init(struct actjob *j, const struct fsroot *r, const struct topology
 	j->node = -1;
 }
 
+int actjob_add_target(struct actjob *j, const struct action_target *t)
+{
+	int rc = actjob_add(j, t->pid, t->starttime, t->comm);
+	if (rc == 0) {
+		struct action_target *tg = &j->items[j->n - 1].tg;
+		*tg = *t;
+		tg->pidfd = -1;
+	}
+	return rc;
+}
+
 int actjob_add(struct actjob *j, int pid, uint64_t starttime, const char *comm)
 {
 	struct actjob_item *v = buf_grow_array(j->items, &j->cap, j->n + 1, sizeof(*v));

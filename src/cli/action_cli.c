@@ -184,7 +184,10 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, co
  * usable (access.h: settled after 15 of the watch's 200 ms windows, 3 s;
  * fresh; seen) for hot, longer while nothing is seen hot; ACCESS_COLD_S and a second for cold,
  * which cannot be said sooner, longer while warm memory may still turn
- * cold; at most HOT_WAIT_S in all. 0 with *rv
+ * cold; at most HOT_WAIT_S in all. The target (locked: PID, start time,
+ * program and memory image) is checked at every sample: one that exits
+ * or runs a new program (exec: the heat is the old image's) stops the
+ * watch. 0 with *rv
  * (NULL and 0 when there is nothing to move), or 1 with the reason said:
  * also when the move is refused (action_tier.h: demote needs a slower
  * tier, no bind policy against it; either needs room on node_id). */
@@ -198,10 +201,12 @@ static void on_heat_stop(int sig)
 	heat_stop = 1;
 }
 
-static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, int node_id,
-		       bool cold, struct migrate_range **rv, size_t *nr)
+static int heat_ranges(const struct options *o, FILE *out, FILE *err, const struct fsroot *r,
+		       struct action_target *tg, int node_id, bool cold,
+		       struct migrate_range **rv, size_t *nr)
 {
 	const char *opt = cold ? "--cold" : "--hot";
+	int pid = tg->pid;
 	*rv = NULL;
 	*nr = 0;
 	struct session_config sc;
@@ -223,6 +228,7 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, i
 	struct tieract_move mv;
 	char why[512];
 	bool refused = false;
+	int gone = 0;           /* the target exited or ran a new program */
 	/* The handlers for the watch only (without SA_RESTART: sleep ends). */
 	static const int stops[3] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa, before[3];
@@ -238,6 +244,10 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, i
 		if (heat_stop)
 			break;
 		if (sampler_tick(se.smp, &snap) != 0 || snap.nprocs != 1)
+			break;
+		/* The process watched is the one chosen, running the program
+		 * it ran then: else the heat is not its own. */
+		if ((gone = action_target_check(r, tg)) != 0)
 			break;
 		a = snap.procs[0].acc;
 		/* What is refused whatever the heat (no slower tier, a policy
@@ -266,10 +276,14 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, int pid, i
 	if (heat_stop) {
 		fprintf(err, "numatop-tui: %s: PID %d: interrupted while DAMON watched it: nothing "
 			"moved\n", opt, pid);
+	} else if (gone == -ACTION_EEXEC) {
+		fprintf(err, "numatop-tui: %s: PID %d ran a new program (exec) during the watch: "
+			"nothing moved\n", opt, pid);
+	} else if (gone || snap.nprocs != 1) {
+		fprintf(err, "numatop-tui: %s: PID %d exited during the watch (ESRCH): nothing "
+			"moved\n", opt, pid);
 	} else if (refused) {
 		fprintf(err, "numatop-tui: %s: PID %d: refused: %s\n", opt, pid, why);
-	} else if (snap.nprocs != 1) {
-		fprintf(err, "numatop-tui: %s: PID %d: no such process\n", opt, pid);
 	} else if (rc == -EINPROGRESS || rc == -ESTALE || (rc == -ENODATA && a && a->unseen)) {
 		char t[160];
 		fprintf(err, "numatop-tui: %s: PID %d: nothing moved: %s\n", opt, pid,
@@ -325,8 +339,15 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 		return fail(err, &id, what, rc);
 	struct migrate_range *hot = NULL;
 	size_t nhot = 0;
-	if (o->migrate_hot || o->migrate_cold) {
-		if (heat_ranges(o, out, err, pid, node->id, o->migrate_cold, &hot, &nhot) != 0)
+	bool watched = o->migrate_hot || o->migrate_cold;
+	if (watched) {
+		/* Locked for the watch: each sample checks it is still the
+		 * process and the program whose heat it is. */
+		if ((rc = action_target_lock(r, &id)) != 0)
+			return fail(err, &id, what, rc);
+		int st = heat_ranges(o, out, err, r, &id, node->id, o->migrate_cold, &hot, &nhot);
+		action_target_unlock(&id);
+		if (st)
 			return 1;
 		if (!nhot || (o->migrate_cold && !hot)) {
 			fprintf(out, "pid %d: nothing %s to move\n", pid, o->migrate_cold ? "cold" : "hot");
@@ -337,7 +358,9 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 	actjob_init(&job, r, t);
 	job.migrate = o->migrate_pid != 0;
 	job.rebind = o->rebind_pid != 0;
-	if ((rc = actjob_add(&job, id.pid, id.starttime, id.comm)) != 0 ||
+	/* The job's target is the one read (and watched): its program and
+	 * memory image too, so that an exec since is refused. */
+	if ((rc = actjob_add_target(&job, &id)) != 0 ||
 	    (hot && (rc = actjob_set_only(&job, 0, hot, nhot)) != 0)) {
 		free(hot);
 		actjob_free(&job);
@@ -346,6 +369,12 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 	free(hot);
 	struct actjob_item *it = &job.items[0];
 	actjob_lock(&job);
+	if (it->lock_rc == -ACTION_EEXEC && watched) {
+		fprintf(err, "numatop-tui: %s: PID %d ran a new program (exec) during the watch: "
+			"nothing moved\n", o->migrate_cold ? "--cold" : "--hot", pid);
+		actjob_free(&job);
+		return 1;
+	}
 	if (it->lock_rc) {
 		int st = fail(err, &it->tg, what, it->lock_rc);
 		actjob_free(&job);

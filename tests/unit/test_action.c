@@ -1,9 +1,11 @@
 /* test_action.c - the migrate preview arithmetic, the batching against a
  * fake kernel, the PID-reuse guard and rebind on a live child. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 
 #include "access.h"
 #include "action.h"
+#include "action_job.h"
 #include "action_migrate.h"
 #include "monotime.h"
 #include "parse.h"
@@ -598,6 +601,7 @@ static void recheck_exiting(void)
 	CHECK_EQ_INT(fsroot_open(tree, &r), 0);
 	struct action_target t;
 	CHECK_EQ_INT(action_target_read(r, pid, &t), 0);
+	CHECK(t.image_known && t.start_stack == 140730000000000ULL);
 	CHECK_EQ_INT(action_target_lock(r, &t), 0);
 	CHECK_EQ_INT(action_target_recheck(r, &t), 0);
 	/* Killed: every thread past PF_EXITING (0x4), or a zombie. */
@@ -623,6 +627,88 @@ static void recheck_exiting(void)
 	action_target_unlock(&t);
 	fsroot_close(r);
 	reap(pid);
+}
+
+/* A process that runs its own program again (exec of the same file: the
+ * same PID, start time, comm and executable) since it was read: its
+ * memory image is another (/proc/PID/stat's startcode, endcode,
+ * startstack), so the lock and the check refuse it, also through a job
+ * given the target as read (actjob_add_target). */
+static void exec_same_program(void)
+{
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open("/", &r), 0);
+	int p[2];
+	CHECK_EQ_INT(pipe(p), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(p[0], 0);
+		close(p[0]);
+		close(p[1]);
+		execl("/bin/sh", "sh", "-c", "read x; exec /bin/sh -c 'read y; :'", (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	CHECK(pid > 0);
+	/* Read once the first shell is in its read. */
+	char path[64], buf[256];
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	struct action_target t, held;
+	int rc = -1;
+	for (int i = 0; i < 3000; i++) {
+		int fd = open(path, O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n > 0 && memmem(buf, (size_t)n, "read x", 6) &&
+		    (rc = action_target_read(r, pid, &t)) == 0 && strcmp(t.comm, "sh") == 0)
+			break;
+		usleep(10000);
+	}
+	CHECK_EQ_INT(rc, 0);
+	CHECK(t.exe_known && t.image_known);
+	held = t;
+	CHECK_EQ_INT(action_target_lock(r, &held), 0);
+	/* The exec, waited for (its new command line, without "read x"). */
+	CHECK_EQ_INT(write(p[1], "go\n", 3), 3);
+	bool done = false;
+	for (int i = 0; i < 3000 && !done; i++) {
+		int fd = open(path, O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		done = n > 0 && !memmem(buf, (size_t)n, "read x", 6);
+		if (!done)
+			usleep(10000);
+	}
+	CHECK(done);
+	struct action_target now;
+	CHECK_EQ_INT(action_target_read(r, pid, &now), 0);
+	CHECK_EQ_STR(now.comm, t.comm);
+	CHECK(now.starttime == t.starttime);
+	CHECK(now.exe_dev == t.exe_dev && now.exe_ino == t.exe_ino);
+	CHECK_EQ_INT(action_target_lock(r, &t), -ACTION_EEXEC);
+	CHECK_EQ_INT(action_target_check(r, &held), -ACTION_EEXEC);
+	CHECK_EQ_INT(action_target_recheck(r, &held), -ACTION_EEXEC);
+	action_target_unlock(&held);
+	struct topology topo;
+	if (topology_read(r, &topo) == 0) {
+		struct actjob job;
+		actjob_init(&job, r, &topo);
+		job.migrate = true;
+		CHECK_EQ_INT(actjob_add_target(&job, &held), 0);
+		CHECK_EQ_INT(job.items[0].tg.pidfd, -1);
+		actjob_lock(&job);
+		CHECK_EQ_INT(job.items[0].lock_rc, -ACTION_EEXEC);
+		actjob_free(&job);
+		topology_free(&topo);
+	} else {
+		CHECK(!"topology");
+	}
+	kill(pid, SIGKILL);
+	close(p[1]);
+	reap(pid);
+	fsroot_close(r);
 }
 
 static void pid_reuse_guard(void)
@@ -785,6 +871,7 @@ int main(void)
 	RUN_TEST(batching_fake_kernel);
 	RUN_TEST(exit_during_walk);
 	RUN_TEST(recheck_exiting);
+	RUN_TEST(exec_same_program);
 	RUN_TEST(pid_reuse_guard);
 	RUN_TEST(strerror_einval);
 	RUN_TEST(rebind_live);

@@ -18,7 +18,7 @@
 # section 3b, access heat 3c (with DAMON under churn, replaced, its record
 # deleted, two monitors at once), tiers sections 3d and 3g, churn section
 # 3e, damonbench (make bench-damon) section 3f, spread section 3h, targets
-# (killed during --migrate) section 3i.
+# (killed during --migrate, exec during --hot) section 3i.
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -1360,12 +1360,16 @@ if has_tests spread && [ -n "$(sys_cpus 0)" ] && [ -n "$(sys_cpus 1)" ]; then
 fi
 
 # --- 3i. Targets that go away under an action (layouts whose tests say
-# targets): a process killed at random points of --migrate is said to have
-# exited (ESRCH), never as EINVAL nor as a move of nothing (a killed
-# process loses its memory before it is a zombie: move_pages says EINVAL
-# then, its numa_maps reads empty). --------------------------------------
+# targets; DAMON for the watch): a process killed at random points of
+# --migrate is said to have exited (ESRCH), never as EINVAL nor as a move
+# of nothing (a killed process loses its memory before it is a zombie:
+# move_pages says EINVAL then, its numa_maps reads empty); one that runs a
+# new program (exec of the same shell: same PID, start time, comm and
+# executable) during a --hot watch stops it, nothing moved. --------------
 if has_tests targets && [ -n "$(sys_cpus 0)" ] && [ -n "$(sys_cpus 1)" ]; then
 	echo 0 >/proc/sys/kernel/numa_balancing 2>/dev/null
+	damon=""
+	[ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ] && damon=yes
 	# uptime_ms: the guest's clock, to spread the kills over a move (not
 	# a check: the outcomes are checked, whenever the kill landed).
 	uptime_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
@@ -1419,6 +1423,36 @@ if has_tests targets && [ -n "$(sys_cpus 0)" ] && [ -n "$(sys_cpus 1)" ]; then
 	[ -z "$bad" ] && pass targets_migrate_killed_esrch ||
 		fail targets_migrate_killed_esrch "$bad" "(want exit 1 saying exited and ESRCH, or 0 with its" \
 			"128 MiB moved when the move ended first)"
+
+	if [ -n "$damon" ] && kd_wait 0; then
+		# exec of the same shell on SIGUSR1, sent once the watch runs
+		# (our kdamond is on).
+		printf '%s\n' 'echo execed' 'while :; do sleep 1; done' >"$T/ex2.sh"
+		printf '%s\n' "trap 'exec /bin/sh $T/ex2.sh' USR1" 'echo ready' 'while :; do sleep 1; done' \
+			>"$T/ex1.sh"
+		/bin/sh "$T/ex1.sh" >"$T/ex.out" 2>&1 &
+		X=$!
+		i=0
+		until grep -q ready "$T/ex.out" || [ $i -ge 300 ]; do i=$((i + 1)); sleep 0.1; done
+		$P --migrate "$X" --to 0 --hot >"$T/texec.out" 2>"$T/texec.err" &
+		R=$!
+		kd_wait 1 && kill -USR1 "$X"
+		i=0
+		until grep -q execed "$T/ex.out" || [ $i -ge 300 ]; do i=$((i + 1)); sleep 0.1; done
+		end_by $R 60
+		comm=$(cat /proc/$X/comm 2>/dev/null)
+		kill -KILL "$X"
+		wait "$X" 2>/dev/null
+		grep -q execed "$T/ex.out" && [ $RC -eq 1 ] &&
+			grep -q "PID $X ran a new program (exec) during the watch: nothing moved" "$T/texec.err" &&
+			! grep -q '^moved' "$T/texec.out" && kd_wait 0 && pass targets_hot_exec_stops ||
+			fail targets_hot_exec_stops "exit $RC (want 1); comm after the exec '$comm';" \
+				"$(head -c 200 "$T/ex.out"); $(why texec)"
+	elif [ -n "$damon" ]; then
+		fail targets_hot_exec_stops "our kdamond of the watch before is still there"
+	else
+		skip targets_hot_exec_stops "no DAMON"
+	fi
 fi
 
 has_tests memory || exit $((nfail > 125 ? 125 : nfail))
