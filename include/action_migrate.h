@@ -121,6 +121,14 @@ int migrate_restrict(struct migrate_job *j, const struct migrate_range *only, si
 struct access_proc;
 int migrate_heat_ranges(const struct access_proc *a, bool cold, struct migrate_range **out,
 			size_t *n);
+/* The one-off watch of migrate hot / cold (the command line's --hot,
+ * --cold): a sample a second, the whole watch (from t0, before its
+ * session opened) within limit_s seconds by the monotonic clock, not a
+ * count of sleeps (a sample takes time too). After a sample that began
+ * at `start` and lasted tick_s: when the next one begins (start + 1 s,
+ * or now if that is past), or -1 when it would not end within the limit
+ * (a sample may take up to twice as long as the last). */
+double migrate_watch_next(double t0, double limit_s, double start, double tick_s, double now);
 /* One batch of at most max_pages virtual pages. 1: more to do, 0: done,
  * -errno: stopped (-ESRCH exited, also when it exits during a call or
  * its exit made the call fail; -ACTION_EEXEC it ran another program;

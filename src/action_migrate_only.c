@@ -120,3 +120,13 @@ int migrate_heat_ranges(const struct access_proc *a, bool cold, struct migrate_r
 	*n = k;
 	return 0;
 }
+
+double migrate_watch_next(double t0, double limit_s, double start, double tick_s, double now)
+{
+	double next = start + 1.0;
+	if (next < now)
+		next = now;
+	if (tick_s < 0)
+		tick_s = 0;
+	return next + 2 * tick_s <= t0 + limit_s ? next : -1;
+}

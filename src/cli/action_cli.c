@@ -1,6 +1,7 @@
 /* action_cli.c - --migrate PID / --rebind PID --to NODE for scripts:
  * before/after kB per node, reasons for pages that did not move, exit
- * status 0 (done), 3 (some pages did not move) or 1 (failed). */
+ * status 0 (done), 3 (some pages did not move), 4 (--hot / --cold found
+ * nothing to move) or 1 (failed). */
 #include "action_cli.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "action.h"
@@ -16,6 +18,7 @@
 #include "action_cgroup.h"
 #include "action_migrate.h"
 #include "access.h"
+#include "monotime.h"
 #include "options.h"
 #include "action_rebind.h"
 #include "sanitize.h"
@@ -178,19 +181,20 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, co
 	return status;
 }
 
-/* --hot / --cold: the ranges of pid DAMON sees accessed (hot), or all
- * outside its hot and warm ranges (cold), from a sampler that watches it
- * first (a priority target, remote memory or not): until its heat is
+/* --hot / --cold: the ranges of the target DAMON sees accessed (hot), or
+ * all outside its hot and warm ranges (cold), from a sampler that watches
+ * it first (a priority target, remote memory or not): until its heat is
  * usable (access.h: settled after 15 of the watch's 200 ms windows, 3 s;
- * fresh; seen) for hot, longer while nothing is seen hot; ACCESS_COLD_S and a second for cold,
- * which cannot be said sooner, longer while warm memory may still turn
- * cold; at most HOT_WAIT_S in all. The target (locked: PID, start time,
- * program and memory image) is checked at every sample: one that exits
- * or runs a new program (exec: the heat is the old image's) stops the
- * watch. 0 with *rv
- * (NULL and 0 when there is nothing to move), or 1 with the reason said:
- * also when the move is refused (action_tier.h: demote needs a slower
- * tier, no bind policy against it; either needs room on node_id). */
+ * fresh; seen) for hot, longer while nothing is seen hot; ACCESS_COLD_S
+ * and a second for cold, which cannot be said sooner, longer while warm
+ * memory may still turn cold; HOT_WAIT_S in all at most, by the
+ * monotonic clock (migrate_watch_next). The target (locked: PID, start
+ * time, program and memory image) is checked at every sample: one that
+ * exits or runs a new program (exec: the heat is the old image's) stops
+ * the watch. 0 with *rv, 4 when nothing hot (cold) was found (said), or
+ * 1 with the reason said: also when the move is refused (action_tier.h:
+ * demote needs a slower tier, no bind policy against it; either needs
+ * room on node_id). */
 #define HOT_WAIT_S 15
 /* SIGINT, SIGTERM or SIGHUP during the watch: it ends, and the session
  * (our kdamond with it) is closed as on any other way out. */
@@ -199,6 +203,16 @@ static void on_heat_stop(int sig)
 {
 	(void)sig;
 	heat_stop = 1;
+}
+
+/* Sleep until the monotonic time `until`, or a signal. */
+static void sleep_until(double until)
+{
+	double d = until - monotime_now();
+	if (d <= 0)
+		return;
+	struct timespec ts = { (time_t)d, (long)((d - (double)(time_t)d) * 1e9) };
+	nanosleep(&ts, NULL);
 }
 
 static int heat_ranges(const struct options *o, FILE *out, FILE *err, const struct fsroot *r,
@@ -212,6 +226,7 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, const stru
 	struct session_config sc;
 	struct session se;
 	char msg[512];
+	double t0 = monotime_now();
 	options_session(o, true, &sc);
 	sc.filter = (struct sampler_filter){ &pid, 1, NULL, true };
 	sc.access = true;
@@ -238,11 +253,12 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, const stru
 	heat_stop = 0;
 	for (int k = 0; k < 3; k++)
 		sigaction(stops[k], &sa, &before[k]);
-	for (int i = 0; i <= HOT_WAIT_S && !heat_stop; i++) {
-		if (i)
-			sleep(1);
+	double next = monotime_now();
+	while (!heat_stop && next >= 0) {
+		sleep_until(next);
 		if (heat_stop)
 			break;
+		double start = monotime_now();
 		if (sampler_tick(se.smp, &snap) != 0 || snap.nprocs != 1)
 			break;
 		/* The process watched is the one chosen, running the program
@@ -250,6 +266,8 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, const stru
 		if ((gone = action_target_check(r, tg)) != 0)
 			break;
 		a = snap.procs[0].acc;
+		double end = monotime_now();
+		next = migrate_watch_next(t0, HOT_WAIT_S, start, end - start, end);
 		/* What is refused whatever the heat (no slower tier, a policy
 		 * against it) is said at once, not after the watch. */
 		if (tieract_move_of(&snap, &snap.procs[0], node_id, cold, &mv)) {
@@ -272,6 +290,7 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, const stru
 	}
 	for (int k = 0; k < 3; k++)
 		sigaction(stops[k], &before[k], NULL);
+	double watched = a ? a->monitored_s : monotime_now() - t0;
 	int rc = a ? migrate_heat_ranges(a, cold, rv, nr) : -ENODATA;
 	if (heat_stop) {
 		fprintf(err, "numatop-tui: %s: PID %d: interrupted while DAMON watched it: nothing "
@@ -299,15 +318,21 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, const stru
 			ACCESS_MAX_REGIONS - 1);
 	} else if (rc) {
 		fprintf(err, "numatop-tui: %s: %s\n", opt, strerror(-rc));
+	} else if (cold ? a->cold_kb <= 0 : a->hot_kb <= 0 || !*nr) {
+		/* Watched to the end and found nothing to move: said, with
+		 * its own exit status, not as a move of nothing. */
+		status = 4;
+		fprintf(out, "pid %d: nothing %s found in %.0f s of watching: nothing moved\n", pid,
+			cold ? "cold" : "hot", watched);
 	} else if (cold) {
 		status = 0;
 		fprintf(out, "cold: %.1f MiB untouched for %.0f s or more, all but %zu hot and warm "
 			"range%s (DAMON, watched %.0f s)\n", (double)a->cold_kb / 1024.0, ACCESS_COLD_S,
-			a->nregions, a->nregions == 1 ? "" : "s", a->monitored_s);
+			a->nregions, a->nregions == 1 ? "" : "s", watched);
 	} else {
 		status = 0;
 		fprintf(out, "hot: %.1f MiB in %zu range%s (DAMON, watched %.0f s), %.1f MiB of it remote\n",
-			(double)a->hot_kb / 1024.0, *nr, *nr == 1 ? "" : "s", a->monitored_s,
+			(double)a->hot_kb / 1024.0, *nr, *nr == 1 ? "" : "s", watched,
 			(double)(a->hot_remote_kb > 0 ? a->hot_remote_kb : 0) / 1024.0);
 	}
 	if (status == 0 && *nr && tieract_move_of(&snap, &snap.procs[0], node_id, cold, &mv) &&
@@ -348,10 +373,12 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 		int st = heat_ranges(o, out, err, r, &id, node->id, o->migrate_cold, &hot, &nhot);
 		action_target_unlock(&id);
 		if (st)
-			return 1;
+			return st;
 		if (!nhot || (o->migrate_cold && !hot)) {
-			fprintf(out, "pid %d: nothing %s to move\n", pid, o->migrate_cold ? "cold" : "hot");
-			return 0;
+			fprintf(out, "pid %d: nothing %s found: nothing moved\n", pid,
+				o->migrate_cold ? "cold" : "hot");
+			free(hot);
+			return 4;
 		}
 	}
 	struct actjob job;

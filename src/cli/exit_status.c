@@ -10,6 +10,8 @@ const struct exit_status exit_statuses[] = {
 	     "exist, a replay window that ends before it begins" },
 	{ 3, "an action done in part: --migrate left pages it could not move, --migrate-cgroup "
 	     "left memory on other nodes (what stayed, and why, is printed)" },
+	{ 4, "nothing to move: --migrate --hot (--cold) watched the process and found nothing "
+	     "hot (cold); nothing was moved (how long it watched is printed)" },
 	{ 130, "a measurement was cancelled (Ctrl-C)" },
 	{ 131, "the monitor was ended by SIGQUIT (Ctrl-\\), after restoring the terminal" },
 };

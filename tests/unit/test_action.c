@@ -711,6 +711,36 @@ static void exec_same_program(void)
 	fsroot_close(r);
 }
 
+/* The --hot / --cold watch on a fake clock: a sample a second, the whole
+ * watch (its session's opening too) within its limit however long the
+ * samples take, and not cut short by much. */
+static void watch_schedule(void)
+{
+	static const double took[][3] = {
+		/* opening, a sample, every fifth (at most twice as long) */
+		{ 0.0, 0.0, 0.0 }, { 0.7, 0.3, 0.3 }, { 1.5, 0.2, 0.4 }, { 0.2, 1.2, 1.2 },
+	};
+	for (size_t k = 0; k < sizeof(took) / sizeof(took[0]); k++) {
+		double now = 0, t0 = 0, last = -1, next;
+		int n = 0;
+		now += took[k][0];
+		next = now;
+		while (next >= 0) {
+			CHECK(next >= now);
+			now = next;
+			CHECK(last < 0 || now - last >= 1.0 - 1e-9);
+			last = now;
+			double start = now;
+			now += ++n % 5 ? took[k][1] : took[k][2];
+			CHECK(now <= t0 + 15 + 1e-9);
+			next = migrate_watch_next(t0, 15, start, now - start, now);
+		}
+		CHECK(now <= 15);
+		CHECK(now >= 15 - 1 - 3 * took[k][2] - 1e-9);
+		CHECK(n >= (int)(13 - took[k][0] - 2 * took[k][2]));
+	}
+}
+
 static void pid_reuse_guard(void)
 {
 	struct fsroot *r;
@@ -872,6 +902,7 @@ int main(void)
 	RUN_TEST(exit_during_walk);
 	RUN_TEST(recheck_exiting);
 	RUN_TEST(exec_same_program);
+	RUN_TEST(watch_schedule);
 	RUN_TEST(pid_reuse_guard);
 	RUN_TEST(strerror_einval);
 	RUN_TEST(rebind_live);

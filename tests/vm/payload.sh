@@ -18,7 +18,7 @@
 # section 3b, access heat 3c (with DAMON under churn, replaced, its record
 # deleted, two monitors at once), tiers sections 3d and 3g, churn section
 # 3e, damonbench (make bench-damon) section 3f, spread section 3h, targets
-# (killed during --migrate, exec during --hot) section 3i.
+# (killed during --migrate, exec and nothing hot during --hot) section 3i.
 L=${1:?usage: payload.sh LAYOUT}
 LF=/vmtest/layouts/$L.layout
 # Full paths: this busybox runs its own applets (it has a setpriv too) in
@@ -1136,7 +1136,7 @@ if has_tests tiers && [ -n "$(sys_cpus 0)" ] && [ -z "$(sys_cpus 1)" ]; then
 		for try in 1 2; do
 			run tpromote $P --migrate "$HOG" --to 0 --hot
 			sed 's/^/# /' "$T/tpromote.out"
-			grep -q 'nothing hot to move' "$T/tpromote.out" || break
+			grep -q 'nothing hot found' "$T/tpromote.out" || break
 			echo "# promote hot: DAMON saw nothing hot (try $try)"
 		done
 		kill "$BUSY"; wait "$BUSY" 2>/dev/null
@@ -1363,13 +1363,30 @@ fi
 # targets; DAMON for the watch): a process killed at random points of
 # --migrate is said to have exited (ESRCH), never as EINVAL nor as a move
 # of nothing (a killed process loses its memory before it is a zombie:
-# move_pages says EINVAL then, its numa_maps reads empty); one that runs a
-# new program (exec of the same shell: same PID, start time, comm and
-# executable) during a --hot watch stops it, nothing moved. --------------
+# move_pages says EINVAL then, its numa_maps reads empty); a cold process
+# under --hot is said to have nothing hot, exit 4, watched no longer than
+# the 15 s documented (watched while the kills run: its 15 s cost nothing
+# more); one that runs a new program (exec of the same shell: same PID,
+# start time, comm and executable) during a --hot watch stops it, nothing
+# moved. -----------------------------------------------------------------
 if has_tests targets && [ -n "$(sys_cpus 0)" ] && [ -n "$(sys_cpus 1)" ]; then
 	echo 0 >/proc/sys/kernel/numa_balancing 2>/dev/null
 	damon=""
 	[ -r /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds ] && damon=yes
+	# A cold process (written once, then asleep) under --hot.
+	CW=""
+	if [ -n "$damon" ]; then
+		nhog=$((nhog + 1))
+		/usr/bin/numactl --membind=1 /usr/bin/memhog 32 >"$T/hog$nhog" 2>&1 &
+		HOG=$!
+		wait_hog
+		COLD=$HOG
+		if [ -n "$COLD" ]; then
+			cb1=$(numa_kb "$COLD" 1)
+			$P --migrate "$COLD" --to 0 --hot >"$T/tcold.out" 2>"$T/tcold.err" &
+			CW=$!
+		fi
+	fi
 	# uptime_ms: the guest's clock, to spread the kills over a move (not
 	# a check: the outcomes are checked, whenever the kill landed).
 	uptime_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
@@ -1423,6 +1440,24 @@ if has_tests targets && [ -n "$(sys_cpus 0)" ] && [ -n "$(sys_cpus 1)" ]; then
 	[ -z "$bad" ] && pass targets_migrate_killed_esrch ||
 		fail targets_migrate_killed_esrch "$bad" "(want exit 1 saying exited and ESRCH, or 0 with its" \
 			"128 MiB moved when the move ended first)"
+
+	if [ -n "$CW" ]; then
+		end_by $CW 60
+		ca1=$(numa_kb "$COLD" 1)
+		w=$(sed -n "s/^pid $COLD: nothing hot found in \([0-9]*\) s of watching: nothing moved\$/\1/p" \
+			"$T/tcold.out")
+		echo "# a cold process under --hot: $(head -c 300 "$T/tcold.out")"
+		[ $RC -eq 4 ] && [ -n "$w" ] && [ "$w" -le 15 ] && ! grep -q '^moved' "$T/tcold.out" &&
+			[ $((cb1 - ca1)) -lt 1024 ] && pass targets_hot_nothing_found ||
+			fail targets_hot_nothing_found "exit $RC (want 4), watched '$w' s (want <= 15)," \
+				"node 1 $cb1 -> $ca1 kB; stderr: $(head -c 300 "$T/tcold.err");" \
+				"stdout: $(head -c 300 "$T/tcold.out")"
+		stop_hog "$COLD"
+	elif [ -n "$damon" ]; then
+		fail targets_hot_nothing_found "no memhog"
+	else
+		skip targets_hot_nothing_found "no DAMON"
+	fi
 
 	if [ -n "$damon" ] && kd_wait 0; then
 		# exec of the same shell on SIGUSR1, sent once the watch runs
