@@ -137,6 +137,33 @@ int col_list_set_tiers(struct col_list *l, const struct tier_model *m);
  * end) added once, or removed. 0 or -ENOMEM. */
 int col_list_set_tier_heat(struct col_list *l, bool on);
 void col_list_free(struct col_list *l);
+
+/* The default columns follow the sample (src/columns_follow.c), one rule
+ * for the batch text and the monitor: the heat's columns (HOT, HOTREM,
+ * HOTREM%) join once a sample has heat; the tier columns are set for the
+ * sample's tiers, again when its tier ids change (a replay moving to
+ * another machine's samples), so no T<id> stays from an earlier one;
+ * HOTSLOW and COLDFAST join once it has tiers and heat, and leave with
+ * the tiers. A column the user removed stays out while nothing changes.
+ * A one-off table uses a fresh state; the monitor keeps one. */
+struct col_follow {
+	bool heat;                  /* the heat's columns are still to come */
+	bool tiers;                 /* the tier columns follow the sample's */
+	bool tier_heat;             /* HOTSLOW, COLDFAST are still to come */
+	int *tier_ids;              /* the tier ids they were set for */
+	size_t ntier_ids;
+	bool tier_ids_set;
+	bool added[COL_NCOLS];      /* the heat's columns added here, not
+				     * chosen: never written as a setting */
+};
+/* on: the list is the default one (false: chosen with -o or a settings
+ * file: nothing follows, but the heat's columns still come (follow.heat)
+ * when heat is true. */
+void col_follow_init(struct col_follow *f, bool tiers, bool heat);
+/* The list for sample s. 0 or -ENOMEM. */
+int col_follow_sample(struct col_follow *f, struct col_list *l, const struct snapshot *s);
+void col_follow_free(struct col_follow *f);
+
 /* A front end's choice of sort (-s NAME, NULL: REMOTE descending) and
  * columns (-o SPEC into l; NULL leaves l as it is), AGE added with age. 0, or
  * -errno with a message naming the option in err. */

@@ -269,10 +269,13 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 	struct col_list def = { 0 };
 	const struct col_list *l = o->cols;
 	if (!l || !l->n) {
-		if (col_list_default(&def, false, o->show_age) != 0 ||
-		    (s->nacc && col_list_set_access(&def, true) != 0) ||
-		    col_list_set_tiers(&def, &s->nk.tiers) != 0 ||
-		    col_list_set_tier_heat(&def, s->nacc && tiers_multi(&s->nk.tiers)) != 0) {
+		struct col_follow fo = { 0 };
+		col_follow_init(&fo, true, true);
+		int rc = col_list_default(&def, false, o->show_age);
+		if (rc == 0)
+			rc = col_follow_sample(&fo, &def, s);
+		col_follow_free(&fo);
+		if (rc) {
 			col_list_free(&def);
 			return;
 		}

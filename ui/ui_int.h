@@ -135,20 +135,11 @@ struct ui {
 	} heat;
 	struct ui_measure *mjob; /* the L dialog / a running measurement */
 	struct col_list cols;    /* the table's columns (-o, F2, A) */
-	bool heat_cols;          /* the default columns: HOT.. added once
-				  * a sample had access heat (false: -o) */
-	/* Columns the monitor added itself (heat, tiers x heat): shown,
-	 * never written to the settings file unless the user adds them. */
-	bool col_auto[COL_NCOLS];
-	bool tier_cols_auto;     /* the default columns follow the sample's
-				  * tiers: FAST, SLOW, SLOW% (two), T<id>
-				  * and SLOW% (more), set again when the
-				  * tier ids change (false: -o, saved) */
-	int *tier_ids;           /* ... the ids they were set for, */
-	size_t ntier_ids;
-	bool tier_ids_set;       /* ... once set */
-	bool tier_heat_cols;     /* ... and HOTSLOW, COLDFAST once it also
-				  * has access heat */
+	/* How the columns follow the samples (columns.h): the heat's and
+	 * the tiers' join (not with -o; with saved columns only the heat's);
+	 * those added are never written to the settings file unless the
+	 * user adds them in Setup. */
+	struct col_follow follow;
 	struct ui_hdr { int x0, x1; enum snap_col col; int node; } *hdr;
 	char settings_path[1024];     /* the settings file, "" none */
 	bool settings_bad;            /* it could not be read: never written */

@@ -76,9 +76,7 @@ static int ui_open(struct ui *u, const struct ui_config *o)
 	}
 	if (!o->columns && col_list_default(&u->cols, true, o->show_age) != 0)
 		return 1;
-	u->heat_cols = !o->columns;
-	u->tier_cols_auto = !o->columns;
-	u->tier_heat_cols = !o->columns;
+	col_follow_init(&u->follow, !o->columns, !o->columns);
 	u->show_nodes = u->show_heatmap = true;
 	u->delay = o->delay;
 	u->color = !o->no_color && !getenv("NO_COLOR");
@@ -112,7 +110,7 @@ static void ui_close(struct ui *u)
 	free(u->thr);
 	free(u->tagged);
 	free(u->hdr);
-	free(u->tier_ids);
+	col_follow_free(&u->follow);
 	col_list_free(&u->cols);
 }
 
@@ -140,37 +138,6 @@ void ui_want_sample(struct ui *u)
 	u->sample_due = true;
 }
 
-/* The default columns follow the sample's tiers (a replay can move to
- * another machine's samples): set again when the tier ids change, so no
- * T<id> stays from an earlier sample and a column the user removed stays
- * out while they do not. */
-static void follow_tiers(struct ui *u)
-{
-	const struct tier_model *m = &u->snap.nk.tiers;
-	if (!u->tier_cols_auto)
-		return;
-	bool same = u->tier_ids_set && u->ntier_ids == m->ntiers;
-	for (size_t k = 0; same && k < m->ntiers; k++)
-		same = u->tier_ids[k] == m->tier[k].id;
-	if (same)
-		return;
-	int *ids = realloc(u->tier_ids, (m->ntiers ? m->ntiers : 1) * sizeof(*ids));
-	if (!ids || col_list_set_tiers(&u->cols, m) != 0) {
-		u->tier_ids = ids ? ids : u->tier_ids;
-		return;
-	}
-	u->tier_ids = ids;
-	for (size_t k = 0; k < m->ntiers; k++)
-		ids[k] = m->tier[k].id;
-	u->ntier_ids = m->ntiers;
-	u->tier_ids_set = true;
-	/* No tiers now: HOTSLOW and COLDFAST out, back with tiers and heat. */
-	if (!tiers_multi(m)) {
-		col_list_set_tier_heat(&u->cols, false);
-		u->tier_heat_cols = true;
-	}
-}
-
 void ui_sample(struct ui *u)
 {
 	int rc = 0;
@@ -187,22 +154,7 @@ void ui_sample(struct ui *u)
 		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));
 	else if (u->snap.proc_rc == 0)
 		ui_prune_tags(u);   /* not after a failed scan: it lists nobody */
-	/* Access heat came: its columns join the default ones, once. */
-	bool had[COL_NCOLS];
-	for (int c = 0; c < COL_NCOLS; c++)
-		had[c] = col_list_find(&u->cols, (enum snap_col)c) >= 0;
-	if (u->heat_cols && u->snap.nacc && col_list_set_access(&u->cols, true) == 0)
-		u->heat_cols = false;
-	follow_tiers(u);
-	/* Tiers and heat: hot memory on the slow tier, cold on the fast. */
-	if (u->tier_heat_cols && u->snap.nacc && tiers_multi(&u->snap.nk.tiers) &&
-	    col_list_set_tier_heat(&u->cols, true) == 0)
-		u->tier_heat_cols = false;
-	for (int c = 0; c < COL_NCOLS; c++)
-		if (!had[c] && (c == COL_HOT || c == COL_HOTREM || c == COL_HOTREM_PCT ||
-				c == COL_HOTSLOW || c == COL_COLDFAST) &&
-		    col_list_find(&u->cols, (enum snap_col)c) >= 0)
-			u->col_auto[c] = true;
+	col_follow_sample(&u->follow, &u->cols, &u->snap);
 	snapshot_sort(&u->snap, &u->sort);
 	u->sort_eff = col_sort_effective(&u->sort, &u->snap);
 	ui_rebuild_rows(u);

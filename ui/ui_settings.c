@@ -17,7 +17,7 @@ static void collect(const struct ui *u, struct settings *s)
 	s->sort_descending = u->sort.descending;
 	size_t off = 0;
 	for (size_t i = 0; i < u->cols.n && off < sizeof(s->columns); i++) {
-		if (u->col_auto[u->cols.v[i].col])
+		if (u->follow.added[u->cols.v[i].col])
 			continue;       /* added by the monitor: not a setting */
 		char name[32];
 		col_ref_name(t, u->cols.v[i], name, sizeof(name));
@@ -98,8 +98,8 @@ void ui_settings_load(struct ui *u)
 			col_list_set_age(&l, true);
 		col_list_free(&u->cols);
 		u->cols = l;
-		u->tier_cols_auto = false;     /* the saved columns, as saved */
-		u->tier_heat_cols = false;
+		/* the saved columns, as saved (the heat's still join) */
+		col_follow_init(&u->follow, false, u->follow.heat);
 	} else {
 		col_list_free(&l);
 	}

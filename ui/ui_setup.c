@@ -86,7 +86,7 @@ void ui_setup_key(struct ui *u, int ch)
 		size_t pos = u->cols.n ? (size_t)u->setup.sel + 1 : 0;
 		if (c >= 0 && col_list_insert(&u->cols, pos, (struct col_ref){ (enum snap_col)c, -1 }) == 0) {
 			u->setup.sel = (int)pos;
-			u->col_auto[c] = false;     /* the user's now */
+			u->follow.added[c] = false;     /* the user's now */
 		}
 		break;
 	}
@@ -106,8 +106,7 @@ void ui_setup_key(struct ui *u, int ch)
 		col_list_default(&u->cols, true, false);
 		col_list_set_tiers(&u->cols, &u->snap.nk.tiers);
 		/* The heat's columns come back by themselves, as at start. */
-		memset(u->col_auto, 0, sizeof(u->col_auto));
-		u->heat_cols = u->tier_heat_cols = true;
+		col_follow_init(&u->follow, true, true);
 		break;
 	case KEY_ESC: case 'q': case KEY_F(2): case KEY_F(10):
 		u->screen = SCR_PROCESSES;
