@@ -10,7 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "buf.h"
 #include "sanitize.h"
 #include "format.h"
 #include "tiers.h"
@@ -97,19 +96,6 @@ static const char *s_policy(const struct snap_proc *p)
 }
 
 /* ---- cells ----------------------------------------------------------- */
-
-void col_kb_cell(const struct col_ctx *c, int64_t kb, bool sampled, char *out, size_t n)
-{
-	if (c->monitor)
-		fmt_human_kb(out, n, kb);
-	else
-		fmt_kb(out, n, kb);
-	size_t l = strlen(out);
-	if (sampled && kb >= 0 && l + 1 < n) {
-		out[l] = '~';
-		out[l + 1] = '\0';
-	}
-}
 
 static void c_pid(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
 {
@@ -470,106 +456,6 @@ void col_valid_names(char *out, size_t n)
 	for (int c = 0; c < COL_NCOLS && o < n; c++)
 		o += (size_t)snprintf(out + o, n - o, "%s%s", c ? " " : "",
 				      col_help_name((enum snap_col)c));
-}
-
-/* ---- lists ----------------------------------------------------------- */
-
-int col_list_insert(struct col_list *l, size_t pos, struct col_ref r)
-{
-	struct col_ref *v = buf_grow_array(l->v, &l->cap, l->n + 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	l->v = v;
-	if (pos > l->n)
-		pos = l->n;
-	memmove(l->v + pos + 1, l->v + pos, (l->n - pos) * sizeof(*l->v));
-	l->v[pos] = r;
-	l->n++;
-	return 0;
-}
-
-void col_list_remove(struct col_list *l, size_t pos)
-{
-	if (pos >= l->n)
-		return;
-	memmove(l->v + pos, l->v + pos + 1, (l->n - pos - 1) * sizeof(*l->v));
-	l->n--;
-}
-
-long col_list_find(const struct col_list *l, enum snap_col col)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].col == col)
-			return (long)i;
-	return -1;
-}
-
-int col_list_set_age(struct col_list *l, bool on)
-{
-	long at = col_list_find(l, COL_AGE);
-	if (!on) {
-		while (at >= 0) {
-			col_list_remove(l, (size_t)at);
-			at = col_list_find(l, COL_AGE);
-		}
-		return 0;
-	}
-	if (at >= 0)
-		return 0;
-	long pos = col_list_find(l, COL_POLICY);
-	if (pos < 0)
-		pos = col_list_find(l, COL_COMMAND);
-	return col_list_insert(l, pos < 0 ? l->n : (size_t)pos, (struct col_ref){ COL_AGE, -1 });
-}
-
-int col_list_set_access(struct col_list *l, bool on)
-{
-	static const enum snap_col heat[] = { COL_HOT, COL_HOTREM, COL_HOTREM_PCT };
-	for (size_t i = 0; i < 3; i++) {
-		long at = col_list_find(l, heat[i]);
-		if (!on) {
-			if (at >= 0)
-				col_list_remove(l, (size_t)at);
-			continue;
-		}
-		if (at >= 0)
-			continue;
-		long pos = i ? col_list_find(l, heat[i - 1]) : col_list_find(l, COL_REMOTE_PCT);
-		if (pos >= 0)
-			pos++;
-		else {
-			static const enum snap_col before[] = { COL_WHY, COL_POLICY, COL_COMMAND };
-			for (size_t k = 0; k < 3 && pos < 0; k++)
-				pos = col_list_find(l, before[k]);
-		}
-		int rc = col_list_insert(l, pos < 0 ? l->n : (size_t)pos, (struct col_ref){ heat[i], -1 });
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-void col_list_free(struct col_list *l)
-{
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
-int col_list_default(struct col_list *l, bool monitor, bool age)
-{
-	/* Batch text: POLICY; the monitor: WHY (the detail has the policy). */
-	static const enum snap_col text[] = { COL_PID, COL_USER, COL_HOME, COL_CPU, COL_RSS, COL_NODE,
-					      COL_REMOTE, COL_REMOTE_PCT, COL_WHY, COL_POLICY,
-					      COL_COMMAND };
-	l->n = 0;
-	for (size_t i = 0; i < sizeof(text) / sizeof(*text); i++) {
-		if ((monitor && text[i] == COL_POLICY) || (!monitor && text[i] == COL_WHY))
-			continue;
-		int rc = col_list_insert(l, l->n, (struct col_ref){ text[i], -1 });
-		if (rc)
-			return rc;
-	}
-	return col_list_set_age(l, age);
 }
 
 int col_list_parse(const struct topology *t, const char *spec, struct col_list *l,
