@@ -54,88 +54,9 @@ int capture_open_dest(const char *dir, char *why, size_t whysz)
 	return rc ? rc : fd;
 }
 
-/* The directory dir (kernel spelling, "/proc/1") below the destination,
- * made as needed, each part opened without following a link. */
-static int dir_fd(struct cap *c, const char *dir)
-{
-	while (*dir == '/')
-		dir++;
-	if (!*dir)
-		return c->root;
-	if (c->dfd >= 0 && strcmp(dir, c->dpath) == 0)
-		return c->dfd;
-	if (c->dfd >= 0)
-		close(c->dfd);
-	c->dfd = -1;
-	char tmp[sizeof(c->dpath)], *save = NULL;
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	int fd = dup(c->root);
-	for (char *part = strtok_r(tmp, "/", &save); part && fd >= 0; part = strtok_r(NULL, "/", &save)) {
-		int nfd = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (nfd < 0 && errno == ENOENT && mkdirat(fd, part, 0700) == 0)
-			nfd = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		int e = errno;
-		close(fd);
-		if ((fd = nfd) < 0)
-			return -e;
-	}
-	if (fd < 0)
-		return -errno;
-	snprintf(c->dpath, sizeof(c->dpath), "%s", dir);
-	return c->dfd = fd;
-}
-
-/* The directory fd of an absolute path, and its last part in *name. */
-static int parent_fd(struct cap *c, const char *path, const char **name)
-{
-	char dir[sizeof(c->dpath)];
-	*name = strrchr(path, '/') + 1;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(*name - path - 1), path);
-	return dir_fd(c, dir);
-}
-
-int capture_put(struct cap *c, const char *path, const char *data, size_t len)
-{
-	const char *name;
-	int dfd = parent_fd(c, path, &name);
-	if (dfd < 0)
-		return dfd;
-	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	int rc = safefile_write_all(fd, data, len);
-	if (close(fd) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0) {
-		c->st->files++;
-		c->st->bytes += len;
-	}
-	return rc;
-}
-
-int capture_get(struct cap *c, const char *path, size_t max)
-{
-	int rc = fsroot_read_file(c->r, path, &c->b, max);
-	if (rc == -ENOENT || rc == -ESRCH || rc == -ENOTDIR)
-		return 0;
-	if (rc && c->st->unreadable++ == 0) {
-		snprintf(c->st->first_unreadable, sizeof(c->st->first_unreadable), "%s", path);
-		c->st->unreadable_errno = -rc;
-	}
-	return rc ? rc : 1;
-}
-
-int capture_copy(struct cap *c, const char *path)
-{
-	return capture_get(c, path, CAPTURE_MAX_SMALL) == 1 ?
-		capture_put(c, path, c->b.data ? c->b.data : "", c->b.len) : 0;
-}
-
-/* Copy dir/name for each name; dir is made even when none is there. */
 static int copy_in(struct cap *c, const char *dir, const char *const *names)
 {
-	int rc = dir_fd(c, dir);
+	int rc = capture_dir_fd(c, dir);
 	char path[4096];
 	for (size_t i = 0; rc >= 0 && names[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
@@ -205,7 +126,7 @@ static int copy_hmat(struct cap *c, const char *node)
 			snprintf(path, sizeof(path), "%s/node%d", dir, ids[i]);
 			snprintf(target, sizeof(target), "../../../node%d", ids[i]);
 			const char *name;
-			int dfd = parent_fd(c, path, &name);
+			int dfd = capture_parent_fd(c, path, &name);
 			rc = dfd < 0 ? dfd : symlinkat(target, dfd, name) != 0 ? -errno : 0;
 			c->st->links += rc == 0;
 		}
@@ -308,7 +229,7 @@ int capture_run(const struct fsroot *src, int destfd, const struct capture_opts 
 	rc = rc ? rc : copy_ids(&c, "/sys/devices/virtual/memory_tiering", "memory_tier", tier_files, NULL);
 	rc = rc ? rc : copy_cgroups(&c);
 	rc = rc ? rc : capture_copy_damon(&c);
-	rc = rc ? rc : dir_fd(&c, "/proc");    /* there even with no process */
+	rc = rc ? rc : capture_dir_fd(&c, "/proc");    /* there even with no process */
 	rc = rc < 0 ? rc : capture_copy_procs(&c);
 	rc = rc ? rc : capture_copy_users(&c);
 	if (c.dfd >= 0)

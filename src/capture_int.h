@@ -1,6 +1,7 @@
 /* capture_int.h - what capture.c (the destination, the /sys and cgroup
  * files), capture_damon.c (DAMON's kdamonds) and capture_proc.c
- * (processes and users) share. */
+ * (processes and users) share; their reads and writes are capture_io.c's,
+ * below all three. */
 #ifndef NUMATOP_CAPTURE_INT_H
 #define NUMATOP_CAPTURE_INT_H
 
@@ -27,6 +28,12 @@ struct cap {
 
 #define CAPTURE_MAX_SMALL ((size_t)16 << 20)   /* every file but numa_maps */
 
+/* The directory dir (kernel spelling, "/proc/1") below the destination,
+ * made as needed: its descriptor (kept in c), or -errno. */
+int capture_dir_fd(struct cap *c, const char *dir);
+/* The directory of path below the destination, made as needed, and its
+ * last part in *name: a descriptor, or -errno. */
+int capture_parent_fd(struct cap *c, const char *path, const char **name);
 /* Read path into c->b: 1 read, 0 not there, -errno unreadable (noted). */
 int capture_get(struct cap *c, const char *path, size_t max);
 /* Write len bytes as path (kernel spelling) below the destination, mode

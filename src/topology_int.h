@@ -1,5 +1,5 @@
 /* topology_int.h - internal to the topology module (topology.c,
- * topology_cpu.c). */
+ * topology_cpu.c, and below both topology_read.c). */
 #ifndef NUMATOP_TOPOLOGY_INT_H
 #define NUMATOP_TOPOLOGY_INT_H
 
