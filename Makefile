@@ -310,14 +310,14 @@ vmtest: deps
 	$(MAKE) $(PROG)
 	BUILD=$(BUILD) PROG=./$(PROG) tests/vm/vmtest.sh
 
-# The benchmark: load, floor, full scan, budgeted ticks (see HACKING.md).
+# The benchmark: load, floor, full scan, budgeted ticks (see docs/performance.md).
 bench:
 	$(MAKE) deps DEB_PKGS="$(DEB_PKGS) $(BENCH_PKGS)"
 	$(MAKE) $(PROG) $(BENCH_BIN)
 	$(BENCH_BIN) --prog ./$(PROG) $(BENCH_ARGS)
 
 # The kdamond's CPU where make bench cannot measure it (DAMON in use): in
-# a QEMU guest, against a reference timed there and here (see HACKING.md).
+# a QEMU guest, against a reference timed there and here (see docs/performance.md).
 # Not part of make vmtest or make test: it is long.
 bench-damon: deps
 	$(MAKE) $(PROG) $(BENCH_BIN)

@@ -38,7 +38,7 @@
  * about 2.3 % of a CPU, 20 ms / 200 ms to 1.6 % and 20 ms / 1 s to 1.1 %
  * (estimates through an emulated guest), all above the 1 % aimed at: the
  * samples, one page-table check per region each, carried what was left;
- * 50 ms / 1 s: 0.5 % (HACKING.md, The kdamond's CPU).
+ * 50 ms / 1 s: 0.5 % (docs/performance.md, The kdamond's CPU).
  * The kernel answers a request for the regions only at the end of the
  * next window, so with 1 s the request is made without waiting for it
  * (damon_ctl.h). A page's accessed bit is kept between samples, so a

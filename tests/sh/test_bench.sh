@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench, small: the benchmark runs with N=20 and prints its table;
 # its load is gone afterwards, also when it is killed midway. Timing is
-# never asserted here (make bench prints it; HACKING.md has a real run).
+# never asserted here (make bench prints it; docs/performance.md has a real run).
 PROG=${PROG:-./numatop-tui}
 BUILD=${BUILD:-build}
 BENCH=$BUILD/bench/bench
