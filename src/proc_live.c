@@ -11,7 +11,6 @@
  * descriptor instead. Threads: proc_live_thr.c. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,15 +39,6 @@ static enum pids_item items[I_N] = {
 
 _Static_assert(offsetof(struct live_proc, pid) == 0, "proc_find_pid needs pid first");
 _Static_assert(offsetof(struct live_found, pid) == 0, "proc_find_pid needs pid first");
-
-int live_grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	void *n = buf_grow_array(*v, cap, need, size);
-	if (!n)
-		return -ENOMEM;
-	*v = n;
-	return 0;
-}
 
 static void live_close(void *p)
 {
@@ -92,46 +82,6 @@ static size_t fd_budget(void)
 	}
 	rlim_t cur = rl.rlim_cur == RLIM_INFINITY ? (rlim_t)1 << 20 : rl.rlim_cur;
 	return cur > 2 * LIVE_FD_RESERVE ? (size_t)(cur - LIVE_FD_RESERVE) : 0;
-}
-
-/* The user table: uid -> name, sorted by uid, kept for the source's life. */
-const char *live_user(struct live *lv, int64_t uid, const char *name)
-{
-	size_t lo = 0, hi = lv->nusers;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (lv->users[mid].uid == uid)
-			return lv->users[mid].name;
-		if (lv->users[mid].uid < uid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	char digits[24];
-	if (!name) {
-		struct passwd *pw = uid >= 0 ? getpwuid((uid_t)uid) : NULL;
-		if (pw) {
-			name = pw->pw_name;
-		} else {
-			snprintf(digits, sizeof(digits), "%lld", (long long)uid);
-			name = uid >= 0 ? digits : "?";
-		}
-	}
-	if (lv->nusers == lv->ucap) {
-		size_t c = lv->ucap ? lv->ucap * 2 : 16;
-		struct live_user *u = realloc(lv->users, c * sizeof(*u));
-		if (!u)
-			return NULL;
-		lv->users = u;
-		lv->ucap = c;
-	}
-	char *copy = strndup(name, 32);
-	if (!copy)
-		return NULL;
-	memmove(&lv->users[lo + 1], &lv->users[lo], (lv->nusers - lo) * sizeof(*lv->users));
-	lv->users[lo] = (struct live_user){ uid, copy };
-	lv->nusers++;
-	return copy;
 }
 
 /* Every PID in /proc, ascending. */
