@@ -37,15 +37,6 @@ static int readonly_write(void *ctx, const char *path, const char *val)
 	return -EROFS;
 }
 
-int damon_ctl_say(struct damon_ctl *c, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 int damon_ctl_init(struct damon_ctl *c, const struct fsroot *r, const char *record_path)
 {
 	memset(c, 0, sizeof(*c));
@@ -378,6 +369,23 @@ int damon_ctl_prove(struct damon_ctl *c, enum damon_kd_state *state)
 	return 0;
 }
 
+/* A request sent to our kdamond, never to one that is not ours any more
+ * (someone may have turned ours off, removed it and made theirs in its
+ * place): proved first, and on. */
+static int send_proved(struct damon_ctl *c, const char *val, bool commit)
+{
+	if (damon_ctl_request_pending(c))
+		return damon_ctl_say(c, -EBUSY, "DAMON: a request (%s) is in flight",
+				     c->req_commit ? "commit" : "the regions");
+	enum damon_kd_state state;
+	int rc = damon_ctl_prove(c, &state);
+	if (rc)
+		return rc;
+	if (state != DAMON_KD_ON)
+		return damon_ctl_say(c, -ESHUTDOWN, "DAMON stopped our kdamond");
+	return damon_ctl_request_send(c, val, commit);
+}
+
 int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
 {
 	c->msg[0] = '\0';
@@ -433,19 +441,22 @@ int damon_ctl_set_targets(struct damon_ctl *c, const int *pids, size_t n)
 		return 1;
 	}
 	/* Held by the kernel until the next window ends: the worker's. */
-	return damon_ctl_request_send(c, "commit", true);
+	return send_proved(c, "commit", true);
 }
 
-void damon_ctl_commit_done(struct damon_ctl *c, int rc)
+int damon_ctl_request_start(struct damon_ctl *c)
 {
-	if (rc || !c->rec.have_next)
-		return;        /* the record keeps naming both sets */
-	memcpy(c->rec.set.pids, c->rec.next_pids, c->rec.nnext * sizeof(*c->rec.next_pids));
-	c->rec.set.npids = c->rec.nnext;
-	c->rec.have_next = false;
-	c->rec.nnext = 0;
-	save_record(c);
+	return send_proved(c, "update_schemes_tried_regions", false);
 }
+
+int damon_ctl_request_regions(struct damon_ctl *c)
+{
+	int rc = damon_ctl_request_start(c);
+	if (rc == 0)
+		rc = damon_ctl_request_wait(c, NULL);
+	return rc < 0 ? rc : 0;
+}
+
 
 int damon_ctl_read_regions(struct damon_ctl *c, struct damon_scheme *s)
 {

@@ -1,5 +1,7 @@
-/* damon_ctl_int.h - shared by damon_ctl.c and damon_ctl_req.c (the
- * request for the regions in flight). Inside damon_ctl only. */
+/* damon_ctl_int.h - shared inside damon_ctl: the control (damon_ctl.c)
+ * over the request in flight (damon_ctl_req.c), the record
+ * (damon_ctl_rec.c) and the message (damon_ctl_msg.c), each below the
+ * one before. */
 #ifndef NUMATOP_DAMON_CTL_INT_H
 #define NUMATOP_DAMON_CTL_INT_H
 
@@ -17,7 +19,7 @@ static inline void damon_ctl_busy_pause(void)
 	nanosleep(&ts, NULL);
 }
 
-/* c->msg from a format; returns rc. */
+/* c->msg from a format; returns rc (damon_ctl_msg.c). */
 __attribute__((format(printf, 3, 4)))
 int damon_ctl_say(struct damon_ctl *c, int rc, const char *fmt, ...);
 
@@ -26,11 +28,11 @@ int damon_ctl_say(struct damon_ctl *c, int rc, const char *fmt, ...);
  * Nothing when none is in flight. */
 void damon_ctl_request_end(struct damon_ctl *c);
 
-/* The worker started on val ("commit": commit true). 0 or -errno, as
- * damon_ctl_request_start. */
+/* The worker started on val ("commit": commit true), to the kdamond the
+ * caller proved ours and on. 0 or -errno, as damon_ctl_request_start. */
 int damon_ctl_request_send(struct damon_ctl *c, const char *val, bool commit);
 /* A commit's answer (rc: the write's): the record names the new pids
- * alone. Called where the worker is joined. */
+ * alone. Called where the worker is joined (damon_ctl_rec.c). */
 void damon_ctl_commit_done(struct damon_ctl *c, int rc);
 
 /* The record file (damon_ctl_rec.c). claim: made with c->rec's text and

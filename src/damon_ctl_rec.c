@@ -240,3 +240,14 @@ void damon_ctl_rec_release(struct damon_ctl *c)
 	}
 	damon_ctl_rec_drop(c);
 }
+
+void damon_ctl_commit_done(struct damon_ctl *c, int rc)
+{
+	if (rc || !c->rec.have_next)
+		return;        /* the record keeps naming both sets */
+	memcpy(c->rec.set.pids, c->rec.next_pids, c->rec.nnext * sizeof(*c->rec.next_pids));
+	c->rec.set.npids = c->rec.nnext;
+	c->rec.have_next = false;
+	c->rec.nnext = 0;
+	damon_ctl_rec_save(c);
+}

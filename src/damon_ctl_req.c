@@ -20,11 +20,6 @@ static void *req_main(void *arg)
 	return NULL;
 }
 
-int damon_ctl_request_start(struct damon_ctl *c)
-{
-	return damon_ctl_request_send(c, "update_schemes_tried_regions", false);
-}
-
 int damon_ctl_request_send(struct damon_ctl *c, const char *val, bool commit)
 {
 	if (damon_ctl_request_pending(c))
@@ -32,14 +27,6 @@ int damon_ctl_request_send(struct damon_ctl *c, const char *val, bool commit)
 				     c->req_commit ? "commit" : "the regions");
 	if (c->index < 0)
 		return damon_ctl_say(c, -ESRCH, "DAMON: no kdamond of ours");
-	/* Never to a kdamond that is not ours any more (someone may have
-	 * turned ours off, removed it and made theirs in its place). */
-	enum damon_kd_state state;
-	int rc = damon_ctl_prove(c, &state);
-	if (rc)
-		return rc;
-	if (state != DAMON_KD_ON)
-		return damon_ctl_say(c, -ESHUTDOWN, "DAMON stopped our kdamond");
 	snprintf(c->req_path, sizeof(c->req_path), DAMON_KDAMONDS "/%d/state", c->index);
 	c->req_val = val;
 	c->req_commit = commit;
@@ -52,7 +39,7 @@ int damon_ctl_request_send(struct damon_ctl *c, const char *val, bool commit)
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&c->req_thread, NULL, req_main, c);
+	int rc = pthread_create(&c->req_thread, NULL, req_main, c);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		atomic_store(&c->req_state, DAMON_REQ_NONE);
@@ -100,14 +87,6 @@ bool damon_ctl_request_pending(const struct damon_ctl *c)
 bool damon_ctl_request_was_commit(const struct damon_ctl *c)
 {
 	return c->req_commit;
-}
-
-int damon_ctl_request_regions(struct damon_ctl *c)
-{
-	int rc = damon_ctl_request_start(c);
-	if (rc == 0)
-		rc = damon_ctl_request_wait(c, NULL);
-	return rc < 0 ? rc : 0;
 }
 
 /* How many refused "off"s at most (10 s of pauses): the kernel
