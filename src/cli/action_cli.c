@@ -15,6 +15,7 @@
 #include "action.h"
 #include "action_job.h"
 #include "action_tier.h"
+#include "action_watch.h"
 #include "action_cgroup.h"
 #include "action_migrate.h"
 #include "access.h"
@@ -182,19 +183,10 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, co
 }
 
 /* --hot / --cold: the ranges of the target DAMON sees accessed (hot), or
- * all outside its hot and warm ranges (cold), from a sampler that watches
- * it first (a priority target, remote memory or not): until its heat is
- * usable (access.h: settled after 15 of the watch's 200 ms windows, 3 s;
- * fresh; seen) for hot, longer while nothing is seen hot; ACCESS_COLD_S
- * and a second for cold, which cannot be said sooner, longer while warm
- * memory may still turn cold; HOT_WAIT_S in all at most, by the
- * monotonic clock (migrate_watch_next). The target (locked: PID, start
- * time, program and memory image) is checked at every sample: one that
- * exits or runs a new program (exec: the heat is the old image's) stops
- * the watch. 0 with *rv, 4 when nothing hot (cold) was found (said), or
- * 1 with the reason said: also when the move is refused (action_tier.h:
- * demote needs a slower tier, no bind policy against it; either needs
- * room on node_id). */
+ * all outside its hot and warm ranges (cold), from the core's one-off
+ * watch (action_watch.h), HOT_WAIT_S at most. 0 with *rv, 4 when nothing
+ * hot (cold) was found (said), or 1 with the reason said: also when the
+ * move is refused. */
 #define HOT_WAIT_S 15
 /* SIGINT, SIGTERM or SIGHUP during the watch: it ends, and the session
  * (our kdamond with it) is closed as on any other way out. */
@@ -205,16 +197,6 @@ static void on_heat_stop(int sig)
 	heat_stop = 1;
 }
 
-/* Sleep until the monotonic time `until`, or a signal. */
-static void sleep_until(double until)
-{
-	double d = until - monotime_now();
-	if (d <= 0)
-		return;
-	struct timespec ts = { (time_t)d, (long)((d - (double)(time_t)d) * 1e9) };
-	nanosleep(&ts, NULL);
-}
-
 static int heat_ranges(const struct options *o, FILE *out, FILE *err, const struct fsroot *r,
 		       struct action_target *tg, int node_id, bool cold,
 		       struct migrate_range **rv, size_t *nr)
@@ -223,27 +205,15 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, const stru
 	int pid = tg->pid;
 	*rv = NULL;
 	*nr = 0;
-	struct session_config sc;
-	struct session se;
-	char msg[512];
-	double t0 = monotime_now();
-	options_session(o, true, &sc);
-	sc.filter = (struct sampler_filter){ &pid, 1, NULL, true };
-	sc.access = true;
-	sc.access_watch = true;
-	if (session_open(&se, &sc, msg, sizeof(msg)) != 0) {
-		fprintf(err, "numatop-tui: %s: %s\n", opt, msg);
-		return 1;
-	}
-	sampler_set_priority(se.smp, &pid, 1);
-	struct snapshot snap;
-	memset(&snap, 0, sizeof(snap));
-	const struct access_proc *a = NULL;
-	int status = 1;
-	struct tieract_move mv;
-	char why[512];
-	bool refused = false;
-	int gone = 0;           /* the target exited or ran a new program */
+	struct action_watch w;
+	memset(&w, 0, sizeof(w));
+	options_session(o, true, &w.sc);
+	w.r = r;
+	w.tg = tg;
+	w.node_id = node_id;
+	w.cold = cold;
+	w.limit_s = HOT_WAIT_S;
+	w.stop = &heat_stop;
 	/* The handlers for the watch only (without SA_RESTART: sleep ends). */
 	static const int stops[3] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa, before[3];
@@ -253,100 +223,74 @@ static int heat_ranges(const struct options *o, FILE *out, FILE *err, const stru
 	heat_stop = 0;
 	for (int k = 0; k < 3; k++)
 		sigaction(stops[k], &sa, &before[k]);
-	double next = monotime_now();
-	while (!heat_stop && next >= 0) {
-		sleep_until(next);
-		if (heat_stop)
-			break;
-		double start = monotime_now();
-		if (sampler_tick(se.smp, &snap) != 0 || snap.nprocs != 1)
-			break;
-		/* The process watched is the one chosen, running the program
-		 * it ran then: else the heat is not its own. */
-		if ((gone = action_target_check(r, tg)) != 0)
-			break;
-		a = snap.procs[0].acc;
-		double end = monotime_now();
-		next = migrate_watch_next(t0, HOT_WAIT_S, start, end - start, end);
-		/* What is refused whatever the heat (no slower tier, a policy
-		 * against it) is said at once, not after the watch. */
-		if (tieract_move_of(&snap, &snap.procs[0], node_id, cold, &mv)) {
-			mv.kb = -1;
-			if (tieract_check(&mv, why, sizeof(why)) != TIERACT_OK) {
-				refused = true;
-				break;
-			}
-		}
-		/* Nothing hot yet, or not settled: watched longer, as
-		 * DAMON's regions split towards what is used. */
-		if (!cold && access_usable(a) && a->hot_kb > 0)
-			break;
-		/* Warm memory left may still turn cold: watched on while some is. */
-		if (cold && access_usable(a) && a->monitored_s >= ACCESS_COLD_S + 1 &&
-		    a->cold_kb >= 0 && a->warm_kb < 1024)
-			break;
-		if (!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET)
-			break;
-	}
+	int orc = action_watch_run(&w);
 	for (int k = 0; k < 3; k++)
 		sigaction(stops[k], &before[k], NULL);
-	double watched = a ? a->monitored_s : monotime_now() - t0;
-	int rc = a ? migrate_heat_ranges(a, cold, rv, nr) : -ENODATA;
-	if (heat_stop) {
+	if (orc) {
+		fprintf(err, "numatop-tui: %s: %s\n", opt, w.why);
+		return 1;
+	}
+	int status = 1;
+	switch (w.end) {
+	case WATCH_INTERRUPTED:
 		fprintf(err, "numatop-tui: %s: PID %d: interrupted while DAMON watched it: nothing "
 			"moved\n", opt, pid);
-	} else if (gone == -ACTION_EEXEC) {
+		break;
+	case WATCH_EXEC:
 		fprintf(err, "numatop-tui: %s: PID %d ran a new program (exec) during the watch: "
 			"nothing moved\n", opt, pid);
-	} else if (gone || snap.nprocs != 1) {
+		break;
+	case WATCH_GONE:
 		fprintf(err, "numatop-tui: %s: PID %d exited during the watch (ESRCH): nothing "
 			"moved\n", opt, pid);
-	} else if (refused) {
-		fprintf(err, "numatop-tui: %s: PID %d: refused: %s\n", opt, pid, why);
-	} else if (rc == -EINPROGRESS || rc == -ESTALE || (rc == -ENODATA && a && a->unseen)) {
-		char t[160];
-		fprintf(err, "numatop-tui: %s: PID %d: nothing moved: %s\n", opt, pid,
-			access_trust_text(a, t, sizeof(t)));
-	} else if (rc == -ENODATA) {
-		fprintf(err, "numatop-tui: %s: the heat of PID %d is not known: %s\n", opt, pid,
-			!a && snap.access.why != ACCESS_ON && snap.access.why != ACCESS_NOT_YET ?
-			(snap.access.msg[0] ? snap.access.msg : access_why_text(snap.access.why)) :
-			"DAMON did not report it in time");
-	} else if (rc == -E2BIG) {
+		break;
+	case WATCH_REFUSED:
+		fprintf(err, "numatop-tui: %s: PID %d: refused: %s\n", opt, pid, w.why);
+		break;
+	case WATCH_NOT_USABLE:
+		fprintf(err, "numatop-tui: %s: PID %d: nothing moved: %s\n", opt, pid, w.why);
+		break;
+	case WATCH_UNKNOWN:
+		fprintf(err, "numatop-tui: %s: the heat of PID %d is not known: %s\n", opt, pid, w.why);
+		break;
+	case WATCH_TOO_MANY:
 		fprintf(err, "numatop-tui: --cold: PID %d has more than %d hot and warm ranges: its "
 			"cold part cannot be told apart (--hot moves the hot part)\n", pid,
 			ACCESS_MAX_REGIONS - 1);
-	} else if (rc) {
-		fprintf(err, "numatop-tui: %s: %s\n", opt, strerror(-rc));
-	} else if (cold ? a->cold_kb <= 0 : a->hot_kb <= 0 || !*nr) {
+		break;
+	case WATCH_ERROR:
+	case WATCH_OPEN_FAILED:
+		fprintf(err, "numatop-tui: %s: %s\n", opt, strerror(-w.rc));
+		break;
+	case WATCH_NOTHING:
 		/* Watched to the end and found nothing to move: said, with
 		 * its own exit status, not as a move of nothing. */
 		status = 4;
 		fprintf(out, "pid %d: nothing %s found in %.0f s of watching: nothing moved\n", pid,
-			cold ? "cold" : "hot", watched);
-	} else if (cold) {
+			cold ? "cold" : "hot", w.watched_s);
+		break;
+	case WATCH_FOUND:
 		status = 0;
-		fprintf(out, "cold: %.1f MiB untouched for %.0f s or more, all but %zu hot and warm "
-			"range%s (DAMON, watched %.0f s)\n", (double)a->cold_kb / 1024.0, ACCESS_COLD_S,
-			a->nregions, a->nregions == 1 ? "" : "s", watched);
+		if (cold)
+			fprintf(out, "cold: %.1f MiB untouched for %.0f s or more, all but %zu hot and "
+				"warm range%s (DAMON, watched %.0f s)\n", (double)w.cold_kb / 1024.0,
+				ACCESS_COLD_S, w.nregions, w.nregions == 1 ? "" : "s", w.watched_s);
+		else
+			fprintf(out, "hot: %.1f MiB in %zu range%s (DAMON, watched %.0f s), %.1f MiB of "
+				"it remote\n", (double)w.hot_kb / 1024.0, w.nr, w.nr == 1 ? "" : "s",
+				w.watched_s, (double)(w.hot_remote_kb > 0 ? w.hot_remote_kb : 0) / 1024.0);
+		if (w.refused_after) {
+			fprintf(err, "numatop-tui: %s: PID %d: refused: %s\n", opt, pid, w.why);
+			status = 1;
+		}
+		break;
+	}
+	if (status == 0) {
+		*rv = w.rv;
+		*nr = w.nr;
 	} else {
-		status = 0;
-		fprintf(out, "hot: %.1f MiB in %zu range%s (DAMON, watched %.0f s), %.1f MiB of it remote\n",
-			(double)a->hot_kb / 1024.0, *nr, *nr == 1 ? "" : "s", watched,
-			(double)(a->hot_remote_kb > 0 ? a->hot_remote_kb : 0) / 1024.0);
+		free(w.rv);
 	}
-	if (status == 0 && *nr && tieract_move_of(&snap, &snap.procs[0], node_id, cold, &mv) &&
-	    tieract_check(&mv, why, sizeof(why)) != TIERACT_OK) {
-		fprintf(err, "numatop-tui: %s: PID %d: refused: %s\n", opt, pid, why);
-		status = 1;
-	}
-	if (status) {
-		free(*rv);
-		*rv = NULL;
-		*nr = 0;
-	}
-	snapshot_free(&snap);
-	session_close(&se);   /* our kdamond stops before pages move */
 	return status;
 }
 
