@@ -115,6 +115,8 @@ struct ui {
 	double delay, last_sample;
 	bool sample_due;         /* a handler asked for a sample before the
 				  * next redraw (ui_want_sample) */
+	bool job_on;             /* a background job runs (ui_jobs.c): set
+				  * by ui_draw for the screens it draws */
 	char filter[520], search[520];   /* filter: "cgroup <path>" fits */
 	struct ui_tag *tagged;   /* tagged processes: PID + start time */
 	size_t ntagged;
@@ -190,6 +192,8 @@ bool ui_main_key(struct ui *u, int ch);
 bool ui_help_line(long k, const char **label, const char **text, char *buf, size_t n,
 		  enum ui_color *c);
 void ui_draw(struct ui *u);
+/* The function-key bar, from the key table. */
+void ui_draw_fkeys(struct ui *u);
 /* ui_keys.c: the dialogs' keys */
 void ui_kill_key(struct ui *u, int ch);
 /* The signal dialog on the selected or tagged processes, pinned now. */
@@ -225,21 +229,26 @@ enum ui_panel_mode { PANEL_TWO, PANEL_ONE, PANEL_FLOW };
 int ui_panel_cols(void);
 int ui_panel_lines(const struct ui *u, enum ui_panel_mode m);
 int ui_draw_panels(struct ui *u, int y, int lines, enum ui_panel_mode m);
-/* ui_draw.c */
-void ui_draw_processes(struct ui *u, int y0, int h);
-void ui_draw_status(struct ui *u, int y);
-void ui_draw_fkeys(struct ui *u);
-void ui_rebuild_rows(struct ui *u);
+/* ui_paint.c: the drawing toolkit */
 int ui_attr(const struct ui *u, enum ui_color c);
 void ui_put(int y, int x, const char *s, int maxcols);
-/* printf at (y, x), cut at the right edge (never wrapped onto the next
- * line); the column after what was written. */
 /* s from (y, x) in as many rows as it needs before ymax, broken at
  * spaces; returns the next row. */
 int ui_put_wrapped(int y, int ymax, int x, const char *s);
+/* printf at (y, x), cut at the right edge (never wrapped onto the next
+ * line); the column after what was written. */
 int ui_putf(int y, int x, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Display columns of a UTF-8 string. */
 int ui_text_width(const char *s);
+/* Bytes of s that fit in maxcols display columns (whole characters; an
+ * invalid byte counts one column); *used (if not NULL): their columns. */
+size_t ui_fit_cols(const char *s, int maxcols, int *used);
+/* ui_status.c: the status line in row y */
+void ui_draw_status(struct ui *u, int y);
+/* ui_processes.c: the Processes screen */
+void ui_draw_processes(struct ui *u, int y0, int h);
+/* ui_rows.c: the rows of the process table */
+void ui_rebuild_rows(struct ui *u);
 /* ui_table.c: the process table from the column list */
 void ui_draw_table(struct ui *u, int y, int h);
 int ui_proc_table_col_at(const struct ui *u, int x);

@@ -361,6 +361,7 @@ void ui_draw(struct ui *u)
 		 u->prompt.kind == UI_PROMPT_FILTER ? " filter" : u->prompt.kind ? " time" : "",
 		 ui_cgmove_open_p(u) ? " cgmove" : "");
 	ui_out_frame(what);
+	u->job_on = ui_job_running(u) != NULL;
 	erase();
 	if (COLS < 40 || LINES < 10) {
 		/* Said in the words that fit on one line, never wrapped. */

@@ -1,123 +1,16 @@
-/* ui_draw.c - the main screen: node panels, distance heatmap, status line,
- * process table and function-key bar. */
-#include <stdarg.h>
+/* ui_status.c - the status line under the panels: its fields in the
+ * order of what matters most, made short or left out whole until the
+ * line fits, and a message over it while one is shown. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
+#include <time.h>
 
 #include <curses.h>
 
-#include "output.h"
-#include "sanitize.h"
 #include "ui_int.h"
 #include "format.h"
 #include "monotime.h"
-
-/* s from (y, x), cut at maxcols display columns (not bytes: a block
- * character is 3 bytes and one column), never past the edge. */
-/* Bytes of s that fit in maxcols display columns (whole characters;
- * an invalid byte counts one column); *used: their columns. */
-static size_t fit_cols(const char *s, int maxcols, int *used)
-{
-	mbstate_t st;
-	memset(&st, 0, sizeof(st));
-	size_t off = 0, len = strlen(s);
-	int cols = 0;
-	while (off < len) {
-		wchar_t wc;
-		size_t k = mbrtowc(&wc, s + off, len - off, &st);
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			k = 1, wc = L'?';
-			memset(&st, 0, sizeof(st));
-		}
-		int w = wcwidth(wc);
-		if (cols + (w > 0 ? w : 0) > maxcols)
-			break;
-		cols += w > 0 ? w : 0;
-		off += k;
-	}
-	if (used)
-		*used = cols;
-	return off;
-}
-
-void ui_put(int y, int x, const char *s, int maxcols)
-{
-	if (maxcols > COLS - x)
-		maxcols = COLS - x;
-	/* A single-byte locale (C, POSIX): a byte beyond ASCII would come
-	 * out as junk (~T, M-x); each such character is one '?'. */
-	char a[4096];
-	if (MB_CUR_MAX == 1) {
-		const unsigned char *p = (const unsigned char *)s;
-		while (*p && *p < 0x80)
-			p++;
-		if (*p) {
-			sanitize_ascii(s, a, sizeof(a));
-			s = a;
-		}
-	}
-	mvaddnstr(y, x, s, (int)fit_cols(s, maxcols, NULL));
-}
-
-int ui_putf(int y, int x, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (x >= COLS)
-		return COLS;
-	ui_put(y, x, buf, COLS - x);
-	int w = ui_text_width(buf);
-	return w < COLS - x ? x + w : COLS;
-}
-
-int ui_put_wrapped(int y, int ymax, int x, const char *s)
-{
-	int room = COLS - x - 1;
-	if (room < 8)
-		return y;
-	while (*s && y < ymax) {
-		/* The bytes that fit, then back to the last space among them
-		 * (a word longer than the line is cut where it must be). */
-		size_t n = fit_cols(s, room, NULL);
-		if (s[n] && n > 0) {
-			size_t k = n;
-			while (k > 0 && s[k] != ' ')
-				k--;
-			if (k > 0)
-				n = k;
-		}
-		char line[1024];
-		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), s);
-		ui_put(y++, x, line, room);
-		s += n;
-		while (*s == ' ')
-			s++;
-	}
-	return y;
-}
-
-int ui_text_width(const char *s)
-{
-	int w;
-	fit_cols(s, 1 << 30, &w);
-	return w;
-}
-
-int ui_attr(const struct ui *u, enum ui_color c)
-{
-	if (u->color && has_colors())
-		return COLOR_PAIR(c);
-	switch (c) {
-	case C_HEADER: case C_SELECTED: case C_FKEY_LABEL: return A_REVERSE;
-	case C_WARN: case C_REMOTE: case C_TAGGED: return A_BOLD;
-	default: return A_NORMAL;
-	}
-}
 
 static int status_part(struct ui *u, int y, int x, const char *s, enum ui_color c)
 {
@@ -342,7 +235,7 @@ static void st_message(struct ui *u, int y)
 	if (strcmp(u->msg, u->msg_seen) != 0) {
 		snprintf(u->msg_seen, sizeof(u->msg_seen), "%s", u->msg);
 		u->msg_since = t;
-	} else if (u->msg[0] && t - u->msg_since > UI_MSG_SECONDS && !ui_job_running(u)) {
+	} else if (u->msg[0] && t - u->msg_since > UI_MSG_SECONDS && !u->job_on) {
 		u->msg[0] = u->msg_seen[0] = '\0';
 	}
 	if (u->msg[0]) {
@@ -356,7 +249,7 @@ static void st_message(struct ui *u, int y)
 			const char *ell = u->ascii || MB_CUR_MAX == 1 ? "..." : "\xe2\x80\xa6";
 			int ew = ui_text_width(ell);
 			/* Cut after a whole word where there is one. */
-			size_t n = fit_cols(u->msg, room - ew, NULL), k = n;
+			size_t n = ui_fit_cols(u->msg, room - ew, NULL), k = n;
 			while (k > 0 && u->msg[k] != ' ')
 				k--;
 			if (k > (size_t)room / 2)
@@ -370,41 +263,3 @@ static void st_message(struct ui *u, int y)
 	}
 }
 
-/* The first panel style whose lines fit in room. */
-static bool panels_fit(const struct ui *u, int room, enum ui_panel_mode *m)
-{
-	static const enum ui_panel_mode modes[] = { PANEL_TWO, PANEL_ONE, PANEL_FLOW };
-	for (size_t k = 0; k < sizeof(modes) / sizeof(*modes); k++) {
-		int need = ui_panel_lines(u, modes[k]);
-		if (need >= 0 && need <= room) {
-			*m = modes[k];
-			return true;
-		}
-	}
-	return false;
-}
-
-/* The Processes screen in rows y0 .. y0+h-1: node panels and heatmap in
- * what the table leaves (at least half the height, and never fewer than
- * 5 rows), then the status line and the table. The panels go from two
- * lines a node, to one, to several columns, to the busiest nodes with
- * "+N more"; the heatmap from whole to one line pointing to its screen. */
-void ui_draw_processes(struct ui *u, int y0, int h)
-{
-	int table_min = h / 2 > 6 ? h / 2 : 6;
-	int top = h - 1 - table_min > 0 ? h - 1 - table_min : 0;
-	int heat = u->show_heatmap ? ui_heatmap_lines(u) : 0;
-	enum ui_panel_mode m = PANEL_FLOW;
-	/* The whole heatmap when the panels fit beside it in some style. */
-	bool heat_whole = heat <= top && (!u->show_nodes || panels_fit(u, top - heat, &m));
-	int heat_lines = !u->show_heatmap || top < 1 ? 0 : heat_whole ? heat : 1;
-	if (u->show_nodes && !heat_whole && !panels_fit(u, top - heat_lines, &m))
-		m = PANEL_FLOW;      /* the busiest, and "+N more" */
-	int y = y0;
-	if (u->show_nodes)
-		y = ui_draw_panels(u, y, top - heat_lines, m);
-	if (heat_lines)
-		y = heat_whole ? ui_draw_heatmap(u, y, y + heat) : ui_draw_heatmap_summary(u, y);
-	ui_draw_status(u, y++);
-	ui_draw_table(u, y, y0 + h - y);
-}
