@@ -28,20 +28,6 @@ void ui_action_open(struct ui *u, bool migrate)
 	ui_action_open_at(u, migrate, -1, NULL, false);
 }
 
-/* The one guard of every key that acts on the machine (m, B, k, a cgroup
- * move): refused in a replay, with --readonly and on a recorded tree, said
- * in the status line as "WHAT: why". */
-bool ui_action_refused(struct ui *u, const char *what)
-{
-	if (ui_replay_refused(u))
-		return true;
-	const char *why = action_refusal(u->opt->readonly, u->se.root);
-	if (!why)
-		return false;
-	snprintf(u->msg, sizeof(u->msg), "%s: %s", what, why);
-	return true;
-}
-
 /* What migrate hot would move: the targets' hot kB, the remote part and
  * the ranges, or why it cannot be offered. */
 static void hot_offer(struct ui *u, struct ui_action *a)

@@ -177,11 +177,13 @@ static bool has_children(const struct cgroup_set *cs, size_t i)
 	return i + 1 < cs->n && cs->v[i + 1].parent == (int)i;
 }
 
-void ui_cgroups_key(struct ui *u, int ch)
+/* A key of the Cgroups screen (or of its move dialog): false when it is
+ * none, for the main key table. */
+bool ui_cgroups_key(struct ui *u, int ch)
 {
 	if (ui_cgmove_open_p(u)) {
 		ui_cgmove_key(u, ch);
-		return;
+		return true;
 	}
 	const struct cgroup_info *c = selected(u);
 	int page = u->table_h > 2 ? u->table_h - 1 : 10;
@@ -189,13 +191,13 @@ void ui_cgroups_key(struct ui *u, int ch)
 	case 'm': case KEY_F(7):
 		if (c)
 			ui_cgmove_open(u, c->path);
-		return;
-	case KEY_UP: select_row(u, u->cg.sel - 1); return;
-	case KEY_DOWN: select_row(u, u->cg.sel + 1); return;
-	case KEY_PPAGE: select_row(u, u->cg.sel - page); return;
-	case KEY_NPAGE: select_row(u, u->cg.sel + page); return;
-	case KEY_HOME: select_row(u, 0); return;
-	case KEY_END: select_row(u, (long)u->cg.nrows - 1); return;
+		return true;
+	case KEY_UP: select_row(u, u->cg.sel - 1); return true;
+	case KEY_DOWN: select_row(u, u->cg.sel + 1); return true;
+	case KEY_PPAGE: select_row(u, u->cg.sel - page); return true;
+	case KEY_NPAGE: select_row(u, u->cg.sel + page); return true;
+	case KEY_HOME: select_row(u, 0); return true;
+	case KEY_END: select_row(u, (long)u->cg.nrows - 1); return true;
 	case '-': case KEY_LEFT: case '+': case KEY_RIGHT: case ' ':
 		if (c) {
 			bool collapse = ch == '-' || ch == KEY_LEFT ||
@@ -203,16 +205,16 @@ void ui_cgroups_key(struct ui *u, int ch)
 			toggle_collapsed(u, c->path, collapse);
 			ui_cg_rebuild(u);
 		}
-		return;
+		return true;
 	case '<': case '>':
 		u->cg.sort = (u->cg.sort + (ch == '>' ? 1 : CGS_NSORT - 1)) % CGS_NSORT;
 		u->cg.desc = u->cg.sort != CGS_NAME;
 		ui_cg_rebuild(u);
-		return;
+		return true;
 	case 'I':
 		u->cg.desc = !u->cg.desc;
 		ui_cg_rebuild(u);
-		return;
+		return true;
 	case '\n': case '\r': case KEY_ENTER:
 		if (c && strlen(c->path) + 7 >= sizeof(u->filter)) {
 			snprintf(u->msg, sizeof(u->msg), "the cgroup path is too long for a filter");
@@ -223,9 +225,9 @@ void ui_cgroups_key(struct ui *u, int ch)
 			u->top = 0;
 			ui_rebuild_rows(u);
 		}
-		return;
+		return true;
 	default:
-		ui_main_key(u, ch);
+		return false;
 	}
 }
 

@@ -125,6 +125,8 @@ struct ui {
 	int sort_sel;            /* the sort dialog's (F6) cursor */
 	int table_y, table_h;    /* where the process table is drawn */
 	char msg[320];
+	char acting[96];         /* the keys that act ("F7 m, F8 B, ..."), for
+				  * a refusal in replay: ui_keys_acting */
 	char msg_seen[320];      /* the message as last drawn, and since when */
 	double msg_since;
 	struct ui_action *act;   /* the migrate / rebind dialog, NULL when closed */
@@ -212,7 +214,10 @@ void ui_help_key(struct ui *u, int ch);
 /* ui_main.c: a sample before the next redraw (the K key, a cgroup
  * moved): handlers ask, the main loop samples, once for any number of
  * asks. ui_sample is the main loop's own. */
-void ui_want_sample(struct ui *u);
+static inline void ui_want_sample(struct ui *u)
+{
+	u->sample_due = true;
+}
 void ui_sample(struct ui *u);
 /* ui_settings.c: the settings file: read (after the options), and on
  * quit written when something changed: 0, or -errno with why. */
@@ -298,7 +303,7 @@ void ui_measure_poll(struct ui *u);
 void ui_measure_free(struct ui *u);
 /* ui_cgroups.c: the Cgroups screen */
 void ui_draw_cgroups(struct ui *u, int y0, int h);
-void ui_cgroups_key(struct ui *u, int ch);
+bool ui_cgroups_key(struct ui *u, int ch);   /* false: not one of its keys */
 void ui_cg_rebuild(struct ui *u);
 bool ui_cg_collapsed(const struct ui *u, const char *path);
 void ui_cgroups_free(struct ui *u);

@@ -12,17 +12,6 @@
 #include "ui_int.h"
 
 
-void ui_select_row(struct ui *u, long row)
-{
-	if (row >= (long)u->nrows)
-		row = (long)u->nrows - 1;
-	if (row < 0)
-		row = 0;
-	u->sel = row;
-	const struct snap_proc *p = ui_selected(u);
-	u->sel_pid = p ? p->info.pid : -1;
-}
-
 static void resort(struct ui *u)
 {
 	snapshot_sort(&u->snap, &u->sort);
@@ -362,21 +351,6 @@ const struct ui_key ui_keys[] = {
 };
 
 const size_t ui_nkeys = sizeof(ui_keys) / sizeof(ui_keys[0]);
-
-/* The help screen: Up/Down/PgUp/PgDn scroll, any other key goes back. */
-void ui_help_key(struct ui *u, int ch)
-{
-	long step = ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -(LINES - 2) :
-		    ch == KEY_NPAGE ? LINES - 2 : 0;
-	if (step) {
-		u->scroll += step;
-		long max = ui_screen_ops[SCR_HELP].scroll_max(u);
-		u->scroll = u->scroll < 0 ? 0 : u->scroll > max ? max : u->scroll;
-		return;
-	}
-	u->screen = u->back == SCR_HELP ? SCR_PROCESSES : u->back;
-	u->scroll = 0;
-}
 
 size_t ui_keys_acting(char *out, size_t n)
 {

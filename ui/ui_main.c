@@ -57,6 +57,7 @@ static int ui_open(struct ui *u, const struct ui_config *o)
 {
 	memset(u, 0, sizeof(*u));
 	u->opt = o;
+	ui_keys_acting(u->acting, sizeof(u->acting));
 	struct session_config sc = o->session;
 	char msg[512];
 	sc.sampler = true;
@@ -131,11 +132,6 @@ static void set_priority(struct ui *u)
 		v[n++] = u->detail.pid;
 	sampler_set_priority(u->se.smp, v, n);
 	free(v);
-}
-
-void ui_want_sample(struct ui *u)
-{
-	u->sample_due = true;
 }
 
 void ui_sample(struct ui *u)

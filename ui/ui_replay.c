@@ -214,13 +214,3 @@ bool ui_replay_key(struct ui *u, int ch)
 		}
 	return false;
 }
-
-bool ui_replay_refused(struct ui *u)
-{
-	if (!u->replay)
-		return false;
-	char keys[96];
-	ui_keys_acting(keys, sizeof(keys));
-	snprintf(u->msg, sizeof(u->msg), "disabled on a recording: %s act on the live machine", keys);
-	return true;
-}

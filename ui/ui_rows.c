@@ -13,6 +13,18 @@ const struct snap_proc *ui_selected(const struct ui *u)
 	return &u->snap.procs[u->rows[u->sel]];
 }
 
+/* Row row (kept inside the rows) selected, and its PID kept. */
+void ui_select_row(struct ui *u, long row)
+{
+	if (row >= (long)u->nrows)
+		row = (long)u->nrows - 1;
+	if (row < 0)
+		row = 0;
+	u->sel = row;
+	const struct snap_proc *p = ui_selected(u);
+	u->sel_pid = p ? p->info.pid : -1;
+}
+
 /* Filter: "node N" / "on node N", "remote>=X" (REMOTE%), else a name. */
 static bool row_wanted(const struct ui *u, const struct snap_proc *p)
 {

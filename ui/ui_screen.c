@@ -29,6 +29,12 @@ static void d_sort(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_draw_sor
 static void d_action(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_action_draw(u); }
 static void d_measure(struct ui *u, int y0, int h) { (void)y0; (void)h; ui_measure_draw(u); }
 static void d_help(struct ui *u, int y0, int h);
+/* The Cgroups screen's keys, the others the main table's. */
+static void k_cgroups(struct ui *u, int ch)
+{
+	if (!ui_cgroups_key(u, ch))
+		ui_main_key(u, ch);
+}
 
 static long max_detail(const struct ui *u) { return (long)u->detail.nmaps; }
 static long max_topology(const struct ui *u) { return (long)(u->se.topo.ncpus + 2 * u->se.topo.nnodes); }
@@ -97,7 +103,7 @@ static const struct ui_help h_help[] = {
 const struct ui_screen_ops ui_screen_ops[SCR_N] = {
 	[SCR_PROCESSES] = { "Processes", ui_draw_processes, NULL, false, false, NULL, NULL, 0 },
 	[SCR_NODES] = { "Nodes", d_nodes, NULL, false, false, NULL, NULL, 0 },
-	[SCR_CGROUPS] = { "Cgroups", d_cgroups, ui_cgroups_key, false, false, NULL, HELP(h_cgroups) },
+	[SCR_CGROUPS] = { "Cgroups", d_cgroups, k_cgroups, false, false, NULL, HELP(h_cgroups) },
 	[SCR_TOPOLOGY] = { "Topology", d_topology, NULL, false, false, max_topology, HELP(h_scroll) },
 	[SCR_DISTANCES] = { "Distances", d_distances, NULL, false, false, max_distances, HELP(h_scroll) },
 	[SCR_NSCREENS] = { NULL, NULL, NULL, false, false, NULL, NULL, 0 },
@@ -300,6 +306,21 @@ static void d_help(struct ui *u, int y0, int h)
 		if (labw + 3 < COLS)
 			ui_put(y, labw + 3, text, COLS - labw - 4);
 	}
+}
+
+/* The help screen: Up/Down/PgUp/PgDn scroll, any other key goes back. */
+void ui_help_key(struct ui *u, int ch)
+{
+	long step = ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : ch == KEY_PPAGE ? -(LINES - 2) :
+		    ch == KEY_NPAGE ? LINES - 2 : 0;
+	if (step) {
+		u->scroll += step;
+		long max = ui_screen_ops[SCR_HELP].scroll_max(u);
+		u->scroll = u->scroll < 0 ? 0 : u->scroll > max ? max : u->scroll;
+		return;
+	}
+	u->screen = u->back == SCR_HELP ? SCR_PROCESSES : u->back;
+	u->scroll = 0;
 }
 
 /* ---- the frame -------------------------------------------------------- */
