@@ -13,6 +13,7 @@
 #include "sampler.h"
 #include "session.h"
 #include "history.h"
+#include "replay.h"
 #include "ui.h"
 #include "settings.h"
 #include "snapshot.h"
@@ -167,74 +168,13 @@ struct ui {
 	struct history hist;          /* the last samples, for sparklines */
 };
 
-/* ui_history.c: history fed after each sample, drawn as sparklines */
-void ui_history_add(struct ui *u);
-int ui_spark(struct ui *u, int y, int x, int w, const struct hist_ring *r, double lo, double hi,
-	     enum ui_color c);
-void ui_history_node_line(struct ui *u, size_t i, int y, int x, int w);
-void ui_history_tier_line(struct ui *u, size_t j, int y, int x, int w);
-void ui_rate_range(const struct hist_ring *r, double *lo, double *hi);
+/* The files of ui/ in layers, each calling only its own layer and those
+ * below it (and the model): the toolkit, the state the screens share,
+ * the screens (each draws and takes the keys for itself), the frame. */
 
-/* ui_replay.c: the monitor on a recording (--replay) */
-int ui_replay_open(struct ui *u, const struct ui_config *o, char *err, size_t errsz);
-void ui_replay_close(struct ui *u);
-bool ui_replay_sample(struct ui *u);         /* the current sample into u->snap;
-                                               * true: one not in the history yet */
-bool ui_replay_key(struct ui *u, int ch);    /* t T b Home End; false: not one */
-void ui_replay_jump(struct ui *u, const char *text);
-void ui_replay_status(const struct ui *u, char *out, size_t n);
-bool ui_replay_refused(struct ui *u);        /* an action in replay: said, true */
-extern const struct ui_key ui_replay_keys[];
-extern const size_t ui_nreplay_keys;
+/* ---- the toolkit ------------------------------------------------------ */
 
-/* ui_screen.c: the screen table, drawing and key dispatch through it */
-bool ui_handle_key(struct ui *u, int ch);
-/* The main key table alone (for a screen's keys to fall back to). */
-bool ui_main_key(struct ui *u, int ch);
-bool ui_help_line(long k, const char **label, const char **text, char *buf, size_t n,
-		  enum ui_color *c);
-void ui_draw(struct ui *u);
-/* The function-key bar, from the key table. */
-void ui_draw_fkeys(struct ui *u);
-/* ui_keys.c: the dialogs' keys */
-void ui_kill_key(struct ui *u, int ch);
-/* The signal dialog on the selected or tagged processes, pinned now. */
-void ui_kill_open(struct ui *u);
-void ui_kill_close(struct ui *u);
-void ui_sort_menu_key(struct ui *u, int ch);
-void ui_select_row(struct ui *u, long row);
-/* ui_prompt.c: the search and filter prompts */
-enum { UI_PROMPT_SEARCH = 1, UI_PROMPT_FILTER, UI_PROMPT_TIME };
-void ui_prompt_open(struct ui *u, int kind);
-/* A key for the open prompt: a character (is_key false, wc) or a
- * curses key code. */
-void ui_prompt_key(struct ui *u, bool is_key, unsigned wc);
-void ui_prompt_draw(struct ui *u);
-void ui_help_key(struct ui *u, int ch);
-/* ui_main.c: a sample before the next redraw (the K key, a cgroup
- * moved): handlers ask, the main loop samples, once for any number of
- * asks. ui_sample is the main loop's own. */
-static inline void ui_want_sample(struct ui *u)
-{
-	u->sample_due = true;
-}
-void ui_sample(struct ui *u);
-/* ui_settings.c: the settings file: read (after the options), and on
- * quit written when something changed: 0, or -errno with why. */
-void ui_settings_load(struct ui *u);
-bool ui_layer_available(const struct ui *u, enum ui_layer l);
-int ui_settings_save(struct ui *u, char *why, size_t whysz);
-/* ui_setup.c: F2, the columns */
-void ui_setup_open(struct ui *u);
-void ui_setup_draw(struct ui *u, int y0, int h);
-void ui_setup_key(struct ui *u, int ch);
-/* ui_panels.c: the node panels, two lines a node, one, or flowing in
- * columns (lines: -1 when the style does not apply) */
-enum ui_panel_mode { PANEL_TWO, PANEL_ONE, PANEL_FLOW };
-int ui_panel_cols(void);
-int ui_panel_lines(const struct ui *u, enum ui_panel_mode m);
-int ui_draw_panels(struct ui *u, int y, int lines, enum ui_panel_mode m);
-/* ui_paint.c: the drawing toolkit */
+/* ui_paint.c: put text, the colour of a role */
 int ui_attr(const struct ui *u, enum ui_color c);
 void ui_put(int y, int x, const char *s, int maxcols);
 /* s from (y, x) in as many rows as it needs before ymax, broken at
@@ -250,24 +190,148 @@ int ui_text_width(const char *s);
 size_t ui_fit_cols(const char *s, int maxcols, int *used);
 /* ui_status.c: the status line in row y */
 void ui_draw_status(struct ui *u, int y);
-/* ui_processes.c: the Processes screen */
-void ui_draw_processes(struct ui *u, int y0, int h);
-/* ui_rows.c: the rows of the process table */
+/* ui_history.c: history fed after each sample, drawn as sparklines */
+void ui_history_add(struct ui *u);
+int ui_spark(struct ui *u, int y, int x, int w, const struct hist_ring *r, double lo, double hi,
+	     enum ui_color c);
+void ui_history_node_line(struct ui *u, size_t i, int y, int x, int w);
+void ui_history_tier_line(struct ui *u, size_t j, int y, int x, int w);
+void ui_rate_range(const struct hist_ring *r, double *lo, double *hi);
+
+/* ---- the state the screens share -------------------------------------- */
+
+/* ui_rows.c: the process table's rows, the selection, the order */
 void ui_rebuild_rows(struct ui *u);
+const struct snap_proc *ui_selected(const struct ui *u);
+void ui_select_row(struct ui *u, long row);
+/* The snapshot sorted again by u->sort, and the rows. */
+void ui_resort(struct ui *u);
+/* A sort chosen: the order shown becomes the user's (no heat default). */
+void ui_own_sort(struct ui *u);
+/* Sort by column c (node: its node, -1), again when it is the one now. */
+void ui_set_sort(struct ui *u, enum snap_col c, int node);
+/* What the monitor needs of cgroups now: the screen, the CGROUP column,
+ * a cgroup filter. */
+enum sampler_cgroups ui_cg_need(const struct ui *u);
+/* A sample before the next redraw (the K key, a cgroup moved): handlers
+ * ask, the main loop samples (ui_sample), once for any number of asks. */
+static inline void ui_want_sample(struct ui *u)
+{
+	u->sample_due = true;
+}
+/* ui_tags.c: a tag names one process (PID + start time): a PID that was
+ * reused is not tagged. */
+bool ui_is_tagged(const struct ui *u, const struct snap_proc *p);
+/* Forget tags of processes that exited (gone from the snapshot, or zombies). */
+void ui_prune_tags(struct ui *u);
+void ui_toggle_tag(struct ui *u, const struct snap_proc *p);
+/* Tag root and all its descendants. */
+void ui_tag_tree(struct ui *u, const struct snap_proc *root);
+void ui_clear_tags(struct ui *u);
+/* ui_layers.c: the heatmap's layers */
+bool ui_layer_available(const struct ui *u, enum ui_layer l);
+void ui_next_layer(struct ui *u);
+/* A new measurement in u->se.meas: marks, the disagreement line. */
+void ui_measure_adopt(struct ui *u);
+/* ui_guard.c: the guard of the keys that act (m, B, k, a cgroup move):
+ * true, and the reason in the status line, when refused. */
+bool ui_action_refused(struct ui *u, const char *what);
+bool ui_replay_refused(struct ui *u);        /* an action in replay: said, true */
+/* ui_replay.c: the monitor on a recording (--replay) */
+int ui_replay_open(struct ui *u, const struct ui_config *o, char *err, size_t errsz);
+void ui_replay_close(struct ui *u);
+bool ui_replay_sample(struct ui *u);         /* the current sample into u->snap;
+                                               * true: one not in the history yet */
+/* Move to another sample (to, when, as replay_move; none: said when
+ * there is none), to be taken in by ui_sample; false: it could not. */
+bool ui_replay_go(struct ui *u, enum replay_to to, time_t when, const char *none);
+bool ui_replay_say(struct ui *u);            /* a new warning into u->msg */
+time_t ui_replay_when(const struct ui *u);   /* the current sample's time */
+void ui_replay_status(const struct ui *u, char *out, size_t n);
+/* ui_settings.c: the settings file: read (after the options), and on
+ * quit written when something changed: 0, or -errno with why. */
+void ui_settings_load(struct ui *u);
+int ui_settings_save(struct ui *u, char *why, size_t whysz);
+
+/* ---- the screens and dialogs ------------------------------------------ */
+
+/* ui_processes.c: the Processes screen, of the panels, heatmap, table */
+void ui_draw_processes(struct ui *u, int y0, int h);
 /* ui_table.c: the process table from the column list */
 void ui_draw_table(struct ui *u, int y, int h);
 int ui_proc_table_col_at(const struct ui *u, int x);
+bool sorted_by_hdr(const struct ui *u, int i);
+/* ui_panels.c: the node panels, two lines a node, one, or flowing in
+ * columns (lines: -1 when the style does not apply) */
+enum ui_panel_mode { PANEL_TWO, PANEL_ONE, PANEL_FLOW };
+int ui_panel_cols(void);
+int ui_panel_lines(const struct ui *u, enum ui_panel_mode m);
+int ui_draw_panels(struct ui *u, int y, int lines, enum ui_panel_mode m);
+/* ui_heatmap.c: the heatmap */
+int ui_draw_heatmap(struct ui *u, int y, int maxy);
+/* Lines the whole heatmap takes; one line saying it does not fit. */
+int ui_heatmap_lines(struct ui *u);
+int ui_draw_heatmap_summary(struct ui *u, int y);
+/* The Distances screen: the heatmap from row u->scroll. */
+void ui_draw_heatmap_full(struct ui *u, int y0, int h);
+/* ui_screens.c: the Nodes and Topology screens, the sort menu (F6) */
+void ui_draw_nodes(struct ui *u, int y0, int h);
+void ui_draw_topology(struct ui *u, int y0, int h);
+void ui_draw_sort_menu(struct ui *u);
+void ui_sort_menu_key(struct ui *u, int ch);
+/* The F6 menu: entry i as a sort key; the number of entries. */
+size_t ui_sort_menu_len(const struct ui *u);
+void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *label, size_t n);
+/* ui_detail.c: the process detail */
+void ui_draw_detail(struct ui *u, int y0, int h);
+/* ui_kill.c: the signal dialog on the selected or tagged processes,
+ * pinned when it opens */
+void ui_kill_open(struct ui *u);
+void ui_kill_close(struct ui *u);
+void ui_kill_key(struct ui *u, int ch);
+void ui_draw_kill(struct ui *u);
+extern const struct ui_signal { int sig; const char *name; } ui_signals[];
+extern const size_t ui_nsignals;
+/* ui_cgroups.c: the Cgroups screen */
+void ui_draw_cgroups(struct ui *u, int y0, int h);
+bool ui_cgroups_key(struct ui *u, int ch);   /* false: not one of its keys */
+void ui_cg_rebuild(struct ui *u);
+bool ui_cg_collapsed(const struct ui *u, const char *path);
+void ui_cgroups_free(struct ui *u);
+/* ui_cgmove.c: m on a cgroup (v2): its cpuset.mems to one node; a
+ * dialog of the Cgroups screen, drawn and keyed through it */
+void ui_cgmove_open(struct ui *u, const char *path);
+bool ui_cgmove_open_p(const struct ui *u);
+void ui_cgmove_key(struct ui *u, int ch);
+void ui_cgmove_draw(struct ui *u);
+bool ui_cgmove_running(const struct ui *u);
+void ui_cgmove_poll(struct ui *u);
+void ui_cgmove_free(struct ui *u);
 /* ui_action.c: the m / B dialogs */
 void ui_action_open(struct ui *u, bool migrate);
 /* The same on node index node_idx (-1: the usual), opened for the advice
  * of a cause (said in its title). */
 /* hot: the dialog starts on "only the hot part" (the advice migrate hot). */
 void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice, bool hot);
-/* The guard of the keys that act (m, B, k, a cgroup move): true, and
- * the reason in the status line, when refused. */
-bool ui_action_refused(struct ui *u, const char *what);
 void ui_action_key(struct ui *u, int ch);
 void ui_action_draw(struct ui *u);
+bool ui_action_running(const struct ui *u);
+void ui_action_work(struct ui *u, double seconds);
+void ui_action_free(struct ui *u);
+/* ui_measure.c: the L dialog, the measurement thread */
+void ui_measure_open(struct ui *u);
+void ui_measure_key(struct ui *u, int ch);
+void ui_measure_draw(struct ui *u);
+bool ui_measure_running(const struct ui *u);
+void ui_measure_poll(struct ui *u);
+void ui_measure_free(struct ui *u);
+/* ui_setup.c: F2, the columns */
+void ui_setup_open(struct ui *u);
+void ui_setup_draw(struct ui *u, int y0, int h);
+void ui_setup_key(struct ui *u, int ch);
+
+/* ---- the frame -------------------------------------------------------- */
+
 /* ui_jobs.c: the background jobs (ui_jobs[]): the one running, or NULL;
  * wait_ms: how long the main loop waits for a key while it runs (0: it
  * works between every two looks at the keys); step: its work or its
@@ -281,65 +345,31 @@ struct ui_job {
 };
 const struct ui_job *ui_job_running(const struct ui *u);
 void ui_jobs_free(struct ui *u);
-bool ui_action_running(const struct ui *u);
-void ui_action_work(struct ui *u, double seconds);
-void ui_action_free(struct ui *u);
-/* ui_heatmap.c: the heatmap and its layers */
-int ui_draw_heatmap(struct ui *u, int y, int maxy);
-/* Lines the whole heatmap takes; one line saying it does not fit. */
-int ui_heatmap_lines(struct ui *u);
-int ui_draw_heatmap_summary(struct ui *u, int y);
-/* The Distances screen: the heatmap from row u->scroll. */
-void ui_draw_heatmap_full(struct ui *u, int y0, int h);
-void ui_next_layer(struct ui *u);
-/* A new measurement in u->se.meas: marks, the disagreement line. */
-void ui_measure_adopt(struct ui *u);
-/* ui_measure.c: the L dialog, the measurement thread */
-void ui_measure_open(struct ui *u);
-void ui_measure_key(struct ui *u, int ch);
-void ui_measure_draw(struct ui *u);
-bool ui_measure_running(const struct ui *u);
-void ui_measure_poll(struct ui *u);
-void ui_measure_free(struct ui *u);
-/* ui_cgroups.c: the Cgroups screen */
-void ui_draw_cgroups(struct ui *u, int y0, int h);
-bool ui_cgroups_key(struct ui *u, int ch);   /* false: not one of its keys */
-void ui_cg_rebuild(struct ui *u);
-bool ui_cg_collapsed(const struct ui *u, const char *path);
-void ui_cgroups_free(struct ui *u);
-/* ui_cgmove.c: m on a cgroup (v2): its cpuset.mems to one node */
-void ui_cgmove_open(struct ui *u, const char *path);
-bool ui_cgmove_open_p(const struct ui *u);
-void ui_cgmove_key(struct ui *u, int ch);
-void ui_cgmove_draw(struct ui *u);
-bool ui_cgmove_running(const struct ui *u);
-void ui_cgmove_poll(struct ui *u);
-void ui_cgmove_free(struct ui *u);
-/* What the monitor needs of cgroups now: the screen, the CGROUP column,
- * a cgroup filter. */
-enum sampler_cgroups ui_cg_need(const struct ui *u);
-/* ui_screens.c */
-void ui_draw_nodes(struct ui *u, int y0, int h);
-void ui_draw_topology(struct ui *u, int y0, int h);
-void ui_draw_detail(struct ui *u, int y0, int h);
-void ui_draw_kill(struct ui *u);
-void ui_draw_sort_menu(struct ui *u);
-/* The F6 menu: entry i as a sort key; the number of entries. */
-size_t ui_sort_menu_len(const struct ui *u);
-void ui_sort_menu_entry(const struct ui *u, size_t i, struct sort_key *k, char *label, size_t n);
-extern const struct ui_signal { int sig; const char *name; } ui_signals[];
-extern const size_t ui_nsignals;
-
-/* ui_tags.c: a tag names one process (PID + start time): a PID that was
- * reused is not tagged. */
-bool ui_is_tagged(const struct ui *u, const struct snap_proc *p);
-/* Forget tags of processes that exited (gone from the snapshot, or zombies). */
-void ui_prune_tags(struct ui *u);
-void ui_toggle_tag(struct ui *u, const struct snap_proc *p);
-/* Tag root and all its descendants. */
-void ui_tag_tree(struct ui *u, const struct snap_proc *root);
-void ui_clear_tags(struct ui *u);
-bool sorted_by_hdr(const struct ui *u, int i);
-const struct snap_proc *ui_selected(const struct ui *u);
+/* ui_sample.c: a sample taken in (the main loop's, and a replay's move) */
+void ui_sample(struct ui *u);
+/* ui_replay_move.c: to another sample of the recording, taken in */
+void ui_replay_to(struct ui *u, enum replay_to to, time_t when, const char *none);
+void ui_replay_jump(struct ui *u, const char *text);
+/* ui_prompt.c: the search and filter prompts */
+enum { UI_PROMPT_SEARCH = 1, UI_PROMPT_FILTER, UI_PROMPT_TIME };
+void ui_prompt_open(struct ui *u, int kind);
+/* A key for the open prompt: a character (is_key false, wc) or a
+ * curses key code. */
+void ui_prompt_key(struct ui *u, bool is_key, unsigned wc);
+void ui_prompt_draw(struct ui *u);
+/* ui_replay_keys.c: the replay's keys, before the main table */
+bool ui_replay_key(struct ui *u, int ch);    /* t T b Home End; false: not one */
+extern const struct ui_key ui_replay_keys[];
+extern const size_t ui_nreplay_keys;
+/* ui_screen.c: the screen table, drawing and key dispatch through it */
+bool ui_handle_key(struct ui *u, int ch);
+/* The main key table alone (for a screen's keys to fall back to). */
+bool ui_main_key(struct ui *u, int ch);
+bool ui_help_line(long k, const char **label, const char **text, char *buf, size_t n,
+		  enum ui_color *c);
+void ui_help_key(struct ui *u, int ch);
+void ui_draw(struct ui *u);
+/* The function-key bar, from the key table. */
+void ui_draw_fkeys(struct ui *u);
 
 #endif

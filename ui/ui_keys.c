@@ -12,33 +12,6 @@
 #include "ui_int.h"
 
 
-static void resort(struct ui *u)
-{
-	snapshot_sort(&u->snap, &u->sort);
-	u->sort_eff = col_sort_effective(&u->sort, &u->snap);
-	ui_rebuild_rows(u);
-}
-
-/* A sort chosen: the order shown becomes the user's (no heat default). */
-static void own_sort(struct ui *u)
-{
-	u->sort = u->sort_eff;
-	u->sort.heat_default = false;
-}
-
-static void set_sort(struct ui *u, enum snap_col c, int node)
-{
-	own_sort(u);
-	if (col_same(u->sort.col, u->sort.node, c, node)) {
-		resort(u);
-		return;
-	}
-	u->sort.col = c;
-	u->sort.node = node;
-	u->sort.descending = col_get(c)->desc_sort;
-	resort(u);
-}
-
 static void k_up(struct ui *u, int ch) { (void)ch; ui_select_row(u, u->sel - 1); }
 static void k_down(struct ui *u, int ch) { (void)ch; ui_select_row(u, u->sel + 1); }
 static void k_pgup(struct ui *u, int ch) { (void)ch; ui_select_row(u, u->sel - (u->table_h > 2 ? u->table_h - 2 : 1)); }
@@ -53,7 +26,7 @@ static void k_heat(struct ui *u, int ch) { (void)ch; u->show_heatmap = !u->show_
 static void k_age(struct ui *u, int ch) { (void)ch; col_list_set_age(&u->cols, col_list_find(&u->cols, COL_AGE) < 0); }
 static void k_layer(struct ui *u, int ch) { (void)ch; ui_next_layer(u); }
 static void k_measure(struct ui *u, int ch) { (void)ch; ui_measure_open(u); }
-static void k_invert(struct ui *u, int ch) { (void)ch; own_sort(u); u->sort.descending = !u->sort.descending; resort(u); }
+static void k_invert(struct ui *u, int ch) { (void)ch; ui_own_sort(u); u->sort.descending = !u->sort.descending; ui_resort(u); }
 static void k_tree(struct ui *u, int ch) { (void)ch; u->tree = !u->tree; ui_rebuild_rows(u); }
 /* H: thread rows in or out; the selection stays on its process and the
  * table scrolls to show it (rows before it may have gone). */
@@ -91,11 +64,11 @@ static void k_kthreads(struct ui *u, int ch)
 static void k_sortkey(struct ui *u, int ch)
 {
 	switch (ch) {
-	case 'P': set_sort(u, COL_CPU, -1); break;
-	case 'M': set_sort(u, COL_RSS, -1); break;
-	case 'T': set_sort(u, COL_TIME, -1); break;
-	case 'N': set_sort(u, COL_PID, -1); break;
-	case 'R': set_sort(u, COL_REMOTE, -1); break;
+	case 'P': ui_set_sort(u, COL_CPU, -1); break;
+	case 'M': ui_set_sort(u, COL_RSS, -1); break;
+	case 'T': ui_set_sort(u, COL_TIME, -1); break;
+	case 'N': ui_set_sort(u, COL_PID, -1); break;
+	case 'R': ui_set_sort(u, COL_REMOTE, -1); break;
 	}
 }
 
@@ -111,7 +84,7 @@ static void k_sortmove(struct ui *u, int ch)
 	pos = (pos + (ch == '<' ? -1 : 1) + u->nhdr) % u->nhdr;
 	if (u->hdr[pos].col == COL_NODE && u->hdr[pos].node < 0)   /* the block column */
 		pos = (pos + (ch == '<' ? -1 : 1) + u->nhdr) % u->nhdr;
-	set_sort(u, u->hdr[pos].col, u->hdr[pos].node);
+	ui_set_sort(u, u->hdr[pos].col, u->hdr[pos].node);
 }
 
 static void k_sort_menu(struct ui *u, int ch)
@@ -126,24 +99,6 @@ static void k_sort_menu(struct ui *u, int ch)
 			u->sort_sel = (int)i;
 	}
 	u->screen = SCR_SORT;
-}
-
-void ui_sort_menu_key(struct ui *u, int ch)
-{
-	int n = (int)ui_sort_menu_len(u);
-	if (ch == KEY_UP && u->sort_sel > 0)
-		u->sort_sel--;
-	else if (ch == KEY_DOWN && u->sort_sel + 1 < n)
-		u->sort_sel++;
-	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		struct sort_key k;
-		char label[64];
-		ui_sort_menu_entry(u, (size_t)u->sort_sel, &k, label, sizeof(label));
-		set_sort(u, k.col, k.node);
-		u->screen = SCR_PROCESSES;
-	} else if (ch == KEY_ESC || ch == 'q' || ch == KEY_F(6)) {
-		u->screen = SCR_PROCESSES;
-	}
 }
 
 static void k_screen(struct ui *u, int ch)
@@ -253,7 +208,7 @@ static void k_mouse(struct ui *u, int ch)
 			if (sorted_by_hdr(u, i))
 				k_invert(u, 'I');
 			else
-				set_sort(u, u->hdr[i].col, u->hdr[i].node);
+				ui_set_sort(u, u->hdr[i].col, u->hdr[i].node);
 		}
 	} else if (ev.y > u->table_y && ev.y < u->table_y + u->table_h) {
 		ui_select_row(u, u->top + (ev.y - u->table_y - 1));

@@ -115,58 +115,6 @@ static void ui_close(struct ui *u)
 	col_list_free(&u->cols);
 }
 
-/* The selected, tagged, -p and detail processes are read every tick. */
-static void set_priority(struct ui *u)
-{
-	size_t n = 0, cap = u->ntagged + u->opt->session.filter.npids + 2;
-	int *v = malloc(cap * sizeof(*v));
-	if (!v)
-		return;
-	for (size_t i = 0; i < u->ntagged; i++)
-		v[n++] = u->tagged[i].pid;
-	for (size_t i = 0; i < u->opt->session.filter.npids; i++)
-		v[n++] = u->opt->session.filter.pids[i];     /* -p: what the user asked to watch */
-	if (u->sel_pid > 0)
-		v[n++] = u->sel_pid;
-	if (u->screen == SCR_DETAIL && u->detail.pid > 0)
-		v[n++] = u->detail.pid;
-	sampler_set_priority(u->se.smp, v, n);
-	free(v);
-}
-
-void ui_sample(struct ui *u)
-{
-	int rc = 0;
-	u->sample_due = false;
-	bool to_history = true;
-	if (u->replay) {
-		to_history = ui_replay_sample(u);
-	} else {
-		set_priority(u);
-		sampler_set_cgroups(u->se.smp, ui_cg_need(u));
-		rc = sampler_tick(u->se.smp, &u->snap);
-	}
-	if (rc)
-		snprintf(u->msg, sizeof(u->msg), "sampling failed: %s", strerror(-rc));
-	else if (u->snap.proc_rc == 0)
-		ui_prune_tags(u);   /* not after a failed scan: it lists nobody */
-	col_follow_sample(&u->follow, &u->cols, &u->snap);
-	snapshot_sort(&u->snap, &u->sort);
-	u->sort_eff = col_sort_effective(&u->sort, &u->snap);
-	ui_rebuild_rows(u);
-	ui_cg_rebuild(u);
-	if (to_history)
-		ui_history_add(u);
-	if (u->screen == SCR_DETAIL && !u->detail_exited && !u->replay) {
-		int e = detail_read(u->se.root, &u->se.topo, u->detail.pid, u->detail.starttime,
-				    &u->detail);
-		/* Never the details of whoever got the PID next. */
-		if (e == -ESRCH)
-			u->detail_exited = true;
-	}
-	u->last_sample = monotime_now();
-}
-
 /* Between samples while the sampler warms up: the placement of more
  * never-read processes (~150 ms at a time, keys in between), then the
  * rows again. */

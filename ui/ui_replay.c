@@ -1,8 +1,8 @@
 /* ui_replay.c - the monitor on a recording (--replay FILE|DIR): each
- * sample rebuilt into the model by the replay (src/replay.c), moved
- * through with t / T (next / previous), b (jump to a time), Home / End
- * (first / last). The screens read the model as live; actions are
- * refused. */
+ * sample rebuilt into the model by the replay (src/replay.c); the keys
+ * that move through it are in ui_replay_keys.c, the moves taken in by
+ * ui_replay_move.c. The screens read the model as live; actions are
+ * refused (ui_guard.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +123,9 @@ bool ui_replay_sample(struct ui *u)
 	return was_fresh;
 }
 
-/* Move; the sample is rebuilt and the rows with it. */
-static void move_to(struct ui *u, enum replay_to to, time_t when, const char *none)
+/* Move; the sample is rebuilt (and the node history with it), to be
+ * taken in by ui_sample (ui_replay_move.c). False: it could not, said. */
+bool ui_replay_go(struct ui *u, enum replay_to to, time_t when, const char *none)
 {
 	struct ui_replay *rp = u->rp;
 	bool new_topo;
@@ -134,7 +135,7 @@ static void move_to(struct ui *u, enum replay_to to, time_t when, const char *no
 	if (rc) {
 		if (!say_warning(u, rc == -ENOENT ? none : err))
 			snprintf(u->msg, sizeof(u->msg), "%s", rc == -ENOENT ? none : err);
-		return;
+		return false;
 	}
 	if (new_topo)
 		adopt(u);
@@ -143,31 +144,17 @@ static void move_to(struct ui *u, enum replay_to to, time_t when, const char *no
 	if (to != REPLAY_NEXT || new_topo)
 		prefill(u);
 	rp->fresh = true;
-	ui_sample(u);
-	if (!say_warning(u, NULL) && !u->msg[0])
-		ui_replay_status(u, u->msg, sizeof(u->msg));
+	return true;
 }
 
-void ui_replay_jump(struct ui *u, const char *text)
+bool ui_replay_say(struct ui *u)
 {
-	time_t when;
-	if (rec_parse_time(text, replay_when(u->rp->r), &when) != 0) {
-		snprintf(u->msg, sizeof(u->msg), "not a time: use HH:MM[:SS] or YYYY-MM-DD HH:MM");
-		return;
-	}
-	move_to(u, REPLAY_AT, when, "no sample there can be read");
-	/* A time in a gap of the recording (the recorder stopped): said,
-	 * with where the monitor went instead. */
-	time_t got = replay_when(u->rp->r);
-	double iv = u->snap.interval_s > 0 ? u->snap.interval_s : 1;
-	struct tm a, b;
-	if (got > when && (double)(got - when) > 1.5 * iv + 1 && localtime_r(&when, &a) &&
-	    localtime_r(&got, &b)) {
-		char from[16], to[16];
-		strftime(from, sizeof(from), "%H:%M:%S", &a);
-		strftime(to, sizeof(to), "%H:%M:%S", &b);
-		snprintf(u->msg, sizeof(u->msg), "no samples %s-%s: showing %s", from, to, to);
-	}
+	return say_warning(u, NULL);
+}
+
+time_t ui_replay_when(const struct ui *u)
+{
+	return replay_when(u->rp->r);
 }
 
 void ui_replay_status(const struct ui *u, char *out, size_t n)
@@ -183,34 +170,4 @@ void ui_replay_status(const struct ui *u, char *out, size_t n)
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm);
 	const char *f = strrchr(replay_file(r), '/');
 	snprintf(out, n, "replay %s  sample %u  %s", when, u->snap.seq, f ? f + 1 : replay_file(r));
-}
-
-static void k_next(struct ui *u, int ch) { (void)ch; move_to(u, REPLAY_NEXT, 0, "the last sample"); }
-static void k_prev(struct ui *u, int ch) { (void)ch; move_to(u, REPLAY_PREV, 0, "the first sample"); }
-static void k_first(struct ui *u, int ch) { (void)ch; move_to(u, REPLAY_FIRST, 0, "no samples"); }
-static void k_last(struct ui *u, int ch) { (void)ch; move_to(u, REPLAY_LAST, 0, "no samples"); }
-static void k_jump(struct ui *u, int ch) { (void)ch; ui_prompt_open(u, UI_PROMPT_TIME); }
-
-/* In replay these come before the main table (t is the tree there, T the
- * time sort, Home/End the first/last process: F5 and F6 still do those). */
-const struct ui_key ui_replay_keys[] = {
-	{ 't', k_next, "t T", "replay: next / previous sample", NULL, false },
-	{ 'T', k_prev, NULL, NULL, NULL, false },
-	{ 'b', k_jump, "b", "replay: jump to a time (HH:MM, YYYY-MM-DD HH:MM)", NULL, false },
-	{ KEY_HOME, k_first, "Home End", "replay: first / last sample", NULL, false },
-	{ KEY_END, k_last, NULL, NULL, NULL, false },
-};
-const size_t ui_nreplay_keys = sizeof(ui_replay_keys) / sizeof(ui_replay_keys[0]);
-
-bool ui_replay_key(struct ui *u, int ch)
-{
-	if (!u->replay || (u->screen != SCR_PROCESSES && u->screen != SCR_NODES && u->screen != SCR_DETAIL))
-		return false;
-	for (size_t i = 0; i < ui_nreplay_keys; i++)
-		if (ui_replay_keys[i].key == ch) {
-			u->msg[0] = '\0';
-			ui_replay_keys[i].fn(u, ch);
-			return true;
-		}
-	return false;
 }

@@ -1,5 +1,6 @@
 /* ui_rows.c - which rows the process table shows: the filter, tree order
- * and thread rows over the snapshot, and the selected process. */
+ * and thread rows over the snapshot, their order (a sort chosen), and the
+ * selected process. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,32 @@ void ui_select_row(struct ui *u, long row)
 	u->sel = row;
 	const struct snap_proc *p = ui_selected(u);
 	u->sel_pid = p ? p->info.pid : -1;
+}
+
+void ui_resort(struct ui *u)
+{
+	snapshot_sort(&u->snap, &u->sort);
+	u->sort_eff = col_sort_effective(&u->sort, &u->snap);
+	ui_rebuild_rows(u);
+}
+
+void ui_own_sort(struct ui *u)
+{
+	u->sort = u->sort_eff;
+	u->sort.heat_default = false;
+}
+
+void ui_set_sort(struct ui *u, enum snap_col c, int node)
+{
+	ui_own_sort(u);
+	if (col_same(u->sort.col, u->sort.node, c, node)) {
+		ui_resort(u);
+		return;
+	}
+	u->sort.col = c;
+	u->sort.node = node;
+	u->sort.descending = col_get(c)->desc_sort;
+	ui_resort(u);
 }
 
 /* Filter: "node N" / "on node N", "remote>=X" (REMOTE%), else a name. */

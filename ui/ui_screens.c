@@ -295,3 +295,21 @@ void ui_draw_sort_menu(struct ui *u)
 	}
 }
 
+/* The sort menu's keys: Up/Down, Enter sorts, Esc q F6 close. */
+void ui_sort_menu_key(struct ui *u, int ch)
+{
+	int n = (int)ui_sort_menu_len(u);
+	if (ch == KEY_UP && u->sort_sel > 0)
+		u->sort_sel--;
+	else if (ch == KEY_DOWN && u->sort_sel + 1 < n)
+		u->sort_sel++;
+	else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		struct sort_key k;
+		char label[64];
+		ui_sort_menu_entry(u, (size_t)u->sort_sel, &k, label, sizeof(label));
+		ui_set_sort(u, k.col, k.node);
+		u->screen = SCR_PROCESSES;
+	} else if (ch == KEY_ESC || ch == 'q' || ch == KEY_F(6)) {
+		u->screen = SCR_PROCESSES;
+	}
+}
