@@ -37,7 +37,18 @@ LAYERS = [
                "access", "access_*"]),
     ("emit/act", ["output", "output_*", "record_header", "capture", "capture_*", "action",
                   "action_*", "measure"]),
-    ("ui", ["ui/*"]),
+    # The monitor in four, each calling only its own and those below: the
+    # drawing toolkit (with the monitor's headers: ui.h, ui_int.h), the
+    # state the screens share, the screens and their dialogs, and the frame
+    # (the screen and key tables, the prompt, the sample, the main loop),
+    # which any other ui/ file is.
+    ("ui", ["ui/ui", "ui/ui_out", "ui/ui_paint", "ui/ui_status", "ui/ui_history"]),
+    ("ui state", ["ui/ui_rows", "ui/ui_tags", "ui/ui_layers", "ui/ui_guard", "ui/ui_replay",
+                  "ui/ui_settings"]),
+    ("ui screens", ["ui/ui_processes", "ui/ui_table", "ui/ui_panels", "ui/ui_heatmap", "ui/ui_screens",
+                    "ui/ui_detail", "ui/ui_kill", "ui/ui_cgroups", "ui/ui_cgmove", "ui/ui_action",
+                    "ui/ui_action_*", "ui/ui_measure", "ui/ui_setup"]),
+    ("ui frame", ["ui/*"]),
     ("cli", ["cli/*", "tools/*"]),
 ]
 
