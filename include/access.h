@@ -47,15 +47,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "damon.h"
-
 #define ACCESS_COLD_S 5.0
 #define ACCESS_TURN_S 20.0
 #define ACCESS_SETTLE_WINDOWS 15.0
 #define ACCESS_STALE_WINDOWS 2.0
 #define ACCESS_UNSEEN_CPU_PCT 50.0
 #define ACCESS_KEEP_S 300.0
-#define ACCESS_MAX_TARGETS DAMON_MAX_TARGETS
+#define ACCESS_MAX_TARGETS 16
 /* Pages whose node is asked per hot or warm region (evenly spaced). */
 #define ACCESS_SAMPLE_PAGES 32
 /* Regions kept per process for the detail screen and migrate hot. */
@@ -95,12 +93,24 @@ int access_source_parse(const char *name);
 enum access_heat { ACCESS_HOT, ACCESS_WARM, ACCESS_COLD };
 extern const char *const access_heat_names[3];   /* "hot", "warm", "cold" */
 
-/* The heat of a region seen over aggregation intervals of aggr_s seconds
- * (nr_accesses or age unknown: cold is not claimed, warm). */
-enum access_heat access_region_heat(const struct damon_region *r, double aggr_s);
-/* How long a region with no access was untouched (age x interval), 0 when
+/* A range of a process's address space as an access source measured it:
+ * in how many of a window's samples it was accessed, and for how many
+ * windows it kept that rate. The heat is built on this alone, whatever
+ * the source: DAMON's regions (damon.h) are one source's, converted by
+ * the sampler (sampler_access.c). */
+#define ACCESS_COUNT_MAX UINT64_C(4294967295)   /* nr_accesses, age at most */
+struct access_range {
+	uint64_t start, end;
+	int64_t nr_accesses;        /* samples with an access per window, -1 unknown */
+	int64_t age;                /* windows it kept that rate, -1 unknown */
+};
+
+/* The heat of a range seen over windows of aggr_s seconds (nr_accesses
+ * or age unknown: cold is not claimed, warm). */
+enum access_heat access_region_heat(const struct access_range *r, double aggr_s);
+/* How long a range with no access was untouched (age x window), 0 when
  * accessed, -1 unknown. */
-double access_region_idle_s(const struct damon_region *r, double aggr_s);
+double access_region_idle_s(const struct access_range *r, double aggr_s);
 
 /* One hot or warm region of a process, for the detail and migrate hot. */
 struct access_region {
@@ -176,7 +186,7 @@ struct access_status {
  * into reg (at most maxreg, hottest first; *nreg). */
 struct access_join_in {
 	size_t nnodes;
-	const struct damon_region *r;
+	const struct access_range *r;
 	size_t n;
 	double aggr_s, sample_s;
 	const int64_t *reg_node_kb;

@@ -120,7 +120,7 @@ int access_source_parse(const char *name)
 	return find(access_source_names, ACCESS_NSRC, name);
 }
 
-double access_region_idle_s(const struct damon_region *r, double aggr_s)
+double access_region_idle_s(const struct access_range *r, double aggr_s)
 {
 	if (r->nr_accesses < 0 || aggr_s <= 0)
 		return -1;
@@ -129,7 +129,7 @@ double access_region_idle_s(const struct damon_region *r, double aggr_s)
 	return r->age < 0 ? -1 : (double)r->age * aggr_s;
 }
 
-enum access_heat access_region_heat(const struct damon_region *r, double aggr_s)
+enum access_heat access_region_heat(const struct access_range *r, double aggr_s)
 {
 	if (r->nr_accesses > 0)
 		return ACCESS_HOT;
@@ -181,8 +181,8 @@ void access_join(const struct access_join_in *in, struct access_proc *out,
 	double idle_min = -1;
 	int64_t hot = 0, warm = 0, hotrem = 0;
 	for (size_t i = 0; i < in->n && known; i++) {
-		struct damon_region capped = in->r[i];
-		const struct damon_region *r = &capped;
+		struct access_range capped = in->r[i];
+		const struct access_range *r = &capped;
 		if (in->max_age_s > 0 && capped.age >= 0 &&
 		    (double)capped.age * in->aggr_s > in->max_age_s)
 			capped.age = (int64_t)(in->max_age_s / in->aggr_s);

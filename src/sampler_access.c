@@ -15,6 +15,10 @@
 #include "parse.h"
 #include "sampler_access_int.h"
 
+/* DAMON is the heat's source here: its limits are the heat's. */
+_Static_assert(ACCESS_MAX_TARGETS <= DAMON_MAX_TARGETS, "one kdamond context holds the targets");
+_Static_assert(ACCESS_COUNT_MAX == DAMON_ANY_U32, "the counts the parser keeps");
+
 void sampler_access_free(struct sampler *s)
 {
 	struct access_state *a = s->access;
@@ -27,6 +31,7 @@ void sampler_access_free(struct sampler *s)
 	free(a->e);
 	free(a->sch.regions);
 	free(a->reg_node_kb);
+	free(a->ranges);
 	free(a->first);
 	free(a->pages);
 	free(a->status);
@@ -179,7 +184,7 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 }
 
 /* The join for one process whose regions are r[0..n). */
-static void join_proc(struct sampler *s, struct snapshot *snap, long pi, const struct damon_region *r,
+static void join_proc(struct sampler *s, struct snapshot *snap, long pi, const struct access_range *r,
 		      size_t n, double aggr_s, double sample_s, double max_age_s, double now)
 {
 	struct access_state *a = s->access;
@@ -246,10 +251,23 @@ static void join_all(struct sampler *s, struct snapshot *snap, const int *pids,
 	a->first = first;
 	if (damon_split_targets(a->sch.regions, a->sch.nregions, n, first) != 0)
 		return;               /* not certain which regions are whose */
+	/* DAMON's regions as the heat's ranges (access.h): the source's
+	 * numbers, nothing of DAMON's past this point. */
+	if (a->sch.nregions > a->ranges_cap) {
+		struct access_range *v = realloc(a->ranges, a->sch.nregions * sizeof(*v));
+		if (!v)
+			return;
+		a->ranges = v;
+		a->ranges_cap = a->sch.nregions;
+	}
+	for (size_t i = 0; i < a->sch.nregions; i++) {
+		const struct damon_region *d = &a->sch.regions[i];
+		a->ranges[i] = (struct access_range){ d->start, d->end, d->nr_accesses, d->age };
+	}
 	for (size_t t = 0; t < n; t++) {
 		long pi = acc_find_proc(snap, pids[t]);
 		if (pi >= 0)
-			join_proc(s, snap, pi, a->sch.regions + first[t], first[t + 1] - first[t],
+			join_proc(s, snap, pi, a->ranges + first[t], first[t + 1] - first[t],
 				  aggr_s, sample_s, since ? now - since[t] : 0, now);
 	}
 }

@@ -42,6 +42,8 @@ struct access_state {
 	size_t ne, ecap;
 	struct damon_scheme sch;
 	int64_t *reg_node_kb;         /* scratch: nregions * nnodes */
+	struct access_range *ranges;  /* scratch: DAMON's regions as ranges */
+	size_t ranges_cap;
 	size_t rnk_cap;
 	size_t *first;
 	void **pages;

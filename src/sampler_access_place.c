@@ -13,7 +13,7 @@
 
 /* Resident kB per node of region r of pid, from ACCESS_SAMPLE_PAGES
  * pages evenly spaced (kb[nnodes]; all -1 when not known). */
-static void sample_region(struct sampler *s, int pid, const struct damon_region *r, int64_t *kb,
+static void sample_region(struct sampler *s, int pid, const struct access_range *r, int64_t *kb,
 			  void **pages, int *status)
 {
 	size_t nn = s->topo->nnodes;
@@ -48,7 +48,7 @@ static void sample_region(struct sampler *s, int pid, const struct damon_region 
  * node from the numa_maps mappings it overlaps, a mapping's pages taken
  * as dense from its start (numa_maps has no end). All -1
  * when numa_maps cannot be read. */
-static void regions_from_numa_maps(struct sampler *s, int pid, const struct damon_region *r,
+static void regions_from_numa_maps(struct sampler *s, int pid, const struct access_range *r,
 				   size_t n, int64_t *kb)
 {
 	size_t nn = s->topo->nnodes;
@@ -109,7 +109,7 @@ static void regions_from_numa_maps(struct sampler *s, int pid, const struct damo
 	nm_mapping_free(&next);
 }
 
-void sampler_access_place(struct sampler *s, int pid, const struct damon_region *r, size_t n,
+void sampler_access_place(struct sampler *s, int pid, const struct access_range *r, size_t n,
 			  double aggr_s, int64_t *kb, void **pages, int *status)
 {
 	size_t nn = s->topo->nnodes;

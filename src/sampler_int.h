@@ -125,7 +125,7 @@ void sampler_access_free(struct sampler *s);
  * into kb[n * nnodes] (hot and warm regions on the live machine, all -1
  * where not known; pages and status: ACCESS_SAMPLE_PAGES of scratch). */
 struct damon_region;
-void sampler_access_place(struct sampler *s, int pid, const struct damon_region *r, size_t n,
+void sampler_access_place(struct sampler *s, int pid, const struct access_range *r, size_t n,
 			  double aggr_s, int64_t *kb, void **pages, int *status);
 
 

@@ -180,8 +180,8 @@ static bool hex_addr(json_object *o, const char *k)
 
 static int region_ok(json_object *r)
 {
-	/* nr_accesses: the kernel's unsigned int (damon.h), null unknown. */
-	static const struct range whole_r[] = { { "nr_accesses", 0, (double)DAMON_ANY_U32 },
+	/* nr_accesses: at most ACCESS_COUNT_MAX (access.h), null unknown. */
+	static const struct range whole_r[] = { { "nr_accesses", 0, (double)ACCESS_COUNT_MAX },
 						{ "max_accesses", 1, INT32_MAX },
 						{ "resident_kb", 0, SNAPSHOT_JSON_KB_MAX } };
 	static const struct real_range real_r[] = { { "age_s", 0, NUM_MAX, false } };

@@ -159,7 +159,9 @@ void t_damon_numbers(const char *s, size_t size)
 		if (r.nr_accesses < -1 || r.nr_accesses > (int64_t)DAMON_ANY_U32 ||
 		    r.age < -1 || r.age > (int64_t)DAMON_ANY_U32)
 			abort();
-		enum access_heat h = access_region_heat(&r, 1.0);
+		/* As the sampler hands DAMON's region to the heat (access.h). */
+		struct access_range ar = { r.start, r.end, r.nr_accesses, r.age };
+		enum access_heat h = access_region_heat(&ar, 1.0);
 		if ((h == ACCESS_HOT) != (r.nr_accesses > 0) ||
 		    (h == ACCESS_COLD && (r.nr_accesses < 0 || r.age < 0)))
 			abort();
@@ -167,7 +169,7 @@ void t_damon_numbers(const char *s, size_t size)
 		struct access_region reg[1];
 		struct access_proc a = { .hot_node_kb = kb, .warm_node_kb = kb + 1,
 					 .cold_node_kb = kb + 2 };
-		struct access_join_in in = { .nnodes = 1, .r = &r, .n = 1, .aggr_s = 1.0,
+		struct access_join_in in = { .nnodes = 1, .r = &ar, .n = 1, .aggr_s = 1.0,
 					     .sample_s = 0.05, .reg_node_kb = &res,
 					     .node_kb = &total, .home = 0 };
 		size_t nreg = 0;

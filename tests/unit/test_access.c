@@ -1,16 +1,17 @@
-/* test_access.c - access heat: a region's heat from DAMON's numbers, and
- * the join of a process's regions with where their pages are. */
+/* test_access.c - access heat: a range's heat from a source's numbers
+ * (access.h: DAMON's regions as ranges), and the join of a process's
+ * ranges with where their pages are. */
 #include "access.h"
 #include "check.h"
 
-static struct damon_region reg(uint64_t s, uint64_t e, int64_t acc, int64_t age)
+static struct access_range reg(uint64_t s, uint64_t e, int64_t acc, int64_t age)
 {
-	return (struct damon_region){ s, e, acc, age, -1 };
+	return (struct access_range){ s, e, acc, age };
 }
 
 static void region_heat(void)
 {
-	struct damon_region r = reg(0x1000, 0x2000, 3, 1);
+	struct access_range r = reg(0x1000, 0x2000, 3, 1);
 	CHECK_EQ_INT(access_region_heat(&r, 0.1), ACCESS_HOT);
 	CHECK(access_region_idle_s(&r, 0.1) == 0);
 	r = reg(0x1000, 0x2000, 0, 49);                  /* idle 4.9 s */
@@ -29,7 +30,7 @@ static void region_heat(void)
 /* Three nodes; its threads work on node 0 only. Regions: cold, hot (all
  * on node 2), warm (half on 0, half on 1), hotter (on node 0). */
 struct jf {
-	struct damon_region r[4];
+	struct access_range r[4];
 	int64_t rkb[4 * 3];
 	int64_t node[3];
 	bool work[3];

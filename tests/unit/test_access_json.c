@@ -203,7 +203,10 @@ static json_object *region_json(const char *acc, const char *age, struct damon_r
 	a.hot_node_kb = kb;
 	a.warm_node_kb = kb + 1;
 	a.cold_node_kb = kb + 2;
-	struct access_join_in in = { .nnodes = 1, .r = r, .n = 1, .aggr_s = 0.1, .sample_s = 0.005,
+	/* DAMON's region as the heat's range (access.h), as the sampler
+	 * converts it. */
+	struct access_range ar = { r->start, r->end, r->nr_accesses, r->age };
+	struct access_join_in in = { .nnodes = 1, .r = &ar, .n = 1, .aggr_s = 0.1, .sample_s = 0.005,
 				     .reg_node_kb = &one, .node_kb = &total, .home = 0 };
 	size_t nreg = 0;
 	access_join(&in, &a, reg, 1, &nreg, reg_kb);
