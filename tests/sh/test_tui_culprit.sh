@@ -37,6 +37,12 @@ ROOT_NOCAP="setpriv --bounding-set=-dac_override,-dac_read_search"
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 
 status() { screen | grep '^Tasks' | sed 's/ *$//'; }
+# ended: the monitor of session $S has quit (its session is gone), 10 s at
+# most: its settings file is written by then, or never.
+ended() {
+	k=100
+	while [ $k -gt 0 ] && tmux has-session -t "$S" 2>/dev/null; do sleep 0.1; k=$((k - 1)); done
+}
 # whole LINE: what is left of the status line after each field it may
 # show, whole; empty when nothing was cut inside a word.
 whole() {
@@ -78,12 +84,14 @@ for who in root nobody; do
 	# The whole text: F1 Help and the detail of an unreadable process.
 	tui_start 120 40 "XDG_CONFIG_HOME=$T/cfg-$who $run $prog --root $T/np -d 1"
 	keys F1
+	wait_for 'Warnings now' 50
 	if [ $who = root ]; then full="2 of 4 processes not readable even as root (more privileged than this program, or in another user namespace)"
 	else full="2 of 4 processes not readable: run as root or with CAP_SYS_PTRACE"; fi
 	screen | grep -qF "$full" && ok "help_warning_whole_$who" || bad "help_warning_whole_$who" "$(screen | head -6)"
 	keys Escape
 	keys F3 d b s e r v e r Enter
 	keys Enter
+	wait_for 'numa_maps: not readable' 50
 	if [ $who = root ]; then want="numa_maps: not readable even as root (more privileged than this program, or in"
 	else want="numa_maps: not readable: run as root or with CAP_SYS_PTRACE"; fi
 	screen | grep -qF "$want" && ok "detail_warning_whole_$who" ||
@@ -125,13 +133,16 @@ screen | grep -E '^ +[0-9]+ +[a-z]' | awk '{ print $1 }' | head -2 | tr '\n' ' '
 	ok heat_sort_rows || bad heat_sort_rows "$(screen | grep -E '^ +[0-9]+ ')"
 # A sort key is the user's: R goes back to REMOTE.
 keys R
+wait_for 'REMOTEv' 50
 screen | grep ' PID ' | grep -q 'REMOTEv' && ok heat_sort_key_wins || bad heat_sort_key_wins "$(screen | grep ' PID ')"
 keys q
 tui_start 80 24 "XDG_CONFIG_HOME=$T/cfg-h $prog --root $T/dm -d 1"
 wait_for 'HOTREM' 30
 screen | grep ' PID ' | grep -q 'HOTREMv' && ok heat_sort_80 || bad heat_sort_80 "$(screen | grep ' PID ')"
 keys q
-# None of this was a change of settings: nothing written.
+ended
+# None of this was a change of settings (R chose REMOTE, as the file's
+# default already is): nothing written.
 [ ! -e "$T/cfg-h/numatop-tui/numatop-tuirc" ] && ok heat_default_not_saved ||
 	bad heat_default_not_saved "$(cat "$T/cfg-h/numatop-tui/numatop-tuirc")"
 
@@ -142,7 +153,7 @@ wait_for 'HOTREM' 30
 keys S - T a b
 keys Escape
 keys q
-sleep 0.5
+ended
 [ ! -e "$T/cfg-s/numatop-tui/numatop-tuirc" ] && ok setup_esc_writes_nothing ||
 	bad setup_esc_writes_nothing "$(cat "$T/cfg-s/numatop-tui/numatop-tuirc")"
 # A real change in Setup (THR added): written, without the heat's columns;
@@ -154,7 +165,7 @@ keys F2 Right
 keys Enter
 keys Escape
 keys q
-sleep 0.5
+ended
 f="$T/cfg-s/numatop-tui/numatop-tuirc"
 if [ -e "$f" ] && grep -q '^columns=' "$f" && ! grep -q 'HOT' "$f"; then ok setup_change_saved_without_heat_columns
 else bad setup_change_saved_without_heat_columns "$(cat "$f" 2>&1)"; fi
