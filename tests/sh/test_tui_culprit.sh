@@ -114,6 +114,18 @@ for size in "80 24" "120 40"; do
 	*"demoted - kswapd, - direct"*) ok "nodes_balancing_whole_$1" ;;
 	*) bad "nodes_balancing_whole_$1" "$b" ;;
 	esac
+	# Shift-Tab (tmux's BTab, the terminal's \e[Z): back to Processes,
+	# then to the last screen (Distances); never Setup.
+	keys BTab
+	wait_for 'REMOTE' 30
+	s1=$(screen)
+	keys BTab
+	k=30; while [ $k -gt 0 ] && screen | grep -Eq '^ +PID +USER'; do sleep 0.1; k=$((k - 1)); done
+	s2=$(screen)
+	if printf '%s\n' "$s1" | grep -Eq '^ +PID +USER' && printf '%s\n' "$s2" | grep -q 'Distances (SLIT)' &&
+		! printf '%s\n' "$s2" | grep -Eq '^ +PID +USER' &&
+		! printf '%s\n%s\n' "$s1" "$s2" | grep -q 'Active columns'; then ok "shift_tab_previous_$1"
+	else bad "shift_tab_previous_$1" "$(printf '%s\n' "$s1" | head -3) / $(printf '%s\n' "$s2" | head -3)"; fi
 	keys q
 done
 
