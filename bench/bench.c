@@ -73,6 +73,8 @@ struct config {
 	bool scale_set;
 	struct kdamond_config kd;       /* the access heat phase (kdamond.h) */
 	bool kd_only, kd_none, cpuref, scale_only;
+	bool scale_fork;                /* --scale-load fork: forks of this
+					 * program, not exec'd tinyproc */
 };
 
 
@@ -284,6 +286,7 @@ static void usage(void)
 	      "             [--kdamond-only | --no-kdamond] [--kdamond-procs 16] [--kdamond-mib 1024]\n"
 	      "             [--kdamond-window 60] [--kdamond-raw]\n"
 	      "       bench --scale-only [--scale 1000,5000,10000] [--prog ./numatop-tui]\n"
+	      "             [--scale-load exec|fork]\n"
 	      "       bench --cpuref\n", stderr);
 }
 
@@ -308,7 +311,7 @@ static void scale_config_init(const struct config *c, struct scale_config *scc_o
 		tiny[tl] = '\0';
 		char *slash = strrchr(tiny, '/');
 		snprintf(slash ? slash + 1 : tiny, 16, "tinyproc");
-		if (access(tiny, X_OK) == 0)
+		if (access(tiny, X_OK) == 0 && !c->scale_fork)
 			scc.tiny = tiny;
 	}
 	*scc_out = scc;
@@ -378,6 +381,12 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--kdamond-procs")) c.kd.nproc = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--kdamond-mib")) c.kd.mib = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--kdamond-window")) c.kd.window_s = strtod(v, NULL);
+		/* The load of the scale phase: exec'd tinyproc (small processes),
+		 * or forks of this program that do not exec: each also carries
+		 * the parent's mappings (its libraries and heap), so its
+		 * numa_maps is some 90 lines against tinyproc's 21. */
+		else if (!strcmp(a, "--scale-load") && (!strcmp(v, "exec") || !strcmp(v, "fork")))
+			c.scale_fork = !strcmp(v, "fork");
 		else if (!strcmp(a, "--scale")) {
 			c.scale_set = true;
 			c.nscale = 0;

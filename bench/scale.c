@@ -483,8 +483,8 @@ void scale_run_phase(const struct scale_config *c, struct load *l, const size_t 
 	       htop ? "alternating, " : "", c->rounds, c->rounds == 1 ? "" : "s", c->window_s,
 	       c->warmup, c->settle_s, SCALE_MAPS, SCALE_KB_EACH);
 	printf("  load processes: %s\n", c->tiny ? "exec'd bench/tiny/tinyproc (a small process: "
-	       "its mappings plus the C runtime's)" : "forks of the benchmark (tinyproc not built: "
-	       "each also maps the benchmark's libraries)");
+	       "its mappings plus the C runtime's)" : "forks of the benchmark, not exec'd (--scale-load "
+	       "fork, or tinyproc not built: each also maps the benchmark's libraries and heap)");
 	if (!htop)
 		printf("  %s not installed: the monitor alone, no ratio\n", c->htop ? c->htop : "htop");
 	printf("%9s | %22s | %15s | %5s | %10s | %5s | %31s | %5s | %s\n", "processes",
