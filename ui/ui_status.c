@@ -32,7 +32,9 @@ struct st_field {
 	int shown;              /* 0 left out, 1 long, 2 short */
 };
 
-enum { ST_MAX = 14 };
+/* st_fields adds at most 13 fields (one of the warm-up and the numa_maps
+ * budget): room for them all. */
+enum { ST_MAX = 16 };
 
 /* The steps, in the order they are taken while the line is too long:
  * the extras go first, then each field is made short (the least useful
@@ -85,7 +87,6 @@ static void st_fit(struct st_field *f, size_t n, int room)
 
 void ui_draw_status(struct ui *u, int y)
 {
-	const struct snapshot *s = &u->snap;
 	move(y, 0);
 	clrtoeol();
 	struct st_field f[ST_MAX];
@@ -95,7 +96,6 @@ void ui_draw_status(struct ui *u, int y)
 	for (size_t i = 0; i < n; i++)
 		if (f[i].shown)
 			x = status_part(u, y, x, f[i].shown == 2 ? f[i].shrt : f[i].lng, f[i].c);
-	(void)s;
 	st_message(u, y);
 }
 
