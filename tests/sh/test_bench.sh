@@ -12,9 +12,22 @@ if [ ! -x "$BENCH" ]; then bad bench_built "$BENCH missing (make $BENCH)"; exit 
 if [ "$(id -u)" != 0 ]; then echo "SKIP bench_smoke: needs root (move_pages queries of the load)"; exit 0; fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# Processes of the benchmark (its load is forked, so it has its name): a
-# number, or pcount's "pgrep failed" that no check below takes for 0.
-leftover() { pcount -f "^$BENCH --smoke"; }
+# Processes of this test's benchmark runs (its load is forked, so it has
+# its name), told by this run's marker in their environment: another
+# benchmark on the machine (a busy one) is not ours. A number, or
+# pcount's "pgrep failed" that no check below takes for 0.
+: "${NUMATOP_TEST_RUN:=bench.$$.$(date +%s%N)}"
+export NUMATOP_TEST_RUN
+leftover() {
+	lo=$(pcount -f "^$BENCH --smoke")
+	isnum "$lo" || { echo "$lo"; return; }
+	lo=0
+	for p in $(pgrep -f "^$BENCH --smoke"); do
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
+			grep -qxF "NUMATOP_TEST_RUN=$NUMATOP_TEST_RUN" && lo=$((lo + 1))
+	done
+	echo "$lo"
+}
 
 "$BENCH" --smoke --prog "$PROG" >"$T/out" 2>"$T/err"; rc=$?
 out=$(cat "$T/out")
