@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <json.h>
 
@@ -36,6 +37,15 @@ static inline const char *jget_str(json_object *o, const char *k)
 static inline size_t jget_len(json_object *a)
 {
 	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+/* The index of v among names[0..n), -1 none (or v NULL). */
+static inline int jget_name(const char *const *names, size_t n, const char *v)
+{
+	for (size_t i = 0; v && i < n; i++)
+		if (names[i] && strcmp(names[i], v) == 0)
+			return (int)i;
+	return -1;
 }
 
 #endif

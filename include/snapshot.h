@@ -234,6 +234,10 @@ const struct why_result *snapshot_why(const struct snapshot *s, const struct sna
 
 /* What a cell shows when numa_maps was not read: "no perm", "gone",
  * "error", or "-" (not read). */
+/* A copy of v (NULL: "") the snapshot keeps until it is freed (a
+ * replayed sample's strings), into *out when out is not NULL; 0 or
+ * -ENOMEM. */
+int snapshot_keep_string(struct snapshot *s, const char *v, char **out);
 const char *snapshot_nm_mark(const struct snap_proc *p);
 /* The process with this PID that started at starttime (0: any start), or
  * NULL: another process that now has the PID is never returned. */

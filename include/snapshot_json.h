@@ -15,6 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdio.h>
+
+#include "jsonget.h"
 #include "snapshot.h"
 #include "topology.h"
 
@@ -36,5 +39,16 @@ void snapshot_json_extras(const char *header, const struct topology *t, struct h
  * -errno with err; s is then empty (no processes) and valid. */
 int snapshot_json_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,
 		      char *err, size_t errsz);
+
+/* A recorded {"<node id>": kB} object into arr[nnodes] by node index
+ * (missing or null: -1). */
+static inline void snapshot_json_node_kb(const struct topology *t, json_object *o, int64_t *arr)
+{
+	for (size_t j = 0; j < t->nnodes; j++) {
+		char id[16];
+		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
+		arr[j] = jget_i64(o, id);
+	}
+}
 
 #endif

@@ -1,6 +1,6 @@
 /* columns_cell.c - the cell formats the column table and the tier
- * columns share (columns_int.h). */
-#include "columns_int.h"
+ * columns share (columns_cells.h). */
+#include "columns_cells.h"
 
 #include <string.h>
 

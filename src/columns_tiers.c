@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "columns_int.h"
+#include "columns_cells.h"
 #include "format.h"
 #include "tiers.h"
 

@@ -14,28 +14,8 @@
 #include "access_json.h"
 #include "format.h"
 #include "node_fields.h"
-
-static json_object *jnum(int64_t v)
-{
-	return v < 0 ? NULL : json_object_new_int64(v);
-}
-
-/* A percentage or rate rounded for reading, or null. */
-static json_object *jreal(double v, int decimals)
-{
-	if (v < 0)
-		return NULL;
-	char s[48];
-	snprintf(s, sizeof(s), "%.*f", decimals, v);
-	return json_object_new_double_s(v, s);
-}
-
-static json_object *jstr(const char *raw)
-{
-	char clean[1024];
-	sanitize_utf8(raw, clean, sizeof(clean));
-	return json_object_new_string(clean);
-}
+#include "fields_proc.h"
+#include "jsonput.h"
 
 static json_object *cpu_list(const struct bitmap *b)
 {
@@ -73,25 +53,6 @@ static json_object *node_hmat(const struct snapshot *s, size_t i)
 	json_object_object_add(o, "write_latency_ns", jnum(n->write_lat_ns));
 	json_object_object_add(o, "read_bandwidth_mbs", jnum(n->read_bw_mbs));
 	json_object_object_add(o, "write_bandwidth_mbs", jnum(n->write_bw_mbs));
-	return o;
-}
-
-/* kB per tier id, or null (placement not read, or no tiers). */
-static json_object *tier_kb(const struct snapshot *s, const struct snap_proc *p)
-{
-	const struct tier_model *m = &s->nk.tiers;
-	if (p->nm != NMS_OK || !m->ntiers || m->nnodes != s->topo->nnodes)
-		return NULL;
-	int64_t kb[64];
-	if (m->ntiers > sizeof(kb) / sizeof(*kb))
-		return NULL;
-	tiers_kb(m, p->node_kb, kb);
-	json_object *o = json_object_new_object();
-	for (size_t j = 0; j < m->ntiers; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", m->tier[j].id);
-		json_object_object_add(o, id, json_object_new_int64(kb[j]));
-	}
 	return o;
 }
 
@@ -199,17 +160,6 @@ static void add_warning(void *ctx, const char *line)
 	json_object_array_add(ctx, json_object_new_string(line));
 }
 
-static json_object *per_node(const struct topology *t, const int64_t *kb)
-{
-	json_object *o = json_object_new_object();
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		json_object_object_add(o, id, json_object_new_int64(kb[j]));
-	}
-	return o;
-}
-
 /* By node id, nodes the cgroup's file left unknown as null. */
 static json_object *per_node_known(const struct topology *t, const int64_t *kb)
 {
@@ -247,84 +197,6 @@ static json_object *cgroup_obj(const struct snapshot *s, const struct cgroup_inf
 	json_object_object_add(o, "remote_kb", jnum(c->remote_kb));
 	json_object_object_add(o, "remote_against", c->remote_kb < 0 ? NULL :
 			       json_object_new_string(c->remote_by_mems ? "mems_effective" : "run_nodes"));
-	return o;
-}
-
-static json_object *proc_obj(const struct snapshot *s, const struct snap_proc *p)
-{
-	const struct topology *t = s->topo;
-	json_object *o = json_object_new_object();
-	bool ok = p->nm == NMS_OK;
-	json_object_object_add(o, "pid", json_object_new_int(p->info.pid));
-	json_object_object_add(o, "ppid", p->info.ppid >= 0 ? json_object_new_int(p->info.ppid) : NULL);
-	json_object_object_add(o, "comm", jstr(p->info.comm));
-	json_object_object_add(o, "cmdline", jstr(p->info.cmdline));
-	json_object_object_add(o, "user", jstr(p->info.user));
-	json_object_object_add(o, "uid", jnum(p->info.uid));
-	/* One printable ASCII letter, or unknown: a byte from a broken
-	 * tree's stat is never written as it is (it may not be UTF-8). */
-	char st[2] = { p->info.state, 0 };
-	json_object_object_add(o, "state", st[0] > ' ' && st[0] < 0x7f ? json_object_new_string(st) : NULL);
-	json_object_object_add(o, "kernel_thread", json_object_new_boolean(p->info.kthread));
-	json_object_object_add(o, "start_ticks", json_object_new_int64((int64_t)p->info.starttime));
-	json_object_object_add(o, "threads", jnum(p->info.nthreads));
-	json_object_object_add(o, "last_cpu", p->info.last_cpu >= 0 ? json_object_new_int(p->info.last_cpu) : NULL);
-	json_object_object_add(o, "home_node", p->home >= 0 ? json_object_new_int(t->nodes[p->home].id) : NULL);
-	json_object_object_add(o, "node_kb", ok ? per_node(t, p->node_kb) : NULL);
-	json_object_object_add(o, "anon_kb", ok ? per_node(t, snap_kb(p, t->nnodes, SNAP_KB_ANON)) : NULL);
-	json_object_object_add(o, "file_kb", ok ? per_node(t, snap_kb(p, t->nnodes, SNAP_KB_FILE)) : NULL);
-	json_object_object_add(o, "huge_kb", ok && !p->huge_unknown ?
-				      per_node(t, snap_kb(p, t->nnodes, SNAP_KB_HUGE)) : NULL);
-	json_object_object_add(o, "total_kb", ok ? jnum(p->total_kb) : NULL);
-	json_object_object_add(o, "remote_kb", ok ? jnum(p->remote_kb) : NULL);
-	json_object_object_add(o, "unknown_node_kb", ok ? jnum(p->unknown_node_kb) : NULL);
-	json_object_object_add(o, "numa_maps_warnings", ok ? json_object_new_int64((int64_t)p->nm_warnings) : NULL);
-	json_object_object_add(o, "remote_pct", ok ? jreal(snap_remote_pct(p), 1) : NULL);
-	json_object_object_add(o, "tier_kb", tier_kb(s, p));
-	int64_t hs = snap_hot_slow_kb(p), cf = snap_cold_fast_kb(p);
-	json_object_object_add(o, "hot_slow_kb", hs >= 0 ? jnum(hs) : NULL);
-	json_object_object_add(o, "cold_fast_kb", cf >= 0 ? jnum(cf) : NULL);
-	json_object_object_add(o, "rss_kb", jnum(p->info.rss_kb));
-	json_object_object_add(o, "cpu_pct", jreal(p->cpu_pct, 1));
-	/* user + system, in seconds (the kernel's ticks are 1/100 s) */
-	json_object_object_add(o, "cpu_time_s", jreal(parse_ticks_s(p->info.utime + p->info.stime), 2));
-	json_object_object_add(o, "policy", ok ? jstr(p->policy) : NULL);
-	json_object_object_add(o, "mappings", ok ? json_object_new_int64((int64_t)p->nmappings) : NULL);
-	json_object_object_add(o, "numa_maps", json_object_new_string(nm_state_names[p->nm]));
-	json_object_object_add(o, "placement", ok ? json_object_new_string(p->nm_sampled ?
-				       "sampled" : "numa_maps") : NULL);
-	json_object_object_add(o, "sample_age_s", jreal(p->nm_age_s, 1));
-	if (p->nm == NMS_ERROR)
-		json_object_object_add(o, "numa_maps_error", json_object_new_string(fsroot_strerror(p->nm_errno)));
-	const struct snap_sched *ks = snap_sched(p);
-	json_object_object_add(o, "remote_access_pct", jreal(ks->racc_pct, 1));
-	json_object_object_add(o, "kernel_migrated_pages", jnum(ks->kmig_pages));
-	json_object_object_add(o, "kernel_migrate_per_s", jreal(ks->kmig_rate, 1));
-	json_object_object_add(o, "sched_age_s", jreal(ks->sched_age_s, 1));
-	const char *cause = why_cause_name(p->why);
-	json_object_object_add(o, "remote_cause", cause ? json_object_new_string(cause) : NULL);
-	const struct why_result *w = snapshot_why(s, p);
-	if (w) {
-		json_object *ev = json_object_new_array();
-		for (size_t k = 0; k < w->nevidence; k++)
-			json_object_array_add(ev, json_object_new_string(w->evidence[k]));
-		json_object_object_add(o, "remote_evidence", ev);
-		json_object *adv = json_object_new_object();
-		json_object_object_add(adv, "action", json_object_new_string(why_action_names[w->action]));
-		json_object_object_add(adv, "node", w->node >= 0 ? json_object_new_int(w->node) : NULL);
-		json_object_object_add(adv, "text", json_object_new_string(w->text));
-		json_object_object_add(o, "advice", adv);
-	} else if (p->why == WHY_NONE) {
-		json_object_object_add(o, "remote_evidence", json_object_new_array());
-		json_object *adv = json_object_new_object();
-		json_object_object_add(adv, "action", json_object_new_string("none"));
-		json_object_object_add(adv, "node", NULL);
-		json_object_object_add(adv, "text", json_object_new_string("nothing to do: little of it is remote"));
-		json_object_object_add(o, "advice", adv);
-	}
-	json_object_object_add(o, "access", access_json_proc(s, p));
-	if (s->cg_layout != CGROUP_NONE || s->have_cgroups)
-		json_object_object_add(o, "cgroup", p->cgroup ? jstr(p->cgroup) : NULL);
 	return o;
 }
 
@@ -396,7 +268,7 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	json_object_put(root);
 	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
 	for (size_t i = 0; i < rows && !bad; i++) {
-		json_object *p = proc_obj(s, &s->procs[i]);
+		json_object *p = fields_proc_json(s, &s->procs[i]);
 		const char *pt = json_object_to_json_string_ext(p, JSON_C_TO_STRING_PLAIN);
 		bad = (i > 0 && fputc(',', f) == EOF) || fputs(pt, f) == EOF;
 		json_object_put(p);

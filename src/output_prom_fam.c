@@ -1,24 +1,23 @@
 /* output_prom_fam.c - the families of the Prometheus exposition as one
  * table (name, type, labels, HELP, when it is there), and writing them:
  * a family's HELP and TYPE, its samples with the labels of its row, label
- * values escaped and made terminal-safe. docs/prometheus.md's table is
- * generated from the same rows (output_prom_family, tools/genman.c). */
+ * values escaped and made terminal-safe. The node memory families are the
+ * node fields' (node_fields.h), the per-process gauges the process facts'
+ * (fields_proc.h). docs/prometheus.md's table is generated from the same
+ * rows (output_prom_family, tools/genman.c). */
 #include "output_prom_int.h"
 
 #include <string.h>
 
+#include "fields_proc.h"
 #include "node_fields.h"
 #include "sanitize.h"
 
 #define W_MEAS "a saved measurement (--measure)"
-#define W_PID "--metrics-by pid (the default)"
 #define W_COMM "--metrics-by comm"
 #define W_STATS "batch and --serve (not --replay)"
 #define W_TIERS "the kernel has memory tiers"
 #define W_HMAT "memory tiers and the firmware's HMAT"
-#define W_PID_TIERS "--metrics-by pid, more than one memory tier"
-#define W_PID_TIERS_ACC "--metrics-by pid, more than one memory tier, the process's access heat is known"
-#define W_PID_ACC "--metrics-by pid, the process's access heat is known"
 #define W_COMM_ACC "--metrics-by comm, the access heat of one of the processes is known"
 #define W_ACC "the access heat of a process is known"
 #define W_DAMON "a kdamond is read (DAMON)"
@@ -38,14 +37,6 @@ static const struct prom_family fams[F_N] = {
 		"Measured read bandwidth of every CPU of node from the memory of to.", W_MEAS },
 	[F_MEAS_TIME] = { "numatop_measurement_timestamp_seconds", "gauge", "",
 		"When the latency and bandwidth were measured (Unix time).", W_MEAS },
-	[F_PROC_MEMORY] = { "numatop_process_memory_bytes", "gauge", "pid,comm,user,node",
-		"Resident memory of the process on the node (numa_maps).", W_PID },
-	[F_PROC_REMOTE] = { "numatop_process_remote_bytes", "gauge", "pid,comm,user",
-		"Resident memory of the process on other nodes than its home node.", W_PID },
-	[F_PROC_RATIO] = { "numatop_process_remote_ratio", "gauge", "pid,comm,user",
-		"Share (0..1) of the process's resident memory on other nodes than its home node.", W_PID },
-	[F_PROC_HOME] = { "numatop_process_home_node", "gauge", "pid,comm,user",
-		"Node where most of the process's threads last ran.", W_PID },
 	[F_COMM_PROCESSES] = { "numatop_comm_processes", "gauge", "comm,user",
 		"Processes of the command name and user whose placement was read.", W_COMM },
 	[F_COMM_MEMORY] = { "numatop_comm_memory_bytes", "gauge", "comm,user,node",
@@ -95,17 +86,6 @@ static const struct prom_family fams[F_N] = {
 	[F_TIER_DEMOTION] = { "numatop_tier_demotion_enabled", "gauge", "",
 		"1 when the kernel demotes cold pages to a slower tier under pressure (demotion_enabled).",
 		W_TIERS },
-	[F_PROC_SLOW] = { "numatop_process_slow_tier_bytes", "gauge", "pid,comm,user",
-		"Resident memory of the process on slower memory tiers than the fastest.", W_PID_TIERS },
-	[F_PROC_HOT_SLOW] = { "numatop_process_hot_slow_tier_bytes", "gauge", "pid,comm,user",
-		"Memory of the process accessed in its last access window (DAMON) on slower memory "
-		"tiers than the fastest (HOTSLOW): it pays the far latency; promote it.", W_PID_TIERS_ACC },
-	[F_PROC_COLD_FAST] = { "numatop_process_cold_fast_tier_bytes", "gauge", "pid,comm,user",
-		"Memory of the process untouched for 5 s or more (DAMON) on the fastest memory tier "
-		"(COLDFAST): room a demotion could make.", W_PID_TIERS_ACC },
-	[F_PROC_HOT_REMOTE] = { "numatop_process_hot_remote_bytes", "gauge", "pid,comm,user",
-		"Memory of the process accessed in its last access window (DAMON) on nodes where "
-		"none of its threads works (HOTREM).", W_PID_ACC },
 	[F_COMM_HOT_REMOTE] = { "numatop_comm_hot_remote_bytes", "gauge", "comm,user",
 		"Memory accessed in their last access window (DAMON) on nodes where none of their "
 		"threads works, summed over the processes of the command name and user whose access "
@@ -130,11 +110,22 @@ struct prom_family prom_node_family(const struct node_field *nf)
 	return (struct prom_family){ nf->prom, "gauge", "node", nf->prom_help, "" };
 }
 
+struct prom_family prom_proc_family(const struct proc_field *pf)
+{
+	return (struct prom_family){ pf->prom, "gauge", pf->prom_node ? "pid,comm,user,node" : "pid,comm,user",
+				     pf->prom_help, pf->prom_when };
+}
+
 bool output_prom_family(size_t i, struct prom_family *f)
 {
 	for (size_t k = 0; k < node_nfields; k++)
 		if (node_fields[k].prom && i-- == 0) {
 			*f = prom_node_family(&node_fields[k]);
+			return true;
+		}
+	for (size_t k = 0; k < proc_nfields; k++)
+		if (proc_fields[k].prom && i-- == 0) {
+			*f = prom_proc_family(&proc_fields[k]);
 			return true;
 		}
 	if (i >= F_N)

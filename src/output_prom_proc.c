@@ -12,11 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* REMOTE as a share of the process's resident pages. */
-static double remote_ratio(const struct snap_proc *p)
-{
-	return snap_remote_pct(p) / 100.0;
-}
+#include "fields_proc.h"
 
 /* Its placement is known. */
 static bool placed(const struct snap_proc *p)
@@ -37,14 +33,6 @@ static int64_t hot_remote_kb(const struct snap_proc *p)
 {
 	const struct access_proc *a = access_usable(p->acc);
 	return a && a->hot_remote_kb >= 0 ? a->hot_remote_kb : -1;
-}
-
-/* kB on the slower tiers (the sample's model), -1 unknown. */
-static int64_t slow_kb(const struct snapshot *s, const struct snap_proc *p)
-{
-	int64_t fast, slow;
-	tiers_split_kb(&s->nk.tiers, p->nm == NMS_OK ? p->node_kb : NULL, &fast, &slow);
-	return slow;
 }
 
 static int by_remote(const void *a, const void *b)
@@ -74,57 +62,23 @@ static int per_pid(const struct expo *e, const struct snapshot *s, const struct 
 	qsort(v, n, sizeof(*v), by_remote);
 	if (n > m->top)
 		n = m->top;
-	prom_head(e, F_PROC_MEMORY);
-	for (size_t k = 0; k < n; k++)
-		for (size_t j = 0; j < t->nnodes; j++)
-			prom_sample(e, F_PROC_MEMORY,
-				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
-						      v[k]->info.user, prom_num(t->nodes[j].id).s },
-				    prom_kb_bytes(v[k]->node_kb[j]));
-	prom_head(e, F_PROC_REMOTE);
-	for (size_t k = 0; k < n; k++)
-		prom_sample(e, F_PROC_REMOTE,
-			    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm, v[k]->info.user },
-			    prom_kb_bytes(v[k]->remote_kb));
-	prom_head(e, F_PROC_RATIO);
-	for (size_t k = 0; k < n; k++)
-		if (snap_remote_pct(v[k]) >= 0)
-			prom_sample(e, F_PROC_RATIO,
-				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
-						      v[k]->info.user }, remote_ratio(v[k]));
-	prom_head(e, F_PROC_HOME);
-	for (size_t k = 0; k < n; k++)
-		if (v[k]->home >= 0)
-			prom_sample(e, F_PROC_HOME,
-				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
-						      v[k]->info.user },
-				    t->nodes[v[k]->home].id);
-	prom_head(e, F_PROC_SLOW);
-	for (size_t k = 0; k < n && tiers_multi(&s->nk.tiers); k++)
-		if (slow_kb(s, v[k]) >= 0)
-			prom_sample(e, F_PROC_SLOW,
-				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
-						      v[k]->info.user },
-				    prom_kb_bytes(slow_kb(s, v[k])));
-	static const enum fam tiered[2] = { F_PROC_HOT_SLOW, F_PROC_COLD_FAST };
-	for (int f = 0; f < 2; f++) {
-		prom_head(e, tiered[f]);
-		for (size_t k = 0; k < n && tiers_multi(&s->nk.tiers); k++) {
-			int64_t kb = f ? snap_cold_fast_kb(v[k]) : snap_hot_slow_kb(v[k]);
-			if (kb >= 0 && access_usable(v[k]->acc))
-				prom_sample(e, tiered[f],
-					    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
-							      v[k]->info.user },
-					    prom_kb_bytes(kb));
-		}
+	/* The process facts' gauges, each with its HELP and TYPE. */
+	for (size_t f = 0; f < proc_nfields; f++) {
+		const struct proc_field *pf = &proc_fields[f];
+		if (!pf->prom)
+			continue;
+		struct prom_family fam = prom_proc_family(pf);
+		prom_head_row(e, &fam);
+		for (size_t k = 0; k < n; k++)
+			for (size_t j = 0; j < (pf->prom_node ? t->nnodes : 1); j++) {
+				double val;
+				if (pf->prom_val(s, v[k], j, &val))
+					prom_sample_row(e, &fam,
+							(const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
+									  v[k]->info.user, prom_num(t->nodes[j].id).s },
+							val);
+			}
 	}
-	prom_head(e, F_PROC_HOT_REMOTE);
-	for (size_t k = 0; k < n; k++)
-		if (hot_remote_kb(v[k]) >= 0)
-			prom_sample(e, F_PROC_HOT_REMOTE,
-				    (const char *[]){ prom_num(v[k]->info.pid).s, v[k]->info.comm,
-						      v[k]->info.user },
-				    prom_kb_bytes(hot_remote_kb(v[k])));
 	free(v);
 	return 0;
 }

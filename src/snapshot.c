@@ -98,6 +98,20 @@ const struct why_result *snapshot_why(const struct snapshot *s, const struct sna
 	return p->why_idx >= 0 && (size_t)p->why_idx < s->nwhy ? &s->why[p->why_idx] : NULL;
 }
 
+int snapshot_keep_string(struct snapshot *s, const char *v, char **out)
+{
+	char **g = realloc(s->rec_strings, (s->nrec_strings + 1) * sizeof(char *));
+	if (!g)
+		return -ENOMEM;
+	s->rec_strings = g;
+	if (!(g[s->nrec_strings] = strdup(v ? v : "")))
+		return -ENOMEM;
+	if (out)
+		*out = g[s->nrec_strings];
+	s->nrec_strings++;
+	return 0;
+}
+
 const char *snapshot_nm_mark(const struct snap_proc *p)
 {
 	switch (p->nm) {

@@ -24,6 +24,7 @@
 #include "snapshot_tiers.h"
 #include "access_json.h"
 #include "jsonget.h"
+#include "fields_proc.h"
 
 static int id_list(json_object *a, struct bitmap *b)
 {
@@ -241,38 +242,6 @@ void snapshot_json_extras(const char *header, const struct topology *t, struct h
 
 /* --- a sample ---------------------------------------------------------- */
 
-static int keep_string(struct snapshot *s, const char *v, char **out)
-{
-	char **g = realloc(s->rec_strings, (s->nrec_strings + 1) * sizeof(char *));
-	if (!g)
-		return -ENOMEM;
-	s->rec_strings = g;
-	if (!(g[s->nrec_strings] = strdup(v ? v : "")))
-		return -ENOMEM;
-	if (out)
-		*out = g[s->nrec_strings];
-	s->nrec_strings++;
-	return 0;
-}
-
-/* A {"<node id>": kB} object into arr[nnodes] by index (missing: -1). */
-static void per_node(const struct topology *t, json_object *o, int64_t *arr)
-{
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		arr[j] = jget_i64(o, id);
-	}
-}
-
-static int name_index(const char *const *names, size_t n, const char *v)
-{
-	for (size_t i = 0; v && i < n; i++)
-		if (names[i] && strcmp(names[i], v) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* A node's tier facts as recorded: its tier (memory_tier), its CPUs
  * from the topology, its HMAT figures (null before they were written). */
 static void tier_node_from(const struct topology *t, size_t i, json_object *no, struct tier_node *n,
@@ -389,7 +358,7 @@ static int cgroups_from(struct snapshot *s, json_object *root)
 	if (!cg)
 		return 0;
 	s->have_cgroups = true;
-	int lay = name_index(cgroup_layout_names, 4, jget_str(root, "cgroup_layout"));
+	int lay = jget_name(cgroup_layout_names, 4, jget_str(root, "cgroup_layout"));
 	s->cgroups.layout = lay >= 0 ? (enum cgroup_layout)lay : CGROUP_NONE;
 	s->cg_layout = s->cgroups.layout;
 	size_t n = jget_len(cg), nn = t->nnodes;
@@ -418,7 +387,7 @@ static int cgroups_from(struct snapshot *s, json_object *root)
 				c->parent = (int)k;
 				break;
 			}
-		int st = name_index(cgroup_state_names, 4, jget_str(o, "state"));
+		int st = jget_name(cgroup_state_names, 4, jget_str(o, "state"));
 		c->state = st >= 0 ? (enum cgroup_state)st : CGS_ERROR;
 		c->procs_tree = jget_i64(o, "processes");
 		c->procs = jget_i64(o, "processes_own");
@@ -427,9 +396,9 @@ static int cgroups_from(struct snapshot *s, json_object *root)
 		c->file_kb = c->anon_kb + nn;
 		json_object *nk = jget(o, "node_kb");
 		c->have_numa = nk && !json_object_is_type(nk, json_type_null);
-		per_node(t, nk, c->node_kb);
-		per_node(t, jget(o, "anon_node_kb"), c->anon_kb);
-		per_node(t, jget(o, "file_node_kb"), c->file_kb);
+		snapshot_json_node_kb(t, nk, c->node_kb);
+		snapshot_json_node_kb(t, jget(o, "anon_node_kb"), c->anon_kb);
+		snapshot_json_node_kb(t, jget(o, "file_node_kb"), c->file_kb);
 		c->total_kb = jget_i64(o, "total_kb");
 		c->anon_total_kb = jget_i64(o, "anon_kb");
 		c->file_total_kb = jget_i64(o, "file_kb");
@@ -444,119 +413,6 @@ static int cgroups_from(struct snapshot *s, json_object *root)
 		const char *ra = jget_str(o, "remote_against");
 		c->remote_by_mems = ra && strcmp(ra, "mems_effective") == 0;
 	}
-	return 0;
-}
-
-/* A process's string, kept in the snapshot's list (cut at max bytes). */
-static const char *proc_str(struct snapshot *s, const char *v, size_t max)
-{
-	v = v ? v : "";
-	return proc_list_strdup(&s->plist, v, strnlen(v, max));
-}
-
-static int proc_from(struct snapshot *s, json_object *o, struct snap_proc *p, int64_t *kb)
-{
-	const struct topology *t = s->topo;
-	size_t nn = t->nnodes;
-	memset(p, 0, sizeof(*p));
-	struct proc_info *in = &p->info;
-	in->pid = (int)jget_i64(o, "pid");
-	in->ppid = (int)jget_i64(o, "ppid");
-	in->comm = proc_str(s, jget_str(o, "comm"), 63);
-	in->cmdline = proc_str(s, jget_str(o, "cmdline"), 255);
-	in->user = proc_str(s, jget_str(o, "user"), 32);
-	if (!in->comm || !in->cmdline || !in->user)
-		return -ENOMEM;
-	in->uid = jget_i64(o, "uid");
-	const char *stt = jget_str(o, "state");
-	in->state = stt && stt[0] != '?' ? stt[0] : 0;
-	json_object *kt = jget(o, "kernel_thread");
-	in->kthread = kt && json_object_get_boolean(kt);
-	in->starttime = (uint64_t)(jget_i64(o, "start_ticks") > 0 ? jget_i64(o, "start_ticks") : 0);
-	in->nthreads = proc_nthreads(jget_i64(o, "threads"));
-	in->last_cpu = (int)jget_i64(o, "last_cpu");
-	in->rss_kb = jget_i64(o, "rss_kb");
-	double ct = jget_dbl(o, "cpu_time_s");
-	in->utime = ct >= 0 ? parse_s_ticks(ct) : 0;
-	p->cpu_pct = jget_dbl(o, "cpu_pct");
-	int64_t home = jget_i64(o, "home_node");
-	p->home = home >= 0 ? topology_node_index(t, (int)home) : -1;
-	int nm = name_index(nm_state_names, 5, jget_str(o, "numa_maps"));
-	p->nm = nm >= 0 ? (enum nm_state)nm : NMS_ERROR;
-	p->nm_errno = p->nm == NMS_ERROR ? EIO : 0;
-	p->node_kb = kb;
-	per_node(t, jget(o, "node_kb"), p->node_kb);
-	per_node(t, jget(o, "anon_kb"), snap_kb(p, nn, SNAP_KB_ANON));
-	per_node(t, jget(o, "file_kb"), snap_kb(p, nn, SNAP_KB_FILE));
-	json_object *hk = jget(o, "huge_kb");
-	per_node(t, hk, snap_kb(p, nn, SNAP_KB_HUGE));
-	for (size_t j = 0; j < nn; j++)
-		snap_kb(p, nn, SNAP_KB_POL)[j] = 0;
-	p->huge_unknown = p->nm == NMS_OK && (!hk || json_object_is_type(hk, json_type_null));
-	p->pol_mode = -1;
-	p->total_kb = jget_i64(o, "total_kb");
-	p->remote_kb = jget_i64(o, "remote_kb");
-	p->unknown_node_kb = jget_i64(o, "unknown_node_kb");
-	if (p->unknown_node_kb < 0)
-		p->unknown_node_kb = 0;
-	p->unknown_node_id = -1;
-	int64_t w = jget_i64(o, "numa_maps_warnings");
-	p->nm_warnings = w > 0 ? (w > UINT32_MAX ? UINT32_MAX : (uint32_t)w) : 0;
-	int64_t maps = jget_i64(o, "mappings");
-	p->nmappings = maps > 0 ? (maps > UINT32_MAX ? UINT32_MAX : (uint32_t)maps) : 0;
-	p->policy = proc_str(s, jget_str(o, "policy"), 63);
-	p->pol_top = "";
-	if (!p->policy)
-		return -ENOMEM;
-	const char *pl = jget_str(o, "placement");
-	p->nm_sampled = pl && strcmp(pl, "sampled") == 0;
-	p->nm_age_s = jget_dbl(o, "sample_age_s");
-	struct snap_sched ks = { jget_i64(o, "kernel_migrated_pages"),
-				 jget_dbl(o, "remote_access_pct"),
-				 jget_dbl(o, "kernel_migrate_per_s"), jget_dbl(o, "sched_age_s") };
-	if (ks.kmig_pages >= 0 || ks.racc_pct >= 0 || ks.kmig_rate >= 0 || ks.sched_age_s >= 0) {
-		struct snap_sched *e = snapshot_sched_add(s);
-		if (!e)
-			return -ENOMEM;
-		*e = ks;
-		p->sched = e;
-	}
-	p->moved_from = -1;
-	p->rss_growth_kb = -1;
-	p->why_idx = -1;
-	p->cgroup_idx = -1;
-	const char *cause = jget_str(o, "remote_cause");
-	int wc = name_index(why_cause_names, WHY_NCAUSES, cause);
-	p->why = wc >= 0 ? wc : WHY_NOT_READ;
-	json_object *adv = jget(o, "advice");
-	if (adv && p->why != WHY_NONE && p->why != WHY_NOT_READ) {
-		struct why_result *g = buf_grow_array(s->why, &s->whycap, s->nwhy + 1, sizeof(*g));
-		if (!g)
-			return -ENOMEM;
-		s->why = g;
-		struct why_result *r = &s->why[s->nwhy];
-		memset(r, 0, sizeof(*r));
-		r->cause = (enum why_cause)p->why;
-		json_object *ev = jget(o, "remote_evidence");
-		for (size_t k = 0; k < jget_len(ev) && k < WHY_MAX_EVIDENCE; k++)
-			dup_clip(json_object_get_string(json_object_array_get_idx(ev, k)),
-				 r->evidence[k], sizeof(r->evidence[k])), r->nevidence++;
-		int act = name_index(why_action_names, WHY_NACTIONS, jget_str(adv, "action"));
-		r->action = act >= 0 ? (enum why_action)act : WHY_ACT_NONE;
-		r->node = (int)jget_i64(adv, "node");
-		dup_clip(jget_str(adv, "text"), r->text, sizeof(r->text));
-		p->why_idx = (long)s->nwhy++;
-	}
-	const char *cgp = jget_str(o, "cgroup");
-	if (cgp) {
-		char *kept;
-		if (keep_string(s, cgp, &kept))
-			return -ENOMEM;
-		p->cgroup = kept;
-		p->cgroup_idx = s->have_cgroups ? cgroup_find(&s->cgroups, cgp) : -1;
-	}
-	if (!s->cg_layout && jget(o, "cgroup"))
-		s->cg_layout = CGROUP_V2;   /* processes' cgroups were read */
 	return 0;
 }
 
@@ -591,7 +447,7 @@ static int build(struct snapshot *s, json_object *root)
 		bool topo = false;
 		for (size_t k = 0; line && k < s->topo->nwarnings; k++)
 			topo |= strcmp(s->topo->warnings[k], line) == 0;
-		int rc = line && !topo ? keep_string(s, line, NULL) : 0;
+		int rc = line && !topo ? snapshot_keep_string(s, line, NULL) : 0;
 		s->rec_nwarnings += line && !topo && !rc;
 		free(line);
 		if (rc)
@@ -614,7 +470,7 @@ static int build(struct snapshot *s, json_object *root)
 	s->proccap = n;
 	s->kb_cap = n * NM_KB_ARRAYS * nn;
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc = proc_from(s, json_object_array_get_idx(procs, i), &s->procs[i],
+		rc = fields_proc_read(s, json_object_array_get_idx(procs, i), &s->procs[i],
 			       s->kb_pool + i * NM_KB_ARRAYS * nn);
 		s->nprocs = i + 1;
 	}

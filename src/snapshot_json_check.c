@@ -15,6 +15,7 @@
 #include "sanitize.h"
 #include "topology.h"
 #include "jsonget.h"
+#include "fields_proc.h"
 
 #define NUM_MAX 9007199254740992.0      /* 2^53: exact in a double */
 #define PID_MAX_LIMIT (1 << 22)         /* the kernel's limit */
@@ -275,14 +276,21 @@ static int access_status_ok(json_object *s)
 	return 0;
 }
 
+/* A process's integers in the ranges of their facts (fields_proc.h). */
+static int proc_ranges(json_object *p)
+{
+	for (size_t i = 0; i < proc_nfields; i++) {
+		const struct proc_field *f = &proc_fields[i];
+		struct range r = { f->key, (double)f->lo, (double)f->hi };
+		if (f->key && f->lo < f->hi && ranges(p, &r, 1))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int snapshot_json_check_sample(json_object *root)
 {
 	static const struct range top[] = { { "sample", 0, UINT32_MAX } };
-	static const struct range proc[] = {
-		{ "pid", 1, PID_MAX_LIMIT }, { "ppid", 0, PID_MAX_LIMIT }, { "uid", 0, UINT32_MAX },
-		{ "last_cpu", 0, 1 << 22 }, { "home_node", 0, TOPO_MAX_NODE_ID },
-		{ "threads", 0, PID_MAX_LIMIT },
-	};
 	static const struct range node[] = { { "id", 0, TOPO_MAX_NODE_ID }, { "memory_tier", 0, INT32_MAX } };
 	static const struct range bal[] = { { "mode", 0, INT32_MAX } };
 	static const struct range adv[] = { { "node", 0, TOPO_MAX_NODE_ID } };
@@ -298,7 +306,7 @@ int snapshot_json_check_sample(json_object *root)
 		/* A process is an object with its PID. */
 		json_object *pid = jget(p, "pid");
 		if (!p || !json_object_is_type(p, json_type_object) || !pid ||
-		    ranges(p, proc, NRANGES(proc)) || ranges(jget(p, "advice"), adv, NRANGES(adv)) ||
+		    proc_ranges(p) || ranges(jget(p, "advice"), adv, NRANGES(adv)) ||
 		    access_proc_ok(jget(p, "access")))
 			return -EINVAL;
 	}

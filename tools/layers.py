@@ -25,7 +25,7 @@ import sys
 # "_*".
 LAYERS = [
     ("base", ["buf", "bitmap", "strpool", "sanitize", "safefile", "fsroot", "monotime", "parse", "parse_*",
-              "numa_maps", "numa_maps_*", "cgroup_parse", "nmsched", "sigstop", "maps", "jsonget"]),
+              "numa_maps", "numa_maps_*", "cgroup_parse", "nmsched", "sigstop", "maps", "jsonget", "jsonput"]),
     ("readers", ["topology", "topology_*", "proc", "proc_*", "cgroup", "cgroup_procs",
                  "placement", "detail", "nodestat", "hmat", "tiers", "measure_io", "record", "record_read",
                  "record_write", "record_frames", "record_guard", "damon", "damon_parse",
@@ -33,7 +33,7 @@ LAYERS = [
                  # and stopped only when it is ours: damon_ctl.h)
                  "damon_ctl", "damon_ctl_*"]),
     ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "columns_*", "format", "history", "node_fields",
-               "session", "settings", "snapshot_json", "snapshot_json_*", "replay", "replay_*", "sample_loop",
+               "session", "settings", "snapshot_json", "snapshot_json_*", "replay", "replay_*", "sample_loop", "fields_*",
                "access", "access_*"]),
     ("emit/act", ["output", "output_*", "record_header", "capture", "capture_*", "action",
                   "action_*", "measure"]),

@@ -1,7 +1,8 @@
-/* columns_int.h - what the column table (src/columns.c) takes from the
- * memory tier columns (src/columns_tiers.c): their values and cells. */
-#ifndef NUMATOP_COLUMNS_INT_H
-#define NUMATOP_COLUMNS_INT_H
+/* columns_cells.h - the cells the process facts' columns share (the kB
+ * cell, src/columns_cell.c) and the memory tier columns' values and cells
+ * (src/columns_tiers.c), which their rows in src/fields_proc.c name. */
+#ifndef NUMATOP_COLUMNS_CELLS_H
+#define NUMATOP_COLUMNS_CELLS_H
 
 #include "columns.h"
 
