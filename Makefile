@@ -99,6 +99,12 @@ $(GENMAN): tools/genman.c $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(UI_
 	$(CC) $(ALL_CFLAGS) -Isrc/cli -Iui $(UI_CFLAGS) $(LDFLAGS) -o $@ $< \
 	  $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(UI_OBJ) $(LIB) $(UI_LIBS) $(CLI_LIBS) $(LDLIBS)
 
+# The JSON Schema, from its template and the process facts' catalogue.
+GENSCHEMA := $(BUILD)/tools/genschema
+$(GENSCHEMA): tools/genschema.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 $(BUILD)/numatop-tui.1: doc/numatop-tui.1.in $(GENMAN)
 	$(GENMAN) $< $(VERSION) $(VERSION_DATE) > $@.tmp && mv $@.tmp $@
 
@@ -110,11 +116,13 @@ man: $(BUILD)/numatop-tui.1
 # elsewhere (the test does).
 DOCS_GEN := options keys prometheus
 DOCS_OUT ?= docs
-docs: $(GENMAN)
+docs: $(GENMAN) $(GENSCHEMA)
 	@mkdir -p $(DOCS_OUT)
 	@for d in $(DOCS_GEN); do \
 	  $(GENMAN) --markdown doc/$$d.md.in > $(DOCS_OUT)/$$d.md.tmp && mv $(DOCS_OUT)/$$d.md.tmp $(DOCS_OUT)/$$d.md || exit 1; \
 	done
+	@$(GENSCHEMA) doc/numatop-tui.schema.json.in > $(DOCS_OUT)/numatop-tui.schema.json.tmp && \
+	  mv $(DOCS_OUT)/numatop-tui.schema.json.tmp $(DOCS_OUT)/numatop-tui.schema.json
 
 # make install [PREFIX=/usr/local] [DESTDIR=]; make uninstall removes
 # exactly these files.

@@ -44,6 +44,15 @@ $(tail -15 "$T/make.log")"
 $(diff -u "docs/$d.md" "$T/gen/$d.md" | head -30)"
 	fi
 done
+# The JSON Schema: its template and the process facts' catalogue (tools/genschema.c).
+if [ $rc -ne 0 ] || [ ! -s "$T/gen/numatop-tui.schema.json" ]; then
+	bad docs_schema_generated "make -s docs DOCS_OUT=$T/gen: status $rc, no numatop-tui.schema.json"
+elif cmp -s "$T/gen/numatop-tui.schema.json" docs/numatop-tui.schema.json; then
+	ok docs_schema_generated
+else
+	bad docs_schema_generated "docs/numatop-tui.schema.json is not what make docs writes from doc/numatop-tui.schema.json.in and src/fields_proc.c: run make docs
+$(diff -u docs/numatop-tui.schema.json "$T/gen/numatop-tui.schema.json" | head -30)"
+fi
 
 # --- links --------------------------------------------------------------------
 # links.py FILE...: one line "FILE: TARGET: why" for each link that does not

@@ -1,0 +1,80 @@
+/* genschema.c - the JSON Schema of the program's output
+ * (docs/numatop-tui.schema.json) from its template
+ * (doc/numatop-tui.schema.json.in) and the process facts' catalogue
+ * (fields_proc.h): a process's properties, which of them are required
+ * and which are null unless numa_maps is ok come from the catalogue's
+ * rows; the rest of the schema is the template's.
+ *
+ *     genschema TEMPLATE > SCHEMA      (make docs)
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "fields_proc.h"
+#include "jsonget.h"
+
+/* Each row's property: its schema text with its description first. */
+static int properties(json_object *process)
+{
+	json_object *props = json_object_new_object(), *req = json_object_new_array();
+	json_object *nulls = json_object_new_object();
+	for (size_t i = 0; i < proc_nfields; i++) {
+		const struct proc_field *f = &proc_fields[i];
+		if (!f->key)
+			continue;
+		json_object *type = json_tokener_parse(f->schema);
+		if (!type || !json_object_is_type(type, json_type_object)) {
+			fprintf(stderr, "genschema: the schema of '%s' is not a JSON object: %s\n", f->key,
+				f->schema);
+			return -1;
+		}
+		json_object *prop = json_object_new_object();
+		if (f->desc)
+			json_object_object_add(prop, "description", json_object_new_string(f->desc));
+		json_object_object_foreach(type, k, v)
+			json_object_object_add(prop, k, json_object_get(v));
+		json_object_put(type);
+		json_object_object_add(props, f->key, prop);
+		if (!f->optional)
+			json_object_array_add(req, json_object_new_string(f->key));
+		if (f->nm_only) {
+			json_object *null = json_object_new_object();
+			json_object_object_add(null, "type", json_object_new_string("null"));
+			json_object_object_add(nulls, f->key, null);
+		}
+	}
+	json_object_object_add(process, "required", req);
+	json_object_object_add(process, "properties", props);
+	/* allOf[1]: numa_maps not ok: these are null */
+	json_object *then = jget(json_object_array_get_idx(jget(process, "allOf"), 1), "then");
+	if (!then) {
+		fprintf(stderr, "genschema: the template's process has no allOf[1].then\n");
+		return -1;
+	}
+	json_object_object_add(then, "properties", nulls);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: genschema TEMPLATE\n");
+		return 2;
+	}
+	json_object *root = json_object_from_file(argv[1]);
+	json_object *process = jget(jget(root, "$defs"), "process");
+	if (!process) {
+		fprintf(stderr, "genschema: %s: no $defs.process (%s)\n", argv[1], json_util_get_last_err());
+		return 1;
+	}
+	if (properties(process))
+		return 1;
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_SPACED |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	puts(text);
+	json_object_put(root);
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
+}
