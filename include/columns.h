@@ -17,6 +17,7 @@ enum snap_col {
 	COL_HOTSLOW, COL_COLDFAST,             /* memory tiers x access heat */
 	COL_TIER,                              /* T<id>: kB on memory_tier<id> */
 	COL_ADVICE,                            /* the one fix, in short (why.h) */
+	COL_START,                             /* start time after boot */
 	COL_NCOLS
 };
 struct sort_key {

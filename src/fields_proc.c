@@ -413,6 +413,23 @@ SET(state)
 GET(kthread) { (void)s; *v = json_object_new_boolean(p->info.kthread); return true; }
 SET(kthread) { r->p->info.kthread = v && json_object_get_boolean(v); return 0; }
 
+static bool v_start(const struct snap_proc *p, int node, double *v)
+{
+	(void)node;
+	*v = (double)p->info.starttime;
+	return true;
+}
+
+static void c_start(const struct col_ctx *c, const struct snap_proc *p, int node, char *out, size_t n)
+{
+	(void)c; (void)node;
+	unsigned long long s = (unsigned long long)parse_ticks_s(p->info.starttime), d = s / 86400;
+	if (d)
+		snprintf(out, n, "%llud%02lluh", d, s / 3600 % 24);
+	else
+		snprintf(out, n, "%llu:%02llu:%02llu", s / 3600, s / 60 % 60, s % 60);
+}
+
 GET(start) { (void)s; *v = json_object_new_int64((int64_t)p->info.starttime); return true; }
 SET(start) { r->p->info.starttime = (uint64_t)(rd_i64(v) > 0 ? rd_i64(v) : 0); return 0; }
 
@@ -778,7 +795,9 @@ const struct proc_field proc_fields[] = {
 	  "A kernel thread (shown only with --kernel-threads or -p).", false, false, 0, 0,
 	  get_kthread, set_kthread, .col_id = COL_NCOLS },
 	{ "start_ticks", S_COUNT, "Start time, clock ticks after boot (with pid, it names the process).",
-	  false, false, 0, 0, get_start, set_start, .col_id = COL_NCOLS },
+	  false, false, 0, 0, get_start, set_start,
+	  COL(COL_START, "START", "START", "START", "start time, after boot: H:MM:SS, or DdHHh from a day on",
+	      9, 9, 1, false, false, v_start, NULL, c_start) },
 	{ "threads", S_COUNT_NULL, "Threads; null when unknown.", false, false, 0, PID_LIMIT,
 	  get_threads, set_threads,
 	  COL(COL_THREADS, "THR", "THR", "THR", "number of threads",

@@ -30,6 +30,15 @@ grep -Eq '^ +PID +N2$' "$t/o" && grep -Eq '^ +2000 +9336$' "$t/o" && ok cols_o_o
 $PROG --root $R -b -n 1 -o pid,thr,time >"$t/o" 2>&1
 grep -Eq '^ +1000 +3 +1h29:03$' "$t/o" && grep -Eq '^ +2000 +2 +2:34\.00$' "$t/o" &&
 	ok cols_o_thr_time || bad cols_o_thr_time "$(cat "$t/o")"
+# START: the start time after boot (stat's starttime, 120000 ticks of
+# 1/100 s for 1000), H:MM:SS; sorted by it, the earliest first; the same
+# fact as the JSON's start_ticks, and a recorded sample shows it again.
+$PROG --root $R -b -n 1 -o pid,start -s start >"$t/o" 2>&1
+grep -Eq '^ +PID +START$' "$t/o" && grep -Eq '^ +1000 +0:20:00$' "$t/o" && [ "$(rows)" = "1000 2000 3000 4242 " ] &&
+	$PROG --root $R --json -n 1 | grep -q '"pid":1000,[^}]*"start_ticks":120000' &&
+	$PROG --root $R -w "$t/rec" -n 1 >/dev/null 2>&1 && $PROG --replay "$t/rec" -b -o pid,start -s start >"$t/o" 2>&1 &&
+	grep -Eq '^ +1000 +0:20:00$' "$t/o" && [ "$(rows)" = "1000 2000 3000 4242 " ] &&
+	ok cols_o_start || bad cols_o_start "$(cat "$t/o")"
 # A long policy is cut with '+' (the JSON has it whole); unknown is '-'.
 $PROG --root $R -b -n 1 -o policy,pid >"$t/o" 2>&1
 grep -Eq '^mixed: default,interlea\+ +1000$' "$t/o" && grep -Eq '^- +3000$' "$t/o" &&
