@@ -2,7 +2,8 @@
  * one metric, and the JSON writer, the Prometheus exposition, the batch
  * text's node table and the replay of a recorded sample read it. A new
  * per-node metric is one row in src/node_fields.c (and, to show it in the
- * text table, its key in that view's list). */
+ * text table, its key in that view's list); the JSON Schema's node
+ * properties for them are generated from the rows (tools/genschema.c). */
 #ifndef NUMATOP_NODE_FIELDS_H
 #define NUMATOP_NODE_FIELDS_H
 
@@ -20,6 +21,7 @@ struct node_field {
 	int text_w;                 /* its cell width there */
 	const char *prom;           /* Prometheus gauge (bytes for kB), NULL: not exported */
 	const char *prom_help;
+	const char *desc;           /* the JSON Schema's description */
 	/* The value of node index i, < 0 unknown; and the replay's setter. */
 	double (*get)(const struct snapshot *s, size_t i);
 	void (*set)(struct snapshot *s, size_t i, double v);

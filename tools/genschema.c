@@ -3,7 +3,8 @@
  * (doc/numatop-tui.schema.json.in) and the process facts' catalogue
  * (fields_proc.h): a process's properties, which of them are required
  * and which are null unless numa_maps is ok come from the catalogue's
- * rows; the rest of the schema is the template's.
+ * rows, a node's metrics from the node fields' (node_fields.h); the rest
+ * of the schema is the template's.
  *
  *     genschema TEMPLATE > SCHEMA      (make docs)
  */
@@ -13,6 +14,7 @@
 #include <json.h>
 
 #include "fields_proc.h"
+#include "node_fields.h"
 #include "jsonget.h"
 
 /* Each row's property: its schema text with its description first. */
@@ -57,6 +59,21 @@ static int properties(json_object *process)
 	return 0;
 }
 
+/* The node fields' properties, required, after the template's own. */
+static void node_properties(json_object *node)
+{
+	json_object *props = jget(node, "properties"), *req = jget(node, "required");
+	for (size_t i = 0; i < node_nfields; i++) {
+		const struct node_field *f = &node_fields[i];
+		json_object *prop = json_object_new_object();
+		json_object_object_add(prop, "description", json_object_new_string(f->desc));
+		json_object_object_add(prop, "$ref", json_object_new_string(f->unit == NF_KB ? "#/$defs/kb"
+											  : "#/$defs/pct"));
+		json_object_object_add(props, f->key, prop);
+		json_object_array_add(req, json_object_new_string(f->key));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -69,8 +86,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "genschema: %s: no $defs.process (%s)\n", argv[1], json_util_get_last_err());
 		return 1;
 	}
-	if (properties(process))
+	json_object *node = jget(jget(root, "$defs"), "node");
+	if (properties(process) || !jget(node, "properties") || !jget(node, "required"))
 		return 1;
+	node_properties(node);
 	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_SPACED |
 							  JSON_C_TO_STRING_NOSLASHESCAPE);
