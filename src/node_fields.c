@@ -14,6 +14,7 @@
 	}
 MEM_FIELD(total, mem_total_kb)
 MEM_FIELD(free, mem_free_kb)
+MEM_FIELD(used, mem_used_kb)
 MEM_FIELD(file, file_pages_kb)
 MEM_FIELD(anon, anon_pages_kb)
 MEM_FIELD(shmem, shmem_kb)
@@ -40,6 +41,9 @@ const struct node_field node_fields[] = {
 	{ "mem_free_kb", NF_KB, "MEM_FREE_KB", 12, "numatop_node_memory_free_bytes",
 	  "Free memory of the node (MemFree).",
 	  "MemFree, kB; null when unknown.", get_free, set_free },
+	{ "mem_used_kb", NF_KB, "MEM_USED_KB", 12, "numatop_node_memory_used_bytes",
+	  "Memory of the node in use (MemUsed: MemTotal - MemFree).",
+	  "MemUsed (MemTotal - MemFree), kB; null when unknown.", get_used, set_used },
 	{ "file_kb", NF_KB, "FILE_KB", 12, "numatop_node_memory_file_bytes",
 	  "Page cache on the node (FilePages).",
 	  "FilePages (page cache), kB; null when unknown.", get_file, set_file },

@@ -1065,6 +1065,13 @@ v3=$($X value "$T/tree.prom" numatop_process_remote_bytes pid=1000 comm=dbserver
 same "$v1" "$FREE1" && same "$v2" "$DIST02" && same "$v3" "$REM1000" && ok "tree_exact_spot ($FREE1 $DIST02 $REM1000)" \
 	|| bad tree_exact_spot "free node1 $v1 (want $FREE1), distance 0->2 $v2 (want $DIST02), remote pid 1000 $v3 (want $REM1000)"
 
+# MemUsed of a node, in bytes, and in the JSON as kB (a node field's row).
+USED1=$(( $(awk '$3 == "MemUsed:" { print $4 }' "$TREE/sys/devices/system/node/node1/meminfo") * 1024 ))
+v=$($X value "$T/tree.prom" numatop_node_memory_used_bytes node=1)
+j=$("$PROG" --root "$TREE" --json -n 1 | grep -o '{"id":1,[^}]*"mem_used_kb":[0-9]*' | sed 's/.*://')
+same "$v" "$USED1" && [ "$((j * 1024))" = "$USED1" ] && ok "tree_exact_mem_used ($USED1)" ||
+	bad tree_exact_mem_used "node 1 MemUsed: prometheus $v, JSON $j kB (want $USED1 bytes)"
+
 # --- c. label escaping --------------------------------------------------
 cp -r "$TREE" "$T/esc"
 name=$(printf 'db"q\\z\033[2Jx')
