@@ -71,8 +71,9 @@ struct action_def {
 	const char *option_help;        /* --help's text, '\n' between its lines */
 	bool to_node;                   /* the option takes --to NODE */
 	/* Refusals besides action_refusal() (--readonly, a recorded tree) and
-	 * the errnos action_strerror() says: a node that cannot take it ("%d"
-	 * its id), and an errno that refuses a kernel thread (0: none). */
+	 * the errnos action_strerror() says: what a node that cannot take it
+	 * lacks ("node 1 " before it; NULL: verify says it), and the errno
+	 * that refuses a kernel thread (0: none). */
 	const char *node_refusal;
 	int kthread_errno;
 	/* The node check (and for hot and cold the tier checks,

@@ -35,8 +35,9 @@ static int v_cpus(const struct action_check *c, char *why, size_t n)
 	return node_refused(c, &action_defs[ACTION_REBIND], no, why, n);
 }
 
-/* Hot or cold: a node with memory, then the tier checks of what the
- * sample saw of the process (no room, no slower tier, a bind policy). */
+/* Hot or cold: the migrate row's node check, then the tier checks of
+ * what the sample saw of the process (no room, no slower tier, a bind
+ * policy). */
 static int v_heat(const struct action_check *c, bool cold, char *why, size_t n)
 {
 	if (v_memory(c, why, n))
@@ -94,7 +95,7 @@ const struct action_def action_defs[ACTION_N] = {
 		.option = "hot",
 		.option_help = "with --migrate: only the memory DAMON sees accessed\n"
 			       "(watched for a few seconds first); the cold rest stays",
-		.node_refusal = "has no memory", .kthread_errno = ACTION_EKTHREAD,
+		.kthread_errno = ACTION_EKTHREAD,
 		.verify = v_hot, .job_migrate = true, .heat = 1, JOB_ENGINE,
 	},
 	[ACTION_MIGRATE_COLD] = {
@@ -105,7 +106,7 @@ const struct action_def action_defs[ACTION_N] = {
 			       "for 5 s or more (demote it to a slower tier); the hot\n"
 			       "and warm ranges stay. Refused without a slower tier,\n"
 			       "against a bind policy, or without room there",
-		.node_refusal = "has no memory", .kthread_errno = ACTION_EKTHREAD,
+		.kthread_errno = ACTION_EKTHREAD,
 		.verify = v_cold, .job_migrate = true, .heat = 2, JOB_ENGINE,
 	},
 };
