@@ -1,7 +1,8 @@
 # bash completion for numatop-tui                          -*- shell-script -*-
 #
-# Options, formats and column names come from the program's own --help, so
-# they follow the program; node and memory tier ids from /sys (or
+# Options, formats, column names and what an action option takes (PID,
+# NODE) come from the program's own --help, so they follow the program
+# and its action table; node and memory tier ids from /sys (or
 # NUMATOP_TUI_ROOT / --root on the line); PIDs from /proc.
 #
 # Every name read from a tree or the machine is data: a --root tree may be
@@ -74,6 +75,27 @@ _numatop_tui_columns()
 	done < <(_numatop_tui_help "$1" | sed -n '/^Columns/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
 }
 
+# _numatop_tui_arg PROG OPT: the argument OPT takes as --help names it
+# ("--migrate PID": PID, "--to NODE": NODE; nothing for a switch). The
+# action options come from the program's action table through --help, so
+# a new one taking a PID or a NODE completes with nothing added here.
+_numatop_tui_arg()
+{
+	_numatop_tui_help "$1" | awk -v o="$2" '
+		{ s = $0; sub(/^ +/, "", s); n = length($0) - length(s) }
+		n < 1 || n > 7 || substr(s, 1, 1) != "-" { next }
+		{
+			for (i = 1; i <= NF; i++) {
+				f = $i; sub(/,$/, "", f)
+				if (f !~ /^-/) break
+				if (f != o) continue
+				for (j = i + 1; j <= NF && $j ~ /^-/; j++) ;
+				if (j <= NF && $j !~ /[a-z]/) print $j
+				exit
+			}
+		}'
+}
+
 _numatop_tui_pids()
 {
 	local p
@@ -133,14 +155,8 @@ _numatop_tui()
 	-o | --columns)
 		_numatop_tui_list "$cur" "$(_numatop_tui_columns "$prog")"
 		return ;;
-	--to)
-		_numatop_tui_add "$cur" < <(_numatop_tui_nodes)
-		return ;;
 	-p | --pid)
 		_numatop_tui_list "$cur" "$(_numatop_tui_pids)"
-		return ;;
-	--migrate | --rebind)
-		_numatop_tui_add "$cur" < <(_numatop_tui_pids)
 		return ;;
 	-r | --root | --capture)
 		if declare -F _filedir >/dev/null; then _filedir -d; else _numatop_tui_add "" < <(compgen -d -- "$cur"); fi
@@ -164,6 +180,16 @@ _numatop_tui()
 		return ;;
 	-d | --delay | -n | --iterations | --budget | --metrics-top | --metrics-min-remote | \
 	--keep-days | --begin | --end)
+		return ;;
+	esac
+	# An option's argument by the name --help gives it: a PID (--migrate,
+	# --rebind), a NODE (--to).
+	case $([[ $prev == -* ]] && _numatop_tui_arg "$prog" "$prev") in
+	PID)
+		_numatop_tui_add "$cur" < <(_numatop_tui_pids)
+		return ;;
+	NODE)
+		_numatop_tui_add "$cur" < <(_numatop_tui_nodes)
 		return ;;
 	esac
 	# Options start within the first 8 columns of --help; the lines

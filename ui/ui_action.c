@@ -1,15 +1,15 @@
 /* ui_action.c - the migrate (m) and rebind (B) dialogs: choose a node,
  * preview, confirm, run in small batches with a progress bar (Esc
  * cancels), then before/after per node. The work itself is the core's
- * action engine (action_job.c), as on the command line; targets are the
- * processes the user saw, by PID and start time from the snapshot. */
+ * action engine (action_job.c), as on the command line, reached through
+ * the action table (action_table.h); targets are the processes the user
+ * saw, by PID and start time from the snapshot. */
 #include <curses.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sanitize.h"
-#include "action_tier.h"
 #include "ui_action_int.h"
 #include "monotime.h"
 
@@ -86,10 +86,11 @@ bool ui_action_apply_hot(struct ui *u, struct ui_action *a)
 			rc = actjob_set_only(&a->job, i, r ? r : (struct migrate_range[1]){ { 0, 0, false } },
 					     n);
 		free(r);
-		struct tieract_move mv;
+		/* The tier checks of the hot or cold row (action_tier.h). */
+		const struct action_def *d = &action_defs[a->cold ? ACTION_MIGRATE_COLD : ACTION_MIGRATE_HOT];
+		struct action_check chk = { &u->se.topo, a->sel, &u->snap, p };
 		char why[320];
-		if (rc == 0 && tieract_move_of(&u->snap, p, u->se.topo.nodes[a->sel].id, a->cold, &mv) &&
-		    tieract_check(&mv, why, sizeof(why)) != TIERACT_OK) {
+		if (rc == 0 && d->verify(&chk, why, sizeof(why))) {
 			snprintf(a->refused, sizeof(a->refused), "PID %d: refused: %s",
 				 a->job.items[i].tg.pid, why);
 			return false;
@@ -109,7 +110,8 @@ bool ui_action_apply_hot(struct ui *u, struct ui_action *a)
 
 void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *advice, bool hot)
 {
-	if (ui_action_refused(u, migrate ? "migrate" : "rebind"))
+	const struct action_def *d = &action_defs[migrate ? ACTION_MIGRATE : ACTION_REBIND];
+	if (ui_action_refused(u, d->name))
 		return;
 	const struct snap_proc *sel = ui_selected(u);
 	if (!sel)
@@ -121,6 +123,7 @@ void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *adv
 		return;
 	}
 	u->act = a;
+	a->def = d;
 	actjob_init(&a->job, u->se.root, &u->se.topo);
 	size_t kthreads = 0;
 	for (size_t i = 0; i < u->snap.nprocs; i++) {
@@ -140,16 +143,16 @@ void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *adv
 	}
 	if (a->job.n == 0) {
 		char text[160];
-		snprintf(u->msg, sizeof(u->msg), "%s: %s", migrate ? "migrate" : "rebind",
-			 action_strerror(ACTION_EKTHREAD, text, sizeof(text)));
+		snprintf(u->msg, sizeof(u->msg), "%s: %s", d->name,
+			 action_strerror(d->kthread_errno, text, sizeof(text)));
 		ui_action_free(u);
 		return;
 	}
 	if (kthreads)
 		snprintf(u->msg, sizeof(u->msg), "%zu kernel thread%s left out", kthreads,
 			 kthreads == 1 ? "" : "s");
-	a->job.migrate = migrate;
-	a->job.rebind = a->rebind_dialog = !migrate;
+	a->job.migrate = d->job_migrate;
+	a->job.rebind = a->rebind_dialog = d->job_rebind;
 	/* Start where the user usually goes (HOME for a migrate), or where
 	 * the advice says. */
 	a->sel = actjob_default_node(&a->job, sel);
@@ -179,7 +182,7 @@ void ui_action_work(struct ui *u, double seconds)
 	struct ui_action *a = u->act;
 	double t0 = monotime_now();
 	while (a && a->st == ST_RUN && monotime_now() - t0 < seconds)
-		if (actjob_step(&a->job, 2048) == 0)
+		if (a->def->job.step(&a->job, 2048) == 0)
 			a->st = ST_DONE;
 }
 
@@ -204,7 +207,7 @@ void ui_action_key(struct ui *u, int ch)
 			a->job.migrate = !a->job.migrate;
 			if (!actjob_node_ok(&a->job, a->sel))
 				a->job.migrate = false;
-		} else if (ch == 'h' && a->job.migrate) {
+		} else if (ui_action_key_is(&action_defs[ACTION_MIGRATE_HOT], ch) && a->job.migrate) {
 			/* all -> hot -> cold (when it can be said) -> all */
 			hot_offer(u, a);
 			if (!a->hot_known) {
@@ -220,7 +223,7 @@ void ui_action_key(struct ui *u, int ch)
 		} else if (ch == '\n' || ch == KEY_ENTER) {
 			if (!ui_action_apply_hot(u, a))
 				break;
-			actjob_prepare(&a->job, a->sel);
+			a->def->job.preview(&a->job, a->sel);
 			a->st = ST_PREVIEW;
 		} else if (ch == KEY_ESC || ch == 'q') {
 			ui_action_free(u);
@@ -231,7 +234,7 @@ void ui_action_key(struct ui *u, int ch)
 		if (ch == '\n' || ch == KEY_ENTER || ch == 'y') {
 			/* Confirmed: the preview may have been open for a while, so
 			 * the engine checks each target again and plans anew. */
-			actjob_start(&a->job, a->sel);
+			a->def->job.run(&a->job, a->sel);
 			a->st = a->job.done ? ST_DONE : ST_RUN;
 		}
 		else if (ch == KEY_ESC || ch == 'q' || ch == 'n')

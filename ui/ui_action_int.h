@@ -5,11 +5,13 @@
 #define NUMATOP_UI_ACTION_INT_H
 
 #include "action_job.h"
+#include "action_table.h"
 #include "ui_int.h"
 
 enum act_stage { ST_CHOOSE, ST_PREVIEW, ST_RUN, ST_DONE };
 
 struct ui_action {
+	const struct action_def *def;   /* migrate or rebind: its name, engine */
 	struct actjob job;      /* what runs on confirm, its targets and results */
 	bool rebind_dialog;     /* opened with B (the "also migrate" toggle) */
 	enum act_stage st;

@@ -13,10 +13,15 @@
 
 #include "action.h"
 #include "action_cgroup.h"
+#include "action_table.h"
 #include "sanitize.h"
 #include "ui_int.h"
 #include "format.h"
 #include "monotime.h"
+
+/* Its row of the action table: name, and the engine's preview, run and
+ * verify (action_cgroup.h). */
+#define CGMOVE (&action_defs[ACTION_CGROUP_MOVE])
 
 enum cgm_stage { CGM_CHOOSE, CGM_PREVIEW, CGM_RUNNING, CGM_DONE, CGM_FAILED };
 
@@ -38,7 +43,7 @@ struct ui_cgmove {
 static void *run(void *arg)
 {
 	struct ui_cgmove *m = arg;
-	m->rc = cgaction_apply(m->t, &m->a, m->err, sizeof(m->err));
+	m->rc = CGMOVE->cg.run(m->t, &m->a, m->err, sizeof(m->err));
 	atomic_store(&m->done, 1);
 	return NULL;
 }
@@ -69,7 +74,7 @@ void ui_cgmove_free(struct ui *u)
 
 void ui_cgmove_open(struct ui *u, const char *path)
 {
-	if (ui_action_refused(u, "cgroup move"))
+	if (ui_action_refused(u, CGMOVE->name))
 		return;
 	struct ui_cgmove *m = calloc(1, sizeof(*m));
 	size_t nn = u->se.topo.nnodes ? u->se.topo.nnodes : 1;
@@ -116,8 +121,8 @@ void ui_cgmove_key(struct ui *u, int ch)
 		else if (esc)
 			ui_cgmove_free(u);
 		else if (enter) {
-			if (cgaction_prepare(u->se.root, t, m->path, t->nodes[m->sel].id, &m->a, m->err,
-					     sizeof(m->err)) != 0) {
+			if (CGMOVE->cg.preview(u->se.root, t, m->path, t->nodes[m->sel].id, &m->a, m->err,
+					       sizeof(m->err)) != 0) {
 				m->stage = CGM_FAILED;
 			} else {
 				m->prepared = true;
@@ -226,7 +231,7 @@ void ui_cgmove_draw(struct ui *u)
 		break;
 	}
 	case CGM_DONE: {
-		int64_t left = cgaction_left_kb(&m->a);
+		int64_t left = CGMOVE->cg.verify(&m->a);
 		char a[16];
 		fmt_human_kb(a, sizeof(a), left);
 		snprintf(line, sizeof(line), "done in %.1f s: cpuset.mems.effective %s; %s stayed on "

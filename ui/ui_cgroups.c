@@ -187,11 +187,12 @@ bool ui_cgroups_key(struct ui *u, int ch)
 	}
 	const struct cgroup_info *c = selected(u);
 	int page = u->table_h > 2 ? u->table_h - 1 : 10;
-	switch (ch) {
-	case 'm': case KEY_F(7):
+	if (ui_action_key_is(&action_defs[ACTION_CGROUP_MOVE], ch)) {
 		if (c)
 			ui_cgmove_open(u, c->path);
 		return true;
+	}
+	switch (ch) {
 	case KEY_UP: select_row(u, u->cg.sel - 1); return true;
 	case KEY_DOWN: select_row(u, u->cg.sel + 1); return true;
 	case KEY_PPAGE: select_row(u, u->cg.sel - page); return true;

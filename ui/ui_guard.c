@@ -1,7 +1,10 @@
 /* ui_guard.c - the guard of the keys that act on the machine (m, B, x,
  * k, L, a cgroup move): refused in a replay, with --readonly and on a
- * recorded tree, and said in the status line. */
+ * recorded tree, and said in the status line; an action's keys as the
+ * action table (action_table.h) names them. */
 #include <stdio.h>
+
+#include <curses.h>
 
 #include "action.h"
 #include "ui_int.h"
@@ -28,4 +31,17 @@ bool ui_action_refused(struct ui *u, const char *what)
 		return false;
 	snprintf(u->msg, sizeof(u->msg), "%s: %s", what, why);
 	return true;
+}
+
+int ui_action_keycode(int c)
+{
+	return ACTION_KEY_IS_F(c) ? KEY_F(c - ACTION_KEY_F(0)) : c;
+}
+
+bool ui_action_key_is(const struct action_def *d, int ch)
+{
+	for (int j = 0; j < ACTION_NKEYS; j++)
+		if (d->keys[j] && ch == ui_action_keycode(d->keys[j]))
+			return true;
+	return false;
 }

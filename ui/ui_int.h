@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "action_table.h"
 #include "columns.h"
 #include "detail.h"
 #include "hmat.h"
@@ -35,7 +36,9 @@ struct ui;
 typedef void (*ui_handler)(struct ui *u, int ch);
 
 /* One row of the main key table (ui_keys.c): dispatch, the help screen
- * and the function-key bar read it. */
+ * and the function-key bar read it. A row of an action names its row of
+ * the action table (act), whose keys, label, help and bar label it takes
+ * (read them with ui_key_code, ui_key_label, ui_key_help, ui_key_bar). */
 struct ui_key {
 	int key;
 	ui_handler fn;
@@ -44,9 +47,19 @@ struct ui_key {
 	const char *bar;        /* label on the function-key bar, or NULL */
 	bool acts;              /* acts on the machine: refused on a recording
 				 * and with --readonly, and off the bar there */
+	const struct action_def *act;   /* an action's keys, or NULL */
 };
 extern const struct ui_key ui_keys[];
 extern const size_t ui_nkeys;
+/* Key j (from 0) of a row, 0 past its last; its label, help and bar label. */
+int ui_key_code(const struct ui_key *k, int j);
+const char *ui_key_label(const struct ui_key *k);
+const char *ui_key_help(const struct ui_key *k);
+const char *ui_key_bar(const struct ui_key *k);
+/* An action table's key as curses says it (ACTION_KEY_F(7): KEY_F(7)),
+ * and whether ch is one of action d's keys (ui_guard.c). */
+int ui_action_keycode(int c);
+bool ui_action_key_is(const struct action_def *d, int ch);
 
 /* A screen's or dialog's own keys, for the help screen. */
 struct ui_help {
@@ -62,6 +75,9 @@ struct ui_screen_ops {
 	long (*scroll_max)(const struct ui *u);   /* Up/Down scroll u->scroll */
 	const struct ui_help *help;
 	size_t nhelp;
+	/* 1 + the action_where whose actions' keys it takes (the help lists
+	 * them after its own), 0 none. */
+	int actions_at;
 };
 extern const struct ui_screen_ops ui_screen_ops[SCR_N];
 

@@ -1,4 +1,5 @@
-/* ui_keys.c - one key table drives both dispatch and the help screen. */
+/* ui_keys.c - one key table drives both dispatch and the help screen; an
+ * action's row takes its keys and texts from the action table. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -217,7 +218,7 @@ static void k_mouse(struct ui *u, int ch)
 
 static void k_action(struct ui *u, int ch)
 {
-	ui_action_open(u, ch == 'm' || ch == KEY_F(7));
+	ui_action_open(u, ui_action_key_is(&action_defs[ACTION_MIGRATE], ch));
 }
 
 /* x: the advice for the selected process's remote memory: the migrate or
@@ -248,74 +249,84 @@ static void k_advice(struct ui *u, int ch)
 }
 
 const struct ui_key ui_keys[] = {
-	{ KEY_UP, k_up, "Up/Down", "select process", NULL, false },
-	{ KEY_DOWN, k_down, NULL, NULL, NULL, false },
-	{ KEY_PPAGE, k_pgup, "PgUp/PgDn", "page up / down", NULL, false },
-	{ KEY_NPAGE, k_pgdn, NULL, NULL, NULL, false },
-	{ KEY_HOME, k_home, "Home/End", "first / last process", NULL, false },
-	{ KEY_END, k_end, NULL, NULL, NULL, false },
-	{ KEY_F(1), k_help, "F1 h ?", "this help", "Help", false },
-	{ 'h', k_help, NULL, NULL, NULL, false },
-	{ '?', k_help, NULL, NULL, NULL, false },
-	{ KEY_F(2), k_setup, "F2 S", "setup: choose and order the table's columns", "Setup", false },
-	{ 'S', k_setup, NULL, NULL, NULL, false },
-	{ KEY_F(3), k_search, "F3 /", "search by name", "Search", false },
-	{ '/', k_search, NULL, NULL, NULL, false },
-	{ KEY_F(4), k_filter, "F4 \\", "filter: name, \"node N\", \"remote>=X\" (REMOTE%), \"cgroup PATH\"", "Filter", false },
-	{ '\\', k_filter, NULL, NULL, NULL, false },
-	{ KEY_F(5), k_tree, "F5 t", "tree view", "Tree", false },
-	{ 't', k_tree, NULL, NULL, NULL, false },
-	{ KEY_F(6), k_sort_menu, "F6", "choose the sort column from a list", "SortBy", false },
-	{ KEY_F(7), k_action, "F7 m", "migrate memory to a node (selected or tagged): preview, progress", "Migrate", true },
-	{ 'm', k_action, NULL, NULL, NULL, true },
-	{ KEY_F(8), k_action, "F8 B", "bind threads to a node's CPUs (optionally migrate too)", "Bind", true },
-	{ 'B', k_action, NULL, NULL, NULL, true },
-	{ 'x', k_advice, "x", "fix its remote memory: the advice (WHY) as a migrate or rebind dialog on the advised node", "Fix", true },
-	{ KEY_F(9), k_kill, "F9 k", "send a signal (selected or tagged processes)", "Kill", true },
-	{ 'k', k_kill, NULL, NULL, NULL, true },
-	{ KEY_F(10), k_quit, "F10 q Ctrl-C", "quit", "Quit", false },
-	{ 'q', k_quit, NULL, NULL, NULL, false },
-	{ '<', k_sortmove, "< >", "sort by the previous / next column", NULL, false },
-	{ '>', k_sortmove, NULL, NULL, NULL, false },
-	{ 'I', k_invert, "I", "invert the sort order", NULL, false },
-	{ 'H', k_threads, "H", "show threads (TID, last CPU and its node)", NULL, false },
-	{ 'K', k_kthreads, "K", "show / hide kernel threads (hidden at start, as in htop)", NULL, false },
-	{ 'P', k_sortkey, "P M T N", "sort by CPU%, memory, time, PID", NULL, false },
-	{ 'M', k_sortkey, NULL, NULL, NULL, false },
-	{ 'T', k_sortkey, NULL, NULL, NULL, false },
-	{ 'N', k_sortkey, NULL, NULL, NULL, false },
-	{ 'R', k_sortkey, "R", "sort by REMOTE (the default until the heat is known: HOTREM)", NULL, false },
-	{ ' ', k_tag, "Space", "tag / untag the process", NULL, false },
-	{ 'c', k_tag_children, "c", "tag the process and its children", NULL, false },
-	{ 'U', k_untag, "U", "untag all", NULL, false },
-	{ 'n', k_nodes, "n", "show / hide the node panels", NULL, false },
-	{ 'D', k_heat, "D", "show / hide the distance heatmap (in full: Tab to Distances)", NULL, false },
-	{ 'A', k_age, "A", "show / hide AGE: seconds since each process's placement was read", NULL, false },
-	{ 'v', k_layer, "v", "heatmap layer: SLIT, measured latency, bandwidth, HMAT", NULL, false },
-	{ 'L', k_measure, "L", "measure latency and bandwidth between nodes (confirm first)", NULL, true },
-	{ KEY_TAB, k_screen, "Tab S-Tab", "next / previous screen: Processes, Nodes, Cgroups, Topology, Distances", "Screen", false },
-	{ KEY_BTAB, k_screen, NULL, NULL, NULL, false },
-	{ '\n', k_enter, "Enter", "process detail: placement per mapping, threads", NULL, false },
-	{ KEY_ENTER, k_enter, NULL, NULL, NULL, false },
-	{ KEY_ESC, k_back, "Esc", "back", NULL, false },
-	{ '+', k_interval, "+ -", "longer / shorter refresh interval", NULL, false },
-	{ '-', k_interval, NULL, NULL, NULL, false },
-	{ 'Z', k_pause, "Z", "pause / resume sampling", NULL, false },
-	{ KEY_CTRL('l'), k_redraw, "Ctrl-L", "redraw the screen", NULL, false },
-	{ KEY_MOUSE, k_mouse, "mouse", "click a row to select, a header to sort", NULL, false },
+	{ KEY_UP, k_up, "Up/Down", "select process", NULL, false, NULL },
+	{ KEY_DOWN, k_down, NULL, NULL, NULL, false, NULL },
+	{ KEY_PPAGE, k_pgup, "PgUp/PgDn", "page up / down", NULL, false, NULL },
+	{ KEY_NPAGE, k_pgdn, NULL, NULL, NULL, false, NULL },
+	{ KEY_HOME, k_home, "Home/End", "first / last process", NULL, false, NULL },
+	{ KEY_END, k_end, NULL, NULL, NULL, false, NULL },
+	{ KEY_F(1), k_help, "F1 h ?", "this help", "Help", false, NULL },
+	{ 'h', k_help, NULL, NULL, NULL, false, NULL },
+	{ '?', k_help, NULL, NULL, NULL, false, NULL },
+	{ KEY_F(2), k_setup, "F2 S", "setup: choose and order the table's columns", "Setup", false, NULL },
+	{ 'S', k_setup, NULL, NULL, NULL, false, NULL },
+	{ KEY_F(3), k_search, "F3 /", "search by name", "Search", false, NULL },
+	{ '/', k_search, NULL, NULL, NULL, false, NULL },
+	{ KEY_F(4), k_filter, "F4 \\", "filter: name, \"node N\", \"remote>=X\" (REMOTE%), \"cgroup PATH\"", "Filter", false, NULL },
+	{ '\\', k_filter, NULL, NULL, NULL, false, NULL },
+	{ KEY_F(5), k_tree, "F5 t", "tree view", "Tree", false, NULL },
+	{ 't', k_tree, NULL, NULL, NULL, false, NULL },
+	{ KEY_F(6), k_sort_menu, "F6", "choose the sort column from a list", "SortBy", false, NULL },
+	{ 0, k_action, NULL, NULL, NULL, true, &action_defs[ACTION_MIGRATE] },
+	{ 0, k_action, NULL, NULL, NULL, true, &action_defs[ACTION_REBIND] },
+	{ 'x', k_advice, "x", "fix its remote memory: the advice (WHY) as a migrate or rebind dialog on the advised node", "Fix", true, NULL },
+	{ KEY_F(9), k_kill, "F9 k", "send a signal (selected or tagged processes)", "Kill", true, NULL },
+	{ 'k', k_kill, NULL, NULL, NULL, true, NULL },
+	{ KEY_F(10), k_quit, "F10 q Ctrl-C", "quit", "Quit", false, NULL },
+	{ 'q', k_quit, NULL, NULL, NULL, false, NULL },
+	{ '<', k_sortmove, "< >", "sort by the previous / next column", NULL, false, NULL },
+	{ '>', k_sortmove, NULL, NULL, NULL, false, NULL },
+	{ 'I', k_invert, "I", "invert the sort order", NULL, false, NULL },
+	{ 'H', k_threads, "H", "show threads (TID, last CPU and its node)", NULL, false, NULL },
+	{ 'K', k_kthreads, "K", "show / hide kernel threads (hidden at start, as in htop)", NULL, false, NULL },
+	{ 'P', k_sortkey, "P M T N", "sort by CPU%, memory, time, PID", NULL, false, NULL },
+	{ 'M', k_sortkey, NULL, NULL, NULL, false, NULL },
+	{ 'T', k_sortkey, NULL, NULL, NULL, false, NULL },
+	{ 'N', k_sortkey, NULL, NULL, NULL, false, NULL },
+	{ 'R', k_sortkey, "R", "sort by REMOTE (the default until the heat is known: HOTREM)", NULL, false, NULL },
+	{ ' ', k_tag, "Space", "tag / untag the process", NULL, false, NULL },
+	{ 'c', k_tag_children, "c", "tag the process and its children", NULL, false, NULL },
+	{ 'U', k_untag, "U", "untag all", NULL, false, NULL },
+	{ 'n', k_nodes, "n", "show / hide the node panels", NULL, false, NULL },
+	{ 'D', k_heat, "D", "show / hide the distance heatmap (in full: Tab to Distances)", NULL, false, NULL },
+	{ 'A', k_age, "A", "show / hide AGE: seconds since each process's placement was read", NULL, false, NULL },
+	{ 'v', k_layer, "v", "heatmap layer: SLIT, measured latency, bandwidth, HMAT", NULL, false, NULL },
+	{ 'L', k_measure, "L", "measure latency and bandwidth between nodes (confirm first)", NULL, true, NULL },
+	{ KEY_TAB, k_screen, "Tab S-Tab", "next / previous screen: Processes, Nodes, Cgroups, Topology, Distances", "Screen", false, NULL },
+	{ KEY_BTAB, k_screen, NULL, NULL, NULL, false, NULL },
+	{ '\n', k_enter, "Enter", "process detail: placement per mapping, threads", NULL, false, NULL },
+	{ KEY_ENTER, k_enter, NULL, NULL, NULL, false, NULL },
+	{ KEY_ESC, k_back, "Esc", "back", NULL, false, NULL },
+	{ '+', k_interval, "+ -", "longer / shorter refresh interval", NULL, false, NULL },
+	{ '-', k_interval, NULL, NULL, NULL, false, NULL },
+	{ 'Z', k_pause, "Z", "pause / resume sampling", NULL, false, NULL },
+	{ KEY_CTRL('l'), k_redraw, "Ctrl-L", "redraw the screen", NULL, false, NULL },
+	{ KEY_MOUSE, k_mouse, "mouse", "click a row to select, a header to sort", NULL, false, NULL },
 };
 
 const size_t ui_nkeys = sizeof(ui_keys) / sizeof(ui_keys[0]);
+
+int ui_key_code(const struct ui_key *k, int j)
+{
+	if (!k->act)
+		return j == 0 ? k->key : 0;
+	return j < ACTION_NKEYS ? ui_action_keycode(k->act->keys[j]) : 0;
+}
+
+const char *ui_key_label(const struct ui_key *k) { return k->act ? k->act->key_label : k->label; }
+const char *ui_key_help(const struct ui_key *k) { return k->act ? k->act->key_help : k->help; }
+const char *ui_key_bar(const struct ui_key *k) { return k->act ? k->act->bar : k->bar; }
 
 size_t ui_keys_acting(char *out, size_t n)
 {
 	size_t o = 0, k = 0;
 	out[0] = '\0';
 	for (size_t i = 0; i < ui_nkeys; i++) {
-		if (!ui_keys[i].acts || !ui_keys[i].label)
+		if (!ui_keys[i].acts || !ui_key_label(&ui_keys[i]))
 			continue;
 		if (o < n)
-			o += (size_t)snprintf(out + o, n - o, "%s%s", k ? ", " : "", ui_keys[i].label);
+			o += (size_t)snprintf(out + o, n - o, "%s%s", k ? ", " : "",
+					      ui_key_label(&ui_keys[i]));
 		k++;
 	}
 	return k;

@@ -14,11 +14,11 @@ static void k_jump(struct ui *u, int ch) { (void)ch; ui_prompt_open(u, UI_PROMPT
 /* In replay these come before the main table (t is the tree there, T the
  * time sort, Home/End the first/last process: F5 and F6 still do those). */
 const struct ui_key ui_replay_keys[] = {
-	{ 't', k_next, "t T", "replay: next / previous sample", NULL, false },
-	{ 'T', k_prev, NULL, NULL, NULL, false },
-	{ 'b', k_jump, "b", "replay: jump to a time (HH:MM, YYYY-MM-DD HH:MM)", NULL, false },
-	{ KEY_HOME, k_first, "Home End", "replay: first / last sample", NULL, false },
-	{ KEY_END, k_last, NULL, NULL, NULL, false },
+	{ 't', k_next, "t T", "replay: next / previous sample", NULL, false, NULL },
+	{ 'T', k_prev, NULL, NULL, NULL, false, NULL },
+	{ 'b', k_jump, "b", "replay: jump to a time (HH:MM, YYYY-MM-DD HH:MM)", NULL, false, NULL },
+	{ KEY_HOME, k_first, "Home End", "replay: first / last sample", NULL, false, NULL },
+	{ KEY_END, k_last, NULL, NULL, NULL, false, NULL },
 };
 const size_t ui_nreplay_keys = sizeof(ui_replay_keys) / sizeof(ui_replay_keys[0]);
 

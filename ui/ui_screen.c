@@ -51,8 +51,7 @@ static const struct ui_help h_scroll[] = {
 static const struct ui_help h_cgroups[] = {
 	{ "Up/Down PgUp/PgDn", "choose a cgroup" }, { "Enter", "its processes in the process table" },
 	{ "- + Space", "fold / unfold its subtree" }, { "< >", "sort siblings by CGROUP PROCS MEM REMOTE" },
-	{ "I", "invert the order" },
-	{ "m F7", "move the cgroup to a node: its cpuset.mems (v2; the kernel migrates its pages)" },
+	{ "I", "invert the order" },   /* then the cgroup move's keys (action_defs) */
 };
 static const struct ui_help h_kill[] = {
 	{ "Up/Down", "choose a signal" }, { "Enter", "send it (identity re-checked first)" },
@@ -101,21 +100,22 @@ static const struct ui_help h_help[] = {
 };
 
 const struct ui_screen_ops ui_screen_ops[SCR_N] = {
-	[SCR_PROCESSES] = { "Processes", ui_draw_processes, NULL, false, false, NULL, NULL, 0 },
-	[SCR_NODES] = { "Nodes", d_nodes, NULL, false, false, NULL, NULL, 0 },
-	[SCR_CGROUPS] = { "Cgroups", d_cgroups, k_cgroups, false, false, NULL, HELP(h_cgroups) },
-	[SCR_TOPOLOGY] = { "Topology", d_topology, NULL, false, false, max_topology, HELP(h_scroll) },
-	[SCR_DISTANCES] = { "Distances", d_distances, NULL, false, false, max_distances, HELP(h_scroll) },
-	[SCR_NSCREENS] = { NULL, NULL, NULL, false, false, NULL, NULL, 0 },
-	[SCR_DETAIL] = { "Process detail", d_detail, NULL, false, false, max_detail, HELP(h_scroll) },
-	[SCR_HELP] = { "Help", d_help, ui_help_key, false, true, max_help, HELP(h_help) },
-	[SCR_KILL] = { "Signal dialog (F9)", d_kill, ui_kill_key, true, false, NULL, HELP(h_kill) },
-	[SCR_SORT] = { "Sort menu (F6)", d_sort, ui_sort_menu_key, true, false, NULL, HELP(h_sort) },
+	[SCR_PROCESSES] = { "Processes", ui_draw_processes, NULL, false, false, NULL, NULL, 0, 0 },
+	[SCR_NODES] = { "Nodes", d_nodes, NULL, false, false, NULL, NULL, 0, 0 },
+	[SCR_CGROUPS] = { "Cgroups", d_cgroups, k_cgroups, false, false, NULL, HELP(h_cgroups),
+			  ACTION_AT_CGROUPS + 1 },
+	[SCR_TOPOLOGY] = { "Topology", d_topology, NULL, false, false, max_topology, HELP(h_scroll), 0 },
+	[SCR_DISTANCES] = { "Distances", d_distances, NULL, false, false, max_distances, HELP(h_scroll), 0 },
+	[SCR_NSCREENS] = { NULL, NULL, NULL, false, false, NULL, NULL, 0, 0 },
+	[SCR_DETAIL] = { "Process detail", d_detail, NULL, false, false, max_detail, HELP(h_scroll), 0 },
+	[SCR_HELP] = { "Help", d_help, ui_help_key, false, true, max_help, HELP(h_help), 0 },
+	[SCR_KILL] = { "Signal dialog (F9)", d_kill, ui_kill_key, true, false, NULL, HELP(h_kill), 0 },
+	[SCR_SORT] = { "Sort menu (F6)", d_sort, ui_sort_menu_key, true, false, NULL, HELP(h_sort), 0 },
 	[SCR_ACTION] = { "Migrate / bind dialog (F7 F8)", d_action, ui_action_key, true, false, NULL,
-			 HELP(h_action) },
+			 HELP(h_action), ACTION_AT_DIALOG + 1 },
 	[SCR_MEASURE] = { "Measure dialog (L)", d_measure, ui_measure_key, true, false, NULL,
-			  HELP(h_measure) },
-	[SCR_SETUP] = { "Setup (F2)", ui_setup_draw, ui_setup_key, false, false, NULL, HELP(h_setup) },
+			  HELP(h_measure), 0 },
+	[SCR_SETUP] = { "Setup (F2)", ui_setup_draw, ui_setup_key, false, false, NULL, HELP(h_setup), 0 },
 };
 
 /* ---- the help screen: generated from the key and screen tables -------- */
@@ -128,11 +128,11 @@ bool ui_help_line(long k, const char **label, const char **text, char *buf, size
 {
 	*c = C_DEFAULT;
 	for (size_t i = 0; i < ui_nkeys; i++) {
-		if (!ui_keys[i].help)
+		if (!ui_key_help(&ui_keys[i]))
 			continue;
 		if (k-- == 0) {
-			*label = ui_keys[i].label;
-			*text = ui_keys[i].help;
+			*label = ui_key_label(&ui_keys[i]);
+			*text = ui_key_help(&ui_keys[i]);
 			*c = C_LABEL;
 			return true;
 		}
@@ -171,6 +171,18 @@ bool ui_help_line(long k, const char **label, const char **text, char *buf, size
 			return true;
 		}
 		k -= (long)o->nhelp;
+		/* Then the keys of the actions taken there (action_table.h). */
+		for (size_t i = 0; o->actions_at && i < ACTION_N; i++) {
+			const struct action_def *d = &action_defs[i];
+			if ((int)d->where + 1 != o->actions_at || !d->key_help)
+				continue;
+			if (k-- == 0) {
+				*label = d->key_label;
+				*text = d->key_help;
+				*c = C_LABEL;
+				return true;
+			}
+		}
 	}
 	if (k-- == 0) {
 		*label = "";
@@ -330,18 +342,20 @@ void ui_help_key(struct ui *u, int ch)
 static int bar_item(struct ui *u, const struct ui_key *k, int y, int x)
 {
 	char name[16];
-	if (k->key >= KEY_F(1) && k->key <= KEY_F(12))
-		snprintf(name, sizeof(name), "F%d", k->key - KEY_F(0));
+	int key = ui_key_code(k, 0);
+	const char *label = ui_key_label(k), *bar = ui_key_bar(k);
+	if (key >= KEY_F(1) && key <= KEY_F(12))
+		snprintf(name, sizeof(name), "F%d", key - KEY_F(0));
 	else
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(k->label, " "), k->label);
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(label, " "), label);
 	attron(ui_attr(u, C_FKEY));
 	mvaddnstr(y, x, name, COLS - x);
 	attroff(ui_attr(u, C_FKEY));
 	x += (int)strlen(name);
 	if (x < COLS) {
 		attron(ui_attr(u, C_FKEY_LABEL));
-		mvaddnstr(y, x, k->bar, COLS - x);
-		x += (int)strlen(k->bar);
+		mvaddnstr(y, x, bar, COLS - x);
+		x += (int)strlen(bar);
 		if (x < COLS)
 			mvaddch(y, x++, ' ');
 		attroff(ui_attr(u, C_FKEY_LABEL));
@@ -361,12 +375,15 @@ void ui_draw_fkeys(struct ui *u)
 	bool no_acts = u->replay || u->opt->readonly;
 	for (int f = 1; f <= 10; f++)
 		for (size_t i = 0; i < ui_nkeys && x < COLS; i++)
-			if (ui_keys[i].bar && ui_keys[i].key == KEY_F(f) && !(no_acts && ui_keys[i].acts))
+			if (ui_key_bar(&ui_keys[i]) && ui_key_code(&ui_keys[i], 0) == KEY_F(f) &&
+			    !(no_acts && ui_keys[i].acts))
 				x = bar_item(u, &ui_keys[i], y, x);
-	for (size_t i = 0; i < ui_nkeys && x < COLS; i++)
-		if (ui_keys[i].bar && !(ui_keys[i].key >= KEY_F(1) && ui_keys[i].key <= KEY_F(10)) &&
+	for (size_t i = 0; i < ui_nkeys && x < COLS; i++) {
+		int key = ui_key_code(&ui_keys[i], 0);
+		if (ui_key_bar(&ui_keys[i]) && !(key >= KEY_F(1) && key <= KEY_F(10)) &&
 		    !(no_acts && ui_keys[i].acts))
 			x = bar_item(u, &ui_keys[i], y, x);
+	}
 	attron(ui_attr(u, C_FKEY_LABEL));
 	if (x < COLS)
 		mvhline(y, x, ' ', COLS - x);
@@ -467,7 +484,9 @@ bool ui_main_key(struct ui *u, int ch)
 	if (ui_replay_key(u, ch))
 		return true;
 	for (size_t i = 0; i < ui_nkeys; i++) {
-		if (ui_keys[i].key == ch) {
+		for (int j = 0, key; (key = ui_key_code(&ui_keys[i], j)) != 0; j++) {
+			if (key != ch)
+				continue;
 			u->msg[0] = '\0';
 			ui_keys[i].fn(u, ch);
 			return true;

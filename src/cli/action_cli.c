@@ -1,7 +1,8 @@
 /* action_cli.c - --migrate PID / --rebind PID --to NODE for scripts:
  * before/after kB per node, reasons for pages that did not move, exit
  * status 0 (done), 3 (some pages did not move), 4 (--hot / --cold found
- * nothing to move) or 1 (failed). */
+ * nothing to move) or 1 (failed). The names, node checks and engine calls
+ * are the action table's (action_table.h). */
 #include "action_cli.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "monotime.h"
 #include "options.h"
 #include "action_rebind.h"
+#include "action_table.h"
 #include "sanitize.h"
 #include "session.h"
 #include "topology.h"
@@ -101,14 +103,16 @@ static int print_rebind(FILE *out, FILE *err, const struct actjob_item *it,
 	return 0;
 }
 
-/* The walk with a progress line on a terminal, then before and after. */
+/* The walk with a progress line on a terminal, then before and after: the
+ * engine's steps and verify through the migrate row of the action table. */
 static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, const char *label)
 {
+	const struct action_def *d = &action_defs[ACTION_MIGRATE];
 	const struct topology *t = job->topo;
 	struct actjob_item *it = &job->items[0];
 	struct migrate_job *j = &it->job;
 	bool tty = isatty(fileno(err));
-	while (actjob_step(job, 8192) == 1)
+	while (d->job.step(job, 8192) == 1)
 		if (tty)
 			fprintf(err, "\rmoving: %3.0f%%  %.1f MB/s ", 100 * migrate_progress(j),
 				migrate_rate(j));
@@ -164,7 +168,7 @@ static int run_migrate(FILE *out, FILE *err, struct actjob *job, int to_node, co
 	/* The engine's arithmetic: what numa_maps shows arrived, else what
 	 * move_pages moved. */
 	struct actjob_summary sm;
-	actjob_summarize(job, &sm);
+	d->job.verify(job, &sm);
 	double mib = sm.arrived_kb >= 0 ? (double)sm.arrived_kb / 1024.0 : sm.mib;
 	fprintf(out, "moved %.1f MiB to node %d in %.2f s (%.1f MB/s); %lld kB were there already\n",
 		mib, to_node, sm.secs, sm.rate_mbs, (long long)already_kb);
@@ -301,7 +305,8 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 {
 	const struct topo_node *node = &t->nodes[idx];
 	int pid = o->migrate_pid ? o->migrate_pid : o->rebind_pid;
-	const char *what = o->migrate_pid ? "migrate" : "rebind";
+	const struct action_def *d = &action_defs[o->migrate_pid ? ACTION_MIGRATE : ACTION_REBIND];
+	const char *what = d->name;
 	struct action_target id;
 	int rc = action_target_read(r, pid, &id);
 	if (rc)
@@ -358,16 +363,17 @@ static int act(FILE *out, FILE *err, const struct options *o, const struct fsroo
 		o->migrate_pid ? (o->migrate_hot ? "migrate hot memory to" : o->migrate_cold ?
 				  "migrate cold memory to" : "migrate memory to") : " to",
 		node->id);
-	actjob_start(&job, idx);
+	d->job.run(&job, idx);
 	int status = 0;
 	if (job.rebind) {
 		/* Exited between the lock and the re-check: nothing was set. */
-		status = it->lock_rc && !it->rb.nthreads ? fail(err, &it->tg, "rebind", it->lock_rc)
+		status = it->lock_rc && !it->rb.nthreads ? fail(err, &it->tg,
+							       action_defs[ACTION_REBIND].name, it->lock_rc)
 							 : print_rebind(out, err, it, node);
 	}
 	if (job.migrate && status == 0) {
 		if (it->lock_rc)
-			status = fail(err, &it->tg, "migrate", it->lock_rc);
+			status = fail(err, &it->tg, action_defs[ACTION_MIGRATE].name, it->lock_rc);
 		else
 			status = run_migrate(out, err, &job, node->id, o->migrate_cold ? "cold part's" : "hot ranges'");
 	}
@@ -399,6 +405,24 @@ static int open_action(const struct options *o, FILE *err, struct session *se)
 	return 0;
 }
 
+/* The node checks of the action table's rows asked for (rebind first):
+ * true with the refusal said. */
+static bool node_refused(const struct options *o, const struct topology *t, int idx, FILE *err)
+{
+	const struct action_def *asked[2] = {
+		o->rebind_pid ? &action_defs[ACTION_REBIND] : NULL,
+		o->migrate_pid ? &action_defs[ACTION_MIGRATE] : NULL,
+	};
+	struct action_check c = { t, idx, NULL, NULL };
+	char why[160];
+	for (int k = 0; k < 2; k++)
+		if (asked[k] && asked[k]->verify(&c, why, sizeof(why))) {
+			fprintf(err, "numatop-tui: --%s: %s\n", asked[k]->option, why);
+			return true;
+		}
+	return false;
+}
+
 int action_cli_run(const struct options *o, FILE *out, FILE *err)
 {
 	struct session se;
@@ -411,11 +435,7 @@ int action_cli_run(const struct options *o, FILE *out, FILE *err)
 	const struct topo_node *node = idx >= 0 ? &t->nodes[idx] : NULL;
 	if (!node)
 		fprintf(err, "numatop-tui: --to %d: no such node\n", o->to_node);
-	else if (o->rebind_pid && bitmap_empty(&node->cpus))
-		fprintf(err, "numatop-tui: --rebind: node %d has no CPUs (memory only)\n", node->id);
-	else if (o->migrate_pid && !node->has_memory)
-		fprintf(err, "numatop-tui: --migrate: node %d has no memory\n", node->id);
-	else
+	else if (!node_refused(o, t, idx, err))
 		status = act(out, err, o, se.root, t, idx);
 	session_close(&se);
 	return status;
@@ -423,6 +443,7 @@ int action_cli_run(const struct options *o, FILE *out, FILE *err)
 
 int action_cli_cgroup(const struct options *o, FILE *out, FILE *err)
 {
+	const struct action_def *d = &action_defs[ACTION_CGROUP_MOVE];
 	struct session se;
 	char msg[512];
 	int rc = open_action(o, err, &se);
@@ -433,7 +454,7 @@ int action_cli_cgroup(const struct options *o, FILE *out, FILE *err)
 	char path[600];
 	sanitize_term(o->migrate_cgroup, path, sizeof(path));
 	int status = 1;
-	if (cgaction_prepare(se.root, t, o->migrate_cgroup, o->to_node, &a, msg, sizeof(msg)) != 0) {
+	if (d->cg.preview(se.root, t, o->migrate_cgroup, o->to_node, &a, msg, sizeof(msg)) != 0) {
 		sanitize_term(msg, path, sizeof(path));
 		fprintf(err, "numatop-tui: %s\n", path);
 		session_close(&se);
@@ -443,12 +464,12 @@ int action_cli_cgroup(const struct options *o, FILE *out, FILE *err)
 		a.mems_before[0] ? a.mems_before : "(inherited)", o->to_node);
 	print_kb_header(out, t);
 	print_kb_row(out, t, "before", a.before_kb);
-	if (cgaction_apply(t, &a, msg, sizeof(msg)) != 0) {
+	if (d->cg.run(t, &a, msg, sizeof(msg)) != 0) {
 		sanitize_term(msg, path, sizeof(path));
 		fprintf(err, "numatop-tui: %s\n", path);
 	} else {
 		print_kb_row(out, t, "after", a.after_kb);
-		int64_t left = cgaction_left_kb(&a);
+		int64_t left = d->cg.verify(&a);
 		fprintf(out, "cpuset.mems.effective %s; on node %d: %lld of %lld kB\n", a.mems_effective,
 			o->to_node, (long long)a.after_kb[a.node_idx], (long long)a.after_total);
 		/* A little page cache shared with other cgroups may stay. */

@@ -1,9 +1,11 @@
-/* options_usage.c - the --help text: the options, then the formats and
- * columns from the program's own tables (tools/genman.c makes the man
- * page's OPTIONS from it, the bash completion reads its options). */
+/* options_usage.c - the --help text: the options (the actions' from their
+ * table, action_table.h), then the formats and columns from the program's
+ * own tables (tools/genman.c makes the man page's OPTIONS from it, the
+ * bash completion reads its options). */
 #include <stdio.h>
 #include <string.h>
 
+#include "action_table.h"
 #include "columns.h"
 #include "options.h"
 #include "ui.h"
@@ -74,19 +76,8 @@ void options_usage(FILE *f)
 "                       and memory node (about 2 s a pair); with --json as\n"
 "                       JSON; saved for the monitor's heatmap (key v)\n"
 "      --measure-quick  the same, coarse and faster\n"
-"      --migrate PID    move PID's memory to --to NODE (batched move_pages)\n"
-"      --rebind PID     set the CPU affinity of every thread of PID to the\n"
-"                       CPUs of --to NODE (both options: rebind, then migrate)\n"
-"      --migrate-cgroup PATH  move a cgroup (v2) to --to NODE: set its\n"
-"                       cpuset.mems, the kernel migrates its pages\n"
-"      --to NODE        target node of --migrate / --rebind / --migrate-cgroup\n"
-"      --hot            with --migrate: only the memory DAMON sees accessed\n"
-"                       (watched for a few seconds first); the cold rest stays\n"
-"      --cold           with --migrate: only the memory DAMON sees untouched\n"
-"                       for 5 s or more (demote it to a slower tier); the hot\n"
-"                       and warm ranges stay. Refused without a slower tier,\n"
-"                       against a bind policy, or without room there\n"
 "", f);
+	action_usage(f);
 	char keys[96];
 	ui_keys_acting(keys, sizeof(keys));
 	fprintf(f, "      --readonly       disable every action (keys %s; --migrate ...)\n", keys);
