@@ -4,11 +4,14 @@
 #ifndef NUMATOP_JSONGET_H
 #define NUMATOP_JSONGET_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <json.h>
+
+#include "bitmap.h"
 
 static inline json_object *jget(json_object *o, const char *k)
 {
@@ -46,6 +49,19 @@ static inline int jget_name(const char *const *names, size_t n, const char *v)
 		if (names[i] && strcmp(names[i], v) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* A recorded list of ids (CPUs, nodes: 0 .. 2^22) into b: 0, or -EINVAL
+ * for an id out of range (or -ENOMEM). */
+static inline int jget_ids(json_object *a, struct bitmap *b)
+{
+	bitmap_init(b);
+	for (size_t i = 0; i < jget_len(a); i++) {
+		int64_t v = json_object_get_int64(json_object_array_get_idx(a, i));
+		if (v < 0 || v > (1 << 22) || bitmap_set(b, (unsigned)v) != 0)
+			return -EINVAL;
+	}
+	return 0;
 }
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <json.h>
 
+#include "bitmap.h"
 #include "sanitize.h"
 
 static inline json_object *jnum(int64_t v)
@@ -31,6 +32,15 @@ static inline json_object *jstr(const char *raw)
 	char clean[1024];
 	sanitize_utf8(raw, clean, sizeof(clean));
 	return json_object_new_string(clean);
+}
+
+/* The ids of a set, ascending: [0, 2, 3]. */
+static inline json_object *jput_ids(const struct bitmap *b)
+{
+	json_object *a = json_object_new_array();
+	for (int c = bitmap_next(b, 0); c >= 0; c = bitmap_next(b, c + 1))
+		json_object_array_add(a, json_object_new_int(c));
+	return a;
 }
 
 #endif

@@ -14,16 +14,9 @@
 #include "access_json.h"
 #include "format.h"
 #include "node_fields.h"
+#include "fields_cgroup.h"
 #include "fields_proc.h"
 #include "jsonput.h"
-
-static json_object *cpu_list(const struct bitmap *b)
-{
-	json_object *a = json_object_new_array();
-	for (int c = bitmap_next(b, 0); c >= 0; c = bitmap_next(b, c + 1))
-		json_object_array_add(a, json_object_new_int(c));
-	return a;
-}
 
 static json_object *nvm_obj(const int64_t *v, const double *rate)
 {
@@ -63,7 +56,7 @@ static json_object *node_obj(const struct snapshot *s, size_t i)
 	const struct node_sample *ns = &s->nodes[i];
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int(nd->id));
-	json_object_object_add(o, "cpus", cpu_list(&nd->cpus));
+	json_object_object_add(o, "cpus", jput_ids(&nd->cpus));
 	json_object_object_add(o, "cpus_online", json_object_new_int((int)nd->ncpus_online));
 	const char *kind = fmt_node_kind(t, i, ns);
 	json_object_object_add(o, "kind", json_object_new_string(kind[0] ? kind : "normal"));
@@ -160,46 +153,6 @@ static void add_warning(void *ctx, const char *line)
 	json_object_array_add(ctx, json_object_new_string(line));
 }
 
-/* By node id, nodes the cgroup's file left unknown as null. */
-static json_object *per_node_known(const struct topology *t, const int64_t *kb)
-{
-	json_object *o = json_object_new_object();
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		json_object_object_add(o, id, jnum(kb[j]));
-	}
-	return o;
-}
-
-static json_object *cgroup_obj(const struct snapshot *s, const struct cgroup_info *c)
-{
-	const struct topology *t = s->topo;
-	json_object *o = json_object_new_object();
-	bool v2 = s->cgroups.layout == CGROUP_V2;
-	json_object_object_add(o, "path", jstr(c->path));
-	json_object_object_add(o, "version", json_object_new_int(v2 ? 2 : 1));
-	json_object_object_add(o, "state", json_object_new_string(cgroup_state_names[c->state]));
-	json_object_object_add(o, "processes", jnum(c->procs_tree));
-	json_object_object_add(o, "processes_own", jnum(c->procs));
-	bool n = c->have_numa;
-	json_object_object_add(o, "node_kb", n ? per_node_known(t, c->node_kb) : NULL);
-	json_object_object_add(o, "total_kb", n ? jnum(c->total_kb) : NULL);
-	json_object_object_add(o, "anon_kb", n ? jnum(c->anon_total_kb) : NULL);
-	json_object_object_add(o, "file_kb", n ? jnum(c->file_total_kb) : NULL);
-	json_object_object_add(o, "anon_node_kb", n ? per_node_known(t, c->anon_kb) : NULL);
-	json_object_object_add(o, "file_node_kb", n ? per_node_known(t, c->file_kb) : NULL);
-	json_object_object_add(o, "unknown_node_kb", n ? jnum(c->unknown_node_kb) : NULL);
-	json_object_object_add(o, "memory_current_kb", jnum(c->current_kb));
-	json_object_object_add(o, "cpus_effective", c->have_cpus ? cpu_list(&c->cpus) : NULL);
-	json_object_object_add(o, "mems_effective", c->have_mems ? cpu_list(&c->mems) : NULL);
-	json_object_object_add(o, "run_nodes", cpu_list(&c->run_nodes));
-	json_object_object_add(o, "remote_kb", jnum(c->remote_kb));
-	json_object_object_add(o, "remote_against", c->remote_kb < 0 ? NULL :
-			       json_object_new_string(c->remote_by_mems ? "mems_effective" : "run_nodes"));
-	return o;
-}
-
 int output_json_write(FILE *f, const struct snapshot *s,
 		      const struct output_opts *o)
 {
@@ -254,7 +207,7 @@ int output_json_write(FILE *f, const struct snapshot *s,
 				       json_object_new_string(cgroup_layout_names[s->cgroups.layout]));
 		json_object *cg = json_object_new_array();
 		for (size_t i = 0; i < s->cgroups.n; i++)
-			json_object_array_add(cg, cgroup_obj(s, &s->cgroups.v[i]));
+			json_object_array_add(cg, fields_cgroup_json(s, &s->cgroups.v[i]));
 		json_object_object_add(root, "cgroups", cg);
 		json_object_object_add(root, "cgroups_read_ms", jreal(s->cgroups_ms, 2));
 	}

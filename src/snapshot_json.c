@@ -24,18 +24,8 @@
 #include "snapshot_tiers.h"
 #include "access_json.h"
 #include "jsonget.h"
+#include "fields_cgroup.h"
 #include "fields_proc.h"
-
-static int id_list(json_object *a, struct bitmap *b)
-{
-	bitmap_init(b);
-	for (size_t i = 0; i < jget_len(a); i++) {
-		int64_t v = json_object_get_int64(json_object_array_get_idx(a, i));
-		if (v < 0 || v > (1 << 22) || bitmap_set(b, (unsigned)v) != 0)
-			return -EINVAL;
-	}
-	return 0;
-}
 
 /* Text from the file, shown as it is on a terminal: escaped for it
  * (sanitize_term), cut to n bytes. */
@@ -98,7 +88,7 @@ static int topo_cpus(json_object *a, struct topology *t)
 		int64_t node = jget_i64(c, "node");
 		tc->node_index = node >= 0 ? topology_node_index(t, (int)node) : -1;
 		bitmap_init(&tc->core_siblings);
-		if (id_list(jget(c, "thread_siblings"), &tc->thread_siblings))
+		if (jget_ids(jget(c, "thread_siblings"), &tc->thread_siblings))
 			return -EINVAL;
 		json_object *ca = jget(c, "caches");
 		tc->ncaches = jget_len(ca);
@@ -111,7 +101,7 @@ static int topo_cpus(json_object *a, struct topology *t)
 			cc->level = (int)jget_i64(co, "level");
 			dup_clip(jget_str(co, "type"), cc->type, sizeof(cc->type));
 			cc->size_kb = jget_i64(co, "size_kb");
-			if (id_list(jget(co, "shared_cpus"), &cc->shared))
+			if (jget_ids(jget(co, "shared_cpus"), &cc->shared))
 				return -EINVAL;
 		}
 	}
@@ -138,7 +128,7 @@ static int topo_build(json_object *h, struct topology *t)
 		if (id < 0 || id > TOPO_MAX_NODE_ID || (i && id <= t->nodes[i - 1].id))
 			return -EINVAL;
 		tn->id = (int)id;
-		if (id_list(jget(n, "cpus"), &tn->cpus))
+		if (jget_ids(jget(n, "cpus"), &tn->cpus))
 			return -EINVAL;
 		tn->mem_total_kb = jget_i64(n, "mem_total_kb");
 		json_object *hm = jget(n, "has_memory");
@@ -168,8 +158,8 @@ static int topo_build(json_object *h, struct topology *t)
 		}
 		t->nodes[i].ncpus_online = on;
 	}
-	if (id_list(jget(to, "online_nodes"), &t->online_nodes) ||
-	    id_list(jget(to, "possible_nodes"), &t->possible_nodes))
+	if (jget_ids(jget(to, "online_nodes"), &t->online_nodes) ||
+	    jget_ids(jget(to, "possible_nodes"), &t->possible_nodes))
 		return -EINVAL;
 	t->default_huge_kb = jget_i64(to, "default_huge_kb");
 	json_object *w = jget(to, "warnings");
@@ -375,43 +365,12 @@ static int cgroups_from(struct snapshot *s, json_object *root)
 		bitmap_init(&c->cpus);
 		bitmap_init(&c->mems);
 		bitmap_init(&c->run_nodes);
-		const char *path = jget_str(o, "path");
-		if (!(c->path = strdup(path ? path : "?")))
-			return -ENOMEM;
-		c->depth = 0;
-		for (const char *p = c->path; *p; p++)
-			c->depth += *p == '/' && p[1];
-		c->parent = -1;
-		for (long k = (long)i - 1; k >= 0 && c->depth > 0; k--)
-			if (s->cgroups.v[k].depth == c->depth - 1) {
-				c->parent = (int)k;
-				break;
-			}
-		int st = jget_name(cgroup_state_names, 4, jget_str(o, "state"));
-		c->state = st >= 0 ? (enum cgroup_state)st : CGS_ERROR;
-		c->procs_tree = jget_i64(o, "processes");
-		c->procs = jget_i64(o, "processes_own");
 		c->node_kb = s->cgroups.kb + i * 3 * nn;
 		c->anon_kb = c->node_kb + nn;
 		c->file_kb = c->anon_kb + nn;
-		json_object *nk = jget(o, "node_kb");
-		c->have_numa = nk && !json_object_is_type(nk, json_type_null);
-		snapshot_json_node_kb(t, nk, c->node_kb);
-		snapshot_json_node_kb(t, jget(o, "anon_node_kb"), c->anon_kb);
-		snapshot_json_node_kb(t, jget(o, "file_node_kb"), c->file_kb);
-		c->total_kb = jget_i64(o, "total_kb");
-		c->anon_total_kb = jget_i64(o, "anon_kb");
-		c->file_total_kb = jget_i64(o, "file_kb");
-		c->unknown_node_kb = jget_i64(o, "unknown_node_kb");
-		c->current_kb = jget_i64(o, "memory_current_kb");
-		json_object *ce = jget(o, "cpus_effective"), *me = jget(o, "mems_effective");
-		c->have_cpus = ce && !json_object_is_type(ce, json_type_null);
-		c->have_mems = me && !json_object_is_type(me, json_type_null);
-		if (id_list(ce, &c->cpus) || id_list(me, &c->mems) || id_list(jget(o, "run_nodes"), &c->run_nodes))
-			return -EINVAL;
-		c->remote_kb = jget_i64(o, "remote_kb");
-		const char *ra = jget_str(o, "remote_against");
-		c->remote_by_mems = ra && strcmp(ra, "mems_effective") == 0;
+		int rc = fields_cgroup_read(s, o, c);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

@@ -3,8 +3,9 @@
  * (doc/numatop-tui.schema.json.in) and the process facts' catalogue
  * (fields_proc.h): a process's properties, which of them are required
  * and which are null unless numa_maps is ok come from the catalogue's
- * rows, a node's metrics from the node fields' (node_fields.h); the rest
- * of the schema is the template's.
+ * rows, a node's metrics from the node fields' (node_fields.h), a
+ * cgroup's from the cgroup facts' (fields_cgroup.h); the rest of the
+ * schema is the template's.
  *
  *     genschema TEMPLATE > SCHEMA      (make docs)
  */
@@ -13,9 +14,12 @@
 
 #include <json.h>
 
+#include "fields_cgroup.h"
 #include "fields_proc.h"
 #include "node_fields.h"
 #include "jsonget.h"
+
+static json_object *property(const char *key, const char *schema, const char *desc);
 
 /* Each row's property: its schema text with its description first. */
 static int properties(json_object *process)
@@ -26,18 +30,9 @@ static int properties(json_object *process)
 		const struct proc_field *f = &proc_fields[i];
 		if (!f->key)
 			continue;
-		json_object *type = json_tokener_parse(f->schema);
-		if (!type || !json_object_is_type(type, json_type_object)) {
-			fprintf(stderr, "genschema: the schema of '%s' is not a JSON object: %s\n", f->key,
-				f->schema);
+		json_object *prop = property(f->key, f->schema, f->desc);
+		if (!prop)
 			return -1;
-		}
-		json_object *prop = json_object_new_object();
-		if (f->desc)
-			json_object_object_add(prop, "description", json_object_new_string(f->desc));
-		json_object_object_foreach(type, k, v)
-			json_object_object_add(prop, k, json_object_get(v));
-		json_object_put(type);
 		json_object_object_add(props, f->key, prop);
 		if (!f->optional)
 			json_object_array_add(req, json_object_new_string(f->key));
@@ -74,6 +69,42 @@ static void node_properties(json_object *node)
 	}
 }
 
+/* A schema's text as an object with the description first; NULL (said)
+ * when the text is not a JSON object. */
+static json_object *property(const char *key, const char *schema, const char *desc)
+{
+	json_object *type = json_tokener_parse(schema);
+	if (!type || !json_object_is_type(type, json_type_object)) {
+		fprintf(stderr, "genschema: the schema of '%s' is not a JSON object: %s\n", key, schema);
+		json_object_put(type);
+		return NULL;
+	}
+	json_object *prop = json_object_new_object();
+	if (desc)
+		json_object_object_add(prop, "description", json_object_new_string(desc));
+	json_object_object_foreach(type, k, v)
+		json_object_object_add(prop, k, json_object_get(v));
+	json_object_put(type);
+	return prop;
+}
+
+/* The cgroup facts' properties, every one required. */
+static int cgroup_properties(json_object *cgroup)
+{
+	json_object *props = jget(cgroup, "properties"), *req = jget(cgroup, "required");
+	if (!props || !req)
+		return -1;
+	for (size_t i = 0; i < cgroup_nfields; i++) {
+		const struct cgroup_field *f = &cgroup_fields[i];
+		json_object *prop = property(f->key, f->schema, f->desc);
+		if (!prop)
+			return -1;
+		json_object_object_add(props, f->key, prop);
+		json_object_array_add(req, json_object_new_string(f->key));
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -87,7 +118,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	json_object *node = jget(jget(root, "$defs"), "node");
-	if (properties(process) || !jget(node, "properties") || !jget(node, "required"))
+	if (properties(process) || !jget(node, "properties") || !jget(node, "required") ||
+	    cgroup_properties(jget(jget(root, "$defs"), "cgroup")))
 		return 1;
 	node_properties(node);
 	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
