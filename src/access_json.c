@@ -18,6 +18,7 @@
 #include "access_json.h"
 #include "buf.h"
 #include "jsonget.h"
+#include "snapshot.h"
 
 static json_object *num(int64_t v)
 {
@@ -80,47 +81,190 @@ enum access_why access_proc_why(const struct snapshot *s, const struct snap_proc
 	return s->access.why == ACCESS_ON ? ACCESS_NOT_YET : s->access.why;
 }
 
+/* ---- a process's heat and its regions: one row per fact ---- */
+
+#define PGET(name) static json_object *pget_##name(const struct snapshot *s, const struct access_proc *a)
+#define PSET(name) static int pset_##name(struct access_read *r, json_object *v)
+#define RGET(name) static json_object *rget_##name(const struct snapshot *s, const struct access_region *g)
+#define RSET(name) static int rset_##name(struct access_read *r, json_object *v)
+
+static double rd_dbl(json_object *v)
+{
+	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : -1;
+}
+
+static int64_t rd_i64(json_object *v)
+{
+	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
+}
+
+static void read_by_node(const struct topology *t, json_object *o, int64_t *kb);
+static uint64_t hex(const char *v, bool *ok);
+
+PGET(window) { (void)s; return real(a->window_s, 3); }
+PSET(window) { r->a->window_s = rd_dbl(v); return 0; }
+PGET(age) { (void)s; return real(a->age_s, 1); }
+PSET(age) { r->a->age_s = rd_dbl(v); return 0; }
+PGET(monitored) { (void)s; return real(a->monitored_s, 1); }
+PSET(monitored) { r->a->monitored_s = rd_dbl(v); return 0; }
+PGET(hot) { return a->hot_kb >= 0 ? by_node(s->topo, a->hot_node_kb) : NULL; }
+PSET(hot) { read_by_node(r->s->topo, v, r->a->hot_node_kb); return 0; }
+PGET(warm) { return a->warm_kb >= 0 ? by_node(s->topo, a->warm_node_kb) : NULL; }
+PSET(warm) { read_by_node(r->s->topo, v, r->a->warm_node_kb); return 0; }
+PGET(cold) { return a->cold_kb >= 0 ? by_node(s->topo, a->cold_node_kb) : NULL; }
+PSET(cold) { read_by_node(r->s->topo, v, r->a->cold_node_kb); return 0; }
+PGET(hot_total) { (void)s; return num(a->hot_kb); }
+PSET(hot_total) { r->a->hot_kb = rd_i64(v); return 0; }
+PGET(warm_total) { (void)s; return num(a->warm_kb); }
+PSET(warm_total) { r->a->warm_kb = rd_i64(v); return 0; }
+PGET(cold_total) { (void)s; return num(a->cold_kb); }
+PSET(cold_total) { r->a->cold_kb = rd_i64(v); return 0; }
+PGET(hot_remote) { (void)s; return num(a->hot_remote_kb); }
+PSET(hot_remote) { r->a->hot_remote_kb = rd_i64(v); return 0; }
+PGET(hot_remote_pct) { (void)s; return real(a->hot_remote_pct, 1); }
+/* The share as the sampler has it, not as rounded (the check kept it
+ * within the rounding). */
+PSET(hot_remote_pct)
+{
+	struct access_proc *o = r->a;
+	o->hot_remote_pct = rd_dbl(v);
+	if (o->hot_kb >= 0 && o->hot_remote_kb >= 0)
+		o->hot_remote_pct = o->hot_kb > 0 ? 100.0 * (double)o->hot_remote_kb / (double)o->hot_kb : -1;
+	return 0;
+}
+PGET(cold_idle) { (void)s; return real(a->cold_remote_idle_s, 1); }
+PSET(cold_idle) { r->a->cold_remote_idle_s = rd_dbl(v); return 0; }
+PGET(regions)
+{
+	json_object *rs = json_object_new_array();
+	for (size_t i = 0; i < a->nregions; i++) {
+		const struct access_region *g = &a->regions[i];
+		json_object *ro = json_object_new_object();
+		for (size_t k = 0; k < access_region_nfields; k++)
+			json_object_object_add(ro, access_region_fields[k].key, access_region_fields[k].get(s, g));
+		json_object_array_add(rs, ro);
+	}
+	return rs;
+}
+/* At most ACCESS_MAX_REGIONS, each with its kB by node after the
+ * process's (the room counted by access_json_read). */
+PSET(regions)
+{
+	struct access_proc *o = r->a;
+	o->regions = r->s->acc_reg + r->ro;
+	for (size_t k = 0; k < jget_len(v) && o->nregions < ACCESS_MAX_REGIONS; k++) {
+		json_object *ro = json_object_array_get_idx(v, k);
+		r->g = &r->s->acc_reg[r->ro];
+		r->g->kb_off = r->ko;
+		for (size_t f = 0; f < access_region_nfields; f++) {
+			int rc = access_region_fields[f].set(r, jget(ro, access_region_fields[f].key));
+			if (rc)
+				return rc;
+		}
+		if (r->g->start >= r->g->end)
+			return -EINVAL;
+		r->ko += r->s->topo->nnodes ? r->s->topo->nnodes : 1;
+		r->ro++;
+		o->nregions++;
+	}
+	return 0;
+}
+
+static json_object *hex_str(uint64_t x)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "0x%" PRIx64, x);
+	return json_object_new_string(b);
+}
+
+static int rd_hex(json_object *v, uint64_t *out)
+{
+	bool ok = true;
+	*out = hex(v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL, &ok);
+	return ok ? 0 : -EINVAL;
+}
+
+RGET(start) { (void)s; return hex_str(g->start); }
+RSET(start) { return rd_hex(v, &r->g->start); }
+RGET(end) { (void)s; return hex_str(g->end); }
+RSET(end) { return rd_hex(v, &r->g->end); }
+RGET(heat) { (void)s; return json_object_new_string(access_heat_names[g->heat]); }
+RSET(heat)
+{
+	const char *h = v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	for (int j = 0; j < 3; j++)
+		if (h && strcmp(h, access_heat_names[j]) == 0) {
+			r->g->heat = (enum access_heat)j;
+			return 0;
+		}
+	return -EINVAL;
+}
+RGET(nr_accesses) { (void)s; return num(g->nr_accesses); }
+RSET(nr_accesses) { r->g->nr_accesses = rd_i64(v); return 0; }   /* null: -1 */
+RGET(max_accesses) { (void)s; return g->max_accesses > 0 ? json_object_new_int(g->max_accesses) : NULL; }
+RSET(max_accesses) { r->g->max_accesses = (int)rd_i64(v); return 0; }
+RGET(age) { (void)s; return real(g->age_s, 1); }
+RSET(age) { r->g->age_s = rd_dbl(v); return 0; }
+RGET(resident) { (void)s; return num(g->resident_kb); }
+RSET(resident) { r->g->resident_kb = rd_i64(v); return 0; }
+RGET(node_kb) { return by_node(s->topo, s->acc_kb + g->kb_off); }
+RSET(node_kb) { read_by_node(r->s->topo, v, r->s->acc_kb + r->g->kb_off); return 0; }
+
+#define S_SECONDS "{\"$ref\": \"#/$defs/seconds\"}"
+#define S_KB "{\"$ref\": \"#/$defs/kb\"}"
+#define S_NODE_KB "{\"$ref\": \"#/$defs/per_node_kb_known\"}"
+#define S_HEX "{\"type\": \"string\", \"pattern\": \"^0x[0-9a-f]{1,16}$\"}"
+
+const struct access_proc_field access_proc_fields[] = {
+	{ "window_s", "{\"$ref\": \"#/$defs/seconds\", \"minimum\": 0.001}",
+	  "The aggregation interval counted over, seconds (at least 0.001).", pget_window, pset_window },
+	{ "age_s", S_SECONDS, "Age of these numbers (0: read this sample; kept up to 300 s after its turn).",
+	  pget_age, pset_age },
+	{ "monitored_s", S_SECONDS, "How long its turn lasted.", pget_monitored, pset_monitored },
+	{ "hot_kb", S_NODE_KB, NULL, pget_hot, pset_hot },
+	{ "warm_kb", S_NODE_KB, NULL, pget_warm, pset_warm },
+	{ "cold_kb", S_NODE_KB, "numa_maps by node less hot and warm.", pget_cold, pset_cold },
+	{ "hot_total_kb", S_KB, "The sum of hot_kb (when every node is known).", pget_hot_total, pset_hot_total },
+	{ "warm_total_kb", S_KB, "The sum of warm_kb (when every node is known).", pget_warm_total,
+	  pset_warm_total },
+	{ "cold_total_kb", S_KB, "The sum of cold_kb (when every node is known).", pget_cold_total,
+	  pset_cold_total },
+	{ "hot_remote_kb", S_KB, "Hot kB on nodes where none of its threads works (HOTREM); at most "
+	  "hot_total_kb.", pget_hot_remote, pset_hot_remote },
+	{ "hot_remote_pct", "{\"$ref\": \"#/$defs/pct\", \"maximum\": 100}", "hot_remote_kb of hot_total_kb, "
+	  "% (0 to 100, to 0.1); null when nothing is hot.", pget_hot_remote_pct, pset_hot_remote_pct },
+	{ "cold_remote_idle_s", S_SECONDS, "How long its remote cold memory has been untouched (the "
+	  "shortest); null when none.", pget_cold_idle, pset_cold_idle },
+	{ "regions", "{\"type\": \"array\", \"items\": {\"$ref\": \"#/$defs/access_region\"}}",
+	  "Hot and warm ranges, hottest first (at most 64).", pget_regions, pset_regions },
+};
+const size_t access_proc_nfields = sizeof(access_proc_fields) / sizeof(access_proc_fields[0]);
+
+const struct access_region_field access_region_fields[] = {
+	{ "start", S_HEX, "Start address, hex.", rget_start, rset_start },
+	{ "end", S_HEX, "End address (exclusive), hex.", rget_end, rset_end },
+	{ "heat", "{\"enum\": [\"hot\", \"warm\", \"cold\"]}", NULL, rget_heat, rset_heat },
+	{ "nr_accesses", "{\"$ref\": \"#/$defs/count_or_null\", \"maximum\": 4294967295}",
+	  "DAMON samples of the last window that saw an access (the kernel's unsigned int); null when "
+	  "DAMON's file did not hold such a number (the region is then warm: neither hot nor cold).",
+	  rget_nr_accesses, rset_nr_accesses },
+	{ "max_accesses", "{\"$ref\": \"#/$defs/count_or_null\", \"minimum\": 1}",
+	  "Samples per window; null when unknown.", rget_max_accesses, rset_max_accesses },
+	{ "age_s", S_SECONDS, "How long the range kept this access rate, seconds.", rget_age, rset_age },
+	{ "resident_kb", S_KB, "Resident kB, estimated from sampled pages.", rget_resident, rset_resident },
+	{ "node_kb", S_NODE_KB, "The same by node id.", rget_node_kb, rset_node_kb },
+};
+const size_t access_region_nfields = sizeof(access_region_fields) / sizeof(access_region_fields[0]);
+
 json_object *access_json_proc(const struct snapshot *s, const struct snap_proc *p)
 {
-	const struct topology *t = s->topo;
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "source",
 			       json_object_new_string(access_source_names[access_proc_source(s, p)]));
 	json_object_object_add(o, "reason", json_object_new_string(access_why_names[access_proc_why(s, p)]));
-	const struct access_proc *a = p->acc;
-	if (!a)
-		return o;
-	json_object_object_add(o, "window_s", real(a->window_s, 3));
-	json_object_object_add(o, "age_s", real(a->age_s, 1));
-	json_object_object_add(o, "monitored_s", real(a->monitored_s, 1));
-	json_object_object_add(o, "hot_kb", a->hot_kb >= 0 ? by_node(t, a->hot_node_kb) : NULL);
-	json_object_object_add(o, "warm_kb", a->warm_kb >= 0 ? by_node(t, a->warm_node_kb) : NULL);
-	json_object_object_add(o, "cold_kb", a->cold_kb >= 0 ? by_node(t, a->cold_node_kb) : NULL);
-	json_object_object_add(o, "hot_total_kb", num(a->hot_kb));
-	json_object_object_add(o, "warm_total_kb", num(a->warm_kb));
-	json_object_object_add(o, "cold_total_kb", num(a->cold_kb));
-	json_object_object_add(o, "hot_remote_kb", num(a->hot_remote_kb));
-	json_object_object_add(o, "hot_remote_pct", real(a->hot_remote_pct, 1));
-	json_object_object_add(o, "cold_remote_idle_s", real(a->cold_remote_idle_s, 1));
-	json_object *rs = json_object_new_array();
-	for (size_t i = 0; i < a->nregions; i++) {
-		const struct access_region *r = &a->regions[i];
-		json_object *ro = json_object_new_object();
-		char hex[24];
-		snprintf(hex, sizeof(hex), "0x%" PRIx64, r->start);
-		json_object_object_add(ro, "start", json_object_new_string(hex));
-		snprintf(hex, sizeof(hex), "0x%" PRIx64, r->end);
-		json_object_object_add(ro, "end", json_object_new_string(hex));
-		json_object_object_add(ro, "heat", json_object_new_string(access_heat_names[r->heat]));
-		json_object_object_add(ro, "nr_accesses", num(r->nr_accesses));
-		json_object_object_add(ro, "max_accesses", r->max_accesses > 0 ?
-				       json_object_new_int(r->max_accesses) : NULL);
-		json_object_object_add(ro, "age_s", real(r->age_s, 1));
-		json_object_object_add(ro, "resident_kb", num(r->resident_kb));
-		json_object_object_add(ro, "node_kb", by_node(t, s->acc_kb + r->kb_off));
-		json_object_array_add(rs, ro);
-	}
-	json_object_object_add(o, "regions", rs);
+	if (p->acc)
+		for (size_t k = 0; k < access_proc_nfields; k++)
+			json_object_object_add(o, access_proc_fields[k].key, access_proc_fields[k].get(s, p->acc));
 	return o;
 }
 
@@ -211,54 +355,20 @@ int access_json_read(struct snapshot *s, json_object *root)
 		o->hot_slow_kb = o->cold_fast_kb = -1;
 		o->pid = s->procs[i].info.pid;
 		o->source = ACCESS_SRC_DAMON;
-		o->window_s = jget_dbl(a, "window_s");
-		o->age_s = jget_dbl(a, "age_s");
-		o->monitored_s = jget_dbl(a, "monitored_s");
 		o->hot_node_kb = s->acc_kb + ko;
 		o->warm_node_kb = s->acc_kb + ko + nn;
 		o->cold_node_kb = s->acc_kb + ko + 2 * nn;
-		read_by_node(t, jget(a, "hot_kb"), o->hot_node_kb);
-		read_by_node(t, jget(a, "warm_kb"), o->warm_node_kb);
-		read_by_node(t, jget(a, "cold_kb"), o->cold_node_kb);
 		ko += 3 * nn;
-		o->hot_kb = jget_i64(a, "hot_total_kb");
-		o->warm_kb = jget_i64(a, "warm_total_kb");
-		o->cold_kb = jget_i64(a, "cold_total_kb");
-		o->hot_remote_kb = jget_i64(a, "hot_remote_kb");
-		o->hot_remote_pct = jget_dbl(a, "hot_remote_pct");
-		/* The share as the sampler has it, not as rounded (the check
-		 * kept it within the rounding). */
-		if (o->hot_kb >= 0 && o->hot_remote_kb >= 0)
-			o->hot_remote_pct = o->hot_kb > 0 ? 100.0 * (double)o->hot_remote_kb /
-							     (double)o->hot_kb : -1;
-		o->cold_remote_idle_s = jget_dbl(a, "cold_remote_idle_s");
 		/* The one trust the numbers do not carry. */
 		o->unseen = jget_str(a, "reason") && strcmp(jget_str(a, "reason"), "unseen") == 0;
-		o->regions = s->acc_reg + ro;
-		json_object *rs = jget(a, "regions");
-		for (size_t k = 0; k < jget_len(rs) && o->nregions < ACCESS_MAX_REGIONS; k++) {
-			json_object *r = json_object_array_get_idx(rs, k);
-			struct access_region *g = &s->acc_reg[ro];
-			bool ok = true;
-			g->start = hex(jget_str(r, "start"), &ok);
-			g->end = hex(jget_str(r, "end"), &ok);
-			int h = -1;
-			for (int j = 0; j < 3; j++)
-				if (jget_str(r, "heat") && strcmp(jget_str(r, "heat"), access_heat_names[j]) == 0)
-					h = j;
-			if (!ok || g->start >= g->end || h < 0)
-				return -EINVAL;
-			g->heat = (enum access_heat)h;
-			g->nr_accesses = jget_i64(r, "nr_accesses");   /* null: -1 */
-			g->max_accesses = (int)jget_i64(r, "max_accesses");
-			g->age_s = jget_dbl(r, "age_s");
-			g->resident_kb = jget_i64(r, "resident_kb");
-			g->kb_off = ko;
-			read_by_node(t, jget(r, "node_kb"), s->acc_kb + ko);
-			ko += nn;
-			ro++;
-			o->nregions++;
+		struct access_read r = { s, o, NULL, ro, ko };
+		for (size_t k = 0; k < access_proc_nfields; k++) {
+			int rc = access_proc_fields[k].set(&r, jget(a, access_proc_fields[k].key));
+			if (rc)
+				return rc;
 		}
+		ro = r.ro;
+		ko = r.ko;
 		s->procs[i].acc = o;
 	}
 	return 0;

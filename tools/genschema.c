@@ -4,8 +4,9 @@
  * (fields_proc.h): a process's properties, which of them are required
  * and which are null unless numa_maps is ok come from the catalogue's
  * rows, a node's metrics from the node fields' (node_fields.h), a
- * cgroup's from the cgroup facts' (fields_cgroup.h); the rest of the
- * schema is the template's.
+ * cgroup's from the cgroup facts' (fields_cgroup.h), a process's heat
+ * and its regions from theirs (access_json.h); the rest of the schema is
+ * the template's.
  *
  *     genschema TEMPLATE > SCHEMA      (make docs)
  */
@@ -14,6 +15,7 @@
 
 #include <json.h>
 
+#include "access_json.h"
 #include "fields_cgroup.h"
 #include "fields_proc.h"
 #include "node_fields.h"
@@ -88,20 +90,42 @@ static json_object *property(const char *key, const char *schema, const char *de
 	return prop;
 }
 
+/* Rows of key, schema and description into an object's properties (and
+ * its required list, req NULL: none). */
+#define ADD_ROWS(props, req, rows, n)                                                   \
+	do {                                                                            \
+		for (size_t i_ = 0; i_ < (n); i_++) {                                   \
+			json_object *p_ = property((rows)[i_].key, (rows)[i_].schema,   \
+						   (rows)[i_].desc);                    \
+			if (!p_ || !(props))                                            \
+				return -1;                                              \
+			json_object_object_add((props), (rows)[i_].key, p_);            \
+			if (req)                                                        \
+				json_object_array_add((req), json_object_new_string((rows)[i_].key)); \
+		}                                                                       \
+	} while (0)
+
+/* A process's heat (its keys after source and reason are present with
+ * DAMON's numbers only: not required) and a region's (every one). */
+static int access_properties(json_object *defs)
+{
+	json_object *ap = jget(jget(defs, "access_proc"), "properties");
+	json_object *ar = jget(defs, "access_region");
+	json_object *none = NULL, *rp = jget(ar, "properties"), *rr = jget(ar, "required");
+	if (!rr)
+		return -1;
+	ADD_ROWS(ap, none, access_proc_fields, access_proc_nfields);
+	ADD_ROWS(rp, rr, access_region_fields, access_region_nfields);
+	return 0;
+}
+
 /* The cgroup facts' properties, every one required. */
 static int cgroup_properties(json_object *cgroup)
 {
 	json_object *props = jget(cgroup, "properties"), *req = jget(cgroup, "required");
-	if (!props || !req)
+	if (!req)
 		return -1;
-	for (size_t i = 0; i < cgroup_nfields; i++) {
-		const struct cgroup_field *f = &cgroup_fields[i];
-		json_object *prop = property(f->key, f->schema, f->desc);
-		if (!prop)
-			return -1;
-		json_object_object_add(props, f->key, prop);
-		json_object_array_add(req, json_object_new_string(f->key));
-	}
+	ADD_ROWS(props, req, cgroup_fields, cgroup_nfields);
 	return 0;
 }
 
@@ -119,7 +143,8 @@ int main(int argc, char **argv)
 	}
 	json_object *node = jget(jget(root, "$defs"), "node");
 	if (properties(process) || !jget(node, "properties") || !jget(node, "required") ||
-	    cgroup_properties(jget(jget(root, "$defs"), "cgroup")))
+	    cgroup_properties(jget(jget(root, "$defs"), "cgroup")) ||
+	    access_properties(jget(root, "$defs")))
 		return 1;
 	node_properties(node);
 	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
