@@ -16,6 +16,7 @@
 #include "node_fields.h"
 #include "fields_cgroup.h"
 #include "fields_proc.h"
+#include "fields_tier.h"
 #include "jsonput.h"
 
 static json_object *nvm_obj(const int64_t *v, const double *rate)
@@ -103,27 +104,12 @@ static json_object *balancing_obj(const struct snapshot *s)
 	json_object_object_add(o, "per_s", nvm_obj(NULL, nk->sys_rate));
 	double lp = snapshot_hint_local_pct(nk);
 	json_object_object_add(o, "hint_faults_local_pct", lp >= 0 ? jreal(lp, 1) : NULL);
-	json_object *tiers = json_object_new_array();
-	const struct topology *t = s->topo;
-	const struct tier_model *m = &nk->tiers;
 	/* Fast -> slow, each with its nodes and its slowest node's HMAT
 	 * figures. */
-	for (size_t j = 0; j < m->ntiers; j++) {
-		const struct tier_info *tf = &m->tier[j];
-		json_object *ti = json_object_new_object(), *ns = json_object_new_array();
-		for (size_t i = 0; i < t->nnodes && i < m->nnodes; i++)
-			if (m->node[i].order == (int)j)
-				json_object_array_add(ns, json_object_new_int(t->nodes[i].id));
-		json_object_object_add(ti, "tier", json_object_new_int(tf->id));
-		json_object_object_add(ti, "nodes", ns);
-		json_object_object_add(ti, "order", json_object_new_int(tf->order));
-		json_object_object_add(ti, "has_cpus", json_object_new_boolean(tf->cpus));
-		json_object_object_add(ti, "read_latency_ns", jnum(tf->read_lat_ns));
-		json_object_object_add(ti, "write_latency_ns", jnum(tf->write_lat_ns));
-		json_object_object_add(ti, "read_bandwidth_mbs", jnum(tf->read_bw_mbs));
-		json_object_object_add(ti, "write_bandwidth_mbs", jnum(tf->write_bw_mbs));
-		json_object_array_add(tiers, ti);
-	}
+	json_object *tiers = json_object_new_array();
+	const struct tier_model *m = &nk->tiers;
+	for (size_t j = 0; j < m->ntiers; j++)
+		json_object_array_add(tiers, fields_tier_json(s, j));
 	json_object_object_add(o, "memory_tiers", tiers);
 	json_object_object_add(o, "demotion_enabled", m->demotion >= 0 ?
 			       json_object_new_boolean(m->demotion) : NULL);

@@ -5,8 +5,8 @@
  * and which are null unless numa_maps is ok come from the catalogue's
  * rows, a node's metrics from the node fields' (node_fields.h), a
  * cgroup's from the cgroup facts' (fields_cgroup.h), a process's heat
- * and its regions from theirs (access_json.h); the rest of the schema is
- * the template's.
+ * and its regions from theirs (access_json.h), a memory tier's from the
+ * tier facts' (fields_tier.h); the rest of the schema is the template's.
  *
  *     genschema TEMPLATE > SCHEMA      (make docs)
  */
@@ -18,6 +18,7 @@
 #include "access_json.h"
 #include "fields_cgroup.h"
 #include "fields_proc.h"
+#include "fields_tier.h"
 #include "node_fields.h"
 #include "jsonget.h"
 
@@ -129,6 +130,18 @@ static int cgroup_properties(json_object *cgroup)
 	return 0;
 }
 
+/* A memory tier's properties (numa_balancing's memory_tiers[]), every
+ * one required. */
+static int tier_properties(json_object *defs)
+{
+	json_object *it = jget(jget(jget(jget(defs, "numa_balancing"), "properties"), "memory_tiers"), "items");
+	json_object *props = jget(it, "properties"), *req = jget(it, "required");
+	if (!req)
+		return -1;
+	ADD_ROWS(props, req, tier_fields, tier_nfields);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -144,7 +157,7 @@ int main(int argc, char **argv)
 	json_object *node = jget(jget(root, "$defs"), "node");
 	if (properties(process) || !jget(node, "properties") || !jget(node, "required") ||
 	    cgroup_properties(jget(jget(root, "$defs"), "cgroup")) ||
-	    access_properties(jget(root, "$defs")))
+	    access_properties(jget(root, "$defs")) || tier_properties(jget(root, "$defs")))
 		return 1;
 	node_properties(node);
 	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
