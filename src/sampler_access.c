@@ -32,6 +32,7 @@ void sampler_access_free(struct sampler *s)
 	free(a->sch.regions);
 	free(a->reg_node_kb);
 	free(a->ranges);
+	free(a->cand);
 	free(a->first);
 	free(a->pages);
 	free(a->status);

@@ -5,6 +5,7 @@
 #define NUMATOP_SAMPLER_ACCESS_INT_H
 
 #include "access.h"
+#include "access_pick.h"
 #include "damon_ctl.h"
 #include "sampler_int.h"
 
@@ -43,6 +44,8 @@ struct access_state {
 	struct damon_scheme sch;
 	int64_t *reg_node_kb;         /* scratch: nregions * nnodes */
 	struct access_range *ranges;  /* scratch: DAMON's regions as ranges */
+	struct access_cand *cand;     /* scratch: whose turn it may be */
+	size_t cand_cap;
 	size_t ranges_cap;
 	size_t rnk_cap;
 	size_t *first;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "access_pick.h"
+#include "buf.h"
 #include "sampler_access_int.h"
 #include "tiers.h"
 
@@ -127,9 +128,11 @@ size_t acc_choose(struct sampler *s, const struct snapshot *snap, double now, in
 		if (j >= 0 && watchable(&snap->procs[j]) && !acc_in_set(out, n, s->prio[i]))
 			out[n++] = s->prio[i];
 	}
-	struct access_cand *c = malloc((snap->nprocs ? snap->nprocs : 1) * sizeof(*c));
+	struct access_cand *c = buf_grow_array(a->cand, &a->cand_cap, snap->nprocs ? snap->nprocs : 1,
+					       sizeof(*c));
 	if (!c)
 		return n;
+	a->cand = c;
 	size_t nc = 0;
 	for (size_t j = 0; j < snap->nprocs; j++) {
 		const struct snap_proc *p = &snap->procs[j];
@@ -146,9 +149,7 @@ size_t acc_choose(struct sampler *s, const struct snapshot *snap, double now, in
 		k->turn_start = e ? e->turn_start : -1;
 		nc++;
 	}
-	n = access_pick(c, nc, now, ACCESS_TURN_S, out, n, ACCESS_MAX_TARGETS);
-	free(c);
-	return n;
+	return access_pick(c, nc, now, ACCESS_TURN_S, out, n, ACCESS_MAX_TARGETS);
 }
 
 /* The kdamond's targets for the wanted set: a process kept stays in its
