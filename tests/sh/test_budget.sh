@@ -48,11 +48,13 @@ for x in s:
     assert nb["known"] == len([p for p in ps if p["numa_maps"] != "not_read"]), nb
     if not nb["warmup"]:
         assert nb["known"] == nb["processes"], nb
-    # Read in this sample: age 0 exactly (a kept result is as old as
-    # the ticks between, 0.3 s or more; no time is assumed of the load).
+    # Read in this sample: age 0 exactly. A kept result may show 0.0
+    # too: the warm-up reads run late in a tick, and on a busy machine the
+    # next tick can come within 0.05 s of them (no time is assumed of
+    # the load); the kept are the rest.
     fresh = [p for p in ps if p["sample_age_s"] == 0]
-    assert nb["read"] + nb["sampled"] == len(fresh), (nb, len(fresh))
-    assert nb["kept"] == len(ps) - len(fresh), (nb, len(ps))
+    assert nb["read"] + nb["sampled"] <= len(fresh), (nb, len(fresh))
+    assert nb["kept"] == len(ps) - nb["read"] - nb["sampled"], (nb, len(ps))
     for p in ps:
         a = p["sample_age_s"]
         if p["numa_maps"] == "not_read":
