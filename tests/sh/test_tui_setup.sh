@@ -79,7 +79,10 @@ echo "$st" | grep -q '^Tasks: 4 shown of 4  interval ' && [ "$(echo "$st" | wc -
 # --- K: kernel threads, live ------------------------------------------------
 nk=$($PROG --kernel-threads -b -n 1 | grep -c ' kthreadd$')
 if [ "$nk" -ge 1 ]; then
-	start 160 40 -s pid -o pid,comm
+	# The extra field waits for room: on a busy machine the warm-up's
+	# "placement read for N of M" fills the line until it ends.
+	start 200 40 -s pid -o pid,comm
+	wait_for 'kernel threads hidden (K)' 600
 	s=$(screen)
 	echo "$s" | grep -q 'kernel threads hidden (K)' && ! echo "$s" | grep -q ' kthreadd$' &&
 		ok tui_kthreads_hidden || bad tui_kthreads_hidden "$s"
