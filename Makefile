@@ -15,14 +15,15 @@
 #   make deb        the Debian package, build/numatop-tui_VERSION_*.deb
 
 CC      ?= cc
-PKGS    := libproc2 json-c libzstd
+# libcurl: the fleet client's HTTP (src/fleet_http.c).
+PKGS    := libproc2 json-c libzstd libcurl
 UI_PKGS := ncursesw
 # The --serve front end's HTTP server.
 CLI_PKGS := libmicrohttpd
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
             libjson-c-dev libzstd-dev zstd jq tmux numactl bzip2 valgrind procps python3 \
             libmicrohttpd-dev man-db bsdextrautils bash-completion dpkg-dev debhelper lintian \
-            prometheus curl python3-jsonschema strace
+            prometheus curl python3-jsonschema strace libcurl4-openssl-dev
 # make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).
 SHOT_PKGS := aha chromium fonts-dejavu-core
 # make bench measures htop side by side with the monitor.
