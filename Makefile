@@ -176,7 +176,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
 
 # Every fuzz target over its seeds and the inputs that once crashed.
-FUZZ_SRC := tests/fuzz/fuzz.c tests/fuzz/fuzz_damon.c
+FUZZ_SRC := tests/fuzz/fuzz.c tests/fuzz/fuzz_damon.c tests/fuzz/fuzz_fleet.c
 $(BUILD)/tests/fuzz_replay: $(FUZZ_SRC) tests/fuzz/fuzz.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $(FUZZ_SRC) $(LIB) $(LDLIBS)
@@ -266,7 +266,8 @@ asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_BIN)
 FUZZ_TARGETS := numa_maps numa_maps_line numa_maps_chunks numa_maps_fast cpulist cpumap distance \
                 meminfo numastat proc_stat pid_stat pid_status vmstat maps measure_file \
                 sanitize cgroup_numa_stat cgroup_proc pid_sched zoneinfo snapshot_json recording replay \
-                damon_region damon_numbers damon_record damon_scalar access_json
+                damon_region damon_numbers damon_record damon_scalar access_json \
+                fleet_answer
 FUZZ_SECONDS ?= 20
 FUZZ_CC = clang -g -O1 -std=c11 -D_GNU_SOURCE -DNUMATOP_VERSION='"$(VERSION)"' -Iinclude \
           $(PKG_CFLAGS) -fno-sanitize-recover=all
