@@ -136,7 +136,7 @@ UNITDIR = $(PREFIX)/lib/systemd/system
 UNIT    = numatop-tui-record.service
 # The README and HACKING.md, and the pages of docs/ in $(DOCDIR)/docs/, where
 # the README's links find them, with the JSON Schema docs/json.md links.
-DOC_PAGES := $(notdir $(wildcard docs/*.md)) numatop-tui.schema.json
+DOC_PAGES := $(notdir $(wildcard docs/*.md)) numatop-tui.schema.json fleet.schema.json
 INSTALLED = $(BINDIR)/numatop-tui $(MANDIR)/numatop-tui.1 $(COMPDIR)/numatop-tui \
             $(DOCDIR)/README.md $(DOCDIR)/HACKING.md $(addprefix $(DOCDIR)/docs/,$(DOC_PAGES)) \
             $(UNITDIR)/$(UNIT)

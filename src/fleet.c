@@ -148,14 +148,10 @@ int fleet_refresh(struct fleet_client *cl, struct fleet *f)
 	size_t ok = 0;
 	for (enum fleet_query q = 0; q < FQ_N; q++) {
 		int rc;
-		/* A server that could not be reached: said once per query, not
-		 * asked again (each would wait as long). */
-		if (q > 0 && !reached && first) {
-			struct fleet_error *e = &f->errors[f->nerrors++];
-			*e = f->errors[0];
-			e->q = q;
-			continue;
-		}
+		/* A server that could not be reached: said once, not asked
+		 * again (each query would wait as long). */
+		if (q > 0 && !reached && first)
+			break;
 		rc = ask(cl, f, q, &reached);
 		if (rc && !first)
 			first = rc;

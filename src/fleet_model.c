@@ -53,7 +53,7 @@ static void copy(char *dst, size_t n, const char *src)
 /* The other target labels of up's series: all but __name__, instance, job. */
 static int host_labels(struct fleet_host *h, const struct fleet_series *s)
 {
-	if (h->nlabels)
+	if (h->lnames)          /* the first up series of the host gave them */
 		return 0;
 	h->lnames = calloc(s->nlabels ? s->nlabels : 1, sizeof(char *));
 	h->lvalues = calloc(s->nlabels ? s->nlabels : 1, sizeof(char *));
