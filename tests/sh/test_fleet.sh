@@ -15,6 +15,9 @@
 #      (a matcher nothing has); a bad matcher is a usage error (2)
 #   d. an exporter that dies: its host stays, up 0, and its scrapes are said
 #      to fail; the two others are still read (exit 0)
+#   e. the HTTP layer against a loopback server in Prometheus's place: a
+#      503 is asked once more (two requests per query, the table comes); a
+#      server that does not answer within fleet_timeout is one line, exit 1
 # Skipped without prometheus. Every wait is bounded (60 s or more); nothing
 # is timed. Everything started here is stopped here, by PID.
 PROG=${PROG:-./numatop-tui}
@@ -42,7 +45,7 @@ export XDG_CONFIG_HOME
 
 cat >"$T/fl.py" <<'PYEOF'
 # fl.py CMD ARGS: the checks of test_fleet.sh that want JSON or sockets.
-import json, random, socket, sys, urllib.parse, urllib.request
+import json, os, random, socket, sys, urllib.parse, urllib.request
 
 def cmd_freeport():
     for _ in range(500):
@@ -132,6 +135,41 @@ def cmd_host(fleet_json, inst, field):
             return 0
     print('no host %s' % inst)
     return 1
+
+def cmd_fake(port_file, mode):
+    """A loopback server in place of Prometheus: 'flaky' answers 503 to
+    every first request of a query and a host's series to the second;
+    'slow' answers nothing for 60 s. Writes its port, then each request
+    path's count to port_file + '.log'."""
+    import http.server, threading, time
+    seen = {}
+    class H(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+        def do_GET(self):
+            seen[self.path] = seen.get(self.path, 0) + 1
+            with open(port_file + '.log', 'w') as f:
+                f.write('%d %d\n' % (sum(seen.values()), len(seen)))
+            if mode == 'slow':
+                time.sleep(60)
+                return
+            if seen[self.path] == 1:
+                self.send_response(503)
+                self.end_headers()
+                return
+            body = json.dumps({'status': 'success', 'data': {'resultType': 'vector', 'result': [
+                {'metric': {'instance': 'fake:1', 'job': 'numa'}, 'value': [1, '1']}]}}).encode()
+            self.send_response(200)
+            self.send_header('Content-Type', 'application/json')
+            self.send_header('Content-Length', str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    srv = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
+    srv.daemon_threads = True
+    with open(port_file + '.tmp', 'w') as f:
+        f.write('%d\n' % srv.server_address[1])
+    os.rename(port_file + '.tmp', port_file)
+    srv.serve_forever()
 
 def cmd_instances(fleet_json):
     print(' '.join(sorted(h['instance'] for h in json.load(open(fleet_json))['hosts'])))
@@ -289,3 +327,29 @@ done
 r="$($X host "$T/d.json" "127.0.0.1:$PORT_c" up) $($X host "$T/d.json" "127.0.0.1:$PORT_a" up)"
 [ "$rc" = 0 ] && [ "$r" = "0 1" ] && grep -q "host 127.0.0.1:$PORT_c (job numa): its scrapes fail" "$T/d.err" &&
 	ok "fleet_host_down_said ($(grep 'scrapes fail' "$T/d.err"))" || bad fleet_host_down_said "rc=$rc up $r $(cat "$T/d.err")"
+
+# --- e. retry and time limit, against a loopback server ------------------------
+# fake MODE: the server started (FAKE its PID, FP its port; in this shell:
+# PIDS must know it).
+fake() {
+	rm -f "$T/fake.port" "$T/fake.port.log"
+	python3 "$T/fl.py" fake "$T/fake.port" "$1" >/dev/null 2>"$T/fake.err" &
+	FAKE=$!; PIDS="$PIDS $FAKE"
+	i=0
+	while [ ! -s "$T/fake.port" ] && [ $i -lt 300 ] && kill -0 "$FAKE" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	FP=$(cat "$T/fake.port" 2>/dev/null)
+}
+fake flaky
+"$PROG" --fleet "http://127.0.0.1:$FP" --json >"$T/r.json" 2>"$T/r.err"; rc=$?
+r=$(cat "$T/fake.port.log" 2>/dev/null)
+q=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["queries"])' "$T/r.json" 2>/dev/null)
+[ "$rc" = 0 ] && [ -n "$q" ] && [ "$r" = "$((q * 2)) $q" ] && [ "$($X instances "$T/r.json")" = fake:1 ] &&
+	ok "fleet_http_retry_once ($r: requests, queries)" || bad fleet_http_retry_once "rc=$rc requests/queries: $r ($q) $(cat "$T/r.err" "$T/fake.err")"
+kill -TERM "$FAKE"; wait "$FAKE" 2>/dev/null
+fake slow
+echo "fleet_timeout=1" >"$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
+"$PROG" --fleet "http://127.0.0.1:$FP" -b >"$T/s.txt" 2>"$T/s.err"; rc=$?
+[ "$rc" = 1 ] && [ "$(grep -c . "$T/s.err")" = 1 ] && grep -qi 'timed out' "$T/s.err" && [ ! -s "$T/s.txt" ] &&
+	ok "fleet_http_time_limit ($(cat "$T/s.err"))" || bad fleet_http_time_limit "rc=$rc $(cat "$T/s.err" "$T/s.txt")"
+rm -f "$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
+kill -TERM "$FAKE"; wait "$FAKE" 2>/dev/null
