@@ -19,6 +19,7 @@ struct fleet_client {
 	char *match;
 	bool recorded;              /* the last refresh read the recorded series */
 	struct buf body;
+	char promql[16384];
 };
 
 void fleet_close(struct fleet_client *cl)
@@ -103,11 +104,10 @@ static void say(struct fleet *f, enum fleet_query q, int err, const char *fmt, .
 /* One query: 0 (folded into f), or its error said in f->errors. */
 static int ask(struct fleet_client *cl, struct fleet *f, enum fleet_query q, bool *reached)
 {
-	static char promql[16384];
-	char err[256];
+	char *promql = cl->promql, err[256];
 	long status = 0;
 	const char *url = cl->http.url;
-	int rc = fleet_query_build(q, cl->match, cl->recorded, promql, sizeof(promql));
+	int rc = fleet_query_build(q, cl->match, cl->recorded, promql, sizeof(cl->promql));
 	if (rc) {
 		say(f, q, rc, "the query is too long");
 		return rc;
@@ -148,9 +148,11 @@ int fleet_refresh(struct fleet_client *cl, struct fleet *f)
 	size_t ok = 0;
 	for (enum fleet_query q = 0; q < FQ_N; q++) {
 		int rc;
-		/* A server that could not be reached: said once, not asked
-		 * again (each query would wait as long). */
-		if (q > 0 && !reached && first)
+		/* A server that could not be reached, or that answers the
+		 * first query with something else than the query API does: said
+		 * once, not asked again (each query would wait as long, or get
+		 * the same). A query refused (-EPROTO) is that query's. */
+		if (q > 0 && first && (!reached || (ok == 0 && first != -EPROTO)))
 			break;
 		rc = ask(cl, f, q, &reached);
 		if (rc && !first)

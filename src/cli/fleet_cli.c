@@ -178,14 +178,18 @@ static void problems(FILE *err, const struct fleet *f)
 	for (size_t i = 0; i < f->nhosts; i++) {
 		const struct fleet_host *h = &f->hosts[i];
 		char inst[128], job[128], age[32] = "none for 5 min or more";
-		if (h->up != 0)
+		if (h->up > 0 || (h->up < 0 && h->age_s < 0))
 			continue;
 		sanitize_term(h->instance, inst, sizeof(inst));
 		sanitize_term(h->job, job, sizeof(job));
 		if (h->age_s >= 0)
 			fmt_age(age, sizeof(age), h->age_s);
-		fprintf(err, "numatop-tui: --fleet: host %s (job %s): its scrapes fail (up 0; last "
-			"sample %s%s)\n", inst, job, age, h->age_s >= 0 ? " ago" : "");
+		if (h->up < 0)      /* seen in the last hour, no up now */
+			fprintf(err, "numatop-tui: --fleet: host %s (job %s): no longer scraped (last "
+				"sample %s ago)\n", inst, job, age);
+		else
+			fprintf(err, "numatop-tui: --fleet: host %s (job %s): its scrapes fail (up 0; "
+				"last sample %s%s)\n", inst, job, age, h->age_s >= 0 ? " ago" : "");
 	}
 }
 
@@ -210,11 +214,15 @@ int fleet_cli_run(const struct options *o, FILE *out, FILE *err)
 		.timeout_s = st.fleet_timeout > 0 ? st.fleet_timeout : FLEET_TIMEOUT_S,
 	};
 	struct fleet_client *cl;
+	char probe[16384];
+	/* A matcher that is not one: a usage error (2); the rest is input
+	 * that could not be read (1). */
+	bool usage = fleet_query_build(FQ_UP, c.match, false, probe, sizeof(probe)) == -EINVAL;
 	int rc = fleet_open(&c, &cl, msg, sizeof(msg));
 	if (rc) {
 		sanitize_term(msg[0] ? msg : strerror(-rc), said, sizeof(said));
 		fprintf(err, "numatop-tui: --fleet: %s\n", said);
-		return rc == -EINVAL && !c.token_file && !c.basic_auth_file ? 2 : 1;
+		return usage ? 2 : 1;
 	}
 	long n = o->iterations > 0 ? o->iterations : 1;
 	int status = 0;

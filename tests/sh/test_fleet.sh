@@ -14,7 +14,8 @@
 #      a URL that is not Prometheus (the exporter's own), no numatop series
 #      (a matcher nothing has); a bad matcher is a usage error (2)
 #   d. an exporter that dies: its host stays, up 0, and its scrapes are said
-#      to fail; the two others are still read (exit 0)
+#      to fail; the two others are still read (exit 0); its target taken
+#      out of the config: the host is said to be no longer scraped
 #   e. the HTTP layer against a loopback server in Prometheus's place: a
 #      503 is asked once more (two requests per query, the table comes); a
 #      server that does not answer within fleet_timeout is one line, exit 1
@@ -235,8 +236,10 @@ scrape_configs:
       - targets: ['127.0.0.1:$DEAD']
         labels: { tree: none }
 EOF
+# (A lookback of 15 s, not 5 min: a target taken out of the config has no
+# up series 15 s later, as it would 5 min later in the default set-up.)
 prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
-	--web.listen-address="127.0.0.1:$P" >"$T/prometheus.log" 2>&1 &
+	--web.listen-address="127.0.0.1:$P" --query.lookback-delta=15s >"$T/prometheus.log" 2>&1 &
 PROM=$!; PIDS="$PIDS $PROM"
 
 # Bounded wait: every exporter scraped (its build_info in Prometheus).
@@ -294,7 +297,8 @@ r=$($X instances "$T/m.json")
 [ "$rc" = 1 ] && [ ! -s "$T/e.json" ] && [ "$(grep -c . "$T/e.err")" = 1 ] && grep -q 'cannot reach' "$T/e.err" &&
 	ok "fleet_error_unreachable ($(cat "$T/e.err"))" || bad fleet_error_unreachable "rc=$rc $(cat "$T/e.err")"
 "$PROG" --fleet "http://127.0.0.1:$PORT_a" -b >"$T/e.txt" 2>"$T/e.err"; rc=$?
-[ "$rc" = 1 ] && grep -q 'is not a Prometheus server' "$T/e.err" && ok fleet_error_not_prometheus ||
+[ "$rc" = 1 ] && [ "$(grep -c . "$T/e.err")" = 1 ] && grep -q 'is not a Prometheus server' "$T/e.err" &&
+	ok "fleet_error_not_prometheus ($(cat "$T/e.err"))" ||
 	bad fleet_error_not_prometheus "rc=$rc $(cat "$T/e.err")"
 "$PROG" --fleet "$PU" --fleet-match '{job="nothing-here"}' --json >"$T/e.json" 2>"$T/e.err"; rc=$?
 [ "$rc" = 1 ] && grep -q 'no numatop series on' "$T/e.err" && ok fleet_error_no_series ||
@@ -328,6 +332,19 @@ r="$($X host "$T/d.json" "127.0.0.1:$PORT_c" up) $($X host "$T/d.json" "127.0.0.
 [ "$rc" = 0 ] && [ "$r" = "0 1" ] && grep -q "host 127.0.0.1:$PORT_c (job numa): its scrapes fail" "$T/d.err" &&
 	ok "fleet_host_down_said ($(grep 'scrapes fail' "$T/d.err"))" || bad fleet_host_down_said "rc=$rc up $r $(cat "$T/d.err")"
 
+# A host that is no longer scraped (its target gone from the config):
+# said, with the age of its last sample.
+sed "/127.0.0.1:$PORT_c/,+1d" "$T/prometheus.yml" >"$T/p2.yml" && mv "$T/p2.yml" "$T/prometheus.yml"
+kill -HUP "$PROM"
+i=0
+while [ $i -lt 60 ]; do
+	"$PROG" --fleet "$PU" -b >"$T/g.txt" 2>"$T/g.err"; rc=$?
+	grep -q "host 127.0.0.1:$PORT_c (job numa): no longer scraped" "$T/g.err" && break
+	sleep 1; i=$((i + 1))
+done
+[ "$rc" = 0 ] && grep -q "host 127.0.0.1:$PORT_c (job numa): no longer scraped (last sample [0-9]" "$T/g.err" &&
+	ok "fleet_host_gone_said ($(grep 'no longer' "$T/g.err"))" || bad fleet_host_gone_said "rc=$rc $(cat "$T/g.err")"
+
 # --- e. retry and time limit, against a loopback server ------------------------
 # fake MODE: the server started (FAKE its PID, FP its port; in this shell:
 # PIDS must know it).
@@ -352,4 +369,4 @@ echo "fleet_timeout=1" >"$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
 [ "$rc" = 1 ] && [ "$(grep -c . "$T/s.err")" = 1 ] && grep -qi 'timed out' "$T/s.err" && [ ! -s "$T/s.txt" ] &&
 	ok "fleet_http_time_limit ($(cat "$T/s.err"))" || bad fleet_http_time_limit "rc=$rc $(cat "$T/s.err" "$T/s.txt")"
 rm -f "$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
-kill -TERM "$FAKE"; wait "$FAKE" 2>/dev/null
+kill -TERM "$FAKE"; wait "$FAKE" 2>/dev/null || :
