@@ -9,6 +9,8 @@
 #      own tree's sample (--root TREE --json of that tree), the worst
 #      process first, in at most 10 queries; it is valid against
 #      docs/fleet.schema.json; -b prints the same hosts as text
+#      the recording rules of contrib/prometheus loaded: the rates read
+#      from them alone once found
 #   b. --fleet-match narrows it to one host's labels
 #   c. errors, one line each and exit 1: a server that cannot be reached,
 #      a URL that is not Prometheus (the exporter's own), no numatop series
@@ -223,6 +225,7 @@ global:
   scrape_interval: 1s
   scrape_timeout: 1s
   evaluation_interval: 1s
+rule_files: [ '$PWD/contrib/prometheus/numatop-rules.yml' ]
 scrape_configs:
   - job_name: numa
     static_configs:
@@ -286,6 +289,21 @@ fi
 n=$(grep -c "^127.0.0.1:\($PORT_a\|$PORT_b\|$PORT_c\) *up " "$T/f.txt")
 [ "$rc" = 0 ] && [ "$n" = 3 ] && grep -q '^INSTANCE  *UP  *AGE  *NODES  *REMOTE  *HOTREM' "$T/f.txt" &&
 	ok fleet_batch_text || bad fleet_batch_text "rc=$rc $n hosts $(cat "$T/f.txt" "$T/f.err")"
+
+# The recording rules are loaded: once their rates are there, the table
+# says so and a second refresh of the same run reads them alone; the
+# tiered hosts' rates are known, opteron4's (no tiers) are not.
+i=0
+while [ $i -lt 60 ]; do
+	"$PROG" --fleet "$PU" --json -n 2 -d 0.5 >"$T/rr.json" 2>"$T/rr.err"; rc=$?
+	[ "$(sed -n 2p "$T/rr.json" | grep -c '"recording_rules":true')" = 1 ] && break
+	sleep 1; i=$((i + 1))
+done
+sed -n 2p "$T/rr.json" >"$T/rr2.json"
+r="$($X host "$T/rr2.json" "127.0.0.1:$PORT_b" promote_pages_per_second) $($X host "$T/rr2.json" "127.0.0.1:$PORT_a" promote_pages_per_second)"
+[ "$rc" = 0 ] && grep -q '"recording_rules":true' "$T/rr2.json" && case $r in [0-9]*' null') true ;; *) false ;; esac &&
+	ok "fleet_recording_rules_read (promotion rates: $r)" ||
+	bad fleet_recording_rules_read "rc=$rc rates $r $(cat "$T/rr.err"; head -c 600 "$T/rr2.json")"
 
 # --- b. --fleet-match ------------------------------------------------------
 "$PROG" --fleet "$PU" --fleet-match '{job="numa",tree="tiered2"}' --json >"$T/m.json" 2>"$T/m.err"; rc=$?
