@@ -15,14 +15,15 @@
 #   make deb        the Debian package, build/numatop-tui_VERSION_*.deb
 
 CC      ?= cc
-PKGS    := libproc2 json-c libzstd
+# libcurl: the fleet client's HTTP (src/fleet_http.c).
+PKGS    := libproc2 json-c libzstd libcurl
 UI_PKGS := ncursesw
 # The --serve front end's HTTP server.
 CLI_PKGS := libmicrohttpd
 DEB_PKGS := build-essential pkg-config libncurses-dev libnuma-dev libproc2-dev \
             libjson-c-dev libzstd-dev zstd jq tmux numactl bzip2 valgrind procps python3 \
             libmicrohttpd-dev man-db bsdextrautils bash-completion dpkg-dev debhelper lintian \
-            prometheus curl python3-jsonschema strace
+            prometheus curl python3-jsonschema strace libcurl4-openssl-dev
 # make screenshots also needs (fonts-dejavu-core: the font its HTML asks for).
 SHOT_PKGS := aha chromium fonts-dejavu-core
 # make bench measures htop side by side with the monitor.
@@ -143,7 +144,7 @@ UNITDIR = $(PREFIX)/lib/systemd/system
 UNIT    = numatop-tui-record.service
 # The README and HACKING.md, and the pages of docs/ in $(DOCDIR)/docs/, where
 # the README's links find them, with the JSON Schema docs/json.md links.
-DOC_PAGES := $(notdir $(wildcard docs/*.md)) numatop-tui.schema.json
+DOC_PAGES := $(notdir $(wildcard docs/*.md)) numatop-tui.schema.json fleet.schema.json
 INSTALLED = $(BINDIR)/numatop-tui $(MANDIR)/numatop-tui.1 $(COMPDIR)/numatop-tui \
             $(DOCDIR)/README.md $(DOCDIR)/HACKING.md $(addprefix $(DOCDIR)/docs/,$(DOC_PAGES)) \
             $(UNITDIR)/$(UNIT)
@@ -183,7 +184,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LDLIBS)
 
 # Every fuzz target over its seeds and the inputs that once crashed.
-FUZZ_SRC := tests/fuzz/fuzz.c tests/fuzz/fuzz_damon.c
+FUZZ_SRC := tests/fuzz/fuzz.c tests/fuzz/fuzz_damon.c tests/fuzz/fuzz_fleet.c
 $(BUILD)/tests/fuzz_replay: $(FUZZ_SRC) tests/fuzz/fuzz.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/fuzz -o $@ $(FUZZ_SRC) $(LIB) $(LDLIBS)
@@ -273,7 +274,8 @@ asan-run: $(PROG) $(UNIT_BIN) $(HELPER_BIN) $(BENCH_BIN)
 FUZZ_TARGETS := numa_maps numa_maps_line numa_maps_chunks numa_maps_fast cpulist cpumap distance \
                 meminfo numastat proc_stat pid_stat pid_status vmstat maps measure_file \
                 sanitize cgroup_numa_stat cgroup_proc pid_sched zoneinfo snapshot_json recording replay \
-                damon_region damon_numbers damon_record damon_scalar access_json
+                damon_region damon_numbers damon_record damon_scalar access_json \
+                fleet_answer
 FUZZ_SECONDS ?= 20
 FUZZ_CC = clang -g -O1 -std=c11 -D_GNU_SOURCE -DNUMATOP_VERSION='"$(VERSION)"' -Iinclude \
           $(PKG_CFLAGS) -fno-sanitize-recover=all

@@ -5,6 +5,8 @@
  *   sort=REMOTE  sort_descending=1  columns=PID,USER,HOME,...
  *   show_nodes=1  show_heatmap=1  heatmap_layer=slit  delay=2
  *   kernel_threads=0  tree=0
+ *   fleet_match={job="numa"}  fleet_token_file=/etc/numatop-tui/token
+ *   fleet_basic_auth_file=...  fleet_timeout=5
  *
  * The parser is pure (a buffer in, values or "line N: why" out); keys it
  * does not know are skipped (a newer version's file still loads). The
@@ -30,6 +32,11 @@ struct settings {
 	int show_nodes, show_heatmap, kernel_threads, tree;
 	char heatmap_layer[24];
 	double delay;
+	/* The fleet client (--fleet): its label matcher, and its credentials
+	 * as files only (a bearer token; user:password for basic auth). */
+	char fleet_match[512];
+	char fleet_token_file[512], fleet_basic_auth_file[512];
+	double fleet_timeout;
 };
 
 /* The heatmap layers by name, in the order of the v key. */

@@ -20,6 +20,7 @@
 #define W_HMAT "memory tiers and the firmware's HMAT"
 #define W_COMM_ACC "--metrics-by comm, the access heat of one of the processes is known"
 #define W_ACC "the access heat of a process is known"
+#define W_TIERS_ACC "more than one memory tier, the access heat of a process is known"
 #define W_DAMON "a kdamond is read (DAMON)"
 #define W_KDAMOND "our kdamond ran between two samples"
 
@@ -52,6 +53,16 @@ static const struct prom_family fams[F_N] = {
 		"Processes left out of the process (or command) series: their remote memory (their "
 		"group's with --metrics-by comm) at or below --metrics-min-remote.",
 		"" },
+	[F_HOST_REMOTE] = { "numatop_remote_bytes", "gauge", "",
+		"Resident memory of every process whose placement was read on other nodes than "
+		"its home node, summed: the host's, whatever --metrics-min-remote and "
+		"--metrics-top leave out of the process series.", "" },
+	[F_HOST_HOT_REMOTE] = { "numatop_hot_remote_bytes", "gauge", "",
+		"Memory accessed in its last access window (DAMON) on nodes where none of its "
+		"threads works, summed over every process whose access heat is known.", W_ACC },
+	[F_HOST_HOT_SLOW] = { "numatop_hot_slow_tier_bytes", "gauge", "",
+		"Memory accessed in its last access window (DAMON) on slower memory tiers than the "
+		"fastest, summed over every process whose access heat is known.", W_TIERS_ACC },
 	[F_BUILD] = { "numatop_build_info", "info", "version", "The exporter's version.", "" },
 	[F_PROCESSES] = { "numatop_processes", "gauge", "",
 		"Processes in the sample (kernel threads left out).", "" },
@@ -104,6 +115,11 @@ static const struct prom_family fams[F_N] = {
 		"Share of one CPU our kdamond (DAMON's thread) used since the previous sample.",
 		W_KDAMOND },
 };
+
+const struct prom_family *output_prom_fam(enum fam f)
+{
+	return &fams[f];
+}
 
 struct prom_family prom_node_family(const struct node_field *nf)
 {

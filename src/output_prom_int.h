@@ -10,24 +10,11 @@
 #include <stdio.h>
 
 #include "output.h"
+#include "output_prom_fam.h"
 
 struct expo {
 	FILE *f;
 	bool om;                /* OpenMetrics */
-};
-
-/* The families, one row each (output.h); the node memory families come
- * first, from the node fields' table, then the per-process gauges from the
- * process facts' (fields_proc.h). */
-enum fam {
-	F_NODE_CPUS, F_NODE_CPU_SECONDS, F_NODE_NUMA_EVENTS, F_NODE_DISTANCE, F_NODE_LATENCY,
-	F_NODE_BANDWIDTH, F_MEAS_TIME,
-	F_COMM_PROCESSES, F_COMM_MEMORY, F_COMM_RESIDENT, F_COMM_REMOTE, F_BELOW_MIN, F_BUILD,
-	F_PROCESSES, F_WARNINGS, F_SCRAPE_DURATION, F_SAMPLE_CPU, F_SAMPLES, F_NM_READS,
-	F_NODE_TIER, F_TIER_ORDER, F_TIER_NODES, F_TIER_LATENCY, F_TIER_BANDWIDTH, F_TIER_TOTAL, F_TIER_FREE,
-	F_TIER_PROMOTED, F_TIER_DEMOTED, F_TIER_DEMOTION,
-	F_COMM_HOT_REMOTE, F_NODE_HOT, F_ACC_SOURCE, F_ACC_MONITORED, F_ACC_WINDOW, F_ACC_KDAMOND_CPU,
-	F_N
 };
 
 /* HELP and TYPE of family f; one sample of it, with the values of its

@@ -183,6 +183,35 @@ static int per_comm(const struct expo *e, const struct snapshot *s, const struct
 	return 0;
 }
 
+/* The host's sums over every process whose placement was read, those the
+ * process series leave out too: remote bytes; hot remote and hot
+ * slow-tier bytes of those whose access heat is known (no sample when
+ * none is). */
+static void host_sums(const struct expo *e, const struct snapshot *s)
+{
+	int64_t remote = 0, hot_remote = -1, hot_slow = -1;
+	bool multi = tiers_multi(&s->nk.tiers);
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct snap_proc *p = &s->procs[i];
+		if (!placed(p))
+			continue;
+		remote += p->remote_kb;
+		if (hot_remote_kb(p) >= 0)
+			hot_remote = (hot_remote > 0 ? hot_remote : 0) + hot_remote_kb(p);
+		int64_t hs = multi && access_usable(p->acc) ? snap_hot_slow_kb(p) : -1;
+		if (hs >= 0)
+			hot_slow = (hot_slow > 0 ? hot_slow : 0) + hs;
+	}
+	prom_head(e, F_HOST_REMOTE);
+	prom_sample(e, F_HOST_REMOTE, NULL, prom_kb_bytes(remote));
+	prom_head(e, F_HOST_HOT_REMOTE);
+	if (hot_remote >= 0)
+		prom_sample(e, F_HOST_HOT_REMOTE, NULL, prom_kb_bytes(hot_remote));
+	prom_head(e, F_HOST_HOT_SLOW);
+	if (hot_slow >= 0)
+		prom_sample(e, F_HOST_HOT_SLOW, NULL, prom_kb_bytes(hot_slow));
+}
+
 int prom_processes(const struct expo *e, const struct snapshot *s, const struct output_metrics *m)
 {
 	size_t below = 0;
@@ -191,5 +220,6 @@ int prom_processes(const struct expo *e, const struct snapshot *s, const struct 
 		return rc;
 	prom_head(e, F_BELOW_MIN);
 	prom_sample(e, F_BELOW_MIN, NULL, (double)below);
+	host_sums(e, s);
 	return 0;
 }

@@ -23,7 +23,7 @@ void settings_init(struct settings *s)
 	memset(s, 0, sizeof(*s));
 	s->sort_descending = s->show_nodes = s->show_heatmap = -1;
 	s->kernel_threads = s->tree = -1;
-	s->delay = -1;
+	s->delay = s->fleet_timeout = -1;
 }
 
 static int parse_bool(const char *v, int *out)
@@ -88,6 +88,29 @@ static int set_value(struct settings *s, const char *key, const char *v)
 		s->delay = d;
 		return 0;
 	}
+	if (strcmp(key, "fleet_match") == 0 || strcmp(key, "fleet_token_file") == 0 ||
+	    strcmp(key, "fleet_basic_auth_file") == 0) {
+		char *out = key[6] == 'm' ? s->fleet_match : key[6] == 't' ? s->fleet_token_file :
+			    s->fleet_basic_auth_file;
+		size_t len = strlen(v);
+		for (const char *p = v; *p; p++)
+			if ((unsigned char)*p < ' ' || *p == 0x7f)
+				return -EINVAL;
+		if (len == 0 || (key[6] != 'm' && v[0] != '/'))
+			return -EINVAL;     /* a file: an absolute path */
+		if (len >= sizeof(s->fleet_match))
+			return -E2BIG;
+		memcpy(out, v, len + 1);
+		return 0;
+	}
+	if (strcmp(key, "fleet_timeout") == 0) {
+		char *end;
+		double d = strtod(v, &end);
+		if (*end || end == v || !isfinite(d) || d < 0.1 || d > 300)
+			return -EINVAL;
+		s->fleet_timeout = d;
+		return 0;
+	}
 	return 1;     /* not a key of this version: skipped */
 }
 
@@ -103,6 +126,7 @@ static void say_bad_value(int lineno, const char *key, const char *v, int rc, ch
 	else if (rc == -E2BIG)
 		snprintf(err, errsz, "line %d: %s: %zu characters, at most %zu", lineno, key, len,
 			 strcmp(key, "sort") == 0 ? sizeof(((struct settings *)0)->sort) - 1 :
+			 strncmp(key, "fleet_", 6) == 0 ? sizeof(((struct settings *)0)->fleet_match) - 1 :
 			 sizeof(((struct settings *)0)->columns) - 1);
 	else
 		snprintf(err, errsz, "line %d: bad value for %.40s", lineno, key);
@@ -183,6 +207,14 @@ void settings_write(FILE *f, const struct settings *s)
 		fprintf(f, "kernel_threads=%d\n", s->kernel_threads);
 	if (s->tree >= 0)
 		fprintf(f, "tree=%d\n", s->tree);
+	if (s->fleet_match[0])
+		fprintf(f, "fleet_match=%s\n", s->fleet_match);
+	if (s->fleet_token_file[0])
+		fprintf(f, "fleet_token_file=%s\n", s->fleet_token_file);
+	if (s->fleet_basic_auth_file[0])
+		fprintf(f, "fleet_basic_auth_file=%s\n", s->fleet_basic_auth_file);
+	if (s->fleet_timeout >= 0)
+		fprintf(f, "fleet_timeout=%g\n", s->fleet_timeout);
 }
 
 int settings_path(char *out, size_t n)

@@ -35,8 +35,10 @@ LAYERS = [
     ("model", ["sampler", "sampler_*", "why", "snapshot", "snapshot_*", "columns", "columns_*", "format", "history", "node_fields",
                "session", "settings", "snapshot_json", "snapshot_json_*", "replay", "replay_*", "sample_loop", "fields_*",
                "access", "access_*"]),
+    # (the fleet: the exporters' series read back through Prometheus, its
+    # queries named by the exposition's family table)
     ("emit/act", ["output", "output_*", "record_header", "capture", "capture_*", "action",
-                  "action_*", "measure"]),
+                  "action_*", "measure", "fleet", "fleet_*"]),
     # The monitor in four, each calling only its own and those below: the
     # drawing toolkit (with the monitor's headers: ui.h, ui_int.h), the
     # state the screens share, the screens and their dialogs, and the frame

@@ -3,7 +3,8 @@
 
 const struct exit_status exit_statuses[] = {
 	{ 0, "success" },
-	{ 1, "an error: a file or the root that cannot be read, an action that failed, output "
+	{ 1, "an error: a file or the root that cannot be read, a Prometheus server (--fleet) "
+	     "that could not be read, an action that failed, output "
 	     "that could not be written (a full disk, a closed standard output), no terminal for "
 	     "the monitor, or a terminal that went away" },
 	{ 2, "a usage error: an unknown option, a bad value, a column or user that does not "

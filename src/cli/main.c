@@ -11,6 +11,7 @@
 #include "batch.h"
 #include "capture.h"
 #include "fsroot.h"
+#include "fleet_cli.h"
 #include "replay_cli.h"
 #include "sanitize.h"
 #include "measure_cli.h"
@@ -223,6 +224,8 @@ int main(int argc, char **argv)
 		status = finish_output(action_cli_run(&o, stdout, stderr));
 	} else if (o.capture) {
 		status = finish_output(capture_cli(&o, stdout, stderr));
+	} else if (o.fleet) {
+		status = finish_output(fleet_cli_run(&o, stdout, stderr));
 	} else if (o.serve) {
 		status = serve_run(&o, stdout, stderr);
 	} else if (o.replay && (o.batch || o.json)) {

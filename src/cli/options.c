@@ -216,6 +216,8 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		{ "capture", required_argument, NULL, 'Y' },
 		{ "capture-processes", required_argument, NULL, 'y' },
 		{ "capture-anonymize", no_argument, NULL, 'a' },
+		{ "fleet", required_argument, NULL, 'l' },
+		{ "fleet-match", required_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -434,6 +436,15 @@ static int parse_args(int argc, char **argv, const char *env_root,
 			o->capture_procs_set = true;
 			break;
 		case 'a': o->capture_opts.anonymize = true; break;
+		case 'l':
+			if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0) {
+				snprintf(err, errsz, "--fleet: need a Prometheus server's URL (http://HOST:9090), "
+					 "not '%s'", optarg);
+				return -EINVAL;
+			}
+			o->fleet = optarg;
+			break;
+		case 'q': o->fleet_match = optarg; break;
 		case 'M': o->no_mouse = true; break;
 		case 'C': o->no_color = true; break;
 		case 'U': o->ascii = true; break;
@@ -493,6 +504,22 @@ static int parse_args(int argc, char **argv, const char *env_root,
 	if ((o->capture_procs_set || o->capture_opts.anonymize) && !o->capture) {
 		snprintf(err, errsz, "%s needs --capture DIR",
 			 o->capture_procs_set ? "--capture-processes" : "--capture-anonymize");
+		return -EINVAL;
+	}
+	if (o->fleet_match && !o->fleet) {
+		snprintf(err, errsz, "--fleet-match needs --fleet URL");
+		return -EINVAL;
+	}
+	if (o->fleet && (o->serve || o->record || o->replay || o->capture || o->migrate_pid ||
+			 o->rebind_pid || o->measure || o->migrate_cgroup ||
+			 (o->format && strcmp(o->format, "json") != 0))) {
+		snprintf(err, errsz, "--fleet runs alone, with -b or --json (not with --serve, -w, "
+			 "--replay, --capture, --format, --migrate, --rebind or --measure)");
+		return -EINVAL;
+	}
+	if (o->fleet && !o->batch) {
+		snprintf(err, errsz, "--fleet prints its table with -b or --json (the monitor's Fleet "
+			 "screen is not there yet)");
 		return -EINVAL;
 	}
 	if ((o->begin || o->end) && !o->replay) {

@@ -47,6 +47,8 @@ struct options {
 	const char *replay;      /* --replay FILE|DIR */
 	const char *begin, *end; /* --begin TIME, --end TIME (replay) */
 	const char *capture;     /* --capture DIR */
+	const char *fleet;       /* --fleet URL (a Prometheus server) */
+	const char *fleet_match; /* --fleet-match MATCHER */
 	struct capture_opts capture_opts;   /* --capture-processes (pids: -p) */
 	bool capture_procs_set;
 };

@@ -642,6 +642,7 @@ static const struct fuzz_target targets[] = {
 	{ "damon_region", t_damon_region }, { "damon_numbers", t_damon_numbers },
 	{ "damon_record", t_damon_record },
 	{ "damon_scalar", t_damon_scalar }, { "access_json", t_access_json },
+	{ "fleet_answer", t_fleet_answer },
 };
 
 static char current[512];

@@ -23,4 +23,8 @@ void t_damon_numbers(const char *s, size_t size);
 void t_damon_record(const char *s, size_t size);
 void t_access_json(const char *s, size_t size);
 
+/* fuzz_fleet.c: the answer of Prometheus's query API and the fleet's
+ * hosts table folded from it. */
+void t_fleet_answer(const char *s, size_t size);
+
 #endif

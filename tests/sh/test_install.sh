@@ -47,8 +47,8 @@ R=$T/root
 mkdir -p "$R/usr/bin"
 echo "not ours" >"$R/usr/bin/other"
 # The documentation: README.md, HACKING.md and every page of docs/ (in
-# docs/, where the README's links point), with the JSON Schema.
-docs="$(ls docs/*.md) docs/numatop-tui.schema.json"
+# docs/, where the README's links point), with the JSON Schemas.
+docs="$(ls docs/*.md) docs/numatop-tui.schema.json docs/fleet.schema.json"
 [ -n "$docs" ] || bad install_docs_pages "no docs/*.md in the tree"
 want=$({ printf '%s\n' "usr/bin/numatop-tui 755" \
 	"usr/lib/systemd/system/numatop-tui-record.service 644" \

@@ -34,7 +34,7 @@ import json, re, sys
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?')
 FAMS = ('numatop_process_hot_remote_bytes', 'numatop_comm_hot_remote_bytes',
-        'numatop_node_hot_bytes', 'numatop_access_')
+        'numatop_node_hot_bytes', 'numatop_access_', 'numatop_hot_remote_bytes')
 
 def key(name, labels):
     return name + '{' + ','.join('%s=%r' % kv for kv in sorted(labels.items())) + '}'
@@ -80,6 +80,11 @@ def expected(d, min_remote, top, by):
         for (comm, user), g in kept:
             if g['hot'] is not None:
                 exp[key('numatop_comm_hot_remote_bytes', {'comm': comm, 'user': user})] = g['hot'] * 1024
+    # The host's sum: every placed process whose heat is known, whatever
+    # the threshold and the top leave out of the process series.
+    hots = [hot_remote(p) for p in procs if hot_remote(p) is not None]
+    if hots:
+        exp[key('numatop_hot_remote_bytes', {})] = sum(hots) * 1024
     for nid in d['processes'][0]['node_kb']:
         vals = [p['access']['hot_kb'][nid] for p in d['processes']
                 if (p.get('access') or {}).get('hot_total_kb') is not None
@@ -157,6 +162,10 @@ r="$(h "$T/pid1048576_50.prom") $(h "$T/pid$((R2000 * 1024))_50.prom") $(h "$T/p
 [ "$r" = "2 1 2 1 0" ] && grep -q '^numatop_process_remote_bytes{pid="4242",' "$T/pid0_50.prom" &&
 	ok "prom_access_pid_series_rules ($r)" ||
 	bad prom_access_pid_series_rules "hot remote samples per run: $r (want 2 1 2 1 0; pid 4242 has remote bytes and no heat)"
+# The host's hot remote bytes do not depend on the process series' rules.
+r=$(grep -h '^numatop_hot_remote_bytes ' "$T/pid1048576_50.prom" "$T/pid0_0.prom" "$T/pid$((R2000 * 1024))_50.prom" | sort -u)
+case $r in 'numatop_hot_remote_bytes '[1-9]*[0-9]) ok "prom_access_host_hot_remote (${r#* })" ;;
+*) bad prom_access_host_hot_remote "$r (want one value whatever --metrics-min-remote and --metrics-top)" ;; esac
 v=$(grep '^numatop_process_hot_remote_bytes{pid="1000",' "$T/pid1048576_50.prom")
 case $v in *'} 33554432') ok prom_access_pid_1000_hot_remote ;; *) bad prom_access_pid_1000_hot_remote "$v (want 32 MiB: the 64 MiB interleaved over 4 nodes, its threads on 0 and 1)" ;; esac
 
@@ -190,10 +199,10 @@ v=$(grep '^numatop_comm_hot_remote_bytes' "$T/comm0_50.prom" | tr '\n' ' ')
 "$PROG" --root "$TREE" --json -n 1 >"$T/none.json" 2>/dev/null
 $X check "$T/none.prom" "$T/none.json" 0 50 pid >"$T/o" 2>&1 && ok prom_access_none_exact || bad prom_access_none_exact "$(cat "$T/o")"
 n="$($X count "$T/none.prom" numatop_process_hot_remote_bytes) $($X count "$T/none.prom" numatop_node_hot_bytes)"
-n="$n $($X count "$T/none.prom" numatop_access_window_seconds)"
-grep -q '^numatop_access_source_info{source="none",reason="no_damon"} 1$' "$T/none.prom" && [ "$n" = "0 0 0" ] &&
+n="$n $($X count "$T/none.prom" numatop_access_window_seconds) $($X count "$T/none.prom" numatop_hot_remote_bytes)"
+grep -q '^numatop_access_source_info{source="none",reason="no_damon"} 1$' "$T/none.prom" && [ "$n" = "0 0 0 0" ] &&
 	grep -q '^numatop_access_monitored_processes 0$' "$T/none.prom" && ok prom_access_none_no_samples ||
-	bad prom_access_none_no_samples "samples (hot remote, node hot, window): $n; $(grep access "$T/none.prom")"
+	bad prom_access_none_no_samples "samples (hot remote, node hot, window, host hot remote): $n; $(grep access "$T/none.prom")"
 promcheck prom_access_none_promtool "$T/none.prom"
 # The check itself fails on an exposition that is not the JSON's.
 $X check "$T/pid0_50.prom" "$T/none.json" 0 50 pid >"$T/o" 2>&1 && bad prom_access_check_can_fail "$(cat "$T/o")" ||

@@ -285,6 +285,9 @@ def cmd_tree(tree, prom, jsonfile, what, min_remote='1048576'):
             for nid, kb in p['node_kb'].items():
                 exp[key('numatop_process_memory_bytes', dict(lab, node=nid))] = kb * 1024
         exp[key('numatop_processes_below_min_remote', {})] = below
+        # The host's sum counts every placed process, those below too.
+        exp[key('numatop_remote_bytes', {})] = \
+            sum(p['remote_kb'] * 1024 for p in j['processes'] if p['numa_maps'] == 'ok')
         for k in got:       # and no process sample that is not expected
             if k.startswith(('numatop_process_memory', 'numatop_process_remote', 'numatop_comm_')) \
                     and k not in exp:

@@ -105,6 +105,11 @@ grep -q '^heat: DAMON, 2 of 16 watched, window [0-9.]*s; usable for 2  sorted by
 r=$(sed -n 's/^numatop_process_\(hot_slow\|cold_fast\)_tier_bytes{pid="\([0-9]*\)".*} /\1 \2 /p' "$T/th.prom" | tr '\n' ' ')
 [ "$r" = "hot_slow 100 67108864 hot_slow 200 0 cold_fast 100 98304 cold_fast 200 50429952 " ] &&
 	ok tiers_heat_prometheus || bad tiers_heat_prometheus "$r"
+# The host's hot slow-tier bytes: the sum over the processes with heat.
+grep -qx 'numatop_hot_slow_tier_bytes 67108864' "$T/th.prom" && ok tiers_heat_prometheus_host ||
+	bad tiers_heat_prometheus_host "$(grep '^numatop_hot_slow' "$T/th.prom") (want 64 MiB: pid 100's)"
+"$PROG" --root "$TREE" --format prometheus -n 1 2>&1 | grep -q '^numatop_hot_slow_tier_bytes ' &&
+	bad tiers_heat_prometheus_host_needs_heat "a sum without an access source" || ok tiers_heat_prometheus_host_needs_heat
 "$PROG" --root "$TREE" --format prometheus -n 1 2>&1 | grep -q '^numatop_process_hot_slow_tier_bytes{' &&
 	bad tiers_heat_prometheus_needs_heat "series without an access source" || ok tiers_heat_prometheus_needs_heat
 "$PROG" --root "$T/th" --json -n 1 >"$T/th.json" 2>&1

@@ -1,0 +1,171 @@
+/* fleet.c - the fleet client: opened on a server (its URL, the label
+ * matcher, the credentials' files), and a refresh: every query of
+ * fleet_query.c asked once, its answer parsed (fleet_parse.c) and folded
+ * into the hosts table (fleet_model.c); what failed said per query, the
+ * rest kept. The recording rules' series are asked alone once a refresh
+ * has found them (the server then computes nothing per refresh). */
+#include "fleet_int.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+struct fleet_client {
+	struct fleet_http http;
+	char *match;
+	bool recorded;              /* the last refresh read the recorded series */
+	struct buf body;
+	char promql[16384];
+};
+
+void fleet_close(struct fleet_client *cl)
+{
+	if (!cl)
+		return;
+	free(cl->http.url);
+	free(cl->match);
+	buf_free(&cl->body);
+	memset(cl->http.token, 0, sizeof(cl->http.token));
+	memset(cl->http.userpwd, 0, sizeof(cl->http.userpwd));
+	free(cl);
+}
+
+static int secret(const char *what, const char *path, char *out, size_t size, char *msg, size_t n)
+{
+	if (!path || !*path)
+		return 0;
+	int rc = fleet_http_secret(path, out, size);
+	if (rc)
+		snprintf(msg, n, "cannot read the %s file %s: %s", what, path,
+			 rc == -EINVAL ? "it is empty" : strerror(-rc));
+	return rc;
+}
+
+int fleet_open(const struct fleet_config *c, struct fleet_client **out, char *msg, size_t n)
+{
+	*out = NULL;
+	msg[0] = '\0';
+	if (!c->url || !*c->url) {
+		snprintf(msg, n, "no Prometheus URL (--fleet URL)");
+		return -EINVAL;
+	}
+	if (strncmp(c->url, "http://", 7) != 0 && strncmp(c->url, "https://", 8) != 0) {
+		snprintf(msg, n, "%s: not an http:// or https:// URL", c->url);
+		return -EINVAL;
+	}
+	char probe[4096];
+	if (fleet_query_build(FQ_INFO, c->match, false, probe, sizeof(probe)) == -EINVAL) {
+		snprintf(msg, n, "%s: not a PromQL label matcher (as {job=\"numa\",dc=\"x\"})",
+			 c->match ? c->match : "");
+		return -EINVAL;
+	}
+	struct fleet_client *cl = calloc(1, sizeof(*cl));
+	if (!cl)
+		return -ENOMEM;
+	cl->http.url = strdup(c->url);
+	cl->match = strdup(c->match ? c->match : "");
+	cl->http.timeout_s = c->timeout_s > 0 ? c->timeout_s : FLEET_TIMEOUT_S;
+	if (!cl->http.url || !cl->match || fleet_http_init()) {
+		fleet_close(cl);
+		return -ENOMEM;
+	}
+	int rc = secret("bearer token", c->token_file, cl->http.token, sizeof(cl->http.token), msg, n);
+	if (!rc)
+		rc = secret("basic auth", c->basic_auth_file, cl->http.userpwd, sizeof(cl->http.userpwd),
+			    msg, n);
+	if (!rc && cl->http.userpwd[0] && !strchr(cl->http.userpwd, ':')) {
+		snprintf(msg, n, "the basic auth file %s: not user:password", c->basic_auth_file);
+		rc = -EINVAL;
+	}
+	if (rc) {
+		fleet_close(cl);
+		return rc;
+	}
+	*out = cl;
+	return 0;
+}
+
+__attribute__((format(printf, 4, 5)))
+static void say(struct fleet *f, enum fleet_query q, int err, const char *fmt, ...)
+{
+	struct fleet_error *e = &f->errors[f->nerrors++];
+	e->q = q;
+	e->err = err;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* One query: 0 (folded into f), or its error said in f->errors. */
+static int ask(struct fleet_client *cl, struct fleet *f, enum fleet_query q, bool *reached)
+{
+	char *promql = cl->promql, err[256];
+	long status = 0;
+	const char *url = cl->http.url;
+	int rc = fleet_query_build(q, cl->match, cl->recorded, promql, sizeof(cl->promql));
+	if (rc) {
+		say(f, q, rc, "the query is too long");
+		return rc;
+	}
+	f->nqueries++;
+	rc = fleet_http_query(&cl->http, promql, &cl->body, &status, err, sizeof(err));
+	if (rc) {
+		say(f, q, rc, "cannot reach %s: %s", url, err);
+		return rc;
+	}
+	*reached = true;
+	struct fleet_answer a;
+	rc = fleet_answer_parse(cl->body.data ? cl->body.data : "", cl->body.len, &a);
+	if (rc == -EPROTO) {
+		say(f, q, rc, "%s refused the query (HTTP %ld): %.200s", url, status, a.error);
+	} else if (rc == -EINVAL) {
+		say(f, q, rc, "%s is not a Prometheus server (HTTP %ld, not an answer of its query API)",
+		    url, status);
+	} else if (rc == 0 && a.type != FR_VECTOR) {
+		say(f, q, -EINVAL, "%s answered a query with another result than a vector", url);
+		rc = -EINVAL;
+	} else if (rc == 0) {
+		rc = fleet_merge(f, q, &a);
+		if (rc)
+			say(f, q, rc, "out of memory");
+	} else {
+		say(f, q, rc, "out of memory");
+	}
+	fleet_answer_free(&a);
+	return rc;
+}
+
+int fleet_refresh(struct fleet_client *cl, struct fleet *f)
+{
+	fleet_free(f);
+	bool reached = false;
+	int first = 0;
+	size_t ok = 0;
+	for (enum fleet_query q = 0; q < FQ_N; q++) {
+		int rc;
+		/* A server that could not be reached, or that answers the
+		 * first query with something else than the query API does: said
+		 * once, not asked again (each query would wait as long, or get
+		 * the same). A query refused (-EPROTO) is that query's. */
+		if (q > 0 && first && (!reached || (ok == 0 && first != -EPROTO)))
+			break;
+		rc = ask(cl, f, q, &reached);
+		if (rc && !first)
+			first = rc;
+		ok += rc == 0;
+	}
+	/* The recorded rates alone next time when the rules' series were
+	 * there; both forms again once they are not. */
+	cl->recorded = f->recorded;
+	fleet_sort(f);
+	if (ok == 0)
+		return first ? first : -EIO;
+	if (f->nhosts == 0)
+		return -ENOENT;
+	return 0;
+}

@@ -1,0 +1,390 @@
+#!/bin/sh
+# --fleet: a real Prometheus (Debian's prometheus, on 127.0.0.1, a
+# temporary config and data directory, scraping every second) over three
+# numatop-tui --serve exporters, each over its own recorded tree (--root),
+# so each is a host of its own:
+#   a. the Fleet JSON (--fleet URL --json) lists the three instances, with
+#      their target labels, up, version and node count, each with the
+#      remote bytes (and hot remote and hot slow-tier bytes, or null) of its
+#      own tree's sample (--root TREE --json of that tree), the worst
+#      process first, in at most 10 queries; it is valid against
+#      docs/fleet.schema.json; -b prints the same hosts as text
+#      the recording rules of contrib/prometheus loaded: the rates read
+#      from them alone once found
+#   b. --fleet-match narrows it to one host's labels
+#   c. errors, one line each and exit 1: a server that cannot be reached,
+#      a URL that is not Prometheus (the exporter's own), no numatop series
+#      (a matcher nothing has); a bad matcher is a usage error (2)
+#   d. an exporter that dies: its host stays, up 0, and its scrapes are said
+#      to fail; the two others are still read (exit 0); its target taken
+#      out of the config: the host is said to be no longer scraped
+#   e. the HTTP layer against a loopback server in Prometheus's place: a
+#      503 is asked once more (two requests per query, the table comes); a
+#      server that does not answer within fleet_timeout is one line, exit 1
+# Skipped without prometheus. Every wait is bounded (60 s or more); nothing
+# is timed. Everything started here is stopped here, by PID.
+PROG=${PROG:-./numatop-tui}
+. tests/sh/lib.sh
+. tests/sh/damon_tree.sh
+if ! command -v prometheus >/dev/null 2>&1; then
+	echo "SKIP fleet: prometheus not found (apt-get install prometheus)"
+	exit 0
+fi
+need python3 python3
+need curl curl
+T=$(mktemp -d)
+PIDS=""
+cleanup() {
+	for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
+	for p in $PIDS; do wait "$p" 2>/dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+unset NUMATOP_TUI_ROOT
+# The settings file is the test's (none), never the user's.
+XDG_CONFIG_HOME=$T/cfg
+export XDG_CONFIG_HOME
+
+cat >"$T/fl.py" <<'PYEOF'
+# fl.py CMD ARGS: the checks of test_fleet.sh that want JSON or sockets.
+import json, os, random, socket, sys, urllib.parse, urllib.request
+
+def cmd_freeport():
+    for _ in range(500):
+        p = random.randint(20000, 40000)
+        s = socket.socket()
+        try:
+            s.bind(('127.0.0.1', p))
+            print(p)
+            return 0
+        except OSError:
+            pass
+        finally:
+            s.close()
+    return 1
+
+def cmd_expect(tree_json):
+    """remote bytes, hot remote bytes (or null), hot slow bytes (or null)
+    of a sample, summed over its placed processes as the exporter sums them."""
+    d = json.load(open(tree_json))
+    procs = [p for p in d['processes'] if p['numa_maps'] == 'ok' and p['remote_kb'] is not None]
+    rem = sum(p['remote_kb'] * 1024 for p in procs)
+    hot = [(p.get('access') or {}).get('hot_remote_kb') for p in procs]
+    hot = [h for h in hot if h is not None]
+    slow = [p.get('hot_slow_kb') for p in procs if p.get('hot_slow_kb') is not None]
+    print(json.dumps([rem, sum(hot) * 1024 if hot else None, sum(slow) * 1024 if slow else None]))
+    return 0
+
+def cmd_promq(url, q):
+    """The value of an instant query's first sample, or nothing."""
+    u = url + '/api/v1/query?' + urllib.parse.urlencode({'query': q})
+    try:
+        r = json.load(urllib.request.urlopen(u, timeout=5))
+    except Exception as e:
+        print('error %s' % e)
+        return 1
+    res = r.get('data', {}).get('result', [])
+    if not res:
+        return 1
+    print(res[0]['value'][1])
+    return 0
+
+def cmd_check(fleet_json, *want):
+    """want: INSTANCE=EXPECT_JSON_FILE ...: the hosts are exactly these,
+    each with the sums of its own tree's sample."""
+    d = json.load(open(fleet_json))
+    hosts = {h['instance']: h for h in d['hosts']}
+    bad = []
+    if sorted(hosts) != sorted(w.split('=')[0] for w in want):
+        bad.append('instances %s, want %s' % (sorted(hosts), [w.split('=')[0] for w in want]))
+    for w in want:
+        inst, f = w.split('=')
+        rem, hot, slow = json.load(open(f))
+        h = hosts.get(inst)
+        if not h:
+            continue
+        got = (h['remote_bytes'], h['hot_remote_bytes'], h['hot_slow_tier_bytes'])
+        if got != (rem, hot, slow):
+            bad.append('%s: remote, hot remote, hot slow %s, want %s' % (inst, got, (rem, hot, slow)))
+        if h['up'] != 1 or h['nodes'] < 2 or not h['version'] or h['labels'].get('tree') is None:
+            bad.append('%s: up %r, nodes %r, version %r, labels %r' % (inst, h['up'], h['nodes'],
+                                                                       h['version'], h['labels']))
+        if h['top'] and rem and not any(t['remote_bytes'] for t in h['top']):
+            bad.append('%s: top without remote bytes: %r' % (inst, h['top']))
+    if d['queries'] > 10:
+        bad.append('%d queries' % d['queries'])
+    # Sorted by hot remote bytes, then remote (unknown last).
+    key = [(-(h['hot_remote_bytes'] if h['hot_remote_bytes'] is not None else -1),
+            -(h['remote_bytes'] if h['remote_bytes'] is not None else -1)) for h in d['hosts']]
+    if key != sorted(key):
+        bad.append('not sorted: %s' % [h['instance'] for h in d['hosts']])
+    for b in bad:
+        print(b)
+    if not bad:
+        print(' '.join('%s=%s' % (h['instance'].split(':')[1], h['remote_bytes']) for h in d['hosts']))
+    return 1 if bad else 0
+
+def cmd_schema(schema, doc):
+    import jsonschema
+    jsonschema.validate(json.load(open(doc)), json.load(open(schema)))
+    return 0
+
+def cmd_host(fleet_json, inst, field):
+    d = json.load(open(fleet_json))
+    for h in d['hosts']:
+        if h['instance'] == inst:
+            print(json.dumps(h[field]))
+            return 0
+    print('no host %s' % inst)
+    return 1
+
+def cmd_fake(port_file, mode):
+    """A loopback server in place of Prometheus: 'flaky' answers 503 to
+    every first request of a query and a host's series to the second;
+    'slow' answers nothing for 60 s. Writes its port, then each request
+    path's count to port_file + '.log'."""
+    import http.server, threading, time
+    seen = {}
+    class H(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+        def do_GET(self):
+            seen[self.path] = seen.get(self.path, 0) + 1
+            with open(port_file + '.log', 'w') as f:
+                f.write('%d %d\n' % (sum(seen.values()), len(seen)))
+            if mode == 'slow':
+                time.sleep(60)
+                return
+            if seen[self.path] == 1:
+                self.send_response(503)
+                self.end_headers()
+                return
+            body = json.dumps({'status': 'success', 'data': {'resultType': 'vector', 'result': [
+                {'metric': {'instance': 'fake:1', 'job': 'numa'}, 'value': [1, '1']}]}}).encode()
+            self.send_response(200)
+            self.send_header('Content-Type', 'application/json')
+            self.send_header('Content-Length', str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    srv = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
+    srv.daemon_threads = True
+    with open(port_file + '.tmp', 'w') as f:
+        f.write('%d\n' % srv.server_address[1])
+    os.rename(port_file + '.tmp', port_file)
+    srv.serve_forever()
+
+def cmd_instances(fleet_json):
+    print(' '.join(sorted(h['instance'] for h in json.load(open(fleet_json))['hosts'])))
+    return 0
+
+if __name__ == '__main__':
+    sys.exit(globals()['cmd_' + sys.argv[1]](*sys.argv[2:]))
+PYEOF
+X="python3 -S $T/fl.py"
+JSCHEMA=$(for p in /usr/bin/python3 python3; do "$p" -c 'import jsonschema' 2>/dev/null && echo "$p" && break; done)
+
+# The three hosts' trees: opteron4 with a kdamond (hot remote bytes),
+# tiered2 with one (hot bytes on the slow tier), tiered3 without (null).
+cp -r tests/trees/opteron4 "$T/a" && damon_tree "$T/a"
+cp -r tests/trees/tiered2 "$T/b" && damon_tree_tiered "$T/b"
+cp -r tests/trees/tiered3 "$T/c"
+for h in a b c; do
+	"$PROG" --root "$T/$h" --json -n 1 >"$T/$h.json" 2>/dev/null
+	$X expect "$T/$h.json" >"$T/$h.exp"
+done
+
+# Each exporter on a free port (another one tried when it was taken meanwhile).
+serve() {
+	for _ in 1 2 3 4 5; do
+		port=$($X freeport)
+		"$PROG" --root "$T/$1" -d 1 --serve "127.0.0.1:$port" >"$T/$1.out" 2>"$T/$1.err" &
+		pid=$!
+		i=0
+		while [ $i -lt 300 ] && kill -0 "$pid" 2>/dev/null; do
+			curl -sf -o /dev/null "http://127.0.0.1:$port/metrics" && { echo "$port $pid"; return 0; }
+			sleep 0.2; i=$((i + 1))
+		done
+		kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+		grep -q 'Address already in use' "$T/$1.err" || return 1
+	done
+	return 1
+}
+for h in a b c; do
+	set -- $(serve $h)
+	[ -n "$2" ] || { bad "fleet_exporter_$h" "$(cat "$T/$h.out" "$T/$h.err")"; exit 1; }
+	eval "PORT_$h=$1 PID_$h=$2"
+	PIDS="$PIDS $2"
+done
+DEAD=$($X freeport)
+
+P=$($X freeport)
+PU=http://127.0.0.1:$P
+cat >"$T/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+rule_files: [ '$PWD/contrib/prometheus/numatop-rules.yml' ]
+scrape_configs:
+  - job_name: numa
+    static_configs:
+      - targets: ['127.0.0.1:$PORT_a']
+        labels: { tree: opteron4 }
+      - targets: ['127.0.0.1:$PORT_b']
+        labels: { tree: tiered2 }
+      - targets: ['127.0.0.1:$PORT_c']
+        labels: { tree: tiered3 }
+      # Never a numatop exporter: never a host of the fleet.
+      - targets: ['127.0.0.1:$DEAD']
+        labels: { tree: none }
+EOF
+# (A lookback of 15 s, not 5 min: a target taken out of the config has no
+# up series 15 s later, as it would 5 min later in the default set-up.)
+prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
+	--web.listen-address="127.0.0.1:$P" --query.lookback-delta=15s >"$T/prometheus.log" 2>&1 &
+PROM=$!; PIDS="$PIDS $PROM"
+
+# Bounded wait: every exporter scraped (its build_info in Prometheus).
+i=0
+while [ $i -lt 120 ] && kill -0 "$PROM" 2>/dev/null; do
+	n=$($X promq "$PU" 'count(numatop_build_info{job="numa"})' 2>/dev/null)
+	[ "$n" = 3 ] && break
+	sleep 0.5; i=$((i + 1))
+done
+if [ "$n" != 3 ]; then
+	bad fleet_prometheus_scrapes "$n of 3 exporters scraped in 60 s: $(tail -5 "$T/prometheus.log")"
+	exit 1
+fi
+ok "fleet_prometheus_scrapes"
+
+# --- a. the Fleet JSON: three hosts, each with its own tree's sums --------
+# (asked again until the exporters' samples are complete: 60 s at most)
+i=0
+while [ $i -lt 60 ]; do
+	"$PROG" --fleet "$PU" --json >"$T/f.json" 2>"$T/f.err"; rc=$?
+	$X check "$T/f.json" "127.0.0.1:$PORT_a=$T/a.exp" "127.0.0.1:$PORT_b=$T/b.exp" \
+		"127.0.0.1:$PORT_c=$T/c.exp" >"$T/o" 2>&1 && break
+	sleep 1; i=$((i + 1))
+done
+[ "$rc" = 0 ] && $X check "$T/f.json" "127.0.0.1:$PORT_a=$T/a.exp" "127.0.0.1:$PORT_b=$T/b.exp" \
+	"127.0.0.1:$PORT_c=$T/c.exp" >"$T/o" 2>&1 && [ ! -s "$T/f.err" ] &&
+	ok "fleet_json_three_hosts ($(cat "$T/o"))" ||
+	bad fleet_json_three_hosts "rc=$rc $(cat "$T/o" "$T/f.err"; head -c 2000 "$T/f.json")"
+# Host a's hot remote bytes are known (its kdamond), c's are not (null);
+# b's hot bytes on the slow tier are known.
+r="$($X host "$T/f.json" "127.0.0.1:$PORT_a" hot_remote_bytes) $($X host "$T/f.json" "127.0.0.1:$PORT_c" hot_remote_bytes)"
+r="$r $($X host "$T/f.json" "127.0.0.1:$PORT_b" hot_slow_tier_bytes)"
+case $r in [1-9]*' null '[1-9]*) ok "fleet_json_heat_known_or_null ($r)" ;; *) bad fleet_json_heat_known_or_null "$r" ;; esac
+# The worst process of a: its tree's pid with the most hot remote bytes.
+w=$($X host "$T/f.json" "127.0.0.1:$PORT_a" top | python3 -c 'import json,sys; t=json.load(sys.stdin); print(t[0]["pid"], t[0]["comm"])')
+[ "$w" = "1000 dbserver" ] && ok "fleet_json_worst_process ($w)" || bad fleet_json_worst_process "$w"
+if [ -n "$JSCHEMA" ]; then
+	"$JSCHEMA" "$T/fl.py" schema docs/fleet.schema.json "$T/f.json" >"$T/o" 2>&1 && ok fleet_json_schema ||
+		bad fleet_json_schema "$(tail -5 "$T/o")"
+else
+	echo "SKIP fleet_json_schema: python3-jsonschema not installed"
+fi
+"$PROG" --fleet "$PU" -b >"$T/f.txt" 2>"$T/f.err"; rc=$?
+n=$(grep -c "^127.0.0.1:\($PORT_a\|$PORT_b\|$PORT_c\) *up " "$T/f.txt")
+[ "$rc" = 0 ] && [ "$n" = 3 ] && grep -q '^INSTANCE  *UP  *AGE  *NODES  *REMOTE  *HOTREM' "$T/f.txt" &&
+	ok fleet_batch_text || bad fleet_batch_text "rc=$rc $n hosts $(cat "$T/f.txt" "$T/f.err")"
+
+# The recording rules are loaded: once their rates are there, the table
+# says so and a second refresh of the same run reads them alone; the
+# tiered hosts' rates are known, opteron4's (no tiers) are not.
+i=0
+while [ $i -lt 60 ]; do
+	"$PROG" --fleet "$PU" --json -n 2 -d 0.5 >"$T/rr.json" 2>"$T/rr.err"; rc=$?
+	[ "$(sed -n 2p "$T/rr.json" | grep -c '"recording_rules":true')" = 1 ] && break
+	sleep 1; i=$((i + 1))
+done
+sed -n 2p "$T/rr.json" >"$T/rr2.json"
+r="$($X host "$T/rr2.json" "127.0.0.1:$PORT_b" promote_pages_per_second) $($X host "$T/rr2.json" "127.0.0.1:$PORT_a" promote_pages_per_second)"
+[ "$rc" = 0 ] && grep -q '"recording_rules":true' "$T/rr2.json" && case $r in [0-9]*' null') true ;; *) false ;; esac &&
+	ok "fleet_recording_rules_read (promotion rates: $r)" ||
+	bad fleet_recording_rules_read "rc=$rc rates $r $(cat "$T/rr.err"; head -c 600 "$T/rr2.json")"
+
+# --- b. --fleet-match ------------------------------------------------------
+"$PROG" --fleet "$PU" --fleet-match '{job="numa",tree="tiered2"}' --json >"$T/m.json" 2>"$T/m.err"; rc=$?
+r=$($X instances "$T/m.json")
+[ "$rc" = 0 ] && [ "$r" = "127.0.0.1:$PORT_b" ] && ok fleet_match_narrows || bad fleet_match_narrows "rc=$rc $r $(cat "$T/m.err")"
+
+# --- c. errors ---------------------------------------------------------------
+"$PROG" --fleet "http://127.0.0.1:$DEAD" --json >"$T/e.json" 2>"$T/e.err"; rc=$?
+[ "$rc" = 1 ] && [ ! -s "$T/e.json" ] && [ "$(grep -c . "$T/e.err")" = 1 ] && grep -q 'cannot reach' "$T/e.err" &&
+	ok "fleet_error_unreachable ($(cat "$T/e.err"))" || bad fleet_error_unreachable "rc=$rc $(cat "$T/e.err")"
+"$PROG" --fleet "http://127.0.0.1:$PORT_a" -b >"$T/e.txt" 2>"$T/e.err"; rc=$?
+[ "$rc" = 1 ] && [ "$(grep -c . "$T/e.err")" = 1 ] && grep -q 'is not a Prometheus server' "$T/e.err" &&
+	ok "fleet_error_not_prometheus ($(cat "$T/e.err"))" ||
+	bad fleet_error_not_prometheus "rc=$rc $(cat "$T/e.err")"
+"$PROG" --fleet "$PU" --fleet-match '{job="nothing-here"}' --json >"$T/e.json" 2>"$T/e.err"; rc=$?
+[ "$rc" = 1 ] && grep -q 'no numatop series on' "$T/e.err" && ok fleet_error_no_series ||
+	bad fleet_error_no_series "rc=$rc $(cat "$T/e.err")"
+"$PROG" --fleet "$PU" --fleet-match '{job="x"} or vector(1)' -b >"$T/e.txt" 2>"$T/e.err"; rc=$?
+[ "$rc" = 2 ] && grep -q 'not a PromQL label matcher' "$T/e.err" && ok fleet_error_bad_matcher ||
+	bad fleet_error_bad_matcher "rc=$rc $(cat "$T/e.err")"
+# Credentials from files only: a token file that cannot be read is said.
+mkdir -p "$XDG_CONFIG_HOME/numatop-tui"
+echo "fleet_token_file=$T/no-such-token" >"$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
+"$PROG" --fleet "$PU" -b >"$T/e.txt" 2>"$T/e.err"; rc=$?
+[ "$rc" = 1 ] && grep -q "cannot read the bearer token file $T/no-such-token" "$T/e.err" && ok fleet_error_token_file ||
+	bad fleet_error_token_file "rc=$rc $(cat "$T/e.err")"
+# A token that can be read is sent (Prometheus ignores it): the table comes.
+echo secret >"$T/token"
+echo "fleet_token_file=$T/token" >"$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
+"$PROG" --fleet "$PU" -b >"$T/e.txt" 2>"$T/e.err"; rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c "^127.0.0.1:" "$T/e.txt")" -ge 3 ] && ok fleet_token_file_read ||
+	bad fleet_token_file_read "rc=$rc $(cat "$T/e.err")"
+rm -f "$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
+
+# --- d. an exporter dies: its host is said, up 0; the others still read ----
+kill -TERM "$PID_c"; wait "$PID_c" 2>/dev/null
+i=0
+while [ $i -lt 60 ]; do
+	"$PROG" --fleet "$PU" --json >"$T/d.json" 2>"$T/d.err"; rc=$?
+	[ "$($X host "$T/d.json" "127.0.0.1:$PORT_c" up 2>/dev/null)" = 0 ] && break
+	sleep 1; i=$((i + 1))
+done
+r="$($X host "$T/d.json" "127.0.0.1:$PORT_c" up) $($X host "$T/d.json" "127.0.0.1:$PORT_a" up)"
+[ "$rc" = 0 ] && [ "$r" = "0 1" ] && grep -q "host 127.0.0.1:$PORT_c (job numa): its scrapes fail" "$T/d.err" &&
+	ok "fleet_host_down_said ($(grep 'scrapes fail' "$T/d.err"))" || bad fleet_host_down_said "rc=$rc up $r $(cat "$T/d.err")"
+
+# A host that is no longer scraped (its target gone from the config):
+# said, with the age of its last sample.
+sed "/127.0.0.1:$PORT_c/,+1d" "$T/prometheus.yml" >"$T/p2.yml" && mv "$T/p2.yml" "$T/prometheus.yml"
+kill -HUP "$PROM"
+i=0
+while [ $i -lt 60 ]; do
+	"$PROG" --fleet "$PU" -b >"$T/g.txt" 2>"$T/g.err"; rc=$?
+	grep -q "host 127.0.0.1:$PORT_c (job numa): no longer scraped" "$T/g.err" && break
+	sleep 1; i=$((i + 1))
+done
+[ "$rc" = 0 ] && grep -q "host 127.0.0.1:$PORT_c (job numa): no longer scraped (last sample [0-9]" "$T/g.err" &&
+	ok "fleet_host_gone_said ($(grep 'no longer' "$T/g.err"))" || bad fleet_host_gone_said "rc=$rc $(cat "$T/g.err")"
+
+# --- e. retry and time limit, against a loopback server ------------------------
+# fake MODE: the server started (FAKE its PID, FP its port; in this shell:
+# PIDS must know it).
+fake() {
+	rm -f "$T/fake.port" "$T/fake.port.log"
+	python3 "$T/fl.py" fake "$T/fake.port" "$1" >/dev/null 2>"$T/fake.err" &
+	FAKE=$!; PIDS="$PIDS $FAKE"
+	i=0
+	while [ ! -s "$T/fake.port" ] && [ $i -lt 300 ] && kill -0 "$FAKE" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	FP=$(cat "$T/fake.port" 2>/dev/null)
+}
+fake flaky
+"$PROG" --fleet "http://127.0.0.1:$FP" --json >"$T/r.json" 2>"$T/r.err"; rc=$?
+r=$(cat "$T/fake.port.log" 2>/dev/null)
+q=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["queries"])' "$T/r.json" 2>/dev/null)
+[ "$rc" = 0 ] && [ -n "$q" ] && [ "$r" = "$((q * 2)) $q" ] && [ "$($X instances "$T/r.json")" = fake:1 ] &&
+	ok "fleet_http_retry_once ($r: requests, queries)" || bad fleet_http_retry_once "rc=$rc requests/queries: $r ($q) $(cat "$T/r.err" "$T/fake.err")"
+kill -TERM "$FAKE"; wait "$FAKE" 2>/dev/null
+fake slow
+echo "fleet_timeout=1" >"$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
+"$PROG" --fleet "http://127.0.0.1:$FP" -b >"$T/s.txt" 2>"$T/s.err"; rc=$?
+[ "$rc" = 1 ] && [ "$(grep -c . "$T/s.err")" = 1 ] && grep -qi 'timed out' "$T/s.err" && [ ! -s "$T/s.txt" ] &&
+	ok "fleet_http_time_limit ($(cat "$T/s.err"))" || bad fleet_http_time_limit "rc=$rc $(cat "$T/s.err" "$T/s.txt")"
+rm -f "$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
+kill -TERM "$FAKE"; wait "$FAKE" 2>/dev/null || :
