@@ -127,8 +127,14 @@ struct snapshot {
 	struct cpu_ticks *node_ticks; /* [nnodes]: summed over the node's CPUs,
 				       * since boot (nfields 0: unknown) */
 	double (*ns_rate)[NUMASTAT_NKEYS];   /* per second, -1 unknown */
+	/* In the sampler's order (by PID); the views show them in order[]. */
 	struct snap_proc *procs;
 	size_t nprocs, proccap;
+	/* The display order (snapshot_sort): norder indexes into procs. Set
+	 * for this sample only when norder == nprocs (whoever fills procs
+	 * sets norder to 0); else the views show procs as they are. */
+	uint32_t *order;
+	size_t norder, ordercap;
 	/* The sampler whose state the records keep (snap_proc.k), and its
 	 * sample: any other snapshot's records start afresh. */
 	const void *kept_by;
@@ -181,6 +187,18 @@ enum { SNAP_KB_NODE, SNAP_KB_ANON, SNAP_KB_FILE, SNAP_KB_HUGE, SNAP_KB_POL };
 static inline int64_t *snap_kb(const struct snap_proc *p, size_t nnodes, int which)
 {
 	return p->node_kb + (size_t)which * (nnodes ? nnodes : 1);
+}
+
+/* The i-th process in display order (i < nprocs): through the order
+ * snapshot_sort made, or procs' own order when it made none. */
+static inline const struct snap_proc *snapshot_row(const struct snapshot *s, size_t i)
+{
+	return s->norder == s->nprocs && s->order ? &s->procs[s->order[i]] : &s->procs[i];
+}
+/* The same as an index into procs. */
+static inline size_t snapshot_row_index(const struct snapshot *s, size_t i)
+{
+	return s->norder == s->nprocs && s->order ? s->order[i] : i;
 }
 
 /* p's threads (info.thr_n of them, NULL none) in the sample's list. */

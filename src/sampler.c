@@ -305,9 +305,9 @@ static bool filter_keeps(void *ctx, const struct proc_info *p)
 	return keep;
 }
 
-/* The records as the last tick of this sampler left them, back in PID
- * order (the views sort them), for the scan to keep (proc_list); a
- * snapshot this sampler did not tick last starts afresh. */
+/* The records as the last tick of this sampler left them, in PID order
+ * (the views sort an index, snapshot.order), for the scan to keep
+ * (proc_list); a snapshot this sampler did not tick last starts afresh. */
 static void take_back(struct sampler *s, struct snapshot *snap)
 {
 	struct proc_list *pl = &snap->plist;
@@ -316,11 +316,6 @@ static void take_back(struct sampler *s, struct snapshot *snap)
 		return;
 	}
 	pl->n = snap->nprocs;
-	for (size_t i = 1; i < snap->nprocs; i++)
-		if (snap->procs[i].info.pid <= snap->procs[i - 1].info.pid) {
-			qsort(snap->procs, snap->nprocs, sizeof(*snap->procs), by_info_pid);
-			break;
-		}
 }
 
 /* The last tick's record of process i (what it kept) before this tick's
@@ -353,6 +348,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	snap->kept_by = NULL;          /* until this tick's records are whole */
 	s->kept_ok = false;
 	snap->nprocs = 0;
+	snap->norder = 0;             /* the views' order is of the last tick */
 	memset(&snap->nm_stats, 0, sizeof(snap->nm_stats));
 	/* Warming up: never-read processes first, on the warm-up budget. */
 	struct nmsched_config cfg = s->cfg;
