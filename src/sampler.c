@@ -93,7 +93,8 @@ void sampler_free(struct sampler *s)
 	sampler_access_free(s);
 	sampler_kernel_free(s);
 	sampler_thread_free(s);
-	free(s->rows.kb);
+	free(s->kept.v);
+	free(s->kept.kb);
 	free(s->sched);
 	free(s->order);
 	free(s->prio);
@@ -277,7 +278,7 @@ static int visit_proc(void *ctx, size_t i, enum nmsched_how how)
 	struct sampler *s = ctx;
 	struct snap_proc *sp = &s->cur_snap->procs[i];
 	if (how == NMSCHED_SAMPLE)
-		sampler_read_sampled(s, sp);
+		sampler_read_sampled(s, sp, sampler_kept_at(s, i));
 	else
 		sampler_read_numa_maps(s, sp);
 	sp->nm_fresh = true;
@@ -327,7 +328,7 @@ static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	*old = *sp;
 	memset(sp, 0, sizeof(*sp));
 	sp->info = old->info;
-	sp->k = old->k;
+	sp->kept_slot = old->kept_slot;
 	/* The kB arrays are the kept row (aligned to the list): the last
 	 * result, which a read this tick replaces. */
 	int64_t *base = sampler_kb_row(s, i);
@@ -338,7 +339,8 @@ static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	sp->nm_age_s = -1;
 	sp->cgroup_idx = -1;
 	sp->policy = sp->pol_top = "";
-	if (sp->k.valid && sp->k.have)
+	const struct sampler_kept *k = sampler_kept_at(s, i);
+	if (k->valid && k->have)
 		sampler_result_restore(sp, old);
 }
 
