@@ -37,8 +37,10 @@ struct sort_key {
 /* The key a sort of s uses: key, or for heat_default the heat's column
  * once s has heat (descending). */
 struct sort_key col_sort_effective(const struct sort_key *key, const struct snapshot *s);
-/* Sort by the key (col_compare: unknown values last in both directions,
- * ties by resident memory, largest first, then PID). */
+/* The display order by the key (col_compare: unknown values last in both
+ * directions, ties by resident memory, largest first, then PID) into
+ * s->order, read through snapshot_row; s->procs is left in its order (the
+ * sampler's, by PID). Out of memory: procs' own order. */
 void snapshot_sort(struct snapshot *s, const struct sort_key *key);
 
 /* How a cell is formatted: batch text (kB as integers, comm) or the

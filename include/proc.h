@@ -73,7 +73,8 @@ struct proc_list {
 	 * scan; when it is still in PID order at the next one, the element
 	 * of a process listed both times keeps its bytes (moved to its new
 	 * index): the caller's own per-process state past the proc_info
-	 * needs no second array, and the live backend's kept numbers are
+	 * moves with it (the sampler's slot in its own array,
+	 * snap_proc.kept_slot), and the live backend's kept numbers are
 	 * the proc_info itself. A new process's element is zeroed, and so
 	 * are the caller's bytes of a PID that is now another process
 	 * (another start time). */

@@ -29,26 +29,6 @@ struct snap_sched {
 };
 extern const struct snap_sched snap_sched_unknown;
 
-/* What the sampler keeps of a process from one sample to the next, in
- * the process's own record (the records stay in the sampler's snapshot
- * between samples: see proc_list): the views never read it, and a
- * replayed or copied sample has none (zeroes). */
-struct snap_kept {
-	uint64_t ticks;               /* utime + stime at the previous sample */
-	int64_t rss_prev;             /* RSS then */
-	/* The last placement result (the record's nm fields and kB arrays)
-	 * and what it was read under. */
-	double read_at;               /* monotonic seconds */
-	int64_t cost_rss;             /* RSS when cost was measured */
-	int64_t rss_at;               /* RSS and faults at the read */
-	uint64_t faults_at;
-	float cost;                   /* seconds of the read, -1 unknown */
-	uint32_t vm_gen;              /* the sampler's migration generation then */
-	uint32_t kb_row;              /* its kB arrays in the sampler's pool */
-	bool valid;                   /* seen at the previous sample */
-	bool have;                    /* a result (the fields above are valid) */
-};
-
 /* One process of a sample. 10 000 processes are 10 000 of these: the
  * pointers, then the 64-bit numbers, then the narrow ones, no padding
  * between them; rates and shares are floats (their 7 digits are more
@@ -88,7 +68,12 @@ struct snap_proc {
 	bool huge_unknown;            /* hugetlb pages of unknown size, not counted */
 	bool nm_sampled;              /* estimated from maps + move_pages queries */
 	bool nm_fresh;                /* read in this sample */
-	struct snap_kept k;           /* the sampler's own */
+	/* Where the sampler keeps its own state of the process (its entry
+	 * of the last sample + 1; 0 none): carried with the record by the
+	 * process list (proc_list) and meaningful only to the sampler that
+	 * ticked the snapshot last (kept_by). The views never read it; a
+	 * replayed sample has none. */
+	uint32_t kept_slot;
 };
 
 /* What the numa_maps budget did in one sample. */
@@ -127,10 +112,17 @@ struct snapshot {
 	struct cpu_ticks *node_ticks; /* [nnodes]: summed over the node's CPUs,
 				       * since boot (nfields 0: unknown) */
 	double (*ns_rate)[NUMASTAT_NKEYS];   /* per second, -1 unknown */
+	/* In the sampler's order (by PID); the views show them in order[]. */
 	struct snap_proc *procs;
 	size_t nprocs, proccap;
-	/* The sampler whose state the records keep (snap_proc.k), and its
-	 * sample: any other snapshot's records start afresh. */
+	/* The display order (snapshot_sort): norder indexes into procs. Set
+	 * for this sample only when norder == nprocs (whoever fills procs
+	 * sets norder to 0); else the views show procs as they are. */
+	uint32_t *order;
+	size_t norder, ordercap;
+	/* The sampler that ticked these records last (snap_proc.kept_slot,
+	 * and the last results they show), and its sample: any other
+	 * snapshot's records start afresh. */
 	const void *kept_by;
 	uint64_t kept_seq;
 	int64_t *kb_pool;             /* NM_KB_ARRAYS*nnodes per process */
@@ -181,6 +173,18 @@ enum { SNAP_KB_NODE, SNAP_KB_ANON, SNAP_KB_FILE, SNAP_KB_HUGE, SNAP_KB_POL };
 static inline int64_t *snap_kb(const struct snap_proc *p, size_t nnodes, int which)
 {
 	return p->node_kb + (size_t)which * (nnodes ? nnodes : 1);
+}
+
+/* The i-th process in display order (i < nprocs): through the order
+ * snapshot_sort made, or procs' own order when it made none. */
+static inline const struct snap_proc *snapshot_row(const struct snapshot *s, size_t i)
+{
+	return s->norder == s->nprocs && s->order ? &s->procs[s->order[i]] : &s->procs[i];
+}
+/* The same as an index into procs. */
+static inline size_t snapshot_row_index(const struct snapshot *s, size_t i)
+{
+	return s->norder == s->nprocs && s->order ? s->order[i] : i;
 }
 
 /* p's threads (info.thr_n of them, NULL none) in the sample's list. */

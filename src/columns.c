@@ -228,24 +228,37 @@ int col_compare(const struct snap_proc *a, const struct snap_proc *b,
 struct sort_ctx {
 	struct sort_key k;
 	const struct col_def *d;
+	const struct snap_proc *v;
 };
 
-static int cmp_proc(const void *va, const void *vb, void *ctx)
+static int cmp_row(const void *va, const void *vb, void *ctx)
 {
 	const struct sort_ctx *c = ctx;
-	return compare(va, vb, &c->k, c->d);
+	return compare(&c->v[*(const uint32_t *)va], &c->v[*(const uint32_t *)vb], &c->k, c->d);
 }
 
 void snapshot_sort(struct snapshot *s, const struct sort_key *key)
 {
 	/* glibc's qsort_r (_GNU_SOURCE): the key goes with the call, no
 	 * file-static state. */
+	s->norder = 0;
+	if (s->nprocs > s->ordercap) {
+		size_t cap = s->ordercap;
+		uint32_t *o = buf_grow_array(s->order, &cap, s->nprocs, sizeof(*o));
+		if (!o)
+			return;          /* procs' own order */
+		s->order = o;
+		s->ordercap = cap;
+	}
+	for (size_t i = 0; i < s->nprocs; i++)
+		s->order[i] = (uint32_t)i;
+	s->norder = s->nprocs;
 	if (s->nprocs < 2)
 		return;
-	struct sort_ctx c = { col_sort_effective(key, s), NULL };
+	struct sort_ctx c = { col_sort_effective(key, s), NULL, s->procs };
 	c.k.tiers = &s->nk.tiers;    /* the T<id> values: this sample's tiers */
 	c.d = &cols(c.k.col);
-	qsort_r(s->procs, s->nprocs, sizeof(*s->procs), cmp_proc, &c);
+	qsort_r(s->order, s->nprocs, sizeof(*s->order), cmp_row, &c);
 }
 
 struct sort_key col_sort_effective(const struct sort_key *key, const struct snapshot *s)

@@ -207,7 +207,7 @@ int output_json_write(FILE *f, const struct snapshot *s,
 	json_object_put(root);
 	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
 	for (size_t i = 0; i < rows && !bad; i++) {
-		json_object *p = fields_proc_json(s, &s->procs[i]);
+		json_object *p = fields_proc_json(s, snapshot_row(s, i));
 		const char *pt = json_object_to_json_string_ext(p, JSON_C_TO_STRING_PLAIN);
 		bad = (i > 0 && fputc(',', f) == EOF) || fputs(pt, f) == EOF;
 		json_object_put(p);

@@ -53,7 +53,7 @@ static int per_pid(const struct expo *e, const struct snapshot *s, const struct 
 		return -ENOMEM;
 	size_t n = 0;
 	for (size_t i = 0; i < s->nprocs; i++) {
-		const struct snap_proc *p = &s->procs[i];
+		const struct snap_proc *p = snapshot_row(s, i);
 		if (placed(p) && above(p->remote_kb, m->min_remote))
 			v[n++] = p;
 		else if (placed(p))
@@ -155,8 +155,8 @@ static int per_comm(const struct expo *e, const struct snapshot *s, const struct
 	}
 	size_t n = 0, ng = 0;
 	for (size_t i = 0; i < s->nprocs; i++)
-		if (placed(&s->procs[i]))
-			v[n++] = &s->procs[i];
+		if (placed(snapshot_row(s, i)))
+			v[n++] = snapshot_row(s, i);
 	qsort(v, n, sizeof(*v), by_name);
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || by_name(&v[i - 1], &v[i]) != 0)

@@ -285,7 +285,7 @@ static void proc_table(FILE *f, const struct snapshot *s, const struct output_op
 	proc_line(f, &c, l, NULL);
 	size_t rows = o->max_rows && o->max_rows < s->nprocs ? o->max_rows : s->nprocs;
 	for (size_t i = 0; i < rows; i++)
-		proc_line(f, &c, l, &s->procs[i]);
+		proc_line(f, &c, l, snapshot_row(s, i));
 	col_list_free(&def);
 }
 

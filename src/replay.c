@@ -148,6 +148,7 @@ static void filter(const struct sampler_filter *f, struct snapshot *s)
 			hidden += kt;
 	}
 	s->nprocs = k;
+	s->norder = 0;
 	s->kthreads_hidden += hidden;
 }
 

@@ -93,7 +93,8 @@ void sampler_free(struct sampler *s)
 	sampler_access_free(s);
 	sampler_kernel_free(s);
 	sampler_thread_free(s);
-	free(s->rows.kb);
+	free(s->kept.v);
+	free(s->kept.kb);
 	free(s->sched);
 	free(s->order);
 	free(s->prio);
@@ -277,7 +278,7 @@ static int visit_proc(void *ctx, size_t i, enum nmsched_how how)
 	struct sampler *s = ctx;
 	struct snap_proc *sp = &s->cur_snap->procs[i];
 	if (how == NMSCHED_SAMPLE)
-		sampler_read_sampled(s, sp);
+		sampler_read_sampled(s, sp, sampler_kept_at(s, i));
 	else
 		sampler_read_numa_maps(s, sp);
 	sp->nm_fresh = true;
@@ -305,9 +306,9 @@ static bool filter_keeps(void *ctx, const struct proc_info *p)
 	return keep;
 }
 
-/* The records as the last tick of this sampler left them, back in PID
- * order (the views sort them), for the scan to keep (proc_list); a
- * snapshot this sampler did not tick last starts afresh. */
+/* The records as the last tick of this sampler left them, in PID order
+ * (the views sort an index, snapshot.order), for the scan to keep
+ * (proc_list); a snapshot this sampler did not tick last starts afresh. */
 static void take_back(struct sampler *s, struct snapshot *snap)
 {
 	struct proc_list *pl = &snap->plist;
@@ -316,11 +317,6 @@ static void take_back(struct sampler *s, struct snapshot *snap)
 		return;
 	}
 	pl->n = snap->nprocs;
-	for (size_t i = 1; i < snap->nprocs; i++)
-		if (snap->procs[i].info.pid <= snap->procs[i - 1].info.pid) {
-			qsort(snap->procs, snap->nprocs, sizeof(*snap->procs), by_info_pid);
-			break;
-		}
 }
 
 /* The last tick's record of process i (what it kept) before this tick's
@@ -332,7 +328,7 @@ static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	*old = *sp;
 	memset(sp, 0, sizeof(*sp));
 	sp->info = old->info;
-	sp->k = old->k;
+	sp->kept_slot = old->kept_slot;
 	/* The kB arrays are the kept row (aligned to the list): the last
 	 * result, which a read this tick replaces. */
 	int64_t *base = sampler_kb_row(s, i);
@@ -343,7 +339,8 @@ static void renew_proc(struct sampler *s, struct snapshot *snap, size_t i,
 	sp->nm_age_s = -1;
 	sp->cgroup_idx = -1;
 	sp->policy = sp->pol_top = "";
-	if (sp->k.valid && sp->k.have)
+	const struct sampler_kept *k = sampler_kept_at(s, i);
+	if (k->valid && k->have)
 		sampler_result_restore(sp, old);
 }
 
@@ -353,6 +350,7 @@ static int scan_procs(struct sampler *s, struct snapshot *snap)
 	snap->kept_by = NULL;          /* until this tick's records are whole */
 	s->kept_ok = false;
 	snap->nprocs = 0;
+	snap->norder = 0;             /* the views' order is of the last tick */
 	memset(&snap->nm_stats, 0, sizeof(snap->nm_stats));
 	/* Warming up: never-read processes first, on the warm-up budget. */
 	struct nmsched_config cfg = s->cfg;

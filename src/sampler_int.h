@@ -8,12 +8,34 @@
 #include "sampler.h"
 #include "strpool.h"
 
-/* The kB arrays of the processes' last results: one row
- * (NM_KB_ARRAYS x nnodes) per process, row i for the snapshot's record i
- * after each tick (snap_kept.kb_row), moved with the records. */
-struct kb_rows {
+/* What the sampler keeps of a process from one tick to the next. 56
+ * bytes: the generation and the flags share a word. */
+#define KEPT_GEN_MASK 0x3fffffffu
+struct sampler_kept {
+	uint64_t ticks;               /* utime + stime at the previous tick */
+	int64_t rss_prev;             /* RSS then */
+	/* The last placement result (the record's nm fields and kB row) and
+	 * what it was read under. */
+	double read_at;               /* monotonic seconds */
+	int64_t cost_rss;             /* RSS when cost was measured */
+	int64_t rss_at;               /* RSS and faults at the read */
+	uint64_t faults_at;
+	float cost;                   /* seconds of the read, -1 unknown */
+	uint32_t vm_gen : 30;         /* the migration generation then
+				       * (& KEPT_GEN_MASK) */
+	uint32_t valid : 1;           /* seen at the previous tick */
+	uint32_t have : 1;            /* a result (the fields above are valid) */
+};
+
+/* The sampler's own records of the processes: entry i and kB row i
+ * (NM_KB_ARRAYS x nnodes: the last result's kB arrays) for the
+ * snapshot's record i after each tick. A record finds its entry of the
+ * last tick by snap_proc.kept_slot, which the process list carried with
+ * it (sampler_align_kept). */
+struct kept_rows {
+	struct sampler_kept *v;
 	int64_t *kb;
-	size_t n, cap;                /* rows */
+	size_t n, cap, kbcap;         /* entries; cap and kbcap: allocated */
 };
 
 struct sampler {
@@ -30,10 +52,10 @@ struct sampler {
 	int cur;
 	struct numastat *prev_ns;     /* [nnodes] */
 	size_t *node_counts;          /* [nnodes], scratch for HOME */
-	/* What is kept of each process between ticks is in its record
-	 * (snap_proc.k) in the snapshot this sampler ticked last (kept_seq
-	 * its tick count); their kB arrays here. */
-	struct kb_rows rows;
+	/* What is kept of each process between ticks, aligned with the
+	 * records of the snapshot this sampler ticked last (kept_seq its
+	 * tick count). */
+	struct kept_rows kept;
 	uint64_t kept_seq;
 	bool kept_ok;                 /* the last tick's records are whole */
 	size_t kt_hidden;             /* kernel threads the scan left out */
@@ -82,12 +104,17 @@ struct sampler {
 void sampler_warm_count(struct sampler *s, struct snapshot *snap);
 
 /* sampler_nm.c */
-/* The records' state kept from the last tick (snap_proc.k), checked and
- * their kB rows moved to their new indexes: after the scan and filter,
- * before anything reads k. */
+/* The entries and kB rows kept from the last tick moved to their
+ * records' new indexes (snap_proc.kept_slot), a new process's made
+ * afresh: after the scan and filter, before anything reads them. */
 int sampler_align_kept(struct sampler *s, struct snapshot *snap);
 /* The kB arrays of row i. */
 int64_t *sampler_kb_row(const struct sampler *s, size_t i);
+/* What is kept of the snapshot's record i (after sampler_align_kept). */
+static inline struct sampler_kept *sampler_kept_at(const struct sampler *s, size_t i)
+{
+	return &s->kept.v[i];
+}
 /* The cheap part of process i (CPU%, HOME, its kept result) and what the
  * scheduler needs to know of it; old: its record as the last tick left
  * it. */
@@ -99,12 +126,13 @@ void sampler_result_restore(struct snap_proc *sp, const struct snap_proc *old);
 /* The exact read (numa_maps) and the sampled estimate of one process:
  * its last result replaced. */
 void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp);
-void sampler_read_sampled(struct sampler *s, struct snap_proc *sp);
+void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct sampler_kept *k);
 /* After the reads: kept results' age, REMOTE, and what is kept for the
  * next tick. */
 void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i);
-/* A fresh result of sp kept (snap_proc.k): when, at what cost. */
-void sampler_keep_result(struct sampler *s, struct snap_proc *sp, double cost, int64_t cost_rss);
+/* A fresh result of sp kept in k: when, at what cost. */
+void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct sampler_kept *k,
+			 double cost, int64_t cost_rss);
 /* REMOTE of sp from its placement and HOME. */
 void sampler_set_remote(struct snap_proc *sp);
 /* sampler_why.c: each process's remote cause (snap_proc.why, snap->why) */
@@ -112,7 +140,7 @@ int sampler_why(struct sampler *s, struct snapshot *snap);
 void sampler_why_free(struct sampler *s);
 /* sampler_thr.c: each listed thread's CPU ticks since the previous tick
  * (proc_thread.ran) from the ticks kept of that tick (pl: this tick's
- * list, its records' snap_kept aligned); 0 or -ENOMEM. */
+ * list, the kept entries aligned with it); 0 or -ENOMEM. */
 int sampler_thread_rates(struct sampler *s, struct proc_list *pl);
 void sampler_thread_free(struct sampler *s);
 /* sampler_kernel.c: NUMA balancing, tiers, /proc/PID/sched on a budget */

@@ -17,45 +17,53 @@ static size_t kb_per(const struct sampler *s)
 
 int64_t *sampler_kb_row(const struct sampler *s, size_t i)
 {
-	return s->rows.kb + i * kb_per(s);
+	return s->kept.kb + i * kb_per(s);
 }
 
-static void move_row(struct sampler *s, size_t to, size_t from)
+static void move_kept(struct sampler *s, size_t to, size_t from)
 {
 	size_t per = kb_per(s);
-	memcpy(s->rows.kb + to * per, s->rows.kb + from * per, per * sizeof(int64_t));
+	s->kept.v[to] = s->kept.v[from];
+	memcpy(s->kept.kb + to * per, s->kept.kb + from * per, per * sizeof(int64_t));
 }
 
 int sampler_align_kept(struct sampler *s, struct snapshot *snap)
 {
-	size_t n = snap->plist.n, per = kb_per(s), had = s->rows.n;
+	size_t n = snap->plist.n, per = kb_per(s), had = s->kept.n;
 	struct snap_proc *v = snap->procs;
-	/* Kept only with a row of the last tick (the list zeroed those of a
-	 * PID now another process); the rows' order is the records' (both
-	 * by PID), so a kept record's row moves as a subsequence does. */
-	for (size_t i = 0; i < n; i++) {
-		struct snap_kept *k = &v[i].k;
-		if (k->valid && k->kb_row >= had)
-			*k = (struct snap_kept){ 0 };
+	/* A record keeps an entry of the last tick (the list zeroed the
+	 * slot of a PID now another process); the entries' order is the
+	 * records' (both by PID), so the kept ones move as a subsequence. */
+	for (size_t i = 0; i < n; i++)
+		if (v[i].kept_slot > had)
+			v[i].kept_slot = 0;
+	size_t cap = s->kept.cap, kbcap = s->kept.kbcap;
+	struct sampler_kept *e = buf_grow_array(s->kept.v, &cap, n, sizeof(*e));
+	if (e) {
+		s->kept.v = e;
+		s->kept.cap = cap;
 	}
-	size_t cap = s->rows.cap;
-	int64_t *kb = buf_grow_array(s->rows.kb, &cap, n * per, sizeof(*kb));
-	if (!kb)
+	int64_t *kb = buf_grow_array(s->kept.kb, &kbcap, n * per, sizeof(*kb));
+	if (kb) {
+		s->kept.kb = kb;
+		s->kept.kbcap = kbcap;
+	}
+	if (!e || !kb)
 		return -ENOMEM;
-	s->rows.kb = kb;
-	s->rows.cap = cap;
-	for (size_t i = 0; i < n; i++)          /* those going to a lower row */
-		if (v[i].k.valid && v[i].k.kb_row > i)
-			move_row(s, i, v[i].k.kb_row);
+	for (size_t i = 0; i < n; i++)          /* those going to a lower index */
+		if (v[i].kept_slot && v[i].kept_slot - 1 > i)
+			move_kept(s, i, v[i].kept_slot - 1);
 	for (size_t i = n; i-- > 0;)            /* and to a higher one */
-		if (v[i].k.valid && v[i].k.kb_row < i)
-			move_row(s, i, v[i].k.kb_row);
+		if (v[i].kept_slot && v[i].kept_slot - 1 < i)
+			move_kept(s, i, v[i].kept_slot - 1);
 	for (size_t i = 0; i < n; i++) {
-		if (!v[i].k.valid)
-			memset(s->rows.kb + i * per, 0, per * sizeof(int64_t));
-		v[i].k.kb_row = (uint32_t)i;
+		if (!v[i].kept_slot) {
+			s->kept.v[i] = (struct sampler_kept){ 0 };
+			memset(s->kept.kb + i * per, 0, per * sizeof(int64_t));
+		}
+		v[i].kept_slot = (uint32_t)i + 1;
 	}
-	s->rows.n = n;
+	s->kept.n = n;
 	return 0;
 }
 
@@ -197,10 +205,10 @@ void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp)
 
 /* Placement from maps + move_pages queries; the policy stays as last
  * read from numa_maps (the sampled read cannot see it). */
-void sampler_read_sampled(struct sampler *s, struct snap_proc *sp)
+void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct sampler_kept *k)
 {
 	/* What the last result knew that a sampled read cannot see. */
-	bool had = sp->k.have;
+	bool had = k->have;
 	uint32_t nmaps = had ? sp->nmappings : 0;
 	const char *policy = had && sp->nm == NMS_OK ? sp->policy : "";
 	result_reset(s, sp);
@@ -230,7 +238,7 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
 {
 	struct snap_proc *sp = &snap->procs[i];
 	/* NULL: new (or its PID reused) */
-	const struct snap_kept *e = sp->k.valid ? &sp->k : NULL;
+	const struct sampler_kept *e = sampler_kept_at(s, i)->valid ? sampler_kept_at(s, i) : NULL;
 	sp->home = sampler_home_node(s->topo, snap_threads(snap, sp), sp->info.thr_n,
 				     sp->info.pid, s->node_counts, e ? old->home : -1);
 	/* HOME's history: where it was when it last changed (sticky). */
@@ -248,7 +256,7 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
 		.cached = have,
 		.sampled = have && sp->nm_sampled,
 		.changed = !have || sp->info.rss_kb != e->rss_at ||
-			   faults != e->faults_at || e->vm_gen != s->vm_gen,
+			   faults != e->faults_at || e->vm_gen != (s->vm_gen & KEPT_GEN_MASK),
 		.last_read = have ? e->read_at : -1,
 		.last_cost = have ? e->cost : -1,
 		.cost_rss_kb = have ? e->cost_rss : -1,
@@ -261,12 +269,12 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
 }
 
 /* After the reads: the kept results' age, REMOTE, and what the next tick
- * finds of this one (in the record itself). */
+ * finds of this one (its kept entry). */
 void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i)
 {
 	struct snap_proc *sp = &snap->procs[i];
 	const struct nmsched_proc *q = &s->sched[i];
-	struct snap_kept *k = &sp->k;
+	struct sampler_kept *k = sampler_kept_at(s, i);
 	bool had = k->valid && k->have;
 	k->valid = true;
 	k->ticks = sp->info.utime + sp->info.stime;
@@ -274,7 +282,7 @@ void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i)
 	if (sp->nm_fresh) {
 		/* A sampled read says nothing of the numa_maps cost. */
 		bool full = q->how == NMSCHED_READ;
-		sampler_keep_result(s, sp, full ? q->last_cost : had ? k->cost : -1,
+		sampler_keep_result(s, sp, k, full ? q->last_cost : had ? k->cost : -1,
 				    full ? q->cost_rss_kb : had ? k->cost_rss : -1);
 	} else if (had) {
 		/* Kept: the last result (the record's own), with its age. */
@@ -295,15 +303,15 @@ void sampler_set_remote(struct snap_proc *sp)
 	}
 }
 
-void sampler_keep_result(struct sampler *s, struct snap_proc *sp, double cost, int64_t cost_rss)
+void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct sampler_kept *k,
+			 double cost, int64_t cost_rss)
 {
 	sp->nm_age_s = 0;
-	struct snap_kept *k = &sp->k;
 	k->have = true;
 	k->read_at = s->tick_now;
 	k->cost = (float)cost;
 	k->cost_rss = cost_rss;
 	k->rss_at = sp->info.rss_kb;
 	k->faults_at = sp->info.faults;
-	k->vm_gen = s->vm_gen;
+	k->vm_gen = s->vm_gen & KEPT_GEN_MASK;
 }

@@ -138,11 +138,11 @@ int sampler_thread_rates(struct sampler *s, struct proc_list *pl)
 	size_t o = 0;
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct proc_info *p = proc_list_at(pl, i);
-		/* Seen at the previous tick (what its record kept: the list
-		 * zeroes a reused PID's, proc_list_renew): a thread not seen
+		/* Seen at the previous tick (its kept entry: the list zeroes
+		 * a reused PID's slot, proc_list_renew): a thread not seen
 		 * then was born since, and all its ticks are new. */
-		const struct snap_kept *kept = &((const struct snap_proc *)p)->k;
-		bool seen = pl->elem == sizeof(struct snap_proc) && kept->valid;
+		const struct sampler_kept *kept = i < s->kept.n ? sampler_kept_at(s, i) : NULL;
+		bool seen = kept && kept->valid;
 		struct proc_thread *th = &pl->threads[p->thr_off];
 		/* In ns when every thread's run time is known since then. */
 		bool multi = p->thr_n > 1, by_ns = seen && multi;

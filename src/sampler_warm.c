@@ -61,6 +61,7 @@ int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s)
 		if (t0 - start >= budget_s)
 			break;
 		struct snap_proc *sp = &snap->procs[s->warm_order[done]];
+		struct sampler_kept *k = sampler_kept_at(s, s->warm_order[done]);
 		/* Sampled only where the walk would be long (a small
 		 * process's walk is cheaper than its sampled read). */
 		struct nmsched_proc q = { .rss_kb = sp->info.rss_kb, .last_cost = -1,
@@ -68,13 +69,13 @@ int sampler_warmup(struct sampler *s, struct snapshot *snap, double budget_s)
 		bool sample = s->cfg.can_sample &&
 			      nmsched_predict_read(&q) > s->cfg.sample_over_s;
 		if (sample)
-			sampler_read_sampled(s, sp);
+			sampler_read_sampled(s, sp, k);
 		else
 			sampler_read_numa_maps(s, sp);
 		sp->nm_fresh = true;
 		double dt = s->clock(s->clock_ctx) - t0;
-		sampler_keep_result(s, sp, sample ? -1 : dt, sample ? -1 : sp->info.rss_kb);
-		sp->k.read_at = s->clock(s->clock_ctx);   /* now, not the tick's time */
+		sampler_keep_result(s, sp, k, sample ? -1 : dt, sample ? -1 : sp->info.rss_kb);
+		k->read_at = s->clock(s->clock_ctx);      /* now, not the tick's time */
 		sampler_set_remote(sp);
 		if (sample)
 			snap->nm_stats.sampled++;

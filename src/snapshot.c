@@ -38,6 +38,7 @@ void snapshot_free(struct snapshot *s)
 	if ((void *)s->plist.v == (void *)s->procs)
 		s->plist.v = NULL;      /* one array: the sampler scans into procs */
 	free(s->procs);
+	free(s->order);
 	free(s->kb_pool);
 	free(s->why);
 	free(s->sched);
@@ -219,8 +220,8 @@ size_t snapshot_warnings(const struct snapshot *s,
 				 fsroot_strerror(s->nodes[i].numastat_rc));
 	size_t other = 0, bad = 0, huge = 0;
 	int other_id = -1, other_pid = 0, bad_pid = 0, huge_pid = 0;
-	for (size_t i = 0; i < s->nprocs; i++) {
-		const struct snap_proc *p = &s->procs[i];
+	for (size_t i = 0; i < s->nprocs; i++) {      /* the first shown */
+		const struct snap_proc *p = snapshot_row(s, i);
 		if (p->nm != NMS_OK)
 			continue;
 		if (p->unknown_node_kb > 0 && other++ == 0)

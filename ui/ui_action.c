@@ -127,7 +127,7 @@ void ui_action_open_at(struct ui *u, bool migrate, int node_idx, const char *adv
 	actjob_init(&a->job, u->se.root, &u->se.topo);
 	size_t kthreads = 0;
 	for (size_t i = 0; i < u->snap.nprocs; i++) {
-		const struct snap_proc *p = &u->snap.procs[i];
+		const struct snap_proc *p = snapshot_row(&u->snap, i);
 		if (u->ntagged ? !ui_is_tagged(u, p) : p != sel)
 			continue;
 		/* A kernel thread's memory and CPUs are the kernel's. */

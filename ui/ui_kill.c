@@ -40,7 +40,7 @@ void ui_kill_open(struct ui *u)
 		return;
 	int gone = 0, last = 0;
 	for (size_t i = 0; i < u->snap.nprocs && u->kill.n < want; i++) {
-		const struct snap_proc *p = &u->snap.procs[i];
+		const struct snap_proc *p = snapshot_row(&u->snap, i);
 		if (u->ntagged ? !ui_is_tagged(u, p) : p != sel)
 			continue;
 		struct action_target *t = &u->kill.tg[u->kill.n];

@@ -119,25 +119,26 @@ static void tree_rows(struct ui *u)
 	struct tree_frame *st = malloc((n + 1) * sizeof(*st));
 	if (!kids || !pids || !used || !st)
 		goto out;
+	/* By position in the display order (snapshot_row): siblings in it. */
 	for (size_t i = 0; i < n; i++) {
-		kids[i] = (struct tree_kid){ s->procs[i].info.ppid, i };
-		pids[i] = (struct tree_kid){ s->procs[i].info.pid, i };
+		kids[i] = (struct tree_kid){ snapshot_row(s, i)->info.ppid, i };
+		pids[i] = (struct tree_kid){ snapshot_row(s, i)->info.pid, i };
 	}
 	if (n) {
 		qsort(kids, n, sizeof(*kids), cmp_kid);
 		qsort(pids, n, sizeof(*pids), cmp_kid);
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct snap_proc *p = &s->procs[i];
+		const struct snap_proc *p = snapshot_row(s, i);
 		/* Roots: processes whose parent is not in the list, or not
 		 * shown (the filter left it out: its children move up). */
 		if (used[i] || !row_wanted(u, p))
 			continue;
 		size_t par = kids_of(pids, n, p->info.ppid);
-		if (par < n && pids[par].ppid == p->info.ppid && row_wanted(u, &s->procs[pids[par].idx]))
+		if (par < n && pids[par].ppid == p->info.ppid && row_wanted(u, snapshot_row(s, pids[par].idx)))
 			continue;
 		used[i] = true;
-		u->rows[u->nrows] = (uint32_t)i;
+		u->rows[u->nrows] = (uint32_t)snapshot_row_index(s, i);
 		u->depth[u->nrows++] = 0;
 		size_t top = 0;
 		st[top++] = (struct tree_frame){ kids_of(kids, n, p->info.pid), p->info.pid, 1 };
@@ -148,11 +149,11 @@ static void tree_rows(struct ui *u)
 				continue;
 			}
 			size_t c = kids[f->next++].idx;
-			const struct snap_proc *q = &s->procs[c];
+			const struct snap_proc *q = snapshot_row(s, c);
 			if (used[c] || !row_wanted(u, q))
 				continue;       /* (one not shown is a root itself) */
 			used[c] = true;
-			u->rows[u->nrows] = (uint32_t)c;
+			u->rows[u->nrows] = (uint32_t)snapshot_row_index(s, c);
 			u->depth[u->nrows++] = f->depth;
 			if (top < n)
 				st[top++] = (struct tree_frame){ kids_of(kids, n, q->info.pid), q->info.pid,
@@ -229,8 +230,8 @@ void ui_rebuild_rows(struct ui *u)
 		tree_rows(u);
 	} else {
 		for (size_t i = 0; i < s->nprocs; i++)
-			if (row_wanted(u, &s->procs[i]))
-				u->rows[u->nrows++] = (uint32_t)i;
+			if (row_wanted(u, snapshot_row(s, i)))
+				u->rows[u->nrows++] = (uint32_t)snapshot_row_index(s, i);
 	}
 	if (u->threads)
 		add_thread_rows(u);

@@ -72,7 +72,8 @@ void ui_tag_tree(struct ui *u, const struct snap_proc *root)
 	 * process is not a child. */
 	for (size_t k = 0; k < nlist; k++) {
 		const struct proc_info *pa = &u->snap.procs[list[k]].info;
-		for (size_t i = 0; i < n; i++) {
+		for (size_t r = 0; r < n; r++) {       /* in display order */
+			size_t i = snapshot_row_index(&u->snap, r);
 			const struct proc_info *c = &u->snap.procs[i].info;
 			if (!seen[i] && c->ppid == pa->pid && c->starttime >= pa->starttime) {
 				seen[i] = true;

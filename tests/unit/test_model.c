@@ -102,31 +102,32 @@ static void sort_unknown_last(void)
 	CHECK(k.descending);
 	snapshot_sort(&s, &k);
 	/* 500, then the two 100s by PID, then the unknown. */
-	CHECK_EQ_INT(p[0].info.pid, 5);
-	CHECK_EQ_INT(p[1].info.pid, 2);
-	CHECK_EQ_INT(p[2].info.pid, 7);
-	CHECK_EQ_INT(p[3].info.pid, 3);
+	CHECK_EQ_INT(snapshot_row(&s, 0)->info.pid, 5);
+	CHECK_EQ_INT(snapshot_row(&s, 1)->info.pid, 2);
+	CHECK_EQ_INT(snapshot_row(&s, 2)->info.pid, 7);
+	CHECK_EQ_INT(snapshot_row(&s, 3)->info.pid, 3);
 	k.descending = false;
 	snapshot_sort(&s, &k);
-	CHECK_EQ_INT(p[0].info.pid, 2);
-	CHECK_EQ_INT(p[3].info.pid, 3);   /* unknown still last */
+	CHECK_EQ_INT(snapshot_row(&s, 0)->info.pid, 2);
+	CHECK_EQ_INT(snapshot_row(&s, 3)->info.pid, 3);   /* unknown still last */
 	CHECK_EQ_INT(col_parse_sort(&t, "pid", &k), 0);
 	CHECK(!k.descending);
 	snapshot_sort(&s, &k);
-	CHECK_EQ_INT(p[0].info.pid, 2);
-	CHECK_EQ_INT(p[3].info.pid, 7);
+	CHECK_EQ_INT(snapshot_row(&s, 0)->info.pid, 2);
+	CHECK_EQ_INT(snapshot_row(&s, 3)->info.pid, 7);
 	CHECK_EQ_INT(col_parse_sort(&t, "cpu%", &k), 0);
 	snapshot_sort(&s, &k);
-	CHECK_EQ_INT(p[3].info.pid, 7);   /* unknown CPU% last */
+	CHECK_EQ_INT(snapshot_row(&s, 3)->info.pid, 7);   /* unknown CPU% last */
 	CHECK_EQ_INT(col_parse_sort(&t, "N1", &k), 0);
 	CHECK_EQ_INT(k.node, 1);
 	snapshot_sort(&s, &k);
-	CHECK_EQ_INT(p[3].info.pid, 3);   /* no perm: no node value */
+	CHECK_EQ_INT(snapshot_row(&s, 3)->info.pid, 3);   /* no perm: no node value */
 	CHECK_EQ_INT(col_parse_sort(&t, "command", &k), 0);
 	snapshot_sort(&s, &k);
-	CHECK_EQ_STR(p[0].info.comm, "c1");
+	CHECK_EQ_STR(snapshot_row(&s, 0)->info.comm, "c1");
 	CHECK_EQ_INT(col_parse_sort(&t, "N9", &k), -ENOENT);
 	CHECK_EQ_INT(col_parse_sort(&t, "bogus", &k), -EINVAL);
+	free(s.order);
 	topology_free(&t);
 }
 

@@ -25,7 +25,7 @@ static int emit(void *ctx, const struct snapshot *s, double wall_s, double cpu_s
 		e->sorted = false;
 	/* Sorted by PID ascending, as the key asks. */
 	for (size_t i = 1; i < s->nprocs; i++)
-		if (s->procs[i - 1].info.pid > s->procs[i].info.pid)
+		if (snapshot_row(s, i - 1)->info.pid > snapshot_row(s, i)->info.pid)
 			e->sorted = false;
 	if (e->calls == e->stop_at)
 		*e->stop = 1;

@@ -148,31 +148,32 @@ static void sort_order(void)
 	struct sort_key k;
 	CHECK_EQ_INT(col_parse_sort(NULL, "T100", &k), 0);
 	snapshot_sort(&s, &k);
-	CHECK_EQ_INT(p[0].info.pid, 13);
-	CHECK_EQ_INT(p[1].info.pid, 11);
-	CHECK_EQ_INT(p[2].info.pid, 14);
-	CHECK_EQ_INT(p[3].info.pid, 12);     /* unknown last */
+	CHECK_EQ_INT(snapshot_row(&s, 0)->info.pid, 13);
+	CHECK_EQ_INT(snapshot_row(&s, 1)->info.pid, 11);
+	CHECK_EQ_INT(snapshot_row(&s, 2)->info.pid, 14);
+	CHECK_EQ_INT(snapshot_row(&s, 3)->info.pid, 12);     /* unknown last */
 	k.descending = false;
 	snapshot_sort(&s, &k);
-	CHECK_EQ_INT(p[0].info.pid, 14);
-	CHECK_EQ_INT(p[1].info.pid, 11);
-	CHECK_EQ_INT(p[2].info.pid, 13);
-	CHECK_EQ_INT(p[3].info.pid, 12);     /* still last */
+	CHECK_EQ_INT(snapshot_row(&s, 0)->info.pid, 14);
+	CHECK_EQ_INT(snapshot_row(&s, 1)->info.pid, 11);
+	CHECK_EQ_INT(snapshot_row(&s, 2)->info.pid, 13);
+	CHECK_EQ_INT(snapshot_row(&s, 3)->info.pid, 12);     /* still last */
 	/* The fastest tier: 14 (5), 11 (1), 13 (0), 12 unknown. */
 	CHECK_EQ_INT(col_parse_sort(NULL, "t4", &k), 0);
 	snapshot_sort(&s, &k);
-	CHECK_EQ_INT(p[0].info.pid, 14);
-	CHECK_EQ_INT(p[1].info.pid, 11);
-	CHECK_EQ_INT(p[2].info.pid, 13);
-	CHECK_EQ_INT(p[3].info.pid, 12);
+	CHECK_EQ_INT(snapshot_row(&s, 0)->info.pid, 14);
+	CHECK_EQ_INT(snapshot_row(&s, 1)->info.pid, 11);
+	CHECK_EQ_INT(snapshot_row(&s, 2)->info.pid, 13);
+	CHECK_EQ_INT(snapshot_row(&s, 3)->info.pid, 12);
 	/* A tier the sample lacks: every value unknown, ties by PID. */
 	CHECK_EQ_INT(col_parse_sort(NULL, "T5", &k), 0);
 	snapshot_sort(&s, &k);
 	for (int i = 0; i < 4; i++)
-		CHECK_EQ_INT(p[i].info.pid, 11 + i);
+		CHECK_EQ_INT(snapshot_row(&s, i)->info.pid, 11 + i);
 	/* The comparison alone, without a model: unknown on both sides. */
 	struct sort_key bare = { COL_TIER, 4, true, NULL, false };
 	CHECK_EQ_INT(col_compare(&p[0], &p[1], &bare), -1);   /* by PID */
+	free(s.order);
 	tiers_free(&s.nk.tiers);
 }
 
