@@ -339,6 +339,15 @@ echo "fleet_token_file=$T/token" >"$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
 rm -f "$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
 
 # --- d. an exporter dies: its host is said, up 0; the others still read ----
+# A stopped host's last sample is found at the query's 10 s steps over the
+# last hour: the host is killed once one step has seen it (30 s at most).
+i=0
+while [ $i -lt 30 ]; do
+	curl -s "$PU/api/v1/query" --data-urlencode \
+		"query=max_over_time(timestamp(numatop_build_info{instance=\"127.0.0.1:$PORT_c\"})[1h:10s])" |
+		grep -q '"value"' && break
+	sleep 1; i=$((i + 1))
+done
 kill -TERM "$PID_c"; wait "$PID_c" 2>/dev/null
 i=0
 while [ $i -lt 60 ]; do
