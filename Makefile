@@ -261,7 +261,7 @@ ASAN_CI_SKIP := test_terminal.sh test_tui_setup.sh test_settings.sh test_signals
                 test_manynodes.sh test_churn.sh test_tui.sh test_action_safety.sh test_tui_wrap.sh \
                 test_screenshots.sh test_record.sh test_prom_access.sh test_warmup.sh \
                 test_prometheus.sh test_tui_culprit.sh test_completion.sh test_fixture_runs.sh \
-                test_fleet.sh test_prom_rules.sh
+                test_fleet.sh test_prom_rules.sh test_tiers.sh test_capture.sh
 
 asan-ci: deps
 	$(MAKE) asan ASAN_SKIP="$(ASAN_SKIP) $(ASAN_CI_SKIP)"
