@@ -63,7 +63,5 @@ json_object *fields_proc_json(const struct snapshot *s, const struct snap_proc *
 /* Rebuild p from its recorded object o (p's kB arrays at kb): 0, -EINVAL
  * or -ENOMEM. */
 int fields_proc_read(struct snapshot *s, json_object *o, struct snap_proc *p, int64_t *kb);
-/* The recorded object's values in their ranges: 0 or -EINVAL. */
-int fields_proc_check(json_object *o);
 
 #endif
