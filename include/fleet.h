@@ -10,8 +10,12 @@
 #ifndef NUMATOP_FLEET_H
 #define NUMATOP_FLEET_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+struct proc_field;
+struct node_field;
 
 /* --- the answer of /api/v1/query (a pure parser) --------------------------- */
 
@@ -129,6 +133,24 @@ void fleet_sort(struct fleet *f);
 /* Fold query q's answer into f: hosts it names are added. 0 or -ENOMEM. */
 int fleet_merge(struct fleet *f, enum fleet_query q, const struct fleet_answer *a);
 
+/* --- the hosts table's columns: the batch text and the Fleet screen --------- */
+
+struct fleet_col {
+	const char *hdr;
+	int w;                      /* < 0: left-aligned */
+	int drop;                   /* left out first when narrow (1 ..); 0 never */
+	const char *desc;           /* for the help and docs/fleet.md */
+	/* The sort value (false: unknown, last), or NULL: by the cell's text. */
+	bool (*num)(const struct fleet_host *h, double *v);
+	/* The cell, control characters stripped (sanitize.h). */
+	void (*cell)(const struct fleet_host *h, char *out, size_t n);
+};
+extern const struct fleet_col fleet_cols[];
+extern const size_t fleet_ncols;
+enum { FLEET_COL_REMOTE = 4, FLEET_COL_HOTREM = 5, FLEET_COL_USED = 12, FLEET_COL_LABELS = 13 };
+/* a before b (< 0), after, or the same (0) by column c, unknown last. */
+int fleet_col_cmp(size_t c, const struct fleet_host *a, const struct fleet_host *b);
+
 /* --- the client --------------------------------------------------------------- */
 
 struct fleet_config {
@@ -137,10 +159,19 @@ struct fleet_config {
 	const char *token_file;     /* bearer token, or NULL */
 	const char *basic_auth_file;  /* "user:password", or NULL */
 	double timeout_s;           /* per request (0: FLEET_TIMEOUT_S) */
+	const atomic_bool *cancel;  /* NULL, or: set, a request under way ends
+				     * (-ECANCELED; a monitor that quits) */
 };
 #define FLEET_TIMEOUT_S 5.0
 
 struct fleet_client;
+struct settings;
+
+/* c from the options (url: --fleet's, "" or NULL: the settings' fleet=;
+ * match: --fleet-match, NULL: the settings') and the settings file's
+ * fleet keys (st may be NULL). c's strings point into url, match, st. */
+void fleet_config_from(struct fleet_config *c, const char *url, const char *match,
+		       const struct settings *st);
 
 /* A client of the server c names (c's strings are copied). 0, -EINVAL
  * (no URL, a matcher that is not one: msg says it), -ENOMEM, or the
@@ -153,5 +184,69 @@ void fleet_close(struct fleet_client *cl);
  * first query's error (-EHOSTUNREACH and the like: f->errors says it),
  * -ENOENT: the server answered and no numatop series matched. */
 int fleet_refresh(struct fleet_client *cl, struct fleet *f);
+/* The time the refreshes and host views ask about (Unix seconds, as
+ * Prometheus' time parameter); 0: now, the default. */
+void fleet_set_time(struct fleet_client *cl, double at);
+
+/* --- one host: its nodes and processes from its exporter's series ------------ */
+
+/* A process column the host's series carry: a row of the process
+ * catalogue (fields_proc.h) with a per-process gauge and a column. */
+enum fleet_unit { FU_BYTES, FU_RATIO, FU_NUMBER };
+struct fleet_view_col {
+	const struct proc_field *f;
+	long node;                  /* a per-node column: the node id; else -1 */
+	enum fleet_unit unit;       /* as the gauge's name says (_bytes, _ratio) */
+};
+
+struct fleet_view_proc {
+	long pid;                   /* -1: not a number */
+	char comm[64], user[32];
+	double *v;                  /* [ncols]: NAN unknown */
+	double remote_bytes;        /* the REMOTE column's, NAN unknown */
+	float *hist;                /* [nhist] remote bytes over the hour, NAN gaps */
+};
+
+/* A per-node column: a row of node_fields (node_fields.h) exported as a gauge. */
+struct fleet_view_node {
+	long id;
+	double *v;                  /* [nnodecols]: NAN unknown */
+	float *used_hist;           /* [nhist] memory used over the hour */
+};
+
+/* The series that the view draws over the last hour (range queries). */
+#define FLEET_VIEW_RANGE_S 3600.0
+#define FLEET_VIEW_STEP_S 60.0
+
+struct fleet_view {
+	char *instance;
+	double at;                  /* the time asked about (0: now) */
+	struct fleet_view_col *cols;
+	size_t ncols;
+	const struct node_field **nodecols;
+	size_t nnodecols;
+	struct fleet_view_node *nodes;  /* by id */
+	size_t nnodes;
+	struct fleet_view_proc *procs;  /* by remote bytes, largest first */
+	size_t nprocs;
+	size_t nhist;               /* points of each hour's series */
+	double hist_end;            /* the last point's time */
+	float *remote_hist, *hot_remote_hist;   /* [nhist] the host's sums */
+	double remote_bytes, hot_remote_bytes, hot_slow_bytes;   /* NAN unknown */
+	double processes, below_min;   /* the exporter's counts, NAN unknown */
+	struct fleet_error errors[3];
+	size_t nerrors;
+	size_t nqueries;
+};
+
+/* The host whose instance label is instance, at the client's time: its
+ * nodes and processes (one instant query) and the hour before (two range
+ * queries). v is freed and filled again. 0 when the instant query
+ * answered (v->errors: the range queries that did not); else its error
+ * (v->errors says it); -ENOENT: no series of that instance. */
+int fleet_view_read(struct fleet_client *cl, const char *instance, struct fleet_view *v);
+void fleet_view_free(struct fleet_view *v);
+/* Column k's name as the monitor's header says it ("N1", "REMOTE"). */
+void fleet_view_col_name(const struct fleet_view *v, size_t k, char *out, size_t n);
 
 #endif

@@ -5,6 +5,7 @@
  *   sort=REMOTE  sort_descending=1  columns=PID,USER,HOME,...
  *   show_nodes=1  show_heatmap=1  heatmap_layer=slit  delay=2
  *   kernel_threads=0  tree=0
+ *   fleet=http://prometheus:9090 (--fleet alone reads it)
  *   fleet_match={job="numa"}  fleet_token_file=/etc/numatop-tui/token
  *   fleet_basic_auth_file=...  fleet_timeout=5
  *
@@ -34,6 +35,7 @@ struct settings {
 	double delay;
 	/* The fleet client (--fleet): its label matcher, and its credentials
 	 * as files only (a bearer token; user:password for basic auth). */
+	char fleet[512];            /* the Prometheus server's URL */
 	char fleet_match[512];
 	char fleet_token_file[512], fleet_basic_auth_file[512];
 	double fleet_timeout;

@@ -13,14 +13,18 @@
 #include <string.h>
 
 #include "buf.h"
+#include "settings.h"
 
-struct fleet_client {
-	struct fleet_http http;
-	char *match;
-	bool recorded;              /* the last refresh read the recorded series */
-	struct buf body;
-	char promql[16384];
-};
+void fleet_config_from(struct fleet_config *c, const char *url, const char *match,
+		       const struct settings *st)
+{
+	memset(c, 0, sizeof(*c));
+	c->url = url && *url ? url : st && st->fleet[0] ? st->fleet : NULL;
+	c->match = match ? match : st && st->fleet_match[0] ? st->fleet_match : NULL;
+	c->token_file = st && st->fleet_token_file[0] ? st->fleet_token_file : NULL;
+	c->basic_auth_file = st && st->fleet_basic_auth_file[0] ? st->fleet_basic_auth_file : NULL;
+	c->timeout_s = st && st->fleet_timeout > 0 ? st->fleet_timeout : FLEET_TIMEOUT_S;
+}
 
 void fleet_close(struct fleet_client *cl)
 {
@@ -50,7 +54,7 @@ int fleet_open(const struct fleet_config *c, struct fleet_client **out, char *ms
 	*out = NULL;
 	msg[0] = '\0';
 	if (!c->url || !*c->url) {
-		snprintf(msg, n, "no Prometheus URL (--fleet URL)");
+		snprintf(msg, n, "no Prometheus URL: --fleet URL, or fleet=URL in the settings file");
 		return -EINVAL;
 	}
 	if (strncmp(c->url, "http://", 7) != 0 && strncmp(c->url, "https://", 8) != 0) {
@@ -69,6 +73,7 @@ int fleet_open(const struct fleet_config *c, struct fleet_client **out, char *ms
 	cl->http.url = strdup(c->url);
 	cl->match = strdup(c->match ? c->match : "");
 	cl->http.timeout_s = c->timeout_s > 0 ? c->timeout_s : FLEET_TIMEOUT_S;
+	cl->http.cancel = c->cancel;
 	if (!cl->http.url || !cl->match || fleet_http_init()) {
 		fleet_close(cl);
 		return -ENOMEM;
@@ -101,41 +106,72 @@ static void say(struct fleet *f, enum fleet_query q, int err, const char *fmt, .
 	va_end(ap);
 }
 
+void fleet_set_time(struct fleet_client *cl, double at)
+{
+	cl->at = at > 0 ? at : 0;
+}
+
+void fleet_time_param(const struct fleet_client *cl, char *out, size_t n)
+{
+	if (cl->at > 0)
+		snprintf(out, n, "&time=%.3f", cl->at);
+	else if (n)
+		out[0] = '\0';
+}
+
+int fleet_ask(struct fleet_client *cl, const char *api, const char *promql, const char *params,
+	      struct fleet_answer *a, char *msg, size_t n)
+{
+	char err[256];
+	long status = 0;
+	const char *url = cl->http.url;
+	memset(a, 0, sizeof(*a));
+	int rc = fleet_http_query(&cl->http, api, promql, params, &cl->body, &status, err, sizeof(err));
+	if (rc == -ECANCELED) {
+		snprintf(msg, n, "cancelled");
+		return rc;
+	}
+	if (rc) {
+		snprintf(msg, n, "cannot reach %s: %s", url, err);
+		return rc;
+	}
+	rc = fleet_answer_parse(cl->body.data ? cl->body.data : "", cl->body.len, a);
+	if (rc == -EPROTO)
+		snprintf(msg, n, "%s refused the query (HTTP %ld): %.200s", url, status, a->error);
+	else if (rc == -EINVAL)
+		snprintf(msg, n, "%s is not a Prometheus server (HTTP %ld, not an answer of its query API)",
+			 url, status);
+	else if (rc)
+		snprintf(msg, n, "out of memory");
+	return rc;
+}
+
 /* One query: 0 (folded into f), or its error said in f->errors. */
 static int ask(struct fleet_client *cl, struct fleet *f, enum fleet_query q, bool *reached)
 {
-	char *promql = cl->promql, err[256];
-	long status = 0;
-	const char *url = cl->http.url;
+	char *promql = cl->promql, msg[320], tp[64];
 	int rc = fleet_query_build(q, cl->match, cl->recorded, promql, sizeof(cl->promql));
 	if (rc) {
 		say(f, q, rc, "the query is too long");
 		return rc;
 	}
 	f->nqueries++;
-	rc = fleet_http_query(&cl->http, promql, &cl->body, &status, err, sizeof(err));
-	if (rc) {
-		say(f, q, rc, "cannot reach %s: %s", url, err);
-		return rc;
-	}
-	*reached = true;
+	fleet_time_param(cl, tp, sizeof(tp));
 	struct fleet_answer a;
-	rc = fleet_answer_parse(cl->body.data ? cl->body.data : "", cl->body.len, &a);
-	if (rc == -EPROTO) {
-		say(f, q, rc, "%s refused the query (HTTP %ld): %.200s", url, status, a.error);
-	} else if (rc == -EINVAL) {
-		say(f, q, rc, "%s is not a Prometheus server (HTTP %ld, not an answer of its query API)",
-		    url, status);
-	} else if (rc == 0 && a.type != FR_VECTOR) {
-		say(f, q, -EINVAL, "%s answered a query with another result than a vector", url);
+	rc = fleet_ask(cl, "query", promql, tp, &a, msg, sizeof(msg));
+	if (rc != -EHOSTUNREACH && rc != -ETIMEDOUT && rc != -EIO && rc != -ECANCELED)
+		*reached = true;
+	if (rc == 0 && a.type != FR_VECTOR) {
 		rc = -EINVAL;
+		snprintf(msg, sizeof(msg), "%s answered a query with another result than a vector",
+			 cl->http.url);
 	} else if (rc == 0) {
 		rc = fleet_merge(f, q, &a);
 		if (rc)
-			say(f, q, rc, "out of memory");
-	} else {
-		say(f, q, rc, "out of memory");
+			snprintf(msg, sizeof(msg), "out of memory");
 	}
+	if (rc)
+		say(f, q, rc, "%s", msg);
 	fleet_answer_free(&a);
 	return rc;
 }

@@ -43,6 +43,14 @@ static size_t body(char *p, size_t size, size_t nmemb, void *ud)
 	return buf_append(b, p, n) ? 0 : n;
 }
 
+/* libcurl's progress callback: non-zero ends the transfer. */
+static int progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+	(void)dt, (void)dn, (void)ut, (void)un;
+	const struct fleet_http *h = ud;
+	return h->cancel && atomic_load(h->cancel);
+}
+
 static int once(struct fleet_http *h, const char *url, struct buf *out, long *status, char *err,
 		size_t n)
 {
@@ -69,6 +77,11 @@ static int once(struct fleet_http *h, const char *url, struct buf *out, long *st
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "numatop-tui/" NUMATOP_VERSION);
+	if (h->cancel) {
+		curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, progress);
+		curl_easy_setopt(c, CURLOPT_XFERINFODATA, h);
+		curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	}
 	if (h->userpwd[0]) {
 		curl_easy_setopt(c, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
 		curl_easy_setopt(c, CURLOPT_USERPWD, h->userpwd);
@@ -82,13 +95,13 @@ static int once(struct fleet_http *h, const char *url, struct buf *out, long *st
 	if (rc == CURLE_OK)
 		return 0;
 	snprintf(err, n, "%s", ebuf[0] ? ebuf : curl_easy_strerror(rc));
-	return rc == CURLE_OPERATION_TIMEDOUT ? -ETIMEDOUT :
+	return rc == CURLE_ABORTED_BY_CALLBACK ? -ECANCELED : rc == CURLE_OPERATION_TIMEDOUT ? -ETIMEDOUT :
 	       rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ? -EHOSTUNREACH :
 	       rc == CURLE_OUT_OF_MEMORY ? -ENOMEM : -EIO;
 }
 
-int fleet_http_query(struct fleet_http *h, const char *promql, struct buf *out, long *status,
-		     char *err, size_t n)
+int fleet_http_query(struct fleet_http *h, const char *api, const char *promql, const char *params,
+		     struct buf *out, long *status, char *err, size_t n)
 {
 	CURL *c = curl_easy_init();
 	if (!c)
@@ -100,13 +113,13 @@ int fleet_http_query(struct fleet_http *h, const char *promql, struct buf *out, 
 	size_t ul = strlen(h->url);
 	while (ul && h->url[ul - 1] == '/')
 		ul--;
-	size_t len = ul + strlen(q) + 32;
+	size_t len = ul + strlen(api) + strlen(q) + strlen(params) + 32;
 	char *url = malloc(len);
 	if (!url) {
 		curl_free(q);
 		return -ENOMEM;
 	}
-	snprintf(url, len, "%.*s/api/v1/query?query=%s", (int)ul, h->url, q);
+	snprintf(url, len, "%.*s/api/v1/%s?query=%s%s", (int)ul, h->url, api, q, params);
 	curl_free(q);
 	int rc = 0;
 	for (int attempt = 0; attempt < 2; attempt++) {

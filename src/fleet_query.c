@@ -3,7 +3,7 @@
  * node_fields.h), never by its text: the queries follow a rename. The
  * recording rules' names (contrib/prometheus/numatop-rules.yml) are made
  * from the same rows: instance:<counter without _total>:rate5m. */
-#include "fleet.h"
+#include "fleet_int.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -51,7 +51,7 @@ static const char *node_fam(const char *key)
 
 /* The matcher's inside, "job=\"numa\"" of "{job=\"numa\"}", into m:
  * one line, braces only around it, quotes paired. 0 or -EINVAL. */
-static int matcher(const char *match, char *m, size_t n)
+int fleet_matcher(const char *match, char *m, size_t n)
 {
 	if (!match)
 		match = "";
@@ -154,7 +154,7 @@ int fleet_query_build(enum fleet_query q, const char *match, bool recorded, char
 	char m[1024];
 	if (n == 0)
 		return -ENOSPC;
-	if (matcher(match, m, sizeof(m)))
+	if (fleet_matcher(match, m, sizeof(m)))
 		return -EINVAL;
 	struct sb b = { out, n, 0, 0 };
 	out[0] = '\0';

@@ -88,6 +88,18 @@ static int set_value(struct settings *s, const char *key, const char *v)
 		s->delay = d;
 		return 0;
 	}
+	if (strcmp(key, "fleet") == 0) {
+		size_t len = strlen(v);
+		for (const char *p = v; *p; p++)
+			if ((unsigned char)*p <= ' ' || *p == 0x7f)
+				return -EINVAL;
+		if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0)
+			return -EINVAL;
+		if (len >= sizeof(s->fleet))
+			return -E2BIG;
+		memcpy(s->fleet, v, len + 1);
+		return 0;
+	}
 	if (strcmp(key, "fleet_match") == 0 || strcmp(key, "fleet_token_file") == 0 ||
 	    strcmp(key, "fleet_basic_auth_file") == 0) {
 		char *out = key[6] == 'm' ? s->fleet_match : key[6] == 't' ? s->fleet_token_file :
@@ -126,7 +138,7 @@ static void say_bad_value(int lineno, const char *key, const char *v, int rc, ch
 	else if (rc == -E2BIG)
 		snprintf(err, errsz, "line %d: %s: %zu characters, at most %zu", lineno, key, len,
 			 strcmp(key, "sort") == 0 ? sizeof(((struct settings *)0)->sort) - 1 :
-			 strncmp(key, "fleet_", 6) == 0 ? sizeof(((struct settings *)0)->fleet_match) - 1 :
+			 strncmp(key, "fleet", 5) == 0 ? sizeof(((struct settings *)0)->fleet_match) - 1 :
 			 sizeof(((struct settings *)0)->columns) - 1);
 	else
 		snprintf(err, errsz, "line %d: bad value for %.40s", lineno, key);
@@ -207,6 +219,8 @@ void settings_write(FILE *f, const struct settings *s)
 		fprintf(f, "kernel_threads=%d\n", s->kernel_threads);
 	if (s->tree >= 0)
 		fprintf(f, "tree=%d\n", s->tree);
+	if (s->fleet[0])
+		fprintf(f, "fleet=%s\n", s->fleet);
 	if (s->fleet_match[0])
 		fprintf(f, "fleet_match=%s\n", s->fleet_match);
 	if (s->fleet_token_file[0])

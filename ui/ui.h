@@ -22,6 +22,10 @@ struct ui_config {
 	bool readonly;                   /* --readonly: no action */
 	bool no_mouse, no_color, ascii;
 	bool measure_quick;              /* the measurement dialog's quick run */
+	/* --fleet: the Fleet screen instead of this machine (url "" or NULL
+	 * with fleet: the settings file's fleet=URL). */
+	bool fleet;
+	const char *fleet_url, *fleet_match;
 };
 
 /* Run the monitor until the user quits; returns the exit status. */

@@ -182,6 +182,7 @@ struct ui {
 	bool replay;                  /* --replay: the samples of a recording */
 	struct ui_replay *rp;
 	struct history hist;          /* the last samples, for sparklines */
+	struct ui_fleet *fleet;       /* --fleet: the Fleet screen's state, else NULL */
 };
 
 /* The files of ui/ in layers, each calling only its own layer and those
@@ -367,12 +368,22 @@ void ui_sample(struct ui *u);
 void ui_replay_to(struct ui *u, enum replay_to to, time_t when, const char *none);
 void ui_replay_jump(struct ui *u, const char *text);
 /* ui_prompt.c: the search and filter prompts */
-enum { UI_PROMPT_SEARCH = 1, UI_PROMPT_FILTER, UI_PROMPT_TIME };
+enum { UI_PROMPT_SEARCH = 1, UI_PROMPT_FILTER, UI_PROMPT_TIME, UI_PROMPT_FLEET_FILTER };
 void ui_prompt_open(struct ui *u, int kind);
 /* A key for the open prompt: a character (is_key false, wc) or a
  * curses key code. */
 void ui_prompt_key(struct ui *u, bool is_key, unsigned wc);
 void ui_prompt_draw(struct ui *u);
+/* ui_fleet.c: the Fleet screen (--fleet), a monitor of its own: no
+ * session, no sample; a thread asks the Prometheus server. */
+struct fleet_config;
+int ui_fleet_open(struct ui *u, const struct fleet_config *c, char *msg, size_t n);
+void ui_fleet_close(struct ui *u);
+void ui_fleet_poll(struct ui *u);            /* what came, and a refresh when due */
+int ui_fleet_key(struct ui *u, int ch);      /* a key: the prompt it asks for, or 0 */
+void ui_fleet_prompt_done(struct ui *u, int kind, const char *text);
+/* ui_fleet_draw.c: the Fleet screen drawn (the host open too) */
+void ui_fleet_draw(struct ui *u);
 /* ui_replay_keys.c: the replay's keys, before the main table */
 bool ui_replay_key(struct ui *u, int ch);    /* t T b Home End; false: not one */
 extern const struct ui_key ui_replay_keys[];

@@ -13,6 +13,7 @@
 
 #include <curses.h>
 
+#include "fleet.h"
 #include "ui.h"
 #include "ui_int.h"
 #include "sigstop.h"
@@ -53,10 +54,39 @@ static void init_colors(struct ui *u)
 		init_pair((short)(C_HEAT0 + i), COLOR_WHITE, u->c256 ? ramp256[i] : ramp8[i]);
 }
 
+/* The Fleet screen's monitor: the server of the options or the settings
+ * file, no session. 0 or an exit status. */
+static int open_fleet(struct ui *u, const struct ui_config *o)
+{
+	struct settings st;
+	char path[1024], msg[600];
+	settings_init(&st);
+	if (settings_path(path, sizeof(path)) == 0) {
+		int rc = settings_load(path, &st, msg, sizeof(msg));
+		if (rc && rc != -ENOENT) {
+			fprintf(stderr, "numatop-tui: settings file %s: %s\n", path, msg);
+			return 1;
+		}
+	}
+	struct fleet_config c;
+	fleet_config_from(&c, o->fleet_url, o->fleet_match, &st);
+	u->delay = o->delay_set ? o->delay : st.delay > 0 ? st.delay : 10;
+	int rc = ui_fleet_open(u, &c, msg, sizeof(msg));
+	if (rc) {
+		fprintf(stderr, "numatop-tui: --fleet: %s\n", msg[0] ? msg : strerror(-rc));
+		return rc == -EINVAL ? 2 : 1;
+	}
+	return 0;
+}
+
 static int ui_open(struct ui *u, const struct ui_config *o)
 {
 	memset(u, 0, sizeof(*u));
 	u->opt = o;
+	u->color = !o->no_color && !getenv("NO_COLOR");
+	u->ascii = o->ascii;
+	if (o->fleet)
+		return open_fleet(u, o);
 	ui_keys_acting(u->acting, sizeof(u->acting));
 	struct session_config sc = o->session;
 	char msg[512];
@@ -95,6 +125,10 @@ static int ui_open(struct ui *u, const struct ui_config *o)
 
 static void ui_close(struct ui *u)
 {
+	if (u->opt->fleet) {
+		ui_fleet_close(u);
+		return;
+	}
 	ui_jobs_free(u);
 	ui_kill_close(u);
 	ui_cgroups_free(u);
@@ -263,6 +297,12 @@ static void handle(struct ui *u, int ch, bool is_key)
 	/* Outside the prompts, characters beyond ASCII are no keys. */
 	if (!is_key && ch > 255)
 		return;
+	if (u->fleet) {
+		int prompt = ui_fleet_key(u, ch);
+		if (prompt)
+			ui_prompt_open(u, prompt);
+		return;
+	}
 	ui_handle_key(u, ch);
 }
 
@@ -283,6 +323,30 @@ static void drain_keys(struct ui *u)
 		if ((i & 63) == 63 && monotime_now() - t0 > 0.05)
 			break;
 	}
+}
+
+/* The Fleet screen's loop: what the server's thread brought, drawn; keys
+ * a tenth of a second apart at most, whatever the server does. True: the
+ * terminal is gone. */
+static bool fleet_loop(struct ui *u)
+{
+	while (!u->quit && !ui_stop) {
+		ui_fleet_poll(u);
+		ui_fleet_draw(u);
+		timeout(100);
+		int ch;
+		bool is_key;
+		int got = read_key(&ch, &is_key);
+		if (ui_stop)
+			break;
+		if (input_lost())
+			return true;
+		if (got != ERR) {
+			handle(u, ch, is_key);
+			drain_keys(u);
+		}
+	}
+	return false;
 }
 
 int ui_run(const struct ui_config *o)
@@ -336,9 +400,12 @@ int ui_run(const struct ui_config *o)
 	init_colors(&u);
 	if (u.mouse)
 		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-	ui_sample(&u);
 	bool lost = false;
-	while (!u.quit && !ui_stop) {
+	if (u.fleet)
+		lost = fleet_loop(&u);
+	else
+		ui_sample(&u);
+	while (!u.fleet && !u.quit && !ui_stop) {
 		if (u.sample_due)
 			ui_sample(&u);
 		ui_draw(&u);

@@ -65,6 +65,9 @@ static const struct prompt_kind {
 	{ UI_PROMPT_FILTER, "Filter (name | node N | remote>=X | cgroup PATH):", filter_start, set_filter,
 	  true },
 	{ UI_PROMPT_TIME, "Jump to (HH:MM[:SS] | YYYY-MM-DD HH:MM):", NULL, ui_replay_jump, false },
+	/* The Fleet screen's: its text goes to ui_fleet_prompt_done. */
+	{ UI_PROMPT_FLEET_FILTER, "Filter (text of the instance, labels, worst process):", filter_start,
+	  NULL, true },
 };
 
 static const struct prompt_kind *find(int kind)
@@ -90,9 +93,12 @@ void ui_prompt_open(struct ui *u, int kind)
 static void finish(struct ui *u)
 {
 	const struct prompt_kind *k = find(u->prompt.kind);
+	int kind = u->prompt.kind;
 	u->prompt.kind = 0;
 	curs_set(0);
-	if (k && (k->empty_ok || u->prompt.buf[0]))
+	if (u->fleet && k)
+		ui_fleet_prompt_done(u, kind, u->prompt.buf);
+	else if (k && k->enter && (k->empty_ok || u->prompt.buf[0]))
 		k->enter(u, u->prompt.buf);
 }
 

@@ -142,6 +142,13 @@ static void keep_file_values(const struct ui *u, struct settings *now)
 		now->delay = from_file.delay;
 	if (o->session.filter.kernel_threads && now->kernel_threads == st->kernel_threads)
 		now->kernel_threads = from_file.kernel_threads;
+	/* The fleet's keys are the file's: the monitor does not set them. */
+	memcpy(now->fleet, from_file.fleet, sizeof(now->fleet));
+	memcpy(now->fleet_match, from_file.fleet_match, sizeof(now->fleet_match));
+	memcpy(now->fleet_token_file, from_file.fleet_token_file, sizeof(now->fleet_token_file));
+	memcpy(now->fleet_basic_auth_file, from_file.fleet_basic_auth_file,
+	       sizeof(now->fleet_basic_auth_file));
+	now->fleet_timeout = from_file.fleet_timeout;
 }
 
 int ui_settings_save(struct ui *u, char *why, size_t whysz)

@@ -206,13 +206,8 @@ int fleet_cli_run(const struct options *o, FILE *out, FILE *err)
 			return 1;
 		}
 	}
-	struct fleet_config c = {
-		.url = o->fleet,
-		.match = o->fleet_match ? o->fleet_match : st.fleet_match[0] ? st.fleet_match : NULL,
-		.token_file = st.fleet_token_file[0] ? st.fleet_token_file : NULL,
-		.basic_auth_file = st.fleet_basic_auth_file[0] ? st.fleet_basic_auth_file : NULL,
-		.timeout_s = st.fleet_timeout > 0 ? st.fleet_timeout : FLEET_TIMEOUT_S,
-	};
+	struct fleet_config c;
+	fleet_config_from(&c, o->fleet, o->fleet_match, &st);
 	struct fleet_client *cl;
 	char probe[16384];
 	/* A matcher that is not one: a usage error (2); the rest is input
@@ -237,7 +232,7 @@ int fleet_cli_run(const struct options *o, FILE *out, FILE *err)
 		problems(err, &f);
 		if (rc == -ENOENT) {
 			char u[512], m[600];
-			sanitize_term(o->fleet, u, sizeof(u));
+			sanitize_term(c.url, u, sizeof(u));
 			sanitize_term(c.match ? c.match : "", m, sizeof(m));
 			fprintf(err, "numatop-tui: --fleet: no numatop series on %s%s%s: no numatop-tui "
 				"--serve exporter is scraped there%s\n", u, c.match ? " matching " : "", m,
@@ -249,7 +244,7 @@ int fleet_cli_run(const struct options *o, FILE *out, FILE *err)
 		}
 		status = 0;
 		if (o->json)
-			json(out, &f, o->fleet);
+			json(out, &f, c.url);
 		else
 			text(out, &f);
 		fflush(out);

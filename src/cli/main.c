@@ -194,6 +194,7 @@ static int monitor(const struct options *o)
 		.delay = o->delay, .delay_set = o->delay_set, .iterations = o->iterations,
 		.readonly = o->readonly, .no_mouse = o->no_mouse, .no_color = o->no_color,
 		.ascii = o->ascii, .measure_quick = o->measure_quick,
+		.fleet = o->fleet != NULL, .fleet_url = o->fleet, .fleet_match = o->fleet_match,
 	};
 	options_session(o, true, &c.session);
 	return ui_run(&c);
@@ -224,7 +225,7 @@ int main(int argc, char **argv)
 		status = finish_output(action_cli_run(&o, stdout, stderr));
 	} else if (o.capture) {
 		status = finish_output(capture_cli(&o, stdout, stderr));
-	} else if (o.fleet) {
+	} else if (o.fleet && o.batch) {
 		status = finish_output(fleet_cli_run(&o, stdout, stderr));
 	} else if (o.serve) {
 		status = serve_run(&o, stdout, stderr);

@@ -216,7 +216,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		{ "capture", required_argument, NULL, 'Y' },
 		{ "capture-processes", required_argument, NULL, 'y' },
 		{ "capture-anonymize", no_argument, NULL, 'a' },
-		{ "fleet", required_argument, NULL, 'l' },
+		{ "fleet", optional_argument, NULL, 'l' },
 		{ "fleet-match", required_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -437,6 +437,15 @@ static int parse_args(int argc, char **argv, const char *env_root,
 			break;
 		case 'a': o->capture_opts.anonymize = true; break;
 		case 'l':
+			/* --fleet URL, --fleet=URL, or --fleet alone: the
+			 * settings file's fleet=URL. */
+			if (!optarg && optind < argc && (strncmp(argv[optind], "http://", 7) == 0 ||
+							 strncmp(argv[optind], "https://", 8) == 0))
+				optarg = argv[optind++];
+			if (!optarg) {
+				o->fleet = "";
+				break;
+			}
 			if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0) {
 				snprintf(err, errsz, "--fleet: need a Prometheus server's URL (http://HOST:9090), "
 					 "not '%s'", optarg);
@@ -515,11 +524,6 @@ static int parse_args(int argc, char **argv, const char *env_root,
 			 (o->format && strcmp(o->format, "json") != 0))) {
 		snprintf(err, errsz, "--fleet runs alone, with -b or --json (not with --serve, -w, "
 			 "--replay, --capture, --format, --migrate, --rebind or --measure)");
-		return -EINVAL;
-	}
-	if (o->fleet && !o->batch) {
-		snprintf(err, errsz, "--fleet prints its table with -b or --json (the monitor's Fleet "
-			 "screen is not there yet)");
 		return -EINVAL;
 	}
 	if ((o->begin || o->end) && !o->replay) {
