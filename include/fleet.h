@@ -147,7 +147,8 @@ struct fleet_col {
 };
 extern const struct fleet_col fleet_cols[];
 extern const size_t fleet_ncols;
-enum { FLEET_COL_REMOTE = 4, FLEET_COL_HOTREM = 5, FLEET_COL_USED = 12, FLEET_COL_LABELS = 13 };
+enum { FLEET_COL_REMOTE = 4, FLEET_COL_HOTREM = 5, FLEET_COL_WORST = 11, FLEET_COL_USED = 12,
+       FLEET_COL_LABELS = 13 };
 /* a before b (< 0), after, or the same (0) by column c, unknown last. */
 int fleet_col_cmp(size_t c, const struct fleet_host *a, const struct fleet_host *b);
 

@@ -359,7 +359,7 @@ static void k_time(struct ui *u, int ch)
 	double now = (double)time(NULL);
 	double at = fl->at > 0 ? fl->at : floor(now / UI_FLEET_STEP_S) * UI_FLEET_STEP_S;
 	at += ch == 't' ? -UI_FLEET_STEP_S : UI_FLEET_STEP_S;
-	fl->at = ch == 'T' && at >= now ? 0 : at;
+	fl->at = ch == 'T' && at > now - UI_FLEET_STEP_S ? 0 : at;
 	ask(fl);
 }
 

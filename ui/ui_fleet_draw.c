@@ -64,10 +64,10 @@ static void problems(struct ui *u, int y)
 			struct tm tm;
 			localtime_r(&fl->good_wall, &tm);
 			strftime(t, sizeof(t), "%H:%M:%S", &tm);
-			snprintf(line, sizeof(line), "%s; the table is from %s, asked again every %.0f s", m, t,
-				 u->delay > 0 ? u->delay : 10);
+			snprintf(line, sizeof(line), "stale, from %s: %s", t, m);
 		} else {
-			snprintf(line, sizeof(line), "%s; asked again every %.0f s", m, u->delay > 0 ? u->delay : 10);
+			snprintf(line, sizeof(line), "%s (asked again every %.0f s)", m,
+				 u->delay > 0 ? u->delay : 10);
 		}
 	} else if (fl->nerrs) {
 		sanitize_term(fl->errs[0].msg, m, sizeof(m));
@@ -79,9 +79,14 @@ static void problems(struct ui *u, int y)
 			down += fl->f.hosts[i].up == 0;
 			gone += fl->f.hosts[i].up < 0;
 		}
-		if (down || gone)
+		if (down && gone)
 			snprintf(line, sizeof(line), "%zu host%s DOWN (scrapes fail), %zu no longer scraped",
 				 down, down == 1 ? "" : "s", gone);
+		else if (down)
+			snprintf(line, sizeof(line), "%zu host%s DOWN (scrapes fail)", down, down == 1 ? "" : "s");
+		else if (gone)
+			snprintf(line, sizeof(line), "%zu host%s no longer scraped (UP -)", gone,
+				 gone == 1 ? "" : "s");
 	}
 	if (u->msg[0] && monotime_now() - u->msg_since < UI_MSG_SECONDS)
 		snprintf(line, sizeof(line), "%s", u->msg);
@@ -99,6 +104,18 @@ static void fit(const struct ui_fleet *fl, bool *on, int *w)
 	for (size_t c = 0; c < fleet_ncols; c++) {
 		on[c] = c != FLEET_COL_LABELS || fl->labels;
 		w[c] = fleet_cols[c].w < 0 ? -fleet_cols[c].w : fleet_cols[c].w;
+		/* The instance's and the worst process's: as wide as the
+		 * widest host's, within limits. */
+		if (c == 0 || c == FLEET_COL_WORST) {
+			int m = (int)strlen(fleet_cols[c].hdr) + 1;
+			for (size_t i = 0; i < fl->f.nhosts; i++) {
+				char v[256];
+				fleet_cols[c].cell(&fl->f.hosts[i], v, sizeof(v));
+				int tw = ui_text_width(v);
+				m = tw > m ? tw : m;
+			}
+			w[c] = m < w[c] ? m : w[c];
+		}
 		total += on[c] ? w[c] + 1 : 0;
 	}
 	for (int d = 1; d <= 9 && total > COLS; d++)

@@ -64,16 +64,23 @@ static int vcol_width(const struct fleet_view_col *c)
 	return w < 5 ? 5 : w;
 }
 
+/* A node column's width: its batch header's, 9 at least. */
+static int nw(const struct fleet_view *v, size_t k)
+{
+	return v->nodecols[k]->text_w > 9 ? v->nodecols[k]->text_w : 9;
+}
+
 static int nodes(struct ui *u, const struct fleet_view *v, int y, int ymax)
 {
 	int hw = 60;
 	attron(ui_attr(u, C_HEADER));
 	mvhline(y, 0, ' ', COLS);
 	int x = put_cell(y, 0, 5, "NODE");
-	for (size_t k = 0; k < v->nnodecols && x < COLS; k++) {
+	size_t shown = 0;
+	for (size_t k = 0; k < v->nnodecols && x + nw(v, k) <= COLS; k++, shown++) {
 		char hd[32];
 		snprintf(hd, sizeof(hd), "%s", v->nodecols[k]->text_hdr);
-		x = put_cell(y, x, v->nodecols[k]->text_w > 9 ? v->nodecols[k]->text_w : 9, hd);
+		x = put_cell(y, x, nw(v, k), hd);
 	}
 	if (x + 12 < COLS)
 		ui_put(y, x, "USED, LAST HOUR", COLS - x);
@@ -83,11 +90,11 @@ static int nodes(struct ui *u, const struct fleet_view *v, int y, int ymax)
 		char id[16];
 		snprintf(id, sizeof(id), "%ld", v->nodes[i].id);
 		x = put_cell(y, 0, 5, id);
-		for (size_t k = 0; k < v->nnodecols && x < COLS; k++) {
+		for (size_t k = 0; k < shown; k++) {
 			char c[32];
 			value(c, sizeof(c), v->nodes[i].v[k],
 			      v->nodecols[k]->unit == NF_KB ? FU_BYTES : FU_NUMBER);
-			x = put_cell(y, x, v->nodecols[k]->text_w > 9 ? v->nodecols[k]->text_w : 9, c);
+			x = put_cell(y, x, nw(v, k), c);
 		}
 		if (x + 12 < COLS)
 			spark(u, y, x, COLS - x < hw ? COLS - x : hw, v->nodes[i].used_hist, v->nhist,
@@ -98,12 +105,18 @@ static int nodes(struct ui *u, const struct fleet_view *v, int y, int ymax)
 
 static int procs(struct ui *u, const struct fleet_view *v, long from, int y, int ymax)
 {
-	const int sw = 20;     /* the remote bytes' sparkline */
+	/* The columns that fit before 12 columns of command; the remote
+	 * bytes' sparkline when there is room for it too. */
+	int room = COLS - 8 - 10 - 12, used = 0;
+	size_t shown = 0;
+	while (shown < v->ncols && used + vcol_width(&v->cols[shown]) + 1 <= room)
+		used += vcol_width(&v->cols[shown++]) + 1;
+	const int sw = room - used >= 21 ? 20 : 0;
 	attron(ui_attr(u, C_HEADER));
 	mvhline(y, 0, ' ', COLS);
 	int x = put_cell(y, 0, 7, "PID");
 	x = put_cell(y, x, -9, "USER");
-	for (size_t k = 0; k < v->ncols && x < COLS; k++) {
+	for (size_t k = 0; k < shown; k++) {
 		char hd[32];
 		if (v->cols[k].node >= 0)
 			snprintf(hd, sizeof(hd), "N%ld", v->cols[k].node);
@@ -112,7 +125,8 @@ static int procs(struct ui *u, const struct fleet_view *v, long from, int y, int
 		x = put_cell(y, x, vcol_width(&v->cols[k]), hd);
 	}
 	int xs = x;
-	x = put_cell(y, x, -sw, "REMOTE, LAST HOUR");
+	if (sw)
+		x = put_cell(y, x, -sw, "REMOTE, LAST HOUR");
 	ui_put(y, x, "COMMAND", COLS - x);
 	attroff(ui_attr(u, C_HEADER));
 	y++;
@@ -126,7 +140,7 @@ static int procs(struct ui *u, const struct fleet_view *v, long from, int y, int
 		x = put_cell(y, 0, 7, c);
 		sanitize_term(p->user, user, sizeof(user));
 		x = put_cell(y, x, -9, user);
-		for (size_t k = 0; k < v->ncols && x < COLS; k++) {
+		for (size_t k = 0; k < shown; k++) {
 			value(c, sizeof(c), p->v[k], v->cols[k].unit);
 			bool rem = v->cols[k].f == fields_proc_col(COL_REMOTE);
 			if (rem)
@@ -135,9 +149,9 @@ static int procs(struct ui *u, const struct fleet_view *v, long from, int y, int
 			if (rem)
 				attroff(ui_attr(u, C_REMOTE));
 		}
-		if (xs < COLS)
+		if (sw)
 			spark(u, y, xs, sw, p->hist, v->nhist, C_REMOTE);
-		x = xs + sw + 1;
+		x = xs + (sw ? sw + 1 : 0);
 		sanitize_term(p->comm, comm, sizeof(comm));
 		if (x < COLS)
 			ui_put(y, x, comm, COLS - x);

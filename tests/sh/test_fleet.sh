@@ -32,9 +32,11 @@ if ! command -v prometheus >/dev/null 2>&1; then
 fi
 need python3 python3
 need curl curl
+need tmux tmux
 T=$(mktemp -d)
 PIDS=""
 cleanup() {
+	[ -n "${TMUX_TMPDIR:-}" ] && tmux kill-server 2>/dev/null
 	for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
 	for p in $PIDS; do wait "$p" 2>/dev/null; done
 	rm -rf "$T"
@@ -156,6 +158,13 @@ def cmd_fake(port_file, mode):
             if mode == 'slow':
                 time.sleep(60)
                 return
+            if mode == 'garbage':
+                body = b'<html>not the query API</html>'
+                self.send_response(200)
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
             if seen[self.path] == 1:
                 self.send_response(503)
                 self.end_headers()
@@ -173,6 +182,71 @@ def cmd_fake(port_file, mode):
         f.write('%d\n' % srv.server_address[1])
     os.rename(port_file + '.tmp', port_file)
     srv.serve_forever()
+
+def tokens_by_header(lines, first, stop):
+    """{pid: {header: cell}} of a table whose header line starts with
+    first: the cells before the header named stop (cells are one word)."""
+    out, hdr = {}, None
+    for l in lines:
+        t = l.split()
+        if not t:
+            hdr = None if hdr and out else hdr
+            continue
+        if t[0] == first and hdr is None:
+            hdr = t[:t.index(stop)] if stop in t else t
+            continue
+        if hdr and t[0].isdigit():
+            out[t[0]] = dict(zip(hdr, t[:len(hdr)]))
+    return out
+
+def cmd_drill(screen_file, batch_file):
+    """The process rows of the Fleet screen's host (PID ... REMOTE, LAST
+    HOUR) against the same PIDs of --root TREE -b: every column both have."""
+    scr = tokens_by_header(open(screen_file).read().splitlines(), 'PID', 'REMOTE,')
+    bat = tokens_by_header(open(batch_file).read().splitlines(), 'PID', 'POLICY')
+    bad, same = [], 0
+    if not scr:
+        bad.append('no process rows on the screen')
+    for pid, row in scr.items():
+        b = bat.get(pid)
+        if not b:
+            bad.append('pid %s not in -b' % pid)
+            continue
+        for k, v in row.items():
+            if k in ('PID', 'USER'):
+                continue
+            if k in b:
+                same += 1
+                if b[k] != v:
+                    bad.append('pid %s %s: screen %s, -b %s' % (pid, k, v, b[k]))
+    for x in bad:
+        print(x)
+    if not bad:
+        print('%d processes, %d cells alike' % (len(scr), same))
+    return 1 if bad or same == 0 else 0
+
+def cmd_cells(screen_file, batch_file, col):
+    """Each host row's cell under col, on the screen and in -b's table."""
+    def cells(lines):
+        out = {}
+        hdr = None
+        for l in lines:
+            t = l.split()
+            if t and t[0] == 'INSTANCE':
+                hdr = [h.rstrip('v^') for h in t]
+                continue
+            if hdr and not t:
+                break
+            if hdr and t and t[0].startswith('127.0.0.1:') and col in hdr:
+                out[t[0]] = t[hdr.index(col)]
+        return out
+    a = cells(open(screen_file).read().splitlines())
+    b = cells(open(batch_file).read().splitlines())
+    if not a or any(b.get(k) != v for k, v in a.items()):
+        print('screen %s, -b %s' % (a, b))
+        return 1
+    print(' '.join('%s=%s' % kv for kv in sorted(a.items())))
+    return 0
 
 def cmd_instances(fleet_json):
     print(' '.join(sorted(h['instance'] for h in json.load(open(fleet_json))['hosts'])))
@@ -338,6 +412,104 @@ echo "fleet_token_file=$T/token" >"$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
 	bad fleet_token_file_read "rc=$rc $(cat "$T/e.err")"
 rm -f "$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
 
+
+# --- f. the Fleet screen (the monitor, in tmux) ------------------------------
+tui_init
+# Host rows in order: the instances as the screen lists them.
+rows() { screen | grep -o '^127\.0\.0\.1:[0-9]*' | tr '\n' ' '; }
+# 120x40: every host, in the fleet's order (that of --json), each with the
+# REMOTE and HOTREM cells of -b; the columns the issue names are there.
+"$PROG" --fleet "$PU" --json >"$T/f.json" 2>/dev/null
+"$PROG" --fleet "$PU" -b >"$T/f.txt" 2>/dev/null
+want=$(python3 -c 'import json,sys; print(" ".join(h["instance"] for h in json.load(open(sys.argv[1]))["hosts"]) + " ")' "$T/f.json")
+tui_start 120 40 "$PROG --fleet $PU -d 1"
+wait_for "127.0.0.1:$PORT_c" 100
+screen >"$T/s120"
+r=$(rows)
+if [ "$r" = "$want" ] && grep -q 'INSTANCE  *UP  *AGE  *REMOTE  *HOTREMv  *HOTSLOW  *PROMO/s  *DEMO/s  *HEAT  *WORST  *USED/NODE' "$T/s120" &&
+	$X cells "$T/s120" "$T/f.txt" REMOTE >"$T/o" && $X cells "$T/s120" "$T/f.txt" HOTREM >>"$T/o"; then
+	ok "fleet_screen_120x40 ($(tr '\n' ' ' <"$T/o"))"
+else
+	bad fleet_screen_120x40 "rows '$r' want '$want' $(cat "$T/o" "$T/s120")"
+fi
+# Enter on host a: its processes agree with --root TREE -b of its tree.
+"$PROG" --root "$T/a" -b -n 1 >"$T/a.txt" 2>/dev/null
+keys F4; keys C-u "$PORT_a" Enter
+keys Enter
+wait_for 'REMOTE, LAST HOUR' 100
+sleep 0.5
+screen >"$T/sa"
+grep -q "host 127.0.0.1:$PORT_a (job numa)" "$T/sa" && $X drill "$T/sa" "$T/a.txt" >"$T/o" &&
+	grep -q '^ NODE ' "$T/sa" && ok "fleet_screen_drill_down_as_batch ($(cat "$T/o"))" ||
+	bad fleet_screen_drill_down_as_batch "$(cat "$T/o" "$T/sa")"
+# Esc: back to the hosts (the filter still on: one row).
+keys Escape
+wait_for 'INSTANCE' 50
+r=$(rows)
+[ "$r" = "127.0.0.1:$PORT_a " ] && ok fleet_screen_esc_filter || bad fleet_screen_esc_filter "rows '$r' $(screen)"
+keys F4; keys C-u Enter
+wait_for "127.0.0.1:$PORT_c" 50
+# Sort: > moves the sort to the next column (its header marked); I inverts.
+keys '>'
+screen | grep -q 'HOTSLOWv' && ok fleet_screen_sort_key || bad fleet_screen_sort_key "$(screen | head -3)"
+keys '<'; keys I
+r=$(rows)
+rev=$(echo "$want" | tr ' ' '\n' | grep . | tac | tr '\n' ' ')
+[ "$r" = "$rev" ] && ok fleet_screen_invert || bad fleet_screen_invert "rows '$r' want '$rev'"
+keys I
+# Search (/): the row of tiered2's host selected; l: the labels shown.
+keys /; keys tiered2 Enter
+keys l
+wait_for 'tree=tiered2' 30 && screen | grep -q "LABELS" && ok fleet_screen_labels || bad fleet_screen_labels "$(screen | head -6)"
+# t: a minute back (the title says the time); T: live again.
+keys t
+wait_for ' at 20' 50 && ok fleet_screen_time_back || bad fleet_screen_time_back "$(screen | head -2)"
+keys T
+wait_for ' live' 50 && ok fleet_screen_time_live || bad fleet_screen_time_live "$(screen | head -2)"
+keys b; keys nonsense Enter
+wait_for 'not a time: nonsense' 30 && ok fleet_screen_time_bad || bad fleet_screen_time_bad "$(screen | tail -3)"
+keys F1
+wait_for 'Fleet keys' 30 && screen | grep -q 'HOTREM  *the part of it' && ok fleet_screen_help ||
+	bad fleet_screen_help "$(screen)"
+keys q
+wait_for 'Fleet  hosts' 30
+# 80x24: the hosts, with REMOTE, HOTREM and WORST; nothing drawn past the edge.
+tui_start 80 24 "NUMATOP_TEST_WRAPS=$T/wraps $PROG --fleet $PU -d 1"
+wait_for "127.0.0.1:$PORT_c" 100
+screen >"$T/s80"
+r=$(rows)
+[ "$r" = "$want" ] && grep -q 'INSTANCE  *UP  *AGE  *REMOTE  *HOTREMv.*WORST' "$T/s80" &&
+	! grep -q '^wrap ' "$T/wraps" 2>/dev/null && $X cells "$T/s80" "$T/f.txt" REMOTE >"$T/o" &&
+	ok "fleet_screen_80x24 ($(cat "$T/o"))" || bad fleet_screen_80x24 "rows '$r' $(cat "$T/s80" "$T/wraps" 2>/dev/null)"
+keys Enter
+wait_for 'COMMAND' 100 && screen | grep -q '^ *[0-9][0-9]* [a-z]' && ok fleet_screen_80x24_host || bad fleet_screen_80x24_host "$(screen)"
+# --fleet alone: the settings file's fleet=URL.
+mkdir -p "$T/cfgf/numatop-tui"
+echo "fleet=$PU" >"$T/cfgf/numatop-tui/numatop-tuirc"
+tmux kill-session -t "$S" 2>/dev/null
+S=fleet-settings
+tmux new-session -d -s "$S" -x 120 -y 30 -e XDG_CONFIG_HOME="$T/cfgf" "$PROG --fleet -d 1"
+wait_for "127.0.0.1:$PORT_c" 100 && ok fleet_screen_settings_url || bad fleet_screen_settings_url "$(screen)"
+XDG_CONFIG_HOME="$T/cfgf" "$PROG" --fleet -b >"$T/o" 2>&1 && grep -q "^127.0.0.1:$PORT_c" "$T/o" &&
+	ok fleet_batch_settings_url || bad fleet_batch_settings_url "$(cat "$T/o")"
+# Prometheus stopped under the screen: said (the table kept, said stale);
+# started again on the same data: the screen recovers by itself.
+kill -TERM "$PROM"; wait "$PROM" 2>/dev/null
+wait_for 'cannot reach' 100 && screen | grep -q "127.0.0.1:$PORT_c" && ok fleet_screen_prometheus_stopped_said ||
+	bad fleet_screen_prometheus_stopped_said "$(screen)"
+keys Down
+prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
+	--web.listen-address="127.0.0.1:$P" --query.lookback-delta=15s >>"$T/prometheus.log" 2>&1 &
+PROM=$!; PIDS="$PIDS $PROM"
+i=0
+while [ $i -lt 120 ]; do
+	screen | grep -q 'cannot reach\|stale' || break
+	sleep 0.5; i=$((i + 1))
+done
+screen | grep -q 'cannot reach\|stale' && bad fleet_screen_prometheus_back "$(screen)" ||
+	{ wait_for "127.0.0.1:$PORT_c" 100 && ok fleet_screen_prometheus_back || bad fleet_screen_prometheus_back "$(screen)"; }
+tmux kill-session -t "$S" 2>/dev/null
+
 # --- d. an exporter dies: its host is said, up 0; the others still read ----
 # A stopped host's last sample is found at the query's 10 s steps over the
 # last hour: the host is killed once one step has seen it (30 s at most).
@@ -358,6 +530,10 @@ done
 r="$($X host "$T/d.json" "127.0.0.1:$PORT_c" up) $($X host "$T/d.json" "127.0.0.1:$PORT_a" up)"
 [ "$rc" = 0 ] && [ "$r" = "0 1" ] && grep -q "host 127.0.0.1:$PORT_c (job numa): its scrapes fail" "$T/d.err" &&
 	ok "fleet_host_down_said ($(grep 'scrapes fail' "$T/d.err"))" || bad fleet_host_down_said "rc=$rc up $r $(cat "$T/d.err")"
+tui_start 120 30 "$PROG --fleet $PU -d 1"
+wait_for '1 host DOWN' 100 && screen | grep -q "^127.0.0.1:$PORT_c  *DOWN " && ok fleet_screen_host_down ||
+	bad fleet_screen_host_down "$(screen)"
+tmux kill-session -t "$S" 2>/dev/null
 
 # A host that is no longer scraped (its target gone from the config):
 # said, with the age of its last sample.
@@ -396,4 +572,19 @@ echo "fleet_timeout=1" >"$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
 [ "$rc" = 1 ] && [ "$(grep -c . "$T/s.err")" = 1 ] && grep -qi 'timed out' "$T/s.err" && [ ! -s "$T/s.txt" ] &&
 	ok "fleet_http_time_limit ($(cat "$T/s.err"))" || bad fleet_http_time_limit "rc=$rc $(cat "$T/s.err" "$T/s.txt")"
 rm -f "$XDG_CONFIG_HOME/numatop-tui/numatop-tuirc"
+# The screen on the silent server: keys are answered meanwhile (the help
+# opens, closes), and q ends it at once (the request under way cancelled,
+# long before the server's 60 s).
+tui_start 100 30 "$PROG --fleet http://127.0.0.1:$FP -d 1; echo EXIT \$?; sleep 60"
+keys F1
+wait_for 'Fleet keys' 30 && ok fleet_screen_slow_server_keys || bad fleet_screen_slow_server_keys "$(screen)"
+keys q; keys q
+wait_for 'EXIT 0' 150 && ok fleet_screen_slow_server_quit || bad fleet_screen_slow_server_quit "$(screen)"
+tmux kill-session -t "$S" 2>/dev/null
+kill -TERM "$FAKE"; wait "$FAKE" 2>/dev/null || :
+fake garbage
+tui_start 100 30 "$PROG --fleet http://127.0.0.1:$FP -d 1"
+wait_for 'is not a Prometheus server' 100 && keys F1 && wait_for 'Fleet keys' 30 &&
+	ok fleet_screen_garbage_server || bad fleet_screen_garbage_server "$(screen)"
+tmux kill-session -t "$S" 2>/dev/null
 kill -TERM "$FAKE"; wait "$FAKE" 2>/dev/null || :
