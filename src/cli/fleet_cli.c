@@ -26,51 +26,31 @@ static void bytes(char *out, size_t n, double b)
 		fmt_human_kb(out, n, (int64_t)(b / 1024));
 }
 
-static void rate(char *out, size_t n, double r)
-{
-	if (r < 0)
-		snprintf(out, n, "-");
-	else
-		snprintf(out, n, "%.0f", r);
-}
 
+/* The hosts table: the columns of fleet_cols[] up to WORST, the instance
+ * as wide as the widest; each host's memory used per node on a line
+ * after it. */
 static void text(FILE *out, const struct fleet *f)
 {
-	fprintf(out, "%-24s %-4s %6s %5s %9s %9s %9s %8s %8s %-6s %-8s %s\n", "INSTANCE", "UP",
-		"AGE", "NODES", "REMOTE", "HOTREM", "HOTSLOW", "PROMO/s", "DEMO/s", "HEAT",
-		"VERSION", "WORST");
+	int iw = 8;
 	for (size_t i = 0; i < f->nhosts; i++) {
-		const struct fleet_host *h = &f->hosts[i];
-		char inst[128], age[16], rem[16], hot[16], slow[16], pr[16], dr[16], heat[32],
-		     ver[40], worst[160] = "-";
-		sanitize_term(h->instance, inst, sizeof(inst));
-		if (h->age_s < 0)
-			snprintf(age, sizeof(age), "-");
-		else
-			fmt_age(age, sizeof(age), h->age_s);
-		bytes(rem, sizeof(rem), h->remote_bytes);
-		bytes(hot, sizeof(hot), h->hot_remote_bytes);
-		bytes(slow, sizeof(slow), h->hot_slow_bytes);
-		rate(pr, sizeof(pr), h->promote_pps);
-		rate(dr, sizeof(dr), h->demote_pps);
-		sanitize_term(h->heat_source[0] ? h->heat_source : "-", heat, sizeof(heat));
-		sanitize_term(h->version[0] ? h->version : "-", ver, sizeof(ver));
-		if (h->ntop) {
-			const struct fleet_proc *p = &h->top[0];
-			char comm[96], b[16];
-			sanitize_term(p->comm, comm, sizeof(comm));
-			bytes(b, sizeof(b), p->hot_remote_bytes >= 0 ? p->hot_remote_bytes : p->remote_bytes);
-			if (p->pid >= 0)
-				snprintf(worst, sizeof(worst), "%s/%ld %s%s", comm, p->pid, b,
-					 p->hot_remote_bytes >= 0 ? " hot" : "");
-			else
-				snprintf(worst, sizeof(worst), "%s %s%s", comm, b,
-					 p->hot_remote_bytes >= 0 ? " hot" : "");
-		}
-		fprintf(out, "%-24s %-4s %6s %5zu %9s %9s %9s %8s %8s %-6s %-8s %s\n", inst,
-			h->up < 0 ? "-" : h->up ? "up" : "DOWN", age, h->nnodes, rem, hot, slow, pr, dr,
-			heat, ver, worst);
+		char v[256];
+		fleet_cols[0].cell(&f->hosts[i], v, sizeof(v));
+		iw = (int)strlen(v) > iw ? (int)strlen(v) : iw;
 	}
+	for (size_t c = 0; c < FLEET_COL_WORST; c++)
+		fprintf(out, "%*s ", c == 0 ? -iw : fleet_cols[c].w, fleet_cols[c].hdr);
+	fprintf(out, "%s\n", fleet_cols[FLEET_COL_WORST].hdr);
+	for (size_t i = 0; i < f->nhosts; i++)
+		for (size_t c = 0; c <= FLEET_COL_WORST; c++) {
+			char v[1100];
+			int w = c == 0 ? -iw : fleet_cols[c].w;
+			fleet_cols[c].cell(&f->hosts[i], v, sizeof(v));
+			if (c == FLEET_COL_WORST)
+				fprintf(out, "%s\n", v);
+			else
+				fprintf(out, "%*s ", w, v);
+		}
 	/* Memory used per node, one line per host. */
 	for (size_t i = 0; i < f->nhosts; i++) {
 		const struct fleet_host *h = &f->hosts[i];

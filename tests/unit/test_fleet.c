@@ -225,6 +225,49 @@ static void test_model(void)
 	CHECK_EQ_INT(f.nhosts, 0);
 }
 
+/* The hosts table's columns: the default order (hot remote, then remote,
+ * unknown last) as fleet_sort's, cells that say unknown as "-", and
+ * labels with control characters stripped before a terminal sees them. */
+static void test_cols(void)
+{
+	struct fleet_host h[3];
+	memset(h, 0, sizeof(h));
+	char *names[] = { "dc" }, *hostile[] = { "x\033[2Jy" };
+	for (int i = 0; i < 3; i++) {
+		h[i].instance = (char *)(i == 0 ? "a:1" : i == 1 ? "b:1" : "c:1");
+		h[i].job = (char *)"numa";
+		h[i].up = 1;
+		h[i].age_s = -1;
+		h[i].hot_slow_bytes = h[i].promote_pps = h[i].demote_pps = -1;
+	}
+	h[0].remote_bytes = 100 << 20; h[0].hot_remote_bytes = -1;
+	h[1].remote_bytes = 50 << 20;  h[1].hot_remote_bytes = 10 << 20;
+	h[2].remote_bytes = 900 << 20; h[2].hot_remote_bytes = 10 << 20;
+	h[0].lnames = names; h[0].lvalues = hostile; h[0].nlabels = 1;
+	/* HOTREM: c (same hot, more remote) before b; a (unknown) last. */
+	CHECK(fleet_col_cmp(FLEET_COL_HOTREM, &h[2], &h[1]) < 0);
+	CHECK(fleet_col_cmp(FLEET_COL_HOTREM, &h[1], &h[0]) < 0);
+	CHECK(fleet_col_cmp(FLEET_COL_HOTREM, &h[0], &h[2]) > 0);
+	CHECK(fleet_col_cmp(FLEET_COL_REMOTE, &h[2], &h[0]) < 0);
+	CHECK(fleet_col_cmp(0, &h[0], &h[1]) < 0);     /* INSTANCE: by text */
+	char c[256];
+	fleet_cols[FLEET_COL_HOTREM].cell(&h[0], c, sizeof(c));
+	CHECK_EQ_STR(c, "-");
+	fleet_cols[FLEET_COL_REMOTE].cell(&h[2], c, sizeof(c));
+	CHECK_EQ_STR(c, "900.0M");
+	fleet_cols[FLEET_COL_LABELS].cell(&h[0], c, sizeof(c));
+	CHECK(strchr(c, '\033') == NULL && strstr(c, "job=numa dc=x") != NULL);
+	fleet_cols[FLEET_COL_USED].cell(&h[0], c, sizeof(c));
+	CHECK_EQ_STR(c, "-");
+	struct fleet_node nodes[2] = { { 0, 2048.0 * 1024 * 1024 }, { 3, -1 } };
+	h[0].nodes = nodes;
+	h[0].nnodes = 2;
+	fleet_cols[FLEET_COL_USED].cell(&h[0], c, sizeof(c));
+	CHECK_EQ_STR(c, "N0 2.0G N3 -");
+	for (size_t k = 0; k < fleet_ncols; k++)
+		CHECK(fleet_cols[k].hdr && fleet_cols[k].desc && fleet_cols[k].cell);
+}
+
 int main(void)
 {
 	RUN_TEST(test_parse_vector);
@@ -233,5 +276,6 @@ int main(void)
 	RUN_TEST(test_queries);
 	RUN_TEST(test_rule_names);
 	RUN_TEST(test_model);
+	RUN_TEST(test_cols);
 	return CHECK_DONE();
 }
