@@ -422,7 +422,7 @@ rows() { screen | grep -o '^127\.0\.0\.1:[0-9]*' | tr '\n' ' '; }
 "$PROG" --fleet "$PU" --json >"$T/f.json" 2>/dev/null
 "$PROG" --fleet "$PU" -b >"$T/f.txt" 2>/dev/null
 want=$(python3 -c 'import json,sys; print(" ".join(h["instance"] for h in json.load(open(sys.argv[1]))["hosts"]) + " ")' "$T/f.json")
-tui_start 120 40 "$PROG --fleet $PU -d 1"
+tui_start 120 40 "$PROG --fleet $PU -d 1; echo EXIT \$?; sleep 60"
 wait_for "127.0.0.1:$PORT_c" 100
 screen >"$T/s120"
 r=$(rows)
@@ -474,7 +474,7 @@ wait_for 'Fleet keys' 30 && screen | grep -q 'HOTREM  *the part of it' && ok fle
 keys q
 wait_for 'Fleet  hosts' 30
 # 80x24: the hosts, with REMOTE, HOTREM and WORST; nothing drawn past the edge.
-tui_start 80 24 "NUMATOP_TEST_WRAPS=$T/wraps $PROG --fleet $PU -d 1"
+tui_start 80 24 "NUMATOP_TEST_WRAPS=$T/wraps $PROG --fleet $PU -d 1; echo EXIT \$?; sleep 60"
 wait_for "127.0.0.1:$PORT_c" 100
 screen >"$T/s80"
 r=$(rows)
@@ -530,7 +530,7 @@ done
 r="$($X host "$T/d.json" "127.0.0.1:$PORT_c" up) $($X host "$T/d.json" "127.0.0.1:$PORT_a" up)"
 [ "$rc" = 0 ] && [ "$r" = "0 1" ] && grep -q "host 127.0.0.1:$PORT_c (job numa): its scrapes fail" "$T/d.err" &&
 	ok "fleet_host_down_said ($(grep 'scrapes fail' "$T/d.err"))" || bad fleet_host_down_said "rc=$rc up $r $(cat "$T/d.err")"
-tui_start 120 30 "$PROG --fleet $PU -d 1"
+tui_start 120 30 "$PROG --fleet $PU -d 1; echo EXIT \$?; sleep 60"
 wait_for '1 host DOWN' 100 && screen | grep -q "^127.0.0.1:$PORT_c  *DOWN " && ok fleet_screen_host_down ||
 	bad fleet_screen_host_down "$(screen)"
 tmux kill-session -t "$S" 2>/dev/null
@@ -583,7 +583,7 @@ wait_for 'EXIT 0' 150 && ok fleet_screen_slow_server_quit || bad fleet_screen_sl
 tmux kill-session -t "$S" 2>/dev/null
 kill -TERM "$FAKE"; wait "$FAKE" 2>/dev/null || :
 fake garbage
-tui_start 100 30 "$PROG --fleet http://127.0.0.1:$FP -d 1"
+tui_start 100 30 "$PROG --fleet http://127.0.0.1:$FP -d 1; echo EXIT \$?; sleep 60"
 wait_for 'is not a Prometheus server' 100 && keys F1 && wait_for 'Fleet keys' 30 &&
 	ok fleet_screen_garbage_server || bad fleet_screen_garbage_server "$(screen)"
 tmux kill-session -t "$S" 2>/dev/null
