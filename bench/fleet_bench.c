@@ -620,8 +620,16 @@ static int fb_phase(const struct fleet_bench_config *c, const char *promtool, co
 int fleet_bench_run(const struct fleet_bench_config *c)
 {
 	char promtool[4096], prom[4096];
+	double load = -1;
+	FILE *la = fopen("/proc/loadavg", "r");
+	if (la) {
+		if (fscanf(la, "%lf", &load) != 1)
+			load = -1;
+		fclose(la);
+	}
 	printf("\nfleet: %zu hosts x %zu processes, %.0f s of history at %.0f s, read back through "
-	       "Prometheus (--fleet)\n", c->hosts, c->procs, c->span_s, c->step_s);
+	       "Prometheus (--fleet); load average %.1f on %ld CPUs\n", c->hosts, c->procs, c->span_s,
+	       c->step_s, load, sysconf(_SC_NPROCESSORS_ONLN));
 	if (fb_which("promtool", promtool, sizeof(promtool)) ||
 	    fb_which("prometheus", prom, sizeof(prom))) {
 		printf("  not measured here: prometheus or promtool not found (apt-get install "
