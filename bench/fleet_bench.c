@@ -153,7 +153,7 @@ static long fb_hwm_kb(pid_t pid)
  * keeps the largest RSS across exec). Without the exit stop (ptrace not
  * allowed), ru_maxrss, said as such. */
 int fleet_bench_time_argv(char *const argv[], const char *out_path, const char *err_path,
-			  const char *cfg, double cap_s, volatile sig_atomic_t *child,
+			  char *const env[], double cap_s, volatile sig_atomic_t *child,
 			  struct fleet_run *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -167,8 +167,8 @@ int fleet_bench_time_argv(char *const argv[], const char *out_path, const char *
 		int e = open(err_path ? err_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
 			_exit(126);
-		if (cfg)
-			setenv("XDG_CONFIG_HOME", cfg, 1);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv(env[i]);
 		ptrace(PTRACE_TRACEME, 0, NULL, NULL);    /* stops at the exec */
 		execvp(argv[0], argv);
 		_exit(127);
@@ -429,10 +429,12 @@ struct fb_prog {
 static void fb_measure_prog(const struct fleet_bench_config *c, const struct fleet_gen *g,
 			    const char *dir, const char *base, struct fb_prog *out)
 {
-	char path[FLEET_BENCH_DIR_LEN + 32], err[FLEET_BENCH_DIR_LEN + 32], cfg[FLEET_BENCH_DIR_LEN + 32];
+	char path[FLEET_BENCH_DIR_LEN + 32], err[FLEET_BENCH_DIR_LEN + 32], cfg[FLEET_BENCH_DIR_LEN + 48];
 	snprintf(path, sizeof(path), "%s/fleet.json", dir);
 	snprintf(err, sizeof(err), "%s/fleet.err", dir);
-	snprintf(cfg, sizeof(cfg), "%s/cfg", dir);     /* no settings file: none there */
+	/* No settings file: none there. */
+	snprintf(cfg, sizeof(cfg), "XDG_CONFIG_HOME=%s/cfg", dir);
+	char *const env[] = { cfg, NULL };
 	char *const argv[] = { (char *)c->prog, "--fleet", (char *)base, "--json", NULL };
 	double wall[FB_MAX_RUNS];
 	long rss = 0;
@@ -446,7 +448,7 @@ static void fb_measure_prog(const struct fleet_bench_config *c, const struct fle
 		struct fb_check k;
 		long q = -1;
 		bool rec = false;
-		int rc = fleet_bench_time_argv(argv, path, err, cfg, FB_RUN_S, c->child, &r);
+		int rc = fleet_bench_time_argv(argv, path, err, env, FB_RUN_S, c->child, &r);
 		if (rc || r.status != 0) {
 			printf("  %s --fleet URL --json: run %d failed (%s; stderr in %s)\n", c->prog,
 			       i + 1, rc ? strerror(-rc) : r.status < 0 ? "killed at the cap" : "exit",
@@ -469,6 +471,7 @@ static void fb_measure_prog(const struct fleet_bench_config *c, const struct fle
 		       "%ld queries, %zu hosts, %zu complete%s%s, recording rules %s\n", c->prog, i + 1,
 		       r.wall_s, (double)r.maxrss_kb / 1024.0, q, k.hosts, k.complete,
 		       k.first_bad[0] ? "; first incomplete: " : "", k.first_bad, rec ? "read" : "not read");
+		fflush(stdout);
 	}
 	out->median_s = n ? fb_median(wall, n) : -1;
 	out->rss_mib = (double)rss / 1024.0;
@@ -573,14 +576,20 @@ static int fb_phase(const struct fleet_bench_config *c, const char *promtool, co
 	double gen_s = mono_s() - t0;
 	char *const pargv[] = { (char *)promtool, "tsdb", "create-blocks-from", "openmetrics", "-q",
 				om, data, NULL };
+	/* Its temporary head in the directory too, removed with it if it
+	 * is killed midway. */
+	char tmpenv[FLEET_BENCH_DIR_LEN + 16];
+	snprintf(tmpenv, sizeof(tmpenv), "TMPDIR=%s", dir);
+	char *const penv[] = { tmpenv, NULL };
 	struct fleet_run pr;
-	rc = fleet_bench_time_argv(pargv, log, log, NULL, FB_PROMTOOL_S, c->child, &pr);
+	rc = fleet_bench_time_argv(pargv, log, log, penv, FB_PROMTOOL_S, c->child, &pr);
 	unlink(om);
 	if (rc || pr.status != 0) {
 		fprintf(stderr, "bench: fleet: promtool tsdb create-blocks-from openmetrics failed "
 			"(see %s)\n", log);
 		return rc ? rc : -EIO;
 	}
+	fflush(stdout);
 	printf("  load: %zu series, %.1f M samples; OpenMetrics %.0f MiB written in %.1f s; promtool "
 	       "tsdb create-blocks-from openmetrics %.1f s (peak RSS %.0f MiB)\n", series,
 	       (double)samples / 1e6, om_mib, gen_s, pr.wall_s, (double)pr.maxrss_kb / 1024.0);
@@ -594,6 +603,7 @@ static int fb_phase(const struct fleet_bench_config *c, const char *promtool, co
 	printf("  prometheus ready in %.1f s; count(up) %.0f; the last sample %.0f s old (instant "
 	       "queries look back %.0f s)%s\n", ready_s, up, age, FB_LOOKBACK_S,
 	       age > FB_LOOKBACK_S - 60 ? ": too old, the hosts may be missing" : "");
+	fflush(stdout);
 	if (up != (double)c->hosts) {
 		fprintf(stderr, "bench: fleet: count(up) is %.0f, not %zu\n", up, c->hosts);
 		return -EIO;

@@ -34,12 +34,12 @@ struct fleet_run {
 };
 
 /* Run argv (argv[0] looked up in PATH) with stdout into out_path and
- * stderr into err_path (NULL: /dev/null), XDG_CONFIG_HOME set to cfg
- * when given; killed after cap_s. *child holds its pid meanwhile. 0 or
+ * stderr into err_path (NULL: /dev/null), with env's NAME=VALUE strings
+ * (NULL-terminated; NULL: none) added; killed after cap_s. *child holds its pid meanwhile. 0 or
  * -errno. It runs traced (ptrace) to read its peak RSS at its exit. The Fleet screen's time to its first screen is one more such
  * measure. */
 int fleet_bench_time_argv(char *const argv[], const char *out_path, const char *err_path,
-			  const char *cfg, double cap_s, volatile sig_atomic_t *child,
+			  char *const env[], double cap_s, volatile sig_atomic_t *child,
 			  struct fleet_run *r);
 
 /* The phase: prints its lines and its targets. 0, or 1 when it could not
