@@ -479,6 +479,7 @@ static void fb_measure_prog(const struct fleet_bench_config *c, const struct fle
 		printf("  the program: first run %.2f s, median %.2f s of %d; peak RSS %.1f MiB%s\n",
 		       out->first_s, out->median_s, n, out->rss_mib, exact ? "" :
 		       " (wait4's: it includes the benchmark's RSS at the fork)");
+	fflush(stdout);
 }
 
 /* The library in this process: a new client's first refresh (rates
@@ -529,6 +530,7 @@ static void fb_measure_lib(const struct fleet_bench_config *c, const struct flee
 	printf("  library, its next refresh (%s): median %.2f s of %d, %zu queries, %zu of %zu "
 	       "hosts complete\n", rec2 ? "the recorded series alone" : "raw rates again",
 	       fb_median(next, n), n, q2, k2.complete, k2.hosts);
+	fflush(stdout);
 }
 
 /* Each query alone, as the first refresh asks it: the server's time. */
