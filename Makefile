@@ -8,6 +8,7 @@
 #   make vmtest     boot the QEMU guests of tests/vm/layouts (TCG) and test the program there
 #   make bench      the sampler against the kernel's floor and htop (~20 min)
 #   make bench-damon  the kdamond's CPU in a QEMU guest (TCG; long, 16 GiB)
+#   make bench-fleet  --fleet over 1000 exporters' hour in Prometheus (~3 min, 2.5 GiB)
 #   make deps       install missing Debian packages (root) or print the line
 #   make install    install (PREFIX=/usr/local, DESTDIR=); make uninstall
 #   make man        the man page, build/numatop-tui.1
@@ -68,7 +69,7 @@ BENCH_BIN := $(BUILD)/bench/bench
 HELPER_SRC := $(wildcard tests/helpers/*.c)
 HELPER_BIN := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run deps test test-busy asan clean screenshots fuzz fuzz-run vmtest bench bench-damon man docs install uninstall deb
+.PHONY: all run deps test test-busy asan clean screenshots fuzz fuzz-run vmtest bench bench-damon bench-fleet man docs install uninstall deb
 
 all: $(PROG) $(BUILD)/numatop-tui.1
 
@@ -330,6 +331,14 @@ bench:
 	$(MAKE) deps DEB_PKGS="$(DEB_PKGS) $(BENCH_PKGS)"
 	$(MAKE) $(PROG) $(BENCH_BIN)
 	$(BENCH_BIN) --prog ./$(PROG) $(BENCH_ARGS)
+
+# The fleet phase of make bench alone: --fleet over a thousand exporters'
+# hour of history in a Prometheus server (promtool's blocks; see
+# docs/performance.md). BENCH_FLEET: HOSTSxPROCESSES.
+BENCH_FLEET ?= 1000x50
+bench-fleet: deps
+	$(MAKE) $(PROG) $(BENCH_BIN)
+	$(BENCH_BIN) --fleet-only --fleet $(BENCH_FLEET) --prog ./$(PROG)
 
 # The kdamond's CPU where make bench cannot measure it (DAMON in use): in
 # a QEMU guest, against a reference timed there and here (see docs/performance.md).

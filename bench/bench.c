@@ -12,7 +12,9 @@
  *   recorder  at N=1000: -w's bytes per process per sample in steady
  *             state, MB per day at 10 s, its CPU per sample.
  * Then the scale phase (scale.c): the monitor and htop side by side on
- * 1000 to 10 000 processes, and the time to a complete picture.
+ * 1000 to 10 000 processes, and the time to a complete picture; and the
+ * fleet phase (fleet_bench.c): --fleet over a thousand exporters' hour
+ * in a Prometheus server.
  * Timing is printed, never asserted. */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "exporter.h"
+#include "fleet_bench.h"
 #include "recorder.h"
 #include "history.h"
 #include "load.h"
@@ -43,6 +46,8 @@
 static struct load g_load;          /* for the signal handler */
 static volatile sig_atomic_t g_scale_child;   /* the scale phase's program */
 static char g_scale_home[SCALE_HOME_LEN];      /* and its HOME */
+static volatile sig_atomic_t g_fleet_child, g_fleet_server;  /* the fleet phase's */
+static char g_fleet_dir[FLEET_BENCH_DIR_LEN];  /* and its directory */
 
 static void on_signal(int sig)
 {
@@ -55,6 +60,7 @@ static void on_signal(int sig)
 		waitpid(sc, NULL, 0);
 	}
 	scale_remove_home(g_scale_home);
+	fleet_bench_on_signal((pid_t)g_fleet_child, (pid_t)g_fleet_server, g_fleet_dir);
 	for (size_t i = 0; i < g_load.n; i++)
 		kill(g_load.pids[i], SIGKILL);
 	for (size_t i = 0; i < g_load.n; i++)
@@ -75,6 +81,8 @@ struct config {
 	bool kd_only, kd_none, cpuref, scale_only;
 	bool scale_fork;                /* --scale-load fork: forks of this
 					 * program, not exec'd tinyproc */
+	struct fleet_bench_config fleet; /* the fleet phase; hosts 0: none */
+	bool fleet_only, fleet_set;
 };
 
 
@@ -287,6 +295,8 @@ static void usage(void)
 	      "             [--kdamond-window 60] [--kdamond-raw]\n"
 	      "       bench --scale-only [--scale 1000,5000,10000] [--prog ./numatop-tui]\n"
 	      "             [--scale-load exec|fork]\n"
+	      "             [--fleet 1000x50 | --no-fleet] [--fleet-step 30] [--fleet-runs 5]\n"
+	      "       bench --fleet-only [--fleet 1000x50] [--fleet-step 30] [--fleet-runs 5]\n"
 	      "       bench --cpuref\n", stderr);
 }
 
@@ -340,6 +350,10 @@ int main(int argc, char **argv)
 			    .big_mib = 4096, .many_maps = 50000, .ticks = 30, .tick_delay = 0.5,
 			    .prog = "./numatop-tui", .scale = { 1000, 5000, 10000 }, .nscale = 3 };
 	kdamond_config_default(&c.kd, c.prog);
+	c.fleet = (struct fleet_bench_config){ .prog = c.prog, .hosts = 1000, .procs = 50,
+					       .step_s = 30, .span_s = 3600, .runs = 5,
+					       .child = &g_fleet_child, .server = &g_fleet_server,
+					       .dir = g_fleet_dir };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int bad = 0;
@@ -355,12 +369,18 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--kdamond-only") || !strcmp(a, "--no-kdamond") ||
 		    !strcmp(a, "--kdamond-raw") || !strcmp(a, "--cpuref") ||
-		    !strcmp(a, "--scale-only")) {
+		    !strcmp(a, "--scale-only") || !strcmp(a, "--fleet-only")) {
 			c.scale_only |= !strcmp(a, "--scale-only");
+			c.fleet_only |= !strcmp(a, "--fleet-only");
 			c.kd_only |= !strcmp(a, "--kdamond-only");
 			c.kd_none |= !strcmp(a, "--no-kdamond");
 			c.kd.raw |= !strcmp(a, "--kdamond-raw");
 			c.cpuref |= !strcmp(a, "--cpuref");
+			continue;
+		}
+		if (!strcmp(a, "--no-fleet")) {
+			c.fleet.hosts = 0;
+			c.fleet_set = true;
 			continue;
 		}
 		if (!strcmp(a, "--no-scale")) {
@@ -377,7 +397,22 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--big-mib")) c.big_mib = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--many-maps")) c.many_maps = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--ticks")) c.ticks = strtoul(v, NULL, 10);
-		else if (!strcmp(a, "--prog")) c.prog = c.kd.prog = v;
+		else if (!strcmp(a, "--prog")) c.prog = c.kd.prog = c.fleet.prog = v;
+		/* --fleet HOSTSxPROCESSES: the fleet phase's size. */
+		else if (!strcmp(a, "--fleet")) {
+			int used = 0;
+			c.fleet_set = true;
+			bad = sscanf(v, "%zux%zu%n", &c.fleet.hosts, &c.fleet.procs, &used) != 2 ||
+			      v[used] || !c.fleet.hosts || !c.fleet.procs || c.fleet.procs > 100000;
+		}
+		else if (!strcmp(a, "--fleet-step")) {
+			c.fleet.step_s = strtod(v, NULL);
+			bad = !(c.fleet.step_s >= 1 && c.fleet.step_s <= 300);
+		}
+		else if (!strcmp(a, "--fleet-runs")) {
+			c.fleet.runs = (int)strtol(v, NULL, 10);
+			bad = c.fleet.runs < 1 || c.fleet.runs > 32;
+		}
 		else if (!strcmp(a, "--kdamond-procs")) c.kd.nproc = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--kdamond-mib")) c.kd.mib = strtoul(v, NULL, 10);
 		else if (!strcmp(a, "--kdamond-window")) c.kd.window_s = strtod(v, NULL);
@@ -404,6 +439,11 @@ int main(int argc, char **argv)
 		c.scale[0] = 50;
 		c.nscale = 1;
 	}
+	if (c.smoke && !c.fleet_set) {
+		c.fleet.hosts = 5;
+		c.fleet.procs = 3;
+		c.fleet.runs = 2;
+	}
 	sigstop_install(on_signal);
 	if (c.cpuref) {
 		struct cpuref ref;
@@ -418,6 +458,8 @@ int main(int argc, char **argv)
 		return kdamond_bench_run(&c.kd, &g_load);
 	if (c.scale_only)
 		return scale_only_run(&c);
+	if (c.fleet_only)
+		return c.fleet.hosts ? fleet_bench_run(&c.fleet) : 0;
 	struct utsname un;
 	uname(&un);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -484,6 +526,8 @@ int main(int argc, char **argv)
 		scale_run_phase(&scc, &g_load, c.scale, c.nscale, sc);
 	load_kill_all(&g_load);
 	print_summary(rows, nrows, &pr, c.big_mib, sc, c.nscale);
+	if (c.fleet.hosts && fleet_bench_run(&c.fleet) != 0)
+		status = 1;
 	if (!c.kd_none && kdamond_bench_run(&c.kd, &g_load) != 0)
 		status = 1;
 	load_kill_all(&g_load);

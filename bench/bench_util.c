@@ -318,8 +318,8 @@ static const struct row *find_row(const struct row *rows, size_t n, size_t want_
 	return best;
 }
 
-static void target(const char *what, double got, double limit, bool le, const char *unit,
-		   const char *where)
+void print_target(const char *what, double got, double limit, bool le, const char *unit,
+		  const char *where)
 {
 	bool met = le ? got <= limit : got >= limit;
 	printf("  %-38s %10.2f %-5s (%s %g)  %-4s %s\n", what, got, unit, le ? "<=" : ">=",
@@ -340,12 +340,12 @@ static void print_scale_targets(const struct scale_result *sc, size_t nsc)
 	if (r->htop_ms > 0) {
 		snprintf(what, sizeof(what), "CPU per refresh at N=%zu vs htop", r->n);
 		snprintf(where, sizeof(where), "%.1f / %.1f ms", r->mon_ms, r->htop_ms);
-		target(what, r->mon_ms / r->htop_ms, 0.15, true, "x", where);
+		print_target(what, r->mon_ms / r->htop_ms, 0.15, true, "x", where);
 	}
 	if (r->mon_rss_mib >= 0 && r->htop_rss_mib > 0) {
 		snprintf(what, sizeof(what), "peak RSS at N=%zu vs htop", r->n);
 		snprintf(where, sizeof(where), "%.1f / %.1f MiB", r->mon_rss_mib, r->htop_rss_mib);
-		target(what, r->mon_rss_mib / r->htop_rss_mib, 0.8, true, "x", where);
+		print_target(what, r->mon_rss_mib / r->htop_rss_mib, 0.8, true, "x", where);
 	}
 	if (r->htop_ms <= 0)
 		printf("  %-38s %10s %-5s (<= 0.15)  -    htop not measured\n",
@@ -353,7 +353,7 @@ static void print_scale_targets(const struct scale_result *sc, size_t nsc)
 	snprintf(what, sizeof(what), "complete picture at N=%zu (--json)", r->n);
 	snprintf(where, sizeof(where), "%zu of %zu processes read", r->known, r->total);
 	if (r->complete_s >= 0)
-		target(what, r->complete_s, 2, true, "s", where);
+		print_target(what, r->complete_s, 2, true, "s", where);
 	else
 		printf("  %-38s %10s %-5s (<= 2)  MISS %s after %.0f s\n", what, "none", "s", where,
 		       r->waited_s);
@@ -384,28 +384,28 @@ void print_summary(const struct row *rows, size_t n, const struct parser_rate *p
 	}
 	if (wr) {
 		snprintf(where, sizeof(where), "worst at N=%zu K=%zu", wr->n, wr->k);
-		target("full scan CPU / floor CPU (K=1000)", worst, 1.05, true, "x", where);
+		print_target("full scan CPU / floor CPU (K=1000)", worst, 1.05, true, "x", where);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].k < 1000) {
 			double ratio = rows[i].floor.cpu_ms > 0 ?
 				       rows[i].full.cpu_ms / rows[i].floor.cpu_ms : 0;
 			snprintf(where, sizeof(where), "N=%zu K=%zu", rows[i].n, rows[i].k);
-			target("full scan CPU / floor CPU (K=10)", ratio, 1.05, true, "x", where);
+			print_target("full scan CPU / floor CPU (K=10)", ratio, 1.05, true, "x", where);
 		}
 	/* numastat -p reads the same files (and does less with them). */
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].numastat.cpu_ms > 0 && (rows[i].n == 3000 || i + 1 == n)) {
 			snprintf(where, sizeof(where), "N=%zu K=%zu: %.0f / %.0f ms", rows[i].n,
 				 rows[i].k, rows[i].full.cpu_ms, rows[i].numastat.cpu_ms);
-			target("full scan CPU / numastat -p CPU", rows[i].full.cpu_ms /
+			print_target("full scan CPU / numastat -p CPU", rows[i].full.cpu_ms /
 			       rows[i].numastat.cpu_ms, 1.0, true, "x", where);
 		}
 	const struct row *r1000 = find_row(rows, n, 1000, 0);
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].n == 1000) {
 			snprintf(where, sizeof(where), "p95 %.2f ms, K=%zu", rows[i].tick_p95, rows[i].k);
-			target("steady tick CPU median at N=1000", rows[i].tick_med, 25, true, "ms", where);
+			print_target("steady tick CPU median at N=1000", rows[i].tick_med, 25, true, "ms", where);
 		}
 	(void)r1000;
 	const struct row *r3000 = find_row(rows, n, 3000, 0);
@@ -418,10 +418,10 @@ void print_summary(const struct row *rows, size_t n, const struct parser_rate *p
 		for (size_t i = 0; i < n; i++)
 			if (rows[i].n == 3000 && rows[i].peak_rss_json_kb > worst_json)
 				worst_json = rows[i].peak_rss_json_kb;
-		target("peak RSS at N=3000 (-b)", (double)worst_rss / 1024.0, 8, true, "MiB", "");
-		target("peak RSS at N=3000 (--json)", (double)worst_json / 1024.0, 8, true, "MiB", "");
+		print_target("peak RSS at N=3000 (-b)", (double)worst_rss / 1024.0, 8, true, "MiB", "");
+		print_target("peak RSS at N=3000 (--json)", (double)worst_json / 1024.0, 8, true, "MiB", "");
 	}
-	target("parser throughput", pr->mb_per_s / 1000.0, 1.5, false, "GB/s", "");
+	print_target("parser throughput", pr->mb_per_s / 1000.0, 1.5, false, "GB/s", "");
 	if (big_mib >= 1024) {
 		/* Never more than once per 10 s: the shortest gap between two
 		 * reads of the big process in any budgeted phase. */
@@ -437,7 +437,7 @@ void print_summary(const struct row *rows, size_t n, const struct parser_rate *p
 			printf("  %-38s %10s %-5s (>= 10)  met  %s\n",
 			       "4 GiB process: shortest gap of reads", "none", "s", where);
 		else
-			target("4 GiB process: shortest gap of reads", gap, 9.9, false, "s", where);
+			print_target("4 GiB process: shortest gap of reads", gap, 9.9, false, "s", where);
 	}
 	print_scale_targets(sc, nsc);
 }

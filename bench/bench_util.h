@@ -52,6 +52,10 @@ struct row {
 	size_t nprocs;
 	double floor_mb;
 };
+/* One line of the targets: what, the measured value against the limit
+ * (le: at most, else at least), met or MISS, and where it was measured. */
+void print_target(const char *what, double got, double limit, bool le, const char *unit,
+		  const char *where);
 /* The scale phase's rows (scale.h), nsc of them, may be none. */
 struct scale_result;
 void print_summary(const struct row *rows, size_t n, const struct parser_rate *pr,

@@ -29,7 +29,10 @@ leftover() {
 	echo "$lo"
 }
 
-"$BENCH" --smoke --prog "$PROG" >"$T/out" 2>"$T/err"; rc=$?
+# TMPDIR: the fleet phase's directory (its blocks, Prometheus's data) is
+# made there, and must be gone afterwards.
+mkdir "$T/tmp"
+TMPDIR="$T/tmp" "$BENCH" --smoke --prog "$PROG" >"$T/out" 2>"$T/err"; rc=$?
 out=$(cat "$T/out")
 [ $rc -eq 0 ] && [ ! -s "$T/err" ] && ok bench_smoke_exit || bad bench_smoke_exit "rc=$rc $(cat "$T/err")"
 # One row for N=20 K=10 with every column numeric.
@@ -65,6 +68,21 @@ else
 		echo "$kd" | grep -Eq '^  target: kdamond CPU <= 1 % of one CPU .*(met|MISS)$' &&
 		ok bench_smoke_kdamond || bad bench_smoke_kdamond "$kd"
 fi
+# The fleet phase at 5 hosts x 3 processes: every host complete in each
+# run of --fleet --json, its queries within the target, its directory
+# removed; without prometheus one line saying so.
+fl=$(echo "$out" | sed -n '/^fleet: /,/^  peak RSS (--fleet/p')
+if echo "$fl" | grep -q '^  not measured here: prometheus or promtool not found'; then
+	echo "SKIP bench_smoke_fleet: prometheus not installed"
+else
+	echo "$fl" | grep -Eq '^fleet: 5 hosts x 3 processes' &&
+		[ "$(echo "$fl" | grep -Ec 'run [0-9]: [0-9.]+ s to the table \(exit\), peak RSS [0-9.]+ MiB, [0-9]+ queries, 5 hosts, 5 complete')" = 2 ] &&
+		echo "$fl" | grep -Eq '^  library, its next refresh .* 5 of 5 hosts complete' &&
+		echo "$fl" | grep -Eq '^  queries per refresh +[0-9.]+ +\(<= 10\) +met' &&
+		echo "$fl" | grep -Eq '^  first complete table .*every host complete' &&
+		ok bench_smoke_fleet || bad bench_smoke_fleet "$fl"
+fi
+[ -z "$(ls -A "$T/tmp")" ] && ok bench_smoke_fleet_dir_removed || bad bench_smoke_fleet_dir_removed "$(ls -A "$T/tmp")"
 left=$(leftover)
 [ "$left" = 0 ] && ok bench_smoke_load_reaped || bad bench_smoke_load_reaped "left: $left; $(pgrep -af "$BENCH")"
 # The cgroups it made to measure reading them are gone again.
