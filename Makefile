@@ -329,7 +329,7 @@ vmtest: deps
 # The benchmark: load, floor, full scan, budgeted ticks (see docs/performance.md).
 bench:
 	$(MAKE) deps DEB_PKGS="$(DEB_PKGS) $(BENCH_PKGS)"
-	$(MAKE) $(PROG) $(BENCH_BIN)
+	$(MAKE) $(PROG) $(BENCH_BIN) $(BUILD)/tests/helpers/ptyrun
 	$(BENCH_BIN) --prog ./$(PROG) $(BENCH_ARGS)
 
 # The fleet phase of make bench alone: --fleet over a thousand exporters'
@@ -337,7 +337,7 @@ bench:
 # docs/performance.md). BENCH_FLEET: HOSTSxPROCESSES.
 BENCH_FLEET ?= 1000x50
 bench-fleet: deps
-	$(MAKE) $(PROG) $(BENCH_BIN)
+	$(MAKE) $(PROG) $(BENCH_BIN) $(BUILD)/tests/helpers/ptyrun
 	$(BENCH_BIN) --fleet-only --fleet $(BENCH_FLEET) --prog ./$(PROG)
 
 # The kdamond's CPU where make bench cannot measure it (DAMON in use): in

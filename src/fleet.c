@@ -32,7 +32,8 @@ void fleet_close(struct fleet_client *cl)
 		return;
 	free(cl->http.url);
 	free(cl->match);
-	buf_free(&cl->body);
+	for (size_t q = 0; q < FQ_N; q++)
+		buf_free(&cl->body[q]);
 	memset(cl->http.token, 0, sizeof(cl->http.token));
 	memset(cl->http.userpwd, 0, sizeof(cl->http.userpwd));
 	free(cl);
@@ -119,48 +120,57 @@ void fleet_time_param(const struct fleet_client *cl, char *out, size_t n)
 		out[0] = '\0';
 }
 
-int fleet_ask(struct fleet_client *cl, const char *api, const char *promql, const char *params,
-	      struct fleet_answer *a, char *msg, size_t n)
+/* What came for request r, parsed into a (msg: what went wrong). */
+static int answer(const struct fleet_client *cl, const struct fleet_req *r, struct fleet_answer *a,
+		  char *msg, size_t n)
 {
-	char err[256];
-	long status = 0;
 	const char *url = cl->http.url;
 	memset(a, 0, sizeof(*a));
-	int rc = fleet_http_query(&cl->http, api, promql, params, &cl->body, &status, err, sizeof(err));
-	if (rc == -ECANCELED) {
+	if (r->rc == -ECANCELED) {
 		snprintf(msg, n, "cancelled");
-		return rc;
+		return r->rc;
 	}
-	if (rc) {
-		snprintf(msg, n, "cannot reach %s: %s", url, err);
-		return rc;
+	if (r->rc) {
+		snprintf(msg, n, "cannot reach %s: %s", url, r->err);
+		return r->rc;
 	}
-	rc = fleet_answer_parse(cl->body.data ? cl->body.data : "", cl->body.len, a);
+	int rc = fleet_answer_parse(r->out->data ? r->out->data : "", r->out->len, a);
 	if (rc == -EPROTO)
-		snprintf(msg, n, "%s refused the query (HTTP %ld): %.200s", url, status, a->error);
+		snprintf(msg, n, "%s refused the query (HTTP %ld): %.200s", url, r->status, a->error);
 	else if (rc == -EINVAL)
 		snprintf(msg, n, "%s is not a Prometheus server (HTTP %ld, not an answer of its query API)",
-			 url, status);
+			 url, r->status);
 	else if (rc)
 		snprintf(msg, n, "out of memory");
 	return rc;
 }
 
-/* One query: 0 (folded into f), or its error said in f->errors. */
-static int ask(struct fleet_client *cl, struct fleet *f, enum fleet_query q, bool *reached)
+int fleet_ask(struct fleet_client *cl, const char *api, const char *promql, const char *params,
+	      struct fleet_answer *a, char *msg, size_t n)
 {
-	char *promql = cl->promql, msg[320], tp[64];
-	int rc = fleet_query_build(q, cl->match, cl->recorded, promql, sizeof(cl->promql));
+	struct fleet_req r = { .api = api, .promql = promql, .params = params, .out = &cl->body[0] };
+	memset(a, 0, sizeof(*a));
+	int rc = fleet_http_query_all(&cl->http, &r, 1);
 	if (rc) {
-		say(f, q, rc, "the query is too long");
+		snprintf(msg, n, "out of memory");
 		return rc;
 	}
-	f->nqueries++;
-	fleet_time_param(cl, tp, sizeof(tp));
+	rc = answer(cl, &r, a, msg, n);
+	buf_free(&cl->body[0]);
+	return rc;
+}
+
+static bool unreachable(int rc)
+{
+	return rc == -EHOSTUNREACH || rc == -ETIMEDOUT || rc == -EIO || rc == -ECANCELED;
+}
+
+/* Query q's answer folded into f; 0, or its error said in f->errors. */
+static int take(struct fleet_client *cl, struct fleet *f, enum fleet_query q, const struct fleet_req *r)
+{
+	char msg[320];
 	struct fleet_answer a;
-	rc = fleet_ask(cl, "query", promql, tp, &a, msg, sizeof(msg));
-	if (rc != -EHOSTUNREACH && rc != -ETIMEDOUT && rc != -EIO && rc != -ECANCELED)
-		*reached = true;
+	int rc = answer(cl, r, &a, msg, sizeof(msg));
 	if (rc == 0 && a.type != FR_VECTOR) {
 		rc = -EINVAL;
 		snprintf(msg, sizeof(msg), "%s answered a query with another result than a vector",
@@ -179,22 +189,40 @@ static int ask(struct fleet_client *cl, struct fleet *f, enum fleet_query q, boo
 int fleet_refresh(struct fleet_client *cl, struct fleet *f)
 {
 	fleet_free(f);
-	bool reached = false;
-	int first = 0;
-	size_t ok = 0;
+	char tp[64];
+	fleet_time_param(cl, tp, sizeof(tp));
+	/* Every query at once: a refresh takes as long as its slowest. */
+	struct fleet_req r[FQ_N];
+	enum fleet_query of[FQ_N];
+	size_t n = 0;
 	for (enum fleet_query q = 0; q < FQ_N; q++) {
-		int rc;
-		/* A server that could not be reached, or that answers the
-		 * first query with something else than the query API does: said
-		 * once, not asked again (each query would wait as long, or get
-		 * the same). A query refused (-EPROTO) is that query's. */
-		if (q > 0 && first && (!reached || (ok == 0 && first != -EPROTO)))
-			break;
-		rc = ask(cl, f, q, &reached);
+		if (fleet_query_build(q, cl->match, cl->recorded, cl->promql[q], FLEET_PROMQL_MAX)) {
+			say(f, q, -ENOSPC, "the query is too long");
+			continue;
+		}
+		r[n] = (struct fleet_req){ .api = "query", .promql = cl->promql[q], .params = tp,
+					   .out = &cl->body[q] };
+		of[n++] = q;
+	}
+	f->nqueries = n;
+	int first = n < FQ_N ? -ENOSPC : 0;
+	size_t ok = 0;
+	bool reached = false;
+	if (fleet_http_query_all(&cl->http, r, n))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		reached |= !unreachable(r[i].rc);
+		int rc = take(cl, f, of[i], &r[i]);
+		buf_free(r[i].out);
 		if (rc && !first)
 			first = rc;
 		ok += rc == 0;
 	}
+	/* A server that could not be reached, or that answers with something
+	 * else than the query API does: said once (each query says the
+	 * same). A query refused (-EPROTO) is that query's. */
+	if (f->nerrors > 1 && (!reached || (ok == 0 && first != -EPROTO)))
+		f->nerrors = 1;
 	/* The recorded rates alone next time when the rules' series were
 	 * there; both forms again once they are not. */
 	cl->recorded = f->recorded;

@@ -23,14 +23,25 @@ struct fleet_http {
 	unsigned long requests;     /* HTTP requests made, retries too */
 };
 
-/* The client (fleet.c), which the host's view (fleet_host.c) asks too. */
+/* The client (fleet.c), which the host's view (fleet_view.c) asks too:
+ * a query's text and answer per query of a refresh, asked side by side. */
+#define FLEET_PROMQL_MAX 16384
 struct fleet_client {
 	struct fleet_http http;
 	char *match;
 	bool recorded;              /* the last refresh read the recorded series */
 	double at;                  /* the time asked about (Unix s), 0: now */
-	struct buf body;
-	char promql[16384];
+	struct buf body[FQ_N];
+	char promql[FQ_N][FLEET_PROMQL_MAX];
+};
+
+/* One request of fleet_http_query_all: asked, and what came. */
+struct fleet_req {
+	const char *api, *promql, *params;
+	struct buf *out;            /* the body */
+	long status;                /* HTTP */
+	int rc;                     /* as fleet_http_query's */
+	char err[256];
 };
 
 int fleet_http_init(void);
@@ -44,6 +55,9 @@ int fleet_http_secret(const char *path, char *out, size_t n);
  * answered 5xx. */
 int fleet_http_query(struct fleet_http *h, const char *api, const char *promql, const char *params,
 		     struct buf *out, long *status, char *err, size_t n);
+/* The n requests side by side (each again once as above): each one's
+ * result in r[i].rc. 0, or -ENOMEM when they could not be made. */
+int fleet_http_query_all(struct fleet_http *h, struct fleet_req *r, size_t n);
 
 /* Ask promql (api and params as fleet_http_query) and parse the answer
  * into a (fleet_answer_free after, whatever the result). 0; else -errno

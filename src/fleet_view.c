@@ -412,7 +412,7 @@ static int ask(struct fleet_client *cl, struct fleet_view *v, enum view_query q,
 	       struct fleet_answer *a)
 {
 	char msg[320], params[160];
-	int rc = build(q, v->instance, m, cl->promql, sizeof(cl->promql));
+	int rc = build(q, v->instance, m, cl->promql[0], FLEET_PROMQL_MAX);
 	memset(a, 0, sizeof(*a));
 	if (rc) {
 		say(v, rc, q, "the query is too long");
@@ -424,7 +424,7 @@ static int ask(struct fleet_client *cl, struct fleet_view *v, enum view_query q,
 	else
 		snprintf(params, sizeof(params), "&start=%.0f&end=%.0f&step=%.0f",
 			 v->hist_end - FLEET_VIEW_RANGE_S, v->hist_end, FLEET_VIEW_STEP_S);
-	rc = fleet_ask(cl, q == VQ_NOW ? "query" : "query_range", cl->promql, params, a, msg,
+	rc = fleet_ask(cl, q == VQ_NOW ? "query" : "query_range", cl->promql[0], params, a, msg,
 		       sizeof(msg));
 	if (!rc && a->type != (q == VQ_NOW ? FR_VECTOR : FR_MATRIX)) {
 		rc = -EINVAL;

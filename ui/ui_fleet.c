@@ -241,6 +241,9 @@ void ui_fleet_poll(struct ui *u)
 			fl->good = monotime_now();
 			fl->good_wall = time(NULL);
 		}
+		/* -n N: N tables, each drawn, then the end. */
+		if (fl->rc == 0 && u->opt->iterations > 0 && ++fl->tables >= u->opt->iterations)
+			u->quit = true;
 	}
 	if (fl->got_view_ready) {
 		fl->got_view_ready = false;

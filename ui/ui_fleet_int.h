@@ -44,6 +44,7 @@ struct ui_fleet {
 	double asked, good;          /* monotime of the last ask, of the last good answer */
 	time_t good_wall;
 	bool busy_shown;             /* a request under way */
+	long tables;                 /* complete tables taken in */
 	double at;                   /* the time shown: 0 live, else Unix s */
 	size_t *rows, nrows;         /* the hosts shown (filter, order) */
 	long sel;

@@ -330,9 +330,11 @@ static void drain_keys(struct ui *u)
  * terminal is gone. */
 static bool fleet_loop(struct ui *u)
 {
-	while (!u->quit && !ui_stop) {
+	while (!ui_stop) {
 		ui_fleet_poll(u);
 		ui_fleet_draw(u);
+		if (u->quit)
+			break;
 		timeout(100);
 		int ch;
 		bool is_key;
