@@ -166,12 +166,12 @@ int fleet_query_build(enum fleet_query q, const char *match, bool recorded, char
 		break;
 	case FQ_INFO:
 		/* Its last sample's age: now, or (stopped) within the hour at
-		 * 10 s steps (a stopped series is stale at once). */
+		 * 30 s steps (a stopped series is stale at once). */
 		sb_add(&b, "time() - timestamp(");
 		sel(&b, fam(F_BUILD), m);
 		sb_add(&b, ") or time() - max_over_time(timestamp(");
 		sel(&b, fam(F_BUILD), m);
-		sb_add(&b, ")[1h:10s])");
+		sb_add(&b, ")[1h:30s])");
 		break;
 	case FQ_NODES:
 		sel(&b, node_fam("mem_total_kb"), m);

@@ -511,12 +511,12 @@ screen | grep -q 'cannot reach\|stale' && bad fleet_screen_prometheus_back "$(sc
 tmux kill-session -t "$S" 2>/dev/null
 
 # --- d. an exporter dies: its host is said, up 0; the others still read ----
-# A stopped host's last sample is found at the query's 10 s steps over the
-# last hour: the host is killed once one step has seen it (30 s at most).
+# A stopped host's last sample is found at the query's 30 s steps over the
+# last hour: the host is killed once one step has seen it (60 s at most).
 i=0
-while [ $i -lt 30 ]; do
+while [ $i -lt 60 ]; do
 	curl -s "$PU/api/v1/query" --data-urlencode \
-		"query=max_over_time(timestamp(numatop_build_info{instance=\"127.0.0.1:$PORT_c\"})[1h:10s])" |
+		"query=max_over_time(timestamp(numatop_build_info{instance=\"127.0.0.1:$PORT_c\"})[1h:30s])" |
 		grep -q '"value"' && break
 	sleep 1; i=$((i + 1))
 done

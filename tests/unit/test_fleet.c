@@ -107,7 +107,7 @@ static void test_queries(void)
 		}
 	CHECK_EQ_INT(fleet_query_build(FQ_INFO, NULL, false, q, sizeof(q)), 0);
 	CHECK_EQ_STR(q, "time() - timestamp(numatop_build_info{}) or "
-		     "time() - max_over_time(timestamp(numatop_build_info{})[1h:10s])");
+		     "time() - max_over_time(timestamp(numatop_build_info{})[1h:30s])");
 	CHECK_EQ_INT(fleet_query_build(FQ_INFO, "  job=\"a}b\" ", false, q, sizeof(q)), 0);
 	CHECK(strstr(q, "time() - timestamp(numatop_build_info{job=\"a}b\"}) or ") == q);
 	CHECK_EQ_INT(fleet_query_build(FQ_HOST, "", false, q, sizeof(q)), 0);
