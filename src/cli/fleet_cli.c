@@ -124,27 +124,36 @@ static json_object *host_json(const struct fleet_host *h)
 	return o;
 }
 
+static void put(FILE *out, json_object *o)
+{
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+	      out);
+	json_object_put(o);
+}
+
+/* One line of JSON, written a host at a time (a thousand hosts' objects
+ * are never all in memory): the bytes json-c would write for the whole. */
 static void json(FILE *out, const struct fleet *f, const char *url)
 {
-	json_object *o = json_object_new_object(), *hosts = json_object_new_array(),
-		    *errs = json_object_new_array();
-	json_object_object_add(o, "server", json_object_new_string(url));
-	json_object_object_add(o, "time", json_object_new_int64((int64_t)time(NULL)));
-	json_object_object_add(o, "queries", json_object_new_int64((int64_t)f->nqueries));
-	json_object_object_add(o, "recording_rules", json_object_new_boolean(f->recorded));
-	for (size_t i = 0; i < f->nhosts; i++)
-		json_object_array_add(hosts, host_json(&f->hosts[i]));
-	json_object_object_add(o, "hosts", hosts);
+	fprintf(out, "{\"server\":");
+	put(out, json_object_new_string(url));
+	fprintf(out, ",\"time\":%lld,\"queries\":%zu,\"recording_rules\":%s,\"hosts\":[",
+		(long long)time(NULL), f->nqueries, f->recorded ? "true" : "false");
+	for (size_t i = 0; i < f->nhosts; i++) {
+		if (i)
+			fputc(',', out);
+		put(out, host_json(&f->hosts[i]));
+	}
+	json_object *errs = json_object_new_array();
 	for (size_t i = 0; i < f->nerrors; i++) {
 		json_object *e = json_object_new_object();
 		json_object_object_add(e, "query", json_object_new_string(fleet_query_name(f->errors[i].q)));
 		json_object_object_add(e, "error", json_object_new_string(f->errors[i].msg));
 		json_object_array_add(errs, e);
 	}
-	json_object_object_add(o, "errors", errs);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-							     JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	fprintf(out, "],\"errors\":");
+	put(out, errs);
+	fprintf(out, "}\n");
 }
 
 /* What failed, and each host whose scrapes fail: one line each. */
