@@ -213,6 +213,13 @@ static void keys(FILE *f, bool markdown)
 		}
 		entry(f, markdown, label, text);
 	}
+	/* The Fleet screen's own table. */
+	if (markdown)
+		fputs("\n## The Fleet screen (--fleet)\n\n| key | action |\n|---|---|\n", f);
+	else
+		fputs(".SS The Fleet screen (--fleet)\n", f);
+	for (long k = 0; ui_fleet_help_entry(k, &label, &text); k++)
+		entry(f, markdown, label, text);
 }
 
 /* The Prometheus exposition's families (output_prom_family): a Markdown

@@ -37,6 +37,10 @@ int ui_run(const struct ui_config *c);
 bool ui_help_entry(long k, const char **label, const char **text, char *buf, size_t n,
 		   bool *heading);
 
+/* The Fleet screen's key k (0, 1, ...): its label and text, as its help
+ * lists them; false past the last. For the man page and docs/keys.md. */
+bool ui_fleet_help_entry(long k, const char **label, const char **text);
+
 /* The keys that act on the machine ("F7 m, F8 B, x, F9 k, L"), as the key
  * table marks them: refused on a recording and with --readonly. Returns
  * how many. */

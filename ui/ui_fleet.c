@@ -418,6 +418,17 @@ const struct ui_key ui_fleet_keys[] = {
 };
 const size_t ui_fleet_nkeys = sizeof(ui_fleet_keys) / sizeof(ui_fleet_keys[0]);
 
+bool ui_fleet_help_entry(long k, const char **label, const char **text)
+{
+	for (size_t i = 0; i < ui_fleet_nkeys; i++)
+		if (ui_fleet_keys[i].help && k-- == 0) {
+			*label = ui_fleet_keys[i].label;
+			*text = ui_fleet_keys[i].help;
+			return true;
+		}
+	return false;
+}
+
 int ui_fleet_key(struct ui *u, int ch)
 {
 	struct ui_fleet *fl = u->fleet;
