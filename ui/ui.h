@@ -26,6 +26,7 @@ struct ui_config {
 	 * with fleet: the settings file's fleet=URL). */
 	bool fleet;
 	const char *fleet_url, *fleet_match;
+	const char *fleet_host;          /* --fleet-host: opened at start */
 };
 
 /* Run the monitor until the user quits; returns the exit status. */

@@ -88,6 +88,14 @@ int ui_fleet_open(struct ui *u, const struct fleet_config *c, char *msg, size_t 
 	pthread_cond_init(&fl->cv, NULL);
 	fl->ask_table = true;
 	fl->asked = monotime_now();
+	/* --fleet-host: that host opened at once (Esc: the table). */
+	if (u->opt->fleet_host) {
+		fl->in_view = true;
+		fl->view_rc = 1;
+		fl->ask_view = true;
+		snprintf(fl->view_host, sizeof(fl->view_host), "%s", u->opt->fleet_host);
+		snprintf(fl->ask_host, sizeof(fl->ask_host), "%s", u->opt->fleet_host);
+	}
 	if (pthread_create(&fl->th, NULL, worker, fl) != 0) {
 		snprintf(msg, n, "cannot start the thread that asks the server");
 		pthread_mutex_destroy(&fl->mu);

@@ -70,7 +70,7 @@ static int open_fleet(struct ui *u, const struct ui_config *o)
 	}
 	struct fleet_config c;
 	fleet_config_from(&c, o->fleet_url, o->fleet_match, &st);
-	u->delay = o->delay_set ? o->delay : st.delay > 0 ? st.delay : 10;
+	u->delay = o->delay_set ? o->delay : 10;
 	int rc = ui_fleet_open(u, &c, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "numatop-tui: --fleet: %s\n", msg[0] ? msg : strerror(-rc));

@@ -208,6 +208,11 @@ int fleet_cli_run(const struct options *o, FILE *out, FILE *err)
 		fprintf(err, "numatop-tui: --fleet: %s\n", said);
 		return usage ? 2 : 1;
 	}
+	if (o->fleet_host) {
+		rc = fleet_host_cli(cl, o, out, err);
+		fleet_close(cl);
+		return rc;
+	}
 	long n = o->iterations > 0 ? o->iterations : 1;
 	int status = 0;
 	struct fleet f = { 0 };

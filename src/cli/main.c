@@ -195,6 +195,7 @@ static int monitor(const struct options *o)
 		.readonly = o->readonly, .no_mouse = o->no_mouse, .no_color = o->no_color,
 		.ascii = o->ascii, .measure_quick = o->measure_quick,
 		.fleet = o->fleet != NULL, .fleet_url = o->fleet, .fleet_match = o->fleet_match,
+		.fleet_host = o->fleet_host,
 	};
 	options_session(o, true, &c.session);
 	return ui_run(&c);

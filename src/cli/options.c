@@ -218,6 +218,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 		{ "capture-anonymize", no_argument, NULL, 'a' },
 		{ "fleet", optional_argument, NULL, 'l' },
 		{ "fleet-match", required_argument, NULL, 'q' },
+		{ "fleet-host", required_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -454,6 +455,7 @@ static int parse_args(int argc, char **argv, const char *env_root,
 			o->fleet = optarg;
 			break;
 		case 'q': o->fleet_match = optarg; break;
+		case 'J': o->fleet_host = optarg; break;
 		case 'M': o->no_mouse = true; break;
 		case 'C': o->no_color = true; break;
 		case 'U': o->ascii = true; break;
@@ -515,8 +517,8 @@ static int parse_args(int argc, char **argv, const char *env_root,
 			 o->capture_procs_set ? "--capture-processes" : "--capture-anonymize");
 		return -EINVAL;
 	}
-	if (o->fleet_match && !o->fleet) {
-		snprintf(err, errsz, "--fleet-match needs --fleet URL");
+	if ((o->fleet_match || o->fleet_host) && !o->fleet) {
+		snprintf(err, errsz, "%s needs --fleet URL", o->fleet_match ? "--fleet-match" : "--fleet-host");
 		return -EINVAL;
 	}
 	if (o->fleet && (o->serve || o->record || o->replay || o->capture || o->migrate_pid ||

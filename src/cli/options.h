@@ -49,6 +49,7 @@ struct options {
 	const char *capture;     /* --capture DIR */
 	const char *fleet;       /* --fleet URL (a Prometheus server) */
 	const char *fleet_match; /* --fleet-match MATCHER */
+	const char *fleet_host;  /* --fleet-host INSTANCE */
 	struct capture_opts capture_opts;   /* --capture-processes (pids: -p) */
 	bool capture_procs_set;
 };

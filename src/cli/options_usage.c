@@ -119,6 +119,8 @@ void options_usage(FILE *f)
 "                       host. With -b or --json the table (-n N: N tables)\n"
 "      --fleet-match MATCHER  only the series of MATCHER, a PromQL label\n"
 "                       matcher ('{job=\"numa\",dc=\"x\"}')\n"
+"      --fleet-host INSTANCE  the host whose instance label is INSTANCE,\n"
+"                       opened: its nodes and processes (Enter on its row)\n"
 "  -M, --no-mouse       interactive: do not use the mouse\n"
 "  -C, --no-color       interactive: monochrome (also NO_COLOR)\n"
 "  -U, --no-unicode     interactive: ASCII instead of block characters\n"

@@ -364,6 +364,20 @@ n=$(grep -c "^127.0.0.1:\($PORT_a\|$PORT_b\|$PORT_c\) *up " "$T/f.txt")
 [ "$rc" = 0 ] && [ "$n" = 3 ] && grep -q '^INSTANCE  *UP  *AGE  *NODES  *REMOTE  *HOTREM' "$T/f.txt" &&
 	ok fleet_batch_text || bad fleet_batch_text "rc=$rc $n hosts $(cat "$T/f.txt" "$T/f.err")"
 
+# --fleet-host: one host's nodes and processes, as --root TREE -b of its
+# tree says them; its JSON with the host's remote bytes of its own sample.
+"$PROG" --root "$T/a" -b -n 1 >"$T/a.txt" 2>/dev/null
+"$PROG" --fleet "$PU" --fleet-host "127.0.0.1:$PORT_a" -b >"$T/h.txt" 2>"$T/h.err"; rc=$?
+[ "$rc" = 0 ] && $X drill "$T/h.txt" "$T/a.txt" >"$T/o" && grep -q '^ NODE ' "$T/h.txt" &&
+	ok "fleet_host_batch_as_root_b ($(cat "$T/o"))" || bad fleet_host_batch_as_root_b "rc=$rc $(cat "$T/o" "$T/h.err" "$T/h.txt")"
+"$PROG" --fleet "$PU" --fleet-host "127.0.0.1:$PORT_a" --json >"$T/h.json" 2>"$T/h.err"; rc=$?
+r=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); e=json.load(open(sys.argv[2]))
+print("ok" if d["remote_bytes"] == e[0] and d["processes_exported"] and d["nodes"] else "bad %r %r" % (d["remote_bytes"], e[0]))' "$T/h.json" "$T/a.exp" 2>&1)
+[ "$rc" = 0 ] && [ "$r" = ok ] && ok fleet_host_json || bad fleet_host_json "rc=$rc $r $(cat "$T/h.err")"
+"$PROG" --fleet "$PU" --fleet-host "no-such:1" -b >"$T/h.txt" 2>"$T/h.err"; rc=$?
+[ "$rc" = 1 ] && grep -q 'no numatop series of instance no-such:1' "$T/h.err" && ok fleet_host_unknown ||
+	bad fleet_host_unknown "rc=$rc $(cat "$T/h.err")"
+
 # The recording rules are loaded: once their rates are there, the table
 # says so and a second refresh of the same run reads them alone; the
 # tiered hosts' rates are known, opteron4's (no tiers) are not.
