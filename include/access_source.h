@@ -22,6 +22,7 @@
  *                nothing done, try at the next sample (retarget, ask, poll)
  *   -ESRCH       what we started is no longer ours (nothing written)
  *   -ESHUTDOWN   ours, stopped by itself: retarget starts it again
+ *   -EROFS       a live op on a recorded tree (nothing written)
  *   other        an error, message() says it. */
 #ifndef NUMATOP_ACCESS_SOURCE_H
 #define NUMATOP_ACCESS_SOURCE_H
@@ -79,6 +80,8 @@ struct access_source_ops {
 	int (*ask)(void *st);
 	bool (*pending)(const void *st);
 	int (*poll)(void *st, size_t ntargets, double *ms, struct access_answer *out);
+	/* (out is always set: targets_only false but for a retarget's answer;
+	 * -ECHILD with none in flight) */
 	void (*state)(const void *st, struct access_source_state *out);
 	/* The last error in words. */
 	const char *(*message)(const void *st);

@@ -69,6 +69,8 @@ static void ds_stop_signal(void *st)
 static int ds_start(void *st, const int *pids, size_t n, bool fine)
 {
 	struct damon_src *d = st;
+	if (!d->live)
+		return -EROFS;
 	d->ctl.sample_us = fine ? DAMON_SAMPLE_WATCH_US : DAMON_SAMPLE_US;
 	d->ctl.aggr_us = fine ? DAMON_AGGR_WATCH_US : DAMON_AGGR_US;
 	return damon_ctl_start(&d->ctl, pids, n);
@@ -76,22 +78,26 @@ static int ds_start(void *st, const int *pids, size_t n, bool fine)
 
 static int ds_retarget(void *st, const int *pids, size_t n)
 {
-	return damon_ctl_set_targets(&((struct damon_src *)st)->ctl, pids, n);
+	struct damon_src *d = st;
+	return d->live ? damon_ctl_set_targets(&d->ctl, pids, n) : -EROFS;
 }
 
 static int ds_stop(void *st)
 {
-	return damon_ctl_stop(&((struct damon_src *)st)->ctl);
+	struct damon_src *d = st;
+	return d->live ? damon_ctl_stop(&d->ctl) : 0;
 }
 
 static int ds_ask(void *st)
 {
-	return damon_ctl_request_start(&((struct damon_src *)st)->ctl);
+	struct damon_src *d = st;
+	return d->live ? damon_ctl_request_start(&d->ctl) : -EROFS;
 }
 
 static bool ds_pending(const void *st)
 {
-	return damon_ctl_request_pending(&((const struct damon_src *)st)->ctl);
+	const struct damon_src *d = st;
+	return d->live && damon_ctl_request_pending(&d->ctl);
 }
 
 static bool split(struct damon_src *d, size_t ntargets, struct access_answer *out);
@@ -101,6 +107,8 @@ static int ds_poll(void *st, size_t ntargets, double *ms, struct access_answer *
 	struct damon_src *d = st;
 	double m = -1;
 	memset(out, 0, sizeof(*out));
+	if (!d->live)
+		return -ECHILD;
 	int rc = damon_ctl_request_poll(&d->ctl, &m);
 	if (rc == 0)
 		return 0;
@@ -125,7 +133,7 @@ static int ds_poll(void *st, size_t ntargets, double *ms, struct access_answer *
 static void ds_state(const void *st, struct access_source_state *out)
 {
 	const struct damon_src *d = st;
-	out->running = d->ctl.index >= 0;
+	out->running = d->live && d->ctl.index >= 0;
 	out->window_s = (double)d->ctl.rec.set.aggr_us / 1e6;
 	out->sample_s = (double)d->ctl.rec.set.sample_us / 1e6;
 	out->thread_pid = d->ctl.rec.kdamond_pid;
