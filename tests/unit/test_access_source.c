@@ -86,6 +86,11 @@ static void damon_ops_complete(void)
 	CHECK_EQ_STR(o->thread, "kdamond");
 	CHECK(o->open && o->close && o->stop_signal && o->start && o->retarget && o->stop);
 	CHECK(o->ask && o->pending && o->poll && o->state && o->message && o->idle && o->recorded);
+	/* Its numbers are heat (read back from JSON); none's and RACC%'s are not. */
+	CHECK(access_source_measures(o->id) && access_source_name_measures("damon"));
+	CHECK(!access_source_measures(ACCESS_SRC_NONE) && !access_source_measures(ACCESS_SRC_NUMAB));
+	CHECK(!access_source_name_measures("numa_balancing") && !access_source_name_measures("x"));
+	CHECK(!access_source_name_measures(NULL));
 }
 
 /* A recorded kdamond: its regions leave as ranges, split by target at
