@@ -89,6 +89,11 @@ const char *access_why_text(enum access_why w);
 /* The name's enum, or -1. */
 int access_why_parse(const char *name);
 int access_source_parse(const char *name);
+/* The source measures ranges (access_source.h): its numbers are heat.
+ * Every one but none and numa_balancing (RACC%, no sizes). */
+bool access_source_measures(enum access_source s);
+/* The same of a source's name (JSON); false for an unknown one. */
+bool access_source_name_measures(const char *name);
 
 enum access_heat { ACCESS_HOT, ACCESS_WARM, ACCESS_COLD };
 extern const char *const access_heat_names[3];   /* "hot", "warm", "cold" */

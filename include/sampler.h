@@ -58,8 +58,12 @@ void sampler_set_cgroups(struct sampler *s, enum sampler_cgroups mode);
  * DAMON_AGGR_WATCH_US instead of DAMON_SAMPLE_US and DAMON_AGGR_US. */
 enum sampler_access { SAMPLER_ACCESS_OFF, SAMPLER_ACCESS_ON, SAMPLER_ACCESS_WATCH };
 int sampler_set_access(struct sampler *s, enum sampler_access mode);
-/* From a signal handler: stop our kdamond (damon_ctl_stop_signal). */
+/* From a signal handler: stop what the source started (our kdamond). */
 void sampler_access_stop_signal(struct sampler *s);
+/* The heat's source (access_source.h), before the first tick that reads
+ * heat: DAMON unless set. 0, -EBUSY (opened already) or -ENOMEM. */
+struct access_source_ops;
+int sampler_set_access_source(struct sampler *s, const struct access_source_ops *ops);
 
 /* Take one sample into snap (its buffers are reused). 0 or -errno; a
  * failing process scan is reported in snap->proc_rc, not as an error. */

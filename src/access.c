@@ -120,6 +120,17 @@ int access_source_parse(const char *name)
 	return find(access_source_names, ACCESS_NSRC, name);
 }
 
+bool access_source_measures(enum access_source s)
+{
+	return s != ACCESS_SRC_NONE && s != ACCESS_SRC_NUMAB && s < ACCESS_NSRC;
+}
+
+bool access_source_name_measures(const char *name)
+{
+	int s = name ? access_source_parse(name) : -1;
+	return s >= 0 && access_source_measures((enum access_source)s);
+}
+
 double access_region_idle_s(const struct access_range *r, double aggr_s)
 {
 	if (r->nr_accesses < 0 || aggr_s <= 0)

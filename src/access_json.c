@@ -330,7 +330,7 @@ int access_json_read(struct snapshot *s, json_object *root)
 	size_t n = jget_len(procs), np = 0, nr = 0;
 	for (size_t i = 0; i < n && i < s->nprocs; i++) {
 		json_object *a = jget(json_object_array_get_idx(procs, i), "access");
-		if (a && jget_str(a, "source") && strcmp(jget_str(a, "source"), "damon") == 0) {
+		if (a && access_source_name_measures(jget_str(a, "source"))) {
 			np++;
 			size_t k = jget_len(jget(a, "regions"));
 			nr += k < ACCESS_MAX_REGIONS ? k : ACCESS_MAX_REGIONS;
@@ -349,12 +349,12 @@ int access_json_read(struct snapshot *s, json_object *root)
 	size_t ro = 0, ko = 0;
 	for (size_t i = 0; i < n && i < s->nprocs; i++) {
 		json_object *a = jget(json_object_array_get_idx(procs, i), "access");
-		if (!a || !jget_str(a, "source") || strcmp(jget_str(a, "source"), "damon") != 0)
+		if (!a || !access_source_name_measures(jget_str(a, "source")))
 			continue;
 		struct access_proc *o = &s->acc[s->nacc++];
 		o->hot_slow_kb = o->cold_fast_kb = -1;
 		o->pid = s->procs[i].info.pid;
-		o->source = ACCESS_SRC_DAMON;
+		o->source = (enum access_source)access_source_parse(jget_str(a, "source"));
 		o->hot_node_kb = s->acc_kb + ko;
 		o->warm_node_kb = s->acc_kb + ko + nn;
 		o->cold_node_kb = s->acc_kb + ko + 2 * nn;

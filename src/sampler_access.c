@@ -1,12 +1,11 @@
 /* sampler_access.c - access heat in the sampler (access.h): which
- * processes our kdamond watches (the selected and tagged, then the most
- * remote, in turns of ACCESS_TURN_S), asking it for the regions (a request
- * made at one sample, answered at a later one: the sample never waits for
- * the kernel), the node of a few pages of each hot or warm region, and each
- * process's last heat kept for ACCESS_KEEP_S. On a recorded tree the
- * kdamonds tree is only read: a kdamond there with a vaddr context and a
- * stat scheme stands in for ours. DAMON is never written unless it is
- * free or ours (damon_ctl.h). */
+ * processes the access source watches (the selected and tagged, then the
+ * most remote, in turns of ACCESS_TURN_S), asking it for the ranges (a
+ * request made at one sample, answered at a later one: the sample never
+ * waits for the kernel), the node of a few pages of each hot or warm
+ * range, and each process's last heat kept for ACCESS_KEEP_S. On a
+ * recorded tree the source only reads what it left there. The source is
+ * spoken to only through its ops (access_source.h): DAMON by default. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,25 +14,21 @@
 #include "parse.h"
 #include "sampler_access_int.h"
 
-/* DAMON is the heat's source here: its limits are the heat's. */
-_Static_assert(ACCESS_MAX_TARGETS <= DAMON_MAX_TARGETS, "one kdamond context holds the targets");
-_Static_assert(ACCESS_COUNT_MAX == DAMON_ANY_U32, "the counts the parser keeps");
+static bool source_open(struct sampler *s);
+static void watched(struct sampler *s, struct snapshot *snap, const int *pids, size_t n, double now);
 
 void sampler_access_free(struct sampler *s)
 {
 	struct access_state *a = s->access;
 	if (!a)
 		return;
-	if (a->ctl_ok)
-		damon_ctl_stop(&a->ctl);
+	if (a->src_ok)
+		a->src->close(a->src_st);
 	for (size_t i = 0; i < a->ne; i++)
 		acc_entry_free(&a->e[i]);
 	free(a->e);
-	free(a->sch.regions);
 	free(a->reg_node_kb);
-	free(a->ranges);
 	free(a->cand);
-	free(a->first);
 	free(a->pages);
 	free(a->status);
 	free(a);
@@ -53,6 +48,7 @@ int sampler_set_access(struct sampler *s, enum sampler_access mode)
 		s->access->kd_pid = -1;
 		s->access->request_ms = -1;
 		s->access->last_answer = -1;
+		s->access->src = &access_source_damon;
 	}
 	s->access->mode = mode;
 	return 0;
@@ -60,10 +56,21 @@ int sampler_set_access(struct sampler *s, enum sampler_access mode)
 
 void sampler_access_stop_signal(struct sampler *s)
 {
-	if (s && s->access && s->access->ctl_ok)
-		damon_ctl_stop_signal(&s->access->ctl);
+	if (s && s->access && s->access->src_ok)
+		s->access->src->stop_signal(s->access->src_st);
 }
 
+int sampler_set_access_source(struct sampler *s, const struct access_source_ops *ops)
+{
+	if (s->access && s->access->tried)
+		return -EBUSY;        /* opened already: the sampler's for good */
+	int rc = s->access ? 0 : sampler_set_access(s, SAMPLER_ACCESS_OFF);
+	if (rc == 0)
+		s->access->src = ops;
+	return rc;
+}
+
+/* A source's error in the reason's words (access_source.h). */
 static enum access_why why_of(int rc)
 {
 	switch (rc) {
@@ -76,9 +83,9 @@ static enum access_why why_of(int rc)
 }
 
 /* Keep only the pids still running as the processes the snapshot saw:
- * PID and start time read again now, right before they go to DAMON (a
- * commit or a start naming a process that exited is refused, and on
- * kernels before 6.14 a refused commit ends the kdamond). Zombies are
+ * PID and start time read again now, right before they go to the source
+ * (DAMON refuses a commit or a start naming a process that exited, and
+ * on kernels before 6.14 a refused commit ends the kdamond). Zombies are
  * left out too (no memory to watch). The count kept. */
 static size_t live_only(struct sampler *s, const struct snapshot *snap, int *pids, size_t n)
 {
@@ -97,7 +104,7 @@ static size_t live_only(struct sampler *s, const struct snapshot *snap, int *pid
 	return k;
 }
 
-/* Of the pids DAMON watched, how many exited (not in the snapshot as
+/* Of the pids the source watched, how many exited (not in the snapshot as
  * the same process, or gone now). */
 static size_t gone_of(struct sampler *s, const struct snapshot *snap, const int *pids, size_t n)
 {
@@ -106,7 +113,7 @@ static size_t gone_of(struct sampler *s, const struct snapshot *snap, const int 
 	return n - live_only(s, snap, v, n);
 }
 
-/* Our kdamond on exactly these pids: started, changed or stopped. */
+/* The source on exactly these pids: started, changed or stopped. */
 static int ensure_targets(struct access_state *a, const int *want, size_t nwant, double now)
 {
 	int pids[ACCESS_MAX_TARGETS];
@@ -119,7 +126,7 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 	}
 	if (n == 0) {
 		if (a->started)
-			damon_ctl_stop(&a->ctl);
+			a->src->stop(a->src_st);
 		a->started = false;
 		a->npids = 0;
 		return 0;
@@ -127,9 +134,9 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 	bool same = a->started && n == a->npids && memcmp(pids, a->pids, n * sizeof(*pids)) == 0;
 	if (same)
 		return 0;
-	int rc = a->started ? damon_ctl_set_targets(&a->ctl, pids, n) : -ESRCH;
+	int rc = a->started ? a->src->retarget(a->src_st, pids, n) : -ESRCH;
 	if (rc == 1) {
-		/* DAMON had stopped it: started again on these. */
+		/* It had stopped: started again on these. */
 		rc = 0;
 		for (size_t i = 0; i < n; i++)
 			since[i] = now;
@@ -139,7 +146,7 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 	if (rc && a->started && rc != -ESRCH) {
 		/* It stopped by itself (every target exited) or refused the
 		 * new ones: make it again. */
-		damon_ctl_stop(&a->ctl);
+		a->src->stop(a->src_st);
 	}
 	if (rc) {
 		a->started = false;
@@ -149,16 +156,13 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 		n = nwant;
 		for (size_t i = 0; i < n; i++)
 			since[i] = now;
-		bool watch = a->mode == SAMPLER_ACCESS_WATCH;
-		a->ctl.sample_us = watch ? DAMON_SAMPLE_WATCH_US : DAMON_SAMPLE_US;
-		a->ctl.aggr_us = watch ? DAMON_AGGR_WATCH_US : DAMON_AGGR_US;
-		rc = damon_ctl_start(&a->ctl, pids, n);
+		rc = a->src->start(a->src_st, pids, n, a->mode == SAMPLER_ACCESS_WATCH);
 	}
 	if (rc) {
 		a->why = why_of(rc);
-		snprintf(a->msg, sizeof(a->msg), "%s", damon_ctl_message(&a->ctl));
-		/* Someone else's kdamond may go; a kernel does not change. A
-		 * start DAMON refused (a process that exited between the check
+		snprintf(a->msg, sizeof(a->msg), "%s", a->src->message(a->src_st));
+		/* Someone else's use may end; a kernel does not change. A
+		 * start the source refused (a process that exited between the check
 		 * and the kernel's look) is tried again at the next samples. */
 		a->retry_at = now + (a->why == ACCESS_IN_USE ? 10.0 : a->why == ACCESS_ERROR ? 2.0 :
 				     1e300);
@@ -168,8 +172,8 @@ static int ensure_targets(struct access_state *a, const int *want, size_t nwant,
 		 * is called an error. */
 		if (rc == -EINVAL && a->why == ACCESS_ERROR && ++a->refused < 3) {
 			a->why = ACCESS_STALE;
-			snprintf(a->msg, sizeof(a->msg), "DAMON refused to start (%s); restarting",
-				 damon_ctl_message(&a->ctl));
+			snprintf(a->msg, sizeof(a->msg), "%s refused to start (%s); restarting",
+				 a->src->title, a->src->message(a->src_st));
 			a->retry_at = now;
 		}
 		return rc;
@@ -223,14 +227,14 @@ static void join_proc(struct sampler *s, struct snapshot *snap, long pi, const s
 	e->heat.regions = e->reg;
 	e->heat.nregions = nreg;
 	e->heat.pid = p->info.pid;
-	e->heat.source = ACCESS_SRC_DAMON;
+	e->heat.source = a->src->id;
 	e->heat.monitored_s = e->turn_start >= 0 ? now - e->turn_start : 0;
 	/* A recorded tree: watched at least as long as its oldest region. */
 	for (size_t i = 0; !s->cfg.can_sample && !fsroot_is_live(s->root) && i < n; i++)
 		if (r[i].age > 0 && (double)r[i].age * aggr_s > e->heat.monitored_s)
 			e->heat.monitored_s = (double)r[i].age * aggr_s;
-	/* DAMON's blind spot: it ran on its CPU through the watch and no
-	 * region of it was seen accessed (access.h: unseen). */
+	/* The source's blind spot (DAMON's): it ran on its CPU through the
+	 * watch and no range of it was seen accessed (access.h: unseen). */
 	bool seen = false;
 	for (size_t i = 0; i < n && !seen; i++)
 		seen = r[i].nr_accesses > 0;
@@ -241,39 +245,22 @@ static void join_proc(struct sampler *s, struct snapshot *snap, long pi, const s
 	free(w);
 }
 
-/* Split the scheme's regions among the targets and join each. */
-static void join_all(struct sampler *s, struct snapshot *snap, const int *pids,
-		     const double *since, size_t n, double aggr_s, double sample_s, double now)
+/* Join each target's ranges of an answer (targets pids[0..ans->ntargets),
+ * each in its slot since since[t]; NULL: ages not capped). */
+static void join_all(struct sampler *s, struct snapshot *snap, const struct access_answer *ans,
+		     const int *pids, const double *since, double now)
 {
-	struct access_state *a = s->access;
-	size_t *first = realloc(a->first, (n + 1) * sizeof(*first));
-	if (!first)
-		return;
-	a->first = first;
-	if (damon_split_targets(a->sch.regions, a->sch.nregions, n, first) != 0)
-		return;               /* not certain which regions are whose */
-	/* DAMON's regions as the heat's ranges (access.h): the source's
-	 * numbers, nothing of DAMON's past this point. */
-	if (a->sch.nregions > a->ranges_cap) {
-		struct access_range *v = realloc(a->ranges, a->sch.nregions * sizeof(*v));
-		if (!v)
-			return;
-		a->ranges = v;
-		a->ranges_cap = a->sch.nregions;
-	}
-	for (size_t i = 0; i < a->sch.nregions; i++) {
-		const struct damon_region *d = &a->sch.regions[i];
-		a->ranges[i] = (struct access_range){ d->start, d->end, d->nr_accesses, d->age };
-	}
-	for (size_t t = 0; t < n; t++) {
+	if (!ans->first)
+		return;               /* not certain which ranges are whose */
+	for (size_t t = 0; t < ans->ntargets; t++) {
 		long pi = acc_find_proc(snap, pids[t]);
 		if (pi >= 0)
-			join_proc(s, snap, pi, a->ranges + first[t], first[t + 1] - first[t],
-				  aggr_s, sample_s, since ? now - since[t] : 0, now);
+			join_proc(s, snap, pi, ans->r + ans->first[t], ans->first[t + 1] - ans->first[t],
+				  ans->window_s, ans->sample_s, since ? now - since[t] : 0, now);
 	}
 }
 
-/* Our kdamond's CPU since the last sample (its thread's utime + stime). */
+/* The source's thread's CPU since the last sample (utime + stime). */
 static void kdamond_cpu(struct sampler *s, struct snapshot *snap, int64_t pid, double now)
 {
 	struct access_state *a = s->access;
@@ -295,79 +282,32 @@ static void kdamond_cpu(struct sampler *s, struct snapshot *snap, int64_t pid, d
 	a->kd_at = now;
 }
 
-/* A recorded tree: any kdamond with a vaddr context and a stat scheme
- * whose regions were read stands in for ours. */
+/* A recorded tree: what the source left there. */
 static void read_recorded(struct sampler *s, struct snapshot *snap, double now)
 {
 	struct access_state *a = s->access;
-	struct damon_status st;
-	a->why = ACCESS_RECORDED;
-	if (damon_read(s->root, &st) != 0)
+	struct access_answer ans;
+	a->why = source_open(s) ? a->src->recorded(a->src_st, &ans) : ACCESS_RECORDED;
+	if (a->why != ACCESS_ON)
 		return;
-	if (st.avail == DAMON_UNAVAILABLE)
-		a->why = ACCESS_NO_DAMON;
-	for (size_t k = 0; k < st.nkd && a->why != ACCESS_ON; k++) {
-		const struct damon_kdamond *kd = &st.kd[k];
-		if (kd->nctxs != 1 || strcmp(kd->ctxs[0].operations, "vaddr") != 0 ||
-		    kd->ctxs[0].nschemes < 1 || kd->ctxs[0].ntargets == 0 ||
-		    kd->ctxs[0].ntargets > ACCESS_MAX_TARGETS)
-			continue;
-		const struct damon_context *c = &kd->ctxs[0];
-		if (damon_read_regions(s->root, kd->index, 0, 0, &a->sch) != 0 || a->sch.nregions == 0)
-			continue;
-		int pids[ACCESS_MAX_TARGETS];
-		for (size_t t = 0; t < c->ntargets; t++) {
-			pids[t] = (int)c->pids[t];
-			struct acc_entry *e;
-			long pi = acc_find_proc(snap, pids[t]);
-			if (pi >= 0 && (e = acc_entry_get(a, s->topo->nnodes, pids[t],
-						      snap->procs[pi].info.starttime)) != NULL) {
-				if (e->turn_start < 0)
-					e->turn_start = now;
-				e->last_on = now;
-			}
-		}
-		join_all(s, snap, pids, NULL, c->ntargets, (double)c->aggr_us / 1e6,
-			 (double)c->sample_us / 1e6, now);
-		a->why = ACCESS_ON;
-		snap->access.window_s = (double)c->aggr_us / 1e6;
-		snap->access.monitored = c->ntargets;
-		kdamond_cpu(s, snap, kd->pid, now);
-	}
-	damon_status_free(&st);
+	watched(s, snap, ans.pids, ans.ntargets, now);
+	join_all(s, snap, &ans, ans.pids, NULL, now);
+	snap->access.window_s = ans.window_s;
+	snap->access.monitored = ans.ntargets;
+	kdamond_cpu(s, snap, ans.thread_pid, now);
 }
 
-/* Nothing to watch: what DAMON's state would say (every 10 s). */
+/* Nothing to watch: what the source would say (every 10 s). */
 static void probe(struct sampler *s, double now)
 {
 	struct access_state *a = s->access;
 	if (now < a->probe_at)
 		return;
 	a->probe_at = now + 10.0;
-	struct damon_status st;
-	if (damon_read(s->root, &st) != 0)
-		return;
-	struct damon_record rec;
-	bool have = damon_record_load(a->ctl.record_path, &rec) == 0;
-	damon_classify(s->root, &st, have ? &rec : NULL, &a->ctl.self);
-	a->msg[0] = '\0';
-	switch (st.avail) {
-	case DAMON_UNAVAILABLE: a->why = ACCESS_NO_DAMON; break;
-	case DAMON_NOT_PERMITTED: a->why = ACCESS_NOT_ROOT; break;
-	case DAMON_ERROR: a->why = ACCESS_ERROR; break;
-	case DAMON_IN_USE:
-		a->why = ACCESS_IN_USE;
-		snprintf(a->msg, sizeof(a->msg), "DAMON is in use by someone else (%lld kdamond%s): not used",
-			 (long long)st.nr_kdamonds, st.nr_kdamonds == 1 ? "" : "s");
-		break;
-	default:
-		a->why = ACCESS_NOT_YET;
-		snprintf(a->msg, sizeof(a->msg), "DAMON is free: no process has remote memory to watch");
-	}
-	damon_status_free(&st);
+	a->src->idle(a->src_st, &a->why, a->msg, sizeof(a->msg));
 }
 
-/* The processes our kdamond watches: their turns go on (last_on now),
+/* The processes the source watches: their turns go on (last_on now),
  * a new one's starts. */
 static void watched(struct sampler *s, struct snapshot *snap, const int *pids, size_t n, double now)
 {
@@ -386,70 +326,69 @@ static void watched(struct sampler *s, struct snapshot *snap, const int *pids, s
 static void say_error(struct access_state *a)
 {
 	a->why = ACCESS_ERROR;
-	snprintf(a->msg, sizeof(a->msg), "%s", damon_ctl_message(&a->ctl));
-	a->started = a->ctl.index >= 0;
+	snprintf(a->msg, sizeof(a->msg), "%s", a->src->message(a->src_st));
+	struct access_source_state st;
+	a->src->state(a->src_st, &st);
+	a->started = st.running;
 }
 
-/* The request in flight, if it has its answer: the regions read and
- * joined with the targets the kdamond had when it was asked (the regions
- * are split among them by position). Still waiting: nothing. */
+/* The request in flight, if it has its answer: the ranges read and
+ * joined with the targets the source had when it was asked (they are
+ * the answer's, by position). Still waiting: nothing. */
 static void collect(struct sampler *s, struct snapshot *snap, double now)
 {
 	struct access_state *a = s->access;
 	double ms = -1;
-	int rc = damon_ctl_request_poll(&a->ctl, &ms);
+	struct access_answer ans;
+	int rc = a->src->poll(a->src_st, a->req_n, &ms, &ans);
 	if (rc == 0)
 		return;
-	if (damon_ctl_request_was_commit(&a->ctl)) {
+	if (ans.targets_only) {
 		/* The new targets taken; or not, and then sent again (a
-		 * kdamond DAMON stopped for it is started again). */
+		 * watch the source stopped for it is started again). */
 		if (rc < 0) {
 			a->npids = 0;
-			snprintf(a->msg, sizeof(a->msg), "DAMON refused the new targets (%s); restarting",
-				 strerror(-rc));
+			snprintf(a->msg, sizeof(a->msg), "%s refused the new targets (%s); restarting",
+				 a->src->title, strerror(-rc));
 		}
 		return;
 	}
-	/* DAMON's sysfs lock, taken by the kdamond at the end of a window
-	 * (or held by another reader) for a moment: asked again. */
+	/* Busy for a moment (DAMON's sysfs lock, taken by the kdamond at the
+	 * end of a window or held by another reader): asked again. */
 	if (rc == -EBUSY)
 		return;
-	if (rc > 0) {
+	if (ms >= 0)
 		a->request_ms = ms;
-		rc = damon_ctl_read_regions(&a->ctl, &a->sch);
-	}
 	if (rc < 0) {
 		say_error(a);
 		return;
 	}
-	const struct damon_settings *set = &a->ctl.rec.set;
-	join_all(s, snap, a->req_pids, a->req_since, a->req_n, (double)set->aggr_us / 1e6,
-		 (double)set->sample_us / 1e6, now);
+	join_all(s, snap, &ans, a->req_pids, a->req_since, now);
 	a->why = ACCESS_ON;
 	a->msg[0] = '\0';
 	a->last_answer = now;
 }
 
-/* Ask our kdamond for the regions; the answer is for a later sample.
- * The request proves first that the kdamond is still ours and on:
- * stopped by DAMON (a watched process exited, a commit refused), it is
- * said and started again by the caller; someone else's in its place,
- * nothing is asked and DAMON is in use. */
+/* Ask the source for the ranges; the answer is for a later sample.
+ * The request proves first that the watch is still ours and on: stopped
+ * by itself (a watched process exited, a commit refused), it is said and
+ * started again by the caller; someone else's in its place, nothing is
+ * asked and the source is in use. */
 static int ask(struct sampler *s, struct snapshot *snap, double now)
 {
 	struct access_state *a = s->access;
-	int rc = damon_ctl_request_start(&a->ctl);
+	int rc = a->src->ask(a->src_st);
 	if (rc == -EBUSY)
-		return rc;            /* DAMON's files busy: proved at the next sample */
+		return rc;            /* busy this moment: proved at the next sample */
 	if (rc == -ESHUTDOWN) {
 		size_t gone = gone_of(s, snap, a->pids, a->npids);
 		if (gone)
 			snprintf(a->msg, sizeof(a->msg),
-				 "DAMON stopped: %zu watched process%s exited; restarting", gone,
-				 gone == 1 ? "" : "es");
+				 "%s stopped: %zu watched process%s exited; restarting", a->src->title,
+				 gone, gone == 1 ? "" : "es");
 		else
-			snprintf(a->msg, sizeof(a->msg),
-				 "DAMON stopped our kdamond by itself; restarting");
+			snprintf(a->msg, sizeof(a->msg), "%s stopped our %s by itself; restarting",
+				 a->src->title, a->src->thread);
 		a->npids = 0;         /* the targets written again, and "on" */
 		return rc;
 	}
@@ -457,7 +396,7 @@ static int ask(struct sampler *s, struct snapshot *snap, double now)
 		a->started = false;
 		a->npids = 0;
 		a->why = ACCESS_IN_USE;
-		snprintf(a->msg, sizeof(a->msg), "%s", damon_ctl_message(&a->ctl));
+		snprintf(a->msg, sizeof(a->msg), "%s", a->src->message(a->src_st));
 		a->retry_at = now + 10.0;
 		return rc;
 	}
@@ -471,13 +410,15 @@ static int ask(struct sampler *s, struct snapshot *snap, double now)
 	return 0;
 }
 
-/* The status of a sample while our kdamond runs. */
+/* The status of a sample while the source watches. */
 static void report(struct sampler *s, struct snapshot *snap, double now)
 {
 	struct access_state *a = s->access;
-	snap->access.window_s = (double)a->ctl.rec.set.aggr_us / 1e6;
+	struct access_source_state st;
+	a->src->state(a->src_st, &st);
+	snap->access.window_s = st.window_s;
 	snap->access.monitored = a->npids;
-	kdamond_cpu(s, snap, a->ctl.rec.kdamond_pid, now);
+	kdamond_cpu(s, snap, st.thread_pid, now);
 }
 
 /* Each sample: the answer to the request made at an earlier one, when it
@@ -488,21 +429,11 @@ static void report(struct sampler *s, struct snapshot *snap, double now)
 static void read_live(struct sampler *s, struct snapshot *snap, double now)
 {
 	struct access_state *a = s->access;
-	if (!a->tried) {
-		a->tried = true;
-		int rc = damon_ctl_init(&a->ctl, s->root, NULL);
-		a->ctl_ok = rc == 0;
-		if (rc) {
-			a->why = ACCESS_ERROR;
-			snprintf(a->msg, sizeof(a->msg), "DAMON: cannot tell who we are: %s", strerror(-rc));
-			a->retry_at = 1e300;
-		}
-	}
-	if (!a->ctl_ok)
+	if (!source_open(s))
 		return;
-	if (damon_ctl_request_pending(&a->ctl)) {
+	if (a->src->pending(a->src_st)) {
 		collect(s, snap, now);
-		if (damon_ctl_request_pending(&a->ctl)) {
+		if (a->src->pending(a->src_st)) {
 			watched(s, snap, a->pids, a->npids, now);
 			report(s, snap, now);
 			return;
@@ -522,13 +453,13 @@ static void read_live(struct sampler *s, struct snapshot *snap, double now)
 		return;
 	/* New targets: their commit is in flight, the regions are asked
 	 * for once it is answered. */
-	int asked = damon_ctl_request_pending(&a->ctl) ? 0 : ask(s, snap, now);
+	int asked = a->src->pending(a->src_st) ? 0 : ask(s, snap, now);
 	if (asked == -ESHUTDOWN) {
-		/* Stopped by DAMON since the last request: started again now
+		/* Stopped by itself since the last request: started again now
 		 * on the live targets. */
 		if (ensure_targets(a, pids, n, now) != 0 || !a->started)
 			return;
-		asked = damon_ctl_request_pending(&a->ctl) ? 0 : ask(s, snap, now);
+		asked = a->src->pending(a->src_st) ? 0 : ask(s, snap, now);
 	}
 	/* Turns: the start of a new one, the end of those that left. */
 	for (size_t i = 0; i < oldn; i++)
@@ -611,19 +542,23 @@ int sampler_access(struct sampler *s, struct snapshot *snap)
 	else
 		read_recorded(s, snap, now);
 	snap->access.why = a->why;
-	/* Watching, but DAMON has said nothing new for two windows (it
+	/* Watching, but the source has said nothing new for two windows (it
 	 * stopped and is started again, or its answers stopped): stale. */
-	double win = a->ctl.rec.set.aggr_us > 0 ? (double)a->ctl.rec.set.aggr_us / 1e6 : 1.0;
+	struct access_source_state st = { .window_s = 0 };
+	if (a->src_ok)
+		a->src->state(a->src_st, &st);
+	double win = st.window_s > 0 ? st.window_s : 1.0;
 	if (fsroot_is_live(s->root) && a->why == ACCESS_ON && a->started && a->last_answer >= 0 &&
 	    now - a->last_answer > ACCESS_STALE_WINDOWS * win) {
 		snap->access.why = ACCESS_STALE;
 	}
-	snap->access.source = snap->access.monitored ? ACCESS_SRC_DAMON : ACCESS_SRC_NONE;
+	snap->access.source = snap->access.monitored ? a->src->id : ACCESS_SRC_NONE;
 	snap->access.request_ms = a->request_ms;
 	snprintf(snap->access.msg, sizeof(snap->access.msg), "%s", a->msg);
 	if (snap->access.why == ACCESS_STALE && !a->msg[0])
 		snprintf(snap->access.msg, sizeof(snap->access.msg),
-			 "heat not fresh: DAMON's last answer came %.0f s ago", now - a->last_answer);
+			 "heat not fresh: %s's last answer came %.0f s ago", a->src->title,
+			 now - a->last_answer);
 	int rc = publish(s, snap, now);
 	if (rc)
 		return rc;
@@ -634,4 +569,21 @@ int sampler_access(struct sampler *s, struct snapshot *snap)
 			snap->procs[pi].acc = &snap->acc[i];
 	}
 	return 0;
+}
+
+/* The source opened once (read_live, read_recorded): false when it
+ * could not be (said, never tried again). */
+static bool source_open(struct sampler *s)
+{
+	struct access_state *a = s->access;
+	if (!a->tried) {
+		a->tried = true;
+		int rc = a->src->open(&a->src_st, s->root, a->msg, sizeof(a->msg));
+		a->src_ok = rc == 0;
+		if (rc) {
+			a->why = ACCESS_ERROR;
+			a->retry_at = 1e300;
+		}
+	}
+	return a->src_ok;
 }

@@ -1,12 +1,12 @@
 /* sampler_access_int.h - what sampler_access.c keeps between samples,
  * shared with sampler_access_turns.c (each process's last heat, whose
- * turn it is, the kdamond's target slots). Inside the sampler only. */
+ * turn it is, the source's target slots). Inside the sampler only. */
 #ifndef NUMATOP_SAMPLER_ACCESS_INT_H
 #define NUMATOP_SAMPLER_ACCESS_INT_H
 
 #include "access.h"
 #include "access_pick.h"
-#include "damon_ctl.h"
+#include "access_source.h"
 #include "sampler_int.h"
 
 /* What is known of one process's heat, kept between samples. */
@@ -26,12 +26,13 @@ struct acc_entry {
 struct access_state {
 	enum sampler_access mode;
 	bool started, tried;
-	struct damon_ctl ctl;
-	bool ctl_ok;
+	const struct access_source_ops *src;   /* access_source.h */
+	void *src_st;                 /* its state, once opened */
+	bool src_ok;
 	enum access_why why;
 	char msg[160];
 	double retry_at, probe_at;
-	int pids[ACCESS_MAX_TARGETS];     /* in the kdamond's target order */
+	int pids[ACCESS_MAX_TARGETS];     /* in the source's target order */
 	double slot_since[ACCESS_MAX_TARGETS];  /* when each slot got its pid */
 	size_t npids;
 	/* The targets when the request in flight was made: its answer's
@@ -41,22 +42,18 @@ struct access_state {
 	size_t req_n;
 	struct acc_entry *e;
 	size_t ne, ecap;
-	struct damon_scheme sch;
 	int64_t *reg_node_kb;         /* scratch: nregions * nnodes */
-	struct access_range *ranges;  /* scratch: DAMON's regions as ranges */
 	struct access_cand *cand;     /* scratch: whose turn it may be */
 	size_t cand_cap;
-	size_t ranges_cap;
 	size_t rnk_cap;
-	size_t *first;
 	void **pages;
 	int *status;
-	uint64_t kd_ticks;            /* the kdamond's utime + stime */
+	uint64_t kd_ticks;            /* the source's thread's utime + stime */
 	double kd_at;
 	int64_t kd_pid;
 	double request_ms;            /* the last answer's round trip, -1 none yet */
 	double last_answer;           /* when regions were last joined, -1 never */
-	int refused;                  /* starts DAMON refused in a row (EINVAL) */
+	int refused;                  /* starts the source refused in a row (EINVAL) */
 };
 
 /* Entries: by PID and start time, made with arrays for nnodes nodes. */
@@ -71,7 +68,7 @@ void acc_entries_expire(struct access_state *a, const struct snapshot *snap, dou
 bool acc_in_set(const int *v, size_t n, int pid);
 /* The processes to watch now into out[ACCESS_MAX_TARGETS]; the count. */
 size_t acc_choose(struct sampler *s, const struct snapshot *snap, double now, int *out);
-/* The kdamond's slots for the wanted set (order[], since[]); the count. */
+/* The source's slots for the wanted set (order[], since[]); the count. */
 size_t acc_arrange(struct access_state *a, const int *want, size_t n, int *order,
 		   double *since, double now);
 

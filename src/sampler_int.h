@@ -152,7 +152,6 @@ void sampler_access_free(struct sampler *s);
 /* sampler_access_place.c: kB per node of each of pid's regions r[0..n)
  * into kb[n * nnodes] (hot and warm regions on the live machine, all -1
  * where not known; pages and status: ACCESS_SAMPLE_PAGES of scratch). */
-struct damon_region;
 void sampler_access_place(struct sampler *s, int pid, const struct access_range *r, size_t n,
 			  double aggr_s, int64_t *kb, void **pages, int *status);
 

@@ -195,8 +195,8 @@ static int region_ok(json_object *r)
 	return 0;
 }
 
-/* A process's access: its source and reason from their tables (damon only
- * when on); kB whole and >= 0, each total the sum of its nodes, hot remote
+/* A process's access: its source and reason from their tables (a
+ * measuring source, damon, only when on); kB whole and >= 0, each total the sum of its nodes, hot remote
  * no more than hot and hot_remote_pct its share (0 to 100, as written: to
  * 0.1), null when nothing is hot; the window at least 1 ms (it is
  * written to 0.001 s), the other times >= 0; the regions' addresses, heat
@@ -216,9 +216,9 @@ static int access_proc_ok(json_object *a)
 	if (!json_object_is_type(a, json_type_object) ||
 	    one_of(a, "source", access_source_names, ACCESS_NSRC) ||
 	    one_of(a, "reason", access_why_names, ACCESS_NWHY) ||
-	    /* DAMON's numbers: usable (on), or shown and not used (stale,
-	     * measuring, unseen: access_proc_trust). */
-	    (is(a, "source", "damon") && jget(a, "reason") && !is(a, "reason", "on") &&
+	    /* A measuring source's numbers (DAMON's): usable (on), or shown
+	     * and not used (stale, measuring, unseen: access_proc_trust). */
+	    (access_source_name_measures(jget_str(a, "source")) && jget(a, "reason") && !is(a, "reason", "on") &&
 	     !is(a, "reason", "stale") && !is(a, "reason", "measuring") &&
 	     !is(a, "reason", "unseen")) ||
 	    reals(a, real_r, NRANGES(real_r)))
@@ -248,8 +248,8 @@ static int access_proc_ok(json_object *a)
 	return 0;
 }
 
-/* The sample's access status: source and reason from their tables, damon
- * exactly when a process is watched, no more watched than the most, the
+/* The sample's access status: source and reason from their tables, a
+ * measuring one (damon) exactly when a process is watched, no more watched than the most, the
  * kdamond a possible PID, the window at least 1 ms, times and CPU >= 0. */
 static int access_status_ok(json_object *s)
 {
@@ -271,7 +271,7 @@ static int access_status_ok(json_object *s)
 	json_object *m = jget(s, "monitored"), *mx = jget(s, "max_targets");
 	int64_t n = m ? json_object_get_int64(m) : 0;
 	if ((mx && json_object_get_int64(mx) > 0 && n > json_object_get_int64(mx)) ||
-	    (n > 0) != is(s, "source", "damon"))
+	    (n > 0) != access_source_name_measures(jget_str(s, "source")))
 		return -EINVAL;
 	return 0;
 }

@@ -1,0 +1,504 @@
+/* test_access_source.c - the access source interface (access_source.h):
+ * DAMON's table complete and its recorded() over synthetic kdamonds
+ * trees; and a fake source, a table of this file's own, driving the
+ * sampler on a recorded tree and on the live machine (this process
+ * only): the heat comes from whatever source the sampler is given, and
+ * the sampler keeps the interface's protocol (start, one request at a
+ * time, poll, the errors' reasons, close). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access_source.h"
+#include "check.h"
+#include "fsroot.h"
+#include "sampler.h"
+#include "topology.h"
+
+/* ---- a kdamonds tree in a temporary directory ---- */
+
+#define KD "sys/kernel/mm/damon/admin/kdamonds"
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char p[1024];
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	for (char *s = p + strlen(dir) + 1; (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	FILE *f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* One kdamond, vaddr, targets 101 and 202, a stat scheme whose tried
+ * regions are nreg of (start, end, nr_accesses, age). */
+static void kdamond_tree(const char *dir, const unsigned long long (*reg)[4], size_t nreg)
+{
+	static const char *const w[][2] = {
+		{ "nr_kdamonds", "1\n" }, { "0/state", "on\n" }, { "0/pid", "4242\n" },
+		{ "0/contexts/nr_contexts", "1\n" }, { "0/contexts/0/operations", "vaddr\n" },
+		{ "0/contexts/0/monitoring_attrs/intervals/sample_us", "50000\n" },
+		{ "0/contexts/0/monitoring_attrs/intervals/aggr_us", "1000000\n" },
+		{ "0/contexts/0/monitoring_attrs/intervals/update_us", "1000000\n" },
+		{ "0/contexts/0/targets/nr_targets", "2\n" },
+		{ "0/contexts/0/targets/0/pid_target", "101\n" },
+		{ "0/contexts/0/targets/1/pid_target", "202\n" },
+		{ "0/contexts/0/schemes/nr_schemes", "1\n" },
+		{ "0/contexts/0/schemes/0/action", "stat\n" },
+	};
+	char rel[256], v[64];
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		snprintf(rel, sizeof(rel), KD "/%s", w[i][0]);
+		put(dir, rel, w[i][1]);
+	}
+	static const char *const f[] = { "start", "end", "nr_accesses", "age" };
+	for (size_t r = 0; r < nreg; r++)
+		for (size_t k = 0; k < 4; k++) {
+			snprintf(rel, sizeof(rel), KD "/0/contexts/0/schemes/0/tried_regions/%zu/%s", r, f[k]);
+			snprintf(v, sizeof(v), "%llu\n", reg[r][k]);
+			put(dir, rel, v);
+		}
+}
+
+static void rm_tree(const char *dir)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("  could not remove %s\n", dir);
+}
+
+/* ---- DAMON's table ---- */
+
+static void damon_ops_complete(void)
+{
+	const struct access_source_ops *o = &access_source_damon;
+	CHECK_EQ_STR(access_source_names[o->id], "damon");
+	CHECK_EQ_STR(o->title, "DAMON");
+	CHECK_EQ_STR(o->thread, "kdamond");
+	CHECK(o->open && o->close && o->stop_signal && o->start && o->retarget && o->stop);
+	CHECK(o->ask && o->pending && o->poll && o->state && o->message && o->idle && o->recorded);
+	/* Its numbers are heat (read back from JSON); none's and RACC%'s are not. */
+	CHECK(access_source_measures(o->id) && access_source_name_measures("damon"));
+	CHECK(!access_source_measures(ACCESS_SRC_NONE) && !access_source_measures(ACCESS_SRC_NUMAB));
+	CHECK(!access_source_name_measures("numa_balancing") && !access_source_name_measures("x"));
+	CHECK(!access_source_name_measures(NULL));
+}
+
+/* A recorded kdamond: its regions leave as ranges, split by target at
+ * the fall in address; its pids, window and thread with them. Nothing is
+ * ever written on a recorded tree (a start is refused). */
+static void damon_recorded(void)
+{
+	char dir[] = "/tmp/numatop-accsrc-XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0);
+		return;
+	}
+	static const unsigned long long reg[][4] = {
+		{ 0x1000, 0x5000, 3, 0 }, { 0x5000, 0x9000, 0, 7 },   /* 101 */
+		{ 0x2000, 0x3000, 20, 1 },                            /* 202 */
+	};
+	kdamond_tree(dir, reg, 3);
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
+	const struct access_source_ops *o = &access_source_damon;
+	void *st = NULL;
+	char msg[160] = "";
+	CHECK_EQ_INT(o->open(&st, r, msg, sizeof(msg)), 0);
+	CHECK(st != NULL);
+	struct access_answer a;
+	CHECK_EQ_INT(o->recorded(st, &a), ACCESS_ON);
+	CHECK_EQ_INT(a.ntargets, 2);
+	CHECK(a.pids && a.pids[0] == 101 && a.pids[1] == 202);
+	CHECK(a.first != NULL);
+	if (a.first && a.r) {
+		CHECK_EQ_INT(a.first[0], 0);
+		CHECK_EQ_INT(a.first[1], 2);
+		CHECK_EQ_INT(a.first[2], 3);
+		CHECK_EQ_INT(a.r[1].start, 0x5000);
+		CHECK_EQ_INT(a.r[1].end, 0x9000);
+		CHECK_EQ_INT(a.r[1].nr_accesses, 0);
+		CHECK_EQ_INT(a.r[1].age, 7);
+		CHECK_EQ_INT(a.r[2].nr_accesses, 20);
+	}
+	CHECK(a.window_s == 1.0 && a.sample_s == 0.05);
+	CHECK_EQ_INT(a.thread_pid, 4242);
+	int pid = 101;
+	CHECK(o->start(st, &pid, 1, false) < 0);
+	o->close(st);
+	fsroot_close(r);
+	rm_tree(dir);
+}
+
+/* Regions that cannot be told apart by target (one run for two
+ * targets): still the kdamond's results, nobody's ranges. No kdamonds
+ * directory: no DAMON. */
+static void damon_recorded_unsplit(void)
+{
+	char dir[] = "/tmp/numatop-accsrc-XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0);
+		return;
+	}
+	static const unsigned long long reg[][4] = { { 0x1000, 0x5000, 3, 0 }, { 0x5000, 0x9000, 0, 7 } };
+	put(dir, "proc/meminfo", "");
+	struct fsroot *r;
+	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
+	const struct access_source_ops *o = &access_source_damon;
+	void *st = NULL;
+	char msg[160];
+	CHECK_EQ_INT(o->open(&st, r, msg, sizeof(msg)), 0);
+	struct access_answer a;
+	CHECK_EQ_INT(o->recorded(st, &a), ACCESS_NO_DAMON);
+	kdamond_tree(dir, reg, 2);
+	CHECK_EQ_INT(o->recorded(st, &a), ACCESS_ON);
+	CHECK_EQ_INT(a.ntargets, 2);
+	CHECK(a.first == NULL);
+	o->close(st);
+	fsroot_close(r);
+	rm_tree(dir);
+}
+
+/* ---- a fake source: the second source, in this file only ---- */
+
+struct fake {
+	int opened, closed, starts, retargets, stops, asks, polls;
+	int start_rc;              /* what start answers */
+	const char *msg;
+	bool fine, running, pending;
+	int pids[ACCESS_MAX_TARGETS];
+	size_t n;
+	bool recorded;             /* the tree's results: pids 1000, 2000 */
+	uint64_t lo, hi;           /* the range each target's answer has */
+	int64_t thread;
+	struct access_range r[2 * ACCESS_MAX_TARGETS];
+	size_t first[ACCESS_MAX_TARGETS + 1];
+};
+
+static struct fake fk;
+
+static int f_open(void **st, const struct fsroot *r, char *msg, size_t n)
+{
+	(void)r;
+	(void)msg;
+	(void)n;
+	fk.opened++;
+	*st = &fk;
+	return 0;
+}
+
+static void f_close(void *st)
+{
+	struct fake *f = st;
+	f->closed++;
+	f->running = f->pending = false;
+}
+
+static void f_stop_signal(void *st)
+{
+	((struct fake *)st)->running = false;
+}
+
+static int f_start(void *st, const int *pids, size_t n, bool fine)
+{
+	struct fake *f = st;
+	f->starts++;
+	if (f->start_rc)
+		return f->start_rc;
+	f->fine = fine;
+	f->running = true;
+	memcpy(f->pids, pids, n * sizeof(*pids));
+	f->n = n;
+	return 0;
+}
+
+static int f_retarget(void *st, const int *pids, size_t n)
+{
+	struct fake *f = st;
+	f->retargets++;
+	memcpy(f->pids, pids, n * sizeof(*pids));
+	f->n = n;
+	return 0;
+}
+
+static int f_stop(void *st)
+{
+	struct fake *f = st;
+	f->stops++;
+	f->running = false;
+	return 0;
+}
+
+static int f_ask(void *st)
+{
+	struct fake *f = st;
+	if (f->pending)
+		return -EBUSY;
+	f->asks++;
+	f->pending = true;
+	return 0;
+}
+
+static bool f_pending(const void *st)
+{
+	return ((const struct fake *)st)->pending;
+}
+
+/* Each target: one range, hot. */
+static void f_answer(struct fake *f, size_t ntargets, struct access_answer *out)
+{
+	for (size_t t = 0; t < ntargets; t++) {
+		f->r[t] = (struct access_range){ f->lo, f->hi, 5, 0 };
+		f->first[t] = t;
+	}
+	f->first[ntargets] = ntargets;
+	out->r = f->r;
+	out->first = f->first;
+	out->ntargets = ntargets;
+	out->window_s = 2.0;
+	out->sample_s = 0.1;
+	out->thread_pid = f->thread;
+}
+
+static int f_poll(void *st, size_t ntargets, double *ms, struct access_answer *out)
+{
+	struct fake *f = st;
+	memset(out, 0, sizeof(*out));
+	f->polls++;
+	if (!f->pending)
+		return -ECHILD;
+	f->pending = false;
+	*ms = 12;
+	f_answer(f, ntargets, out);
+	return 1;
+}
+
+static void f_state(const void *st, struct access_source_state *out)
+{
+	const struct fake *f = st;
+	out->running = f->running;
+	out->window_s = 2.0;
+	out->sample_s = 0.1;
+	out->thread_pid = f->running ? f->thread : -1;
+}
+
+static const char *f_message(const void *st)
+{
+	return ((const struct fake *)st)->msg;
+}
+
+static void f_idle(void *st, enum access_why *why, char *msg, size_t n)
+{
+	(void)st;
+	*why = ACCESS_NOT_YET;
+	snprintf(msg, n, "fake: idle");
+}
+
+static enum access_why f_recorded(void *st, struct access_answer *out)
+{
+	struct fake *f = st;
+	memset(out, 0, sizeof(*out));
+	if (!f->recorded)
+		return ACCESS_RECORDED;
+	f->pids[0] = 1000;
+	f->pids[1] = 2000;
+	f_answer(f, 2, out);
+	out->pids = f->pids;
+	return ACCESS_ON;
+}
+
+/* Any id of enum access_source: the sampler passes on the source's. */
+static const struct access_source_ops fake_ops = {
+	.id = ACCESS_SRC_NUMAB, .title = "FAKE", .thread = "faked",
+	.open = f_open, .close = f_close, .stop_signal = f_stop_signal,
+	.start = f_start, .retarget = f_retarget, .stop = f_stop,
+	.ask = f_ask, .pending = f_pending, .poll = f_poll, .state = f_state,
+	.message = f_message, .idle = f_idle, .recorded = f_recorded,
+};
+
+static const struct snap_proc *find(const struct snapshot *s, int pid)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].info.pid == pid)
+			return &s->procs[i];
+	return NULL;
+}
+
+static double fake_now(void *ctx)
+{
+	return *(double *)ctx;
+}
+
+/* A recorded tree: the fake's results are the heat, with its id. */
+static void fake_recorded(void)
+{
+	memset(&fk, 0, sizeof(fk));
+	fk.recorded = true;
+	fk.lo = 0x400000;
+	fk.hi = 0x800000;
+	fk.thread = 4242;
+	struct fsroot *r;
+	struct topology t;
+	struct sampler *s;
+	if (fsroot_open("tests/trees/opteron4", &r) != 0) {
+		CHECK(0);
+		return;
+	}
+	CHECK_EQ_INT(topology_read(r, &t), 0);
+	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
+	CHECK_EQ_INT(sampler_set_access(s, SAMPLER_ACCESS_ON), 0);
+	CHECK_EQ_INT(sampler_set_access_source(s, &fake_ops), 0);
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK_EQ_INT(fk.opened, 1);
+	CHECK_EQ_INT(fk.starts + fk.asks, 0);       /* a recorded tree: only read */
+	CHECK_EQ_INT(snap.access.why, ACCESS_ON);
+	CHECK_EQ_INT(snap.access.source, ACCESS_SRC_NUMAB);
+	CHECK_EQ_INT(snap.access.monitored, 2);
+	CHECK(snap.access.window_s == 2.0);
+	CHECK_EQ_INT(snap.access.kdamond_pid, 4242);
+	const struct snap_proc *p = find(&snap, 1000);
+	CHECK(p && p->acc && p->acc->source == ACCESS_SRC_NUMAB && p->acc->window_s == 2.0);
+	p = find(&snap, 3000);
+	CHECK(p && !p->acc);
+	/* Opened: the sampler's source for good. */
+	CHECK_EQ_INT(sampler_set_access_source(s, &access_source_damon), -EBUSY);
+	snapshot_free(&snap);
+	sampler_free(s);
+	CHECK_EQ_INT(fk.closed, 1);
+	topology_free(&t);
+	fsroot_close(r);
+}
+
+/* The live machine, this process only (no kernel source is touched): the
+ * sampler starts the fake on it, asks, takes the answer a sample later,
+ * never asks twice at once, and closes it when freed. */
+static void fake_live(void)
+{
+	static char buf[1 << 20];
+	memset(buf, 1, sizeof(buf));
+	memset(&fk, 0, sizeof(fk));
+	fk.lo = ((uintptr_t)buf + 4095) & ~(uintptr_t)4095;
+	fk.hi = fk.lo + (1 << 19);
+	fk.thread = getpid();
+	struct fsroot *r;
+	struct topology t;
+	struct sampler *s;
+	CHECK_EQ_INT(fsroot_open("/", &r), 0);
+	if (!fsroot_is_live(r)) {
+		SKIP_TEST("fake_live", "/ is not the live root");
+		fsroot_close(r);
+		return;
+	}
+	CHECK_EQ_INT(topology_read(r, &t), 0);
+	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
+	int self = getpid();
+	struct sampler_filter flt = { &self, 1, NULL, false };
+	sampler_set_filter(s, &flt);
+	CHECK_EQ_INT(sampler_set_priority(s, &self, 1), 0);
+	struct nmsched_config c;
+	nmsched_config_default(&c);
+	c.full = true;
+	sampler_set_budget(s, &c);
+	double now = 100;
+	sampler_set_clock(s, fake_now, &now);
+	CHECK_EQ_INT(sampler_set_access(s, SAMPLER_ACCESS_WATCH), 0);
+	CHECK_EQ_INT(sampler_set_access_source(s, &fake_ops), 0);
+	struct snapshot snap;
+	memset(&snap, 0, sizeof(snap));
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK_EQ_INT(fk.starts, 1);
+	CHECK(fk.fine);                              /* WATCH: the finer window */
+	CHECK(fk.n == 1 && fk.pids[0] == self);
+	CHECK_EQ_INT(fk.asks, 1);
+	CHECK_EQ_INT(snap.access.why, ACCESS_ON);
+	CHECK_EQ_INT(snap.access.source, ACCESS_SRC_NUMAB);
+	CHECK_EQ_INT(snap.access.monitored, 1);
+	CHECK_EQ_INT(snap.access.kdamond_pid, self);
+	CHECK(!find(&snap, self) || !find(&snap, self)->acc);   /* asked, not answered yet */
+	now += 2;
+	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+	CHECK_EQ_INT(fk.polls, 1);
+	CHECK_EQ_INT(fk.starts, 1);
+	CHECK_EQ_INT(fk.retargets, 0);               /* the same target */
+	CHECK_EQ_INT(fk.asks, 2);                    /* the next request */
+	CHECK(snap.access.request_ms == 12);
+	const struct snap_proc *p = find(&snap, self);
+	CHECK(p && p->acc);
+	if (p && p->acc) {
+		CHECK_EQ_INT(p->acc->source, ACCESS_SRC_NUMAB);
+		CHECK(p->acc->window_s == 2.0);
+		CHECK(p->acc->hot_kb > 0);
+		CHECK_EQ_INT(p->acc->nregions, 1);
+	}
+	snapshot_free(&snap);
+	sampler_free(s);
+	CHECK_EQ_INT(fk.closed, 1);
+	CHECK(!fk.running);
+	topology_free(&t);
+	fsroot_close(r);
+}
+
+/* A start the source refuses: its errno in the reason's words (the
+ * interface's, whatever the source), its message as it said it. */
+static void fake_live_refused(void)
+{
+	static const struct { int rc; enum access_why why; } cases[] = {
+		{ -EBUSY, ACCESS_IN_USE }, { -ENOENT, ACCESS_NO_DAMON },
+		{ -EOPNOTSUPP, ACCESS_NO_VADDR }, { -EACCES, ACCESS_NOT_ROOT },
+		{ -EIO, ACCESS_ERROR },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&fk, 0, sizeof(fk));
+		fk.start_rc = cases[i].rc;
+		fk.msg = "fake: refused";
+		struct fsroot *r;
+		struct topology t;
+		struct sampler *s;
+		CHECK_EQ_INT(fsroot_open("/", &r), 0);
+		CHECK_EQ_INT(topology_read(r, &t), 0);
+		CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
+		int self = getpid();
+		struct sampler_filter flt = { &self, 1, NULL, false };
+		sampler_set_filter(s, &flt);
+		CHECK_EQ_INT(sampler_set_priority(s, &self, 1), 0);
+		double now = 100;
+		sampler_set_clock(s, fake_now, &now);
+		CHECK_EQ_INT(sampler_set_access(s, SAMPLER_ACCESS_ON), 0);
+		CHECK_EQ_INT(sampler_set_access_source(s, &fake_ops), 0);
+		struct snapshot snap;
+		memset(&snap, 0, sizeof(snap));
+		CHECK_EQ_INT(sampler_tick(s, &snap), 0);
+		CHECK_EQ_INT(fk.starts, 1);
+		CHECK_EQ_INT(fk.asks, 0);
+		CHECK_EQ_INT(snap.access.why, cases[i].why);
+		CHECK_EQ_STR(snap.access.msg, "fake: refused");
+		CHECK_EQ_INT(snap.access.source, ACCESS_SRC_NONE);
+		snapshot_free(&snap);
+		sampler_free(s);
+		CHECK_EQ_INT(fk.closed, 1);
+		topology_free(&t);
+		fsroot_close(r);
+	}
+}
+
+int main(void)
+{
+	RUN_TEST(damon_ops_complete);
+	RUN_TEST(damon_recorded);
+	RUN_TEST(damon_recorded_unsplit);
+	RUN_TEST(fake_recorded);
+	RUN_TEST(fake_live);
+	RUN_TEST(fake_live_refused);
+	return CHECK_DONE();
+}
