@@ -51,10 +51,13 @@ echo "$out" | grep -q '^targets' && echo "$out" | grep -Eq 'parser throughput .*
 # The scale phase: a row for its 50 processes with the monitor's CPU per
 # refresh (a number; 10 ms clock ticks over 2 s can make it 0), the stat
 # floor and a complete picture in seconds (htop's columns only when it is
-# installed).
+# installed). The picture is of the whole machine: beside thousands of
+# other processes on a loaded machine it may not come within its 10 s,
+# which the row says with the count read (a measure too, not a failure).
 srow=$(echo "$out" | grep -E '^ +50 \| ')
 echo "$srow" | awk -F'|' '{ m = $2; f = $5 + 0; c = $9 }
-	END { exit (NR == 1 && m ~ /^ *[0-9.]+ *$/ && f > 0 && c ~ /^ *[0-9.]+ s /) ? 0 : 1 }' \
+	END { exit (NR == 1 && m ~ /^ *[0-9.]+ *$/ && f > 0 &&
+		    (c ~ /^ *[0-9.]+ s / || c ~ /^ *not complete after [0-9]+ s \([0-9]+ of [0-9]+ read/)) ? 0 : 1 }' \
 	&& ok bench_smoke_scale_row || bad bench_smoke_scale_row "$(echo "$out" | sed -n '/^scale:/,/^$/p')"
 # The access heat phase: where DAMON is free (and we are root) the
 # kdamond's CPU and its target; anywhere else one line saying why not and
