@@ -16,8 +16,10 @@
 #   make deb        the Debian package, build/numatop-tui_VERSION_*.deb
 
 CC      ?= cc
-# libcurl: the fleet client's HTTP (src/fleet_http.c).
-PKGS    := libproc2 json-c libzstd libcurl
+PKGS    := libproc2 json-c libzstd
+# libcurl: the fleet client's HTTP (src/fleet_http.c), its headers only:
+# --fleet loads the library (src/fleet_curl.c).
+LOAD_PKGS := libcurl
 UI_PKGS := ncursesw
 # The --serve front end's HTTP server.
 CLI_PKGS := libmicrohttpd
@@ -35,7 +37,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # The date the man page carries (the release's, not the build's).
 VERSION_DATE := 2026-12-04
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(LOAD_PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 UI_CFLAGS  := $(shell pkg-config --cflags $(UI_PKGS) 2>/dev/null)
 UI_LIBS    := $(shell pkg-config --libs $(UI_PKGS) 2>/dev/null)

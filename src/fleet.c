@@ -75,9 +75,14 @@ int fleet_open(const struct fleet_config *c, struct fleet_client **out, char *ms
 	cl->match = strdup(c->match ? c->match : "");
 	cl->http.timeout_s = c->timeout_s > 0 ? c->timeout_s : FLEET_TIMEOUT_S;
 	cl->http.cancel = c->cancel;
-	if (!cl->http.url || !cl->match || fleet_http_init()) {
+	if (!cl->http.url || !cl->match) {
 		fleet_close(cl);
 		return -ENOMEM;
+	}
+	int hr = fleet_http_init(msg, n);
+	if (hr) {
+		fleet_close(cl);
+		return hr;
 	}
 	int rc = secret("bearer token", c->token_file, cl->http.token, sizeof(cl->http.token), msg, n);
 	if (!rc)

@@ -216,7 +216,14 @@ int fleet_http_query(struct fleet_http *h, const char *api, const char *promql, 
 	return rc ? rc : r.rc;
 }
 
-int fleet_http_init(void)
+int fleet_http_init(char *err, size_t n)
 {
-	return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -ENOMEM;
+	int rc = fleet_curl_load(err, n);
+	if (rc)
+		return rc;
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		snprintf(err, n, "libcurl could not be set up");
+		return -ENOMEM;
+	}
+	return 0;
 }

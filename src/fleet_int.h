@@ -44,7 +44,9 @@ struct fleet_req {
 	char err[256];
 };
 
-int fleet_http_init(void);
+/* libcurl loaded (fleet_curl.c) and set up: 0, or -ENOENT with err. */
+int fleet_http_init(char *err, size_t n);
+int fleet_curl_load(char *err, size_t n);
 /* The first line of the file at path into out. 0, -errno, -EINVAL (empty). */
 int fleet_http_secret(const char *path, char *out, size_t n);
 /* GET /api/v1/<api>?query=promql<params> of the server (api "query" or
