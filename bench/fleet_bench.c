@@ -701,6 +701,11 @@ int fleet_bench_run(const struct fleet_bench_config *c)
 		       "prometheus)\n");
 		return 0;
 	}
+	char lerr[256];
+	if (fleet_http_load(lerr, sizeof(lerr))) {
+		printf("  not measured here: %s\n", lerr);
+		return 0;
+	}
 	const char *tmp = getenv("TMPDIR");
 	char dir[FLEET_BENCH_DIR_LEN];
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/numatop-bench-fleet.XXXXXX",

@@ -179,6 +179,10 @@ void fleet_config_from(struct fleet_config *c, const char *url, const char *matc
  * error of reading a credentials file (msg says it). */
 int fleet_open(const struct fleet_config *c, struct fleet_client **out, char *msg, size_t n);
 void fleet_close(struct fleet_client *cl);
+/* libcurl loaded (the program does not link it: fleet_open loads it), for
+ * a caller that asks over HTTP itself, as the benchmark. 0 or -ENOENT
+ * (err says it). */
+int fleet_http_load(char *err, size_t n);
 /* One refresh into f (freed and filled again): every query asked once
  * (again once on a failure to reach the server or a 5xx). 0 when at
  * least one query answered (f->errors: those that did not); else the

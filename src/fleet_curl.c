@@ -26,6 +26,7 @@ static struct {
 	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
 	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
 	void (*easy_cleanup)(CURL *);
+	CURLcode (*easy_perform)(CURL *);
 	char *(*easy_escape)(CURL *, const char *, int);
 	const char *(*easy_strerror)(CURLcode);
 	void (*free)(void *);
@@ -55,6 +56,7 @@ int fleet_curl_load(char *err, size_t n)
 		{ (void **)&lc.easy_setopt, "curl_easy_setopt" },
 		{ (void **)&lc.easy_getinfo, "curl_easy_getinfo" },
 		{ (void **)&lc.easy_cleanup, "curl_easy_cleanup" },
+		{ (void **)&lc.easy_perform, "curl_easy_perform" },
 		{ (void **)&lc.easy_escape, "curl_easy_escape" },
 		{ (void **)&lc.easy_strerror, "curl_easy_strerror" },
 		{ (void **)&lc.free, "curl_free" },
@@ -124,6 +126,11 @@ CURLcode curl_easy_getinfo(CURL *c, CURLINFO i, ...)
 void curl_easy_cleanup(CURL *c)
 {
 	lc.easy_cleanup(c);
+}
+
+CURLcode curl_easy_perform(CURL *c)
+{
+	return lc.easy_perform(c);
 }
 
 char *curl_easy_escape(CURL *c, const char *s, int n)

@@ -216,6 +216,11 @@ int fleet_http_query(struct fleet_http *h, const char *api, const char *promql, 
 	return rc ? rc : r.rc;
 }
 
+int fleet_http_load(char *err, size_t n)
+{
+	return fleet_http_init(err, n);
+}
+
 int fleet_http_init(char *err, size_t n)
 {
 	int rc = fleet_curl_load(err, n);
