@@ -1,29 +1,29 @@
 /* fleet_parse.c - the answer of a Prometheus server's /api/v1/query (and
  * query_range) as a pure function over a buffer: vector, matrix, scalar
  * and string results, an error answer, and anything else refused. A
- * value that is not a number ("NaN", garbage) is NAN: unknown, never 0. */
+ * value that is not a number ("NaN", garbage) is NAN: unknown, never 0.
+ * The JSON is read as it goes, never built as a tree: a thousand hosts'
+ * answer (some MB) costs its series and their labels, one block each. */
 #include "fleet.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json.h>
+#include "buf.h"
 
-#include "jsonget.h"
+/* Nesting deeper than this is refused (a hostile answer never runs the
+ * stack out). */
+#define JP_DEPTH 32
 
 void fleet_answer_free(struct fleet_answer *a)
 {
 	for (size_t i = 0; i < a->nseries; i++) {
 		struct fleet_series *s = &a->series[i];
-		for (size_t k = 0; k < s->nlabels; k++) {
-			free(s->names[k]);
-			free(s->values[k]);
-		}
-		free(s->names);
-		free(s->values);
+		free(s->names);     /* one block: names, values, their text */
 		free(s->points);
 	}
 	free(a->series);
@@ -39,140 +39,489 @@ const char *fleet_series_label(const struct fleet_series *s, const char *name)
 	return NULL;
 }
 
-/* [t, "v"]: 0, or -EINVAL. */
-static int point(json_object *o, struct fleet_point *p)
+struct jp {
+	const char *p, *end;
+	int depth;
+	struct buf str;             /* the last string read, NUL-ended */
+	struct buf lab;             /* a series' labels: name NUL value NUL ... */
+	size_t nlab;
+	struct buf pts;             /* a series' points */
+};
+
+static void ws(struct jp *j)
 {
-	if (!json_object_is_type(o, json_type_array) || json_object_array_length(o) != 2)
+	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+		j->p++;
+}
+
+static bool eat(struct jp *j, char c)
+{
+	ws(j);
+	if (j->p < j->end && *j->p == c) {
+		j->p++;
+		return true;
+	}
+	return false;
+}
+
+static int hex4(const char *p, unsigned *v)
+{
+	*v = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+		*v <<= 4;
+		if (c >= '0' && c <= '9')
+			*v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			*v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			*v |= (unsigned)(c - 'A' + 10);
+		else
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int put_utf8(struct buf *b, unsigned c)
+{
+	char u[4];
+	size_t n;
+	if (c < 0x80) {
+		u[0] = (char)c, n = 1;
+	} else if (c < 0x800) {
+		u[0] = (char)(0xc0 | (c >> 6)), u[1] = (char)(0x80 | (c & 0x3f)), n = 2;
+	} else if (c < 0x10000) {
+		u[0] = (char)(0xe0 | (c >> 12)), u[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (c & 0x3f)), n = 3;
+	} else {
+		u[0] = (char)(0xf0 | (c >> 18)), u[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+		u[2] = (char)(0x80 | ((c >> 6) & 0x3f)), u[3] = (char)(0x80 | (c & 0x3f)), n = 4;
+	}
+	return buf_append(b, u, n);
+}
+
+/* A JSON string into j->str (NUL-ended; a \u0000 is refused: labels are
+ * C strings). 0, -EINVAL, -ENOMEM. */
+static int str(struct jp *j)
+{
+	buf_clear(&j->str);
+	if (!eat(j, '"'))
 		return -EINVAL;
-	json_object *t = json_object_array_get_idx(o, 0), *v = json_object_array_get_idx(o, 1);
-	if (!json_object_is_type(t, json_type_double) && !json_object_is_type(t, json_type_int))
+	for (;;) {
+		const char *q = j->p;
+		while (q < j->end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
+			q++;
+		if (q > j->p && buf_append(&j->str, j->p, (size_t)(q - j->p)))
+			return -ENOMEM;
+		j->p = q;
+		if (q >= j->end || (unsigned char)*q < 0x20)
+			return -EINVAL;
+		if (*q == '"') {
+			j->p++;
+			break;
+		}
+		if (j->end - q < 2)
+			return -EINVAL;
+		char e = q[1], c = 0;
+		j->p = q + 2;
+		switch (e) {
+		case '"': case '\\': case '/': c = e; break;
+		case 'b': c = '\b'; break;
+		case 'f': c = '\f'; break;
+		case 'n': c = '\n'; break;
+		case 'r': c = '\r'; break;
+		case 't': c = '\t'; break;
+		case 'u': {
+			unsigned u, lo;
+			if (j->end - j->p < 4 || hex4(j->p, &u))
+				return -EINVAL;
+			j->p += 4;
+			if (u >= 0xd800 && u < 0xdc00) {
+				if (j->end - j->p < 6 || j->p[0] != '\\' || j->p[1] != 'u' ||
+				    hex4(j->p + 2, &lo) || lo < 0xdc00 || lo > 0xdfff)
+					return -EINVAL;
+				j->p += 6;
+				u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+			} else if (u >= 0xdc00 && u < 0xe000) {
+				return -EINVAL;
+			}
+			if (u == 0)
+				return -EINVAL;
+			if (put_utf8(&j->str, u))
+				return -ENOMEM;
+			continue;
+		}
+		default:
+			return -EINVAL;
+		}
+		if (buf_append(&j->str, &c, 1))
+			return -ENOMEM;
+	}
+	char z = '\0';
+	if (buf_append(&j->str, &z, 1))
+		return -ENOMEM;
+	return 0;
+}
+
+/* A JSON number: *v. 0 or -EINVAL. */
+static int number(struct jp *j, double *v)
+{
+	ws(j);
+	const char *q = j->p;
+	if (q < j->end && *q == '-')
+		q++;
+	if (q >= j->end || *q < '0' || *q > '9')
 		return -EINVAL;
-	p->t = json_object_get_double(t);
-	if (!json_object_is_type(v, json_type_string))
+	while (q < j->end && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' ||
+			      *q == '+' || *q == '-'))
+		q++;
+	char tmp[64];
+	size_t n = (size_t)(q - j->p);
+	if (n >= sizeof(tmp))
 		return -EINVAL;
-	const char *s = json_object_get_string(v);
+	memcpy(tmp, j->p, n);
+	tmp[n] = '\0';
+	char *e;
+	*v = strtod(tmp, &e);
+	if (*e)
+		return -EINVAL;
+	j->p = q;
+	return 0;
+}
+
+static bool word(struct jp *j, const char *w)
+{
+	ws(j);
+	size_t n = strlen(w);
+	if ((size_t)(j->end - j->p) >= n && memcmp(j->p, w, n) == 0) {
+		j->p += n;
+		return true;
+	}
+	return false;
+}
+
+/* Any value, passed over. */
+static int skip(struct jp *j)
+{
+	ws(j);
+	if (j->p >= j->end)
+		return -EINVAL;
+	char c = *j->p;
+	if (c == '"')
+		return str(j);
+	if (c == '{' || c == '[') {
+		if (++j->depth > JP_DEPTH)
+			return -EINVAL;
+		j->p++;
+		char close = c == '{' ? '}' : ']';
+		if (!eat(j, close)) {
+			do {
+				int rc;
+				if (c == '{' && ((rc = str(j)) || !eat(j, ':') ? (rc ? rc : -EINVAL) : 0))
+					return rc ? rc : -EINVAL;
+				if ((rc = skip(j)))
+					return rc;
+			} while (eat(j, ','));
+			if (!eat(j, close))
+				return -EINVAL;
+		}
+		j->depth--;
+		return 0;
+	}
+	if (word(j, "true") || word(j, "false") || word(j, "null"))
+		return 0;
+	double d;
+	return number(j, &d);
+}
+
+/* The members of an object: for each, fn with its key in j->str and the
+ * reader at its value (fn reads or skips it). */
+static int members(struct jp *j, int (*fn)(struct jp *j, void *ctx), void *ctx)
+{
+	if (!eat(j, '{'))
+		return -EINVAL;
+	if (++j->depth > JP_DEPTH)
+		return -EINVAL;
+	if (!eat(j, '}')) {
+		do {
+			int rc = str(j);
+			if (rc)
+				return rc;
+			if (!eat(j, ':'))
+				return -EINVAL;
+			if ((rc = fn(j, ctx)))
+				return rc;
+		} while (eat(j, ','));
+		if (!eat(j, '}'))
+			return -EINVAL;
+	}
+	j->depth--;
+	return 0;
+}
+
+/* [t, "v"]: 0, or -EINVAL. */
+static int point(struct jp *j, struct fleet_point *p)
+{
+	if (!eat(j, '['))
+		return -EINVAL;
+	int rc = number(j, &p->t);
+	if (rc || !eat(j, ','))
+		return rc ? rc : -EINVAL;
+	if ((rc = str(j)))
+		return rc;
+	const char *s = j->str.data;
 	char *end;
-	errno = 0;
 	double d = strtod(s, &end);
 	p->v = end != s && *end == '\0' ? d : NAN;
-	return 0;
+	return eat(j, ']') ? 0 : -EINVAL;
 }
 
-static int labels(json_object *m, struct fleet_series *s)
+/* The metric's labels, each "name\0value\0" into j->lab. */
+static int label(struct jp *j, void *ctx)
 {
-	if (!json_object_is_type(m, json_type_object))
-		return -EINVAL;
-	size_t n = (size_t)json_object_object_length(m);
-	s->names = calloc(n ? n : 1, sizeof(*s->names));
-	s->values = calloc(n ? n : 1, sizeof(*s->values));
-	if (!s->names || !s->values)
+	(void)ctx;
+	size_t nlen = j->str.len;       /* the name, with its NUL */
+	if (buf_append(&j->lab, j->str.data, nlen))
 		return -ENOMEM;
-	json_object_object_foreach(m, k, v) {
-		if (!json_object_is_type(v, json_type_string))
-			return -EINVAL;
-		s->names[s->nlabels] = strdup(k);
-		s->values[s->nlabels] = strdup(json_object_get_string(v));
-		s->nlabels++;
-		if (!s->names[s->nlabels - 1] || !s->values[s->nlabels - 1])
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int series(json_object *o, bool matrix, struct fleet_series *s)
-{
-	if (!json_object_is_type(o, json_type_object))
-		return -EINVAL;
-	int rc = labels(jget(o, "metric"), s);
+	int rc = str(j);
 	if (rc)
 		return rc;
-	json_object *pts = jget(o, matrix ? "values" : "value");
-	if (!matrix) {
-		s->points = malloc(sizeof(*s->points));
-		if (!s->points)
-			return -ENOMEM;
-		s->npoints = 1;
-		return pts ? point(pts, s->points) : -EINVAL;
-	}
-	if (!json_object_is_type(pts, json_type_array))
-		return -EINVAL;
-	size_t n = json_object_array_length(pts);
-	s->points = malloc((n ? n : 1) * sizeof(*s->points));
-	if (!s->points)
+	if (buf_append(&j->lab, j->str.data, j->str.len))
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		rc = point(json_object_array_get_idx(pts, i), &s->points[i]);
-		if (rc)
-			return rc;
-		s->npoints++;
-	}
+	j->nlab++;
 	return 0;
 }
 
-static int result(json_object *data, struct fleet_answer *a)
+struct series_ctx {
+	bool matrix, metric, values;
+};
+
+static int series_member(struct jp *j, void *ctx)
 {
-	const char *type = jget_str(data, "resultType");
-	json_object *r = jget(data, "result");
-	if (!type || !r)
-		return -EINVAL;
-	if (strcmp(type, "scalar") == 0 || strcmp(type, "string") == 0) {
-		a->type = type[1] == 'c' ? FR_SCALAR : FR_STRING;
-		if (a->type == FR_STRING) {
-			if (!json_object_is_type(r, json_type_array) || json_object_array_length(r) != 2)
-				return -EINVAL;
-			return 0;
-		}
-		return point(r, &a->scalar);
+	struct series_ctx *c = ctx;
+	const char *k = j->str.data;
+	if (strcmp(k, "metric") == 0 && !c->metric) {
+		c->metric = true;
+		return members(j, label, NULL);
 	}
-	bool matrix = strcmp(type, "matrix") == 0;
-	if (!matrix && strcmp(type, "vector") != 0)
+	if (strcmp(k, c->matrix ? "values" : "value") == 0 && !c->values) {
+		c->values = true;
+		struct fleet_point p;
+		if (!c->matrix) {
+			int rc = point(j, &p);
+			return rc ? rc : buf_append(&j->pts, (const char *)&p, sizeof(p));
+		}
+		if (!eat(j, '['))
+			return -EINVAL;
+		if (eat(j, ']'))
+			return 0;
+		do {
+			int rc = point(j, &p);
+			if (rc)
+				return rc;
+			if (buf_append(&j->pts, (const char *)&p, sizeof(p)))
+				return -ENOMEM;
+		} while (eat(j, ','));
+		return eat(j, ']') ? 0 : -EINVAL;
+	}
+	return skip(j);
+}
+
+/* One series: its labels in one block (names, values, text), its points. */
+static int series(struct jp *j, bool matrix, struct fleet_series *s)
+{
+	buf_clear(&j->lab);
+	buf_clear(&j->pts);
+	j->nlab = 0;
+	struct series_ctx c = { matrix, false, false };
+	int rc = members(j, series_member, &c);
+	if (rc)
+		return rc;
+	if (!c.metric || !c.values)
 		return -EINVAL;
-	a->type = matrix ? FR_MATRIX : FR_VECTOR;
-	if (!json_object_is_type(r, json_type_array))
-		return -EINVAL;
-	size_t n = json_object_array_length(r);
-	a->series = calloc(n ? n : 1, sizeof(*a->series));
-	if (!a->series)
+	size_t n = j->nlab, ptrs = 2 * (n ? n : 1) * sizeof(char *);
+	char *block = malloc(ptrs + j->lab.len + 1);
+	if (!block)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
+	s->names = (char **)(void *)block;
+	s->values = s->names + (n ? n : 1);
+	char *t = block + ptrs;
+	if (j->lab.len)
+		memcpy(t, j->lab.data, j->lab.len);
+	for (size_t k = 0; k < n; k++) {
+		s->names[k] = t;
+		t += strlen(t) + 1;
+		s->values[k] = t;
+		t += strlen(t) + 1;
+	}
+	s->nlabels = n;
+	size_t np = j->pts.len / sizeof(struct fleet_point);
+	s->points = malloc((np ? np : 1) * sizeof(*s->points));
+	if (!s->points)
+		return -ENOMEM;
+	if (np)
+		memcpy(s->points, j->pts.data, np * sizeof(*s->points));
+	s->npoints = np;
+	return 0;
+}
+
+/* "result" of a vector or matrix: its series. */
+static int result_series(struct jp *j, struct fleet_answer *a)
+{
+	if (!eat(j, '['))
+		return -EINVAL;
+	if (eat(j, ']'))
+		return 0;
+	size_t cap = 0;
+	do {
+		struct fleet_series *v = buf_grow_array(a->series, &cap, a->nseries + 1, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		a->series = v;
+		memset(&v[a->nseries], 0, sizeof(*v));
+		int rc = series(j, a->type == FR_MATRIX, &v[a->nseries]);
 		a->nseries++;
-		int rc = series(json_object_array_get_idx(r, i), matrix, &a->series[i]);
 		if (rc)
 			return rc;
+	} while (eat(j, ','));
+	return eat(j, ']') ? 0 : -EINVAL;
+}
+
+struct data_ctx {
+	struct fleet_answer *a;
+	int type;                   /* -1: not said yet */
+	const char *result;         /* where "result" is */
+	bool parsed;                /* read (its type was known then) */
+};
+
+static int result(struct jp *j, struct fleet_answer *a, int type)
+{
+	a->type = (enum fleet_result)type;
+	if (type == FR_VECTOR || type == FR_MATRIX)
+		return result_series(j, a);
+	if (type == FR_SCALAR)
+		return point(j, &a->scalar);
+	struct fleet_point p;       /* a string: [t, "text"] */
+	return point(j, &p);
+}
+
+static int data_member(struct jp *j, void *ctx)
+{
+	struct data_ctx *d = ctx;
+	const char *k = j->str.data;
+	if (strcmp(k, "resultType") == 0) {
+		int rc = str(j);
+		if (rc)
+			return rc;
+		const char *t = j->str.data;
+		d->type = !strcmp(t, "vector") ? FR_VECTOR : !strcmp(t, "matrix") ? FR_MATRIX :
+			  !strcmp(t, "scalar") ? FR_SCALAR : !strcmp(t, "string") ? FR_STRING : -2;
+		return d->type == -2 ? -EINVAL : 0;
 	}
-	return 0;
+	if (strcmp(k, "result") == 0 && !d->result) {
+		ws(j);
+		d->result = j->p;
+		if (d->type >= 0) {
+			d->parsed = true;
+			return result(j, d->a, d->type);
+		}
+		return skip(j);     /* read once the type is known */
+	}
+	return skip(j);
+}
+
+struct top_ctx {
+	struct fleet_answer *a;
+	int status;                 /* 0 none, 1 success, 2 error */
+	int data_rc;                /* 1: no data */
+	char etype[256];
+};
+
+static int top_member(struct jp *j, void *ctx)
+{
+	struct top_ctx *t = ctx;
+	const char *k = j->str.data;
+	int rc;
+	if (strcmp(k, "status") == 0) {
+		if ((rc = str(j)))
+			return rc;
+		t->status = !strcmp(j->str.data, "success") ? 1 : !strcmp(j->str.data, "error") ? 2 : 3;
+		return 0;
+	}
+	if (strcmp(k, "errorType") == 0 || strcmp(k, "error") == 0) {
+		bool type = k[5] == 'T';
+		ws(j);
+		if (j->p < j->end && *j->p != '"')
+			return skip(j);
+		if ((rc = str(j)))
+			return rc;
+		if (type)
+			snprintf(t->etype, sizeof(t->etype), "%s", j->str.data);
+		else
+			snprintf(t->a->error, sizeof(t->a->error), "%.255s", j->str.data);
+		return 0;
+	}
+	if (strcmp(k, "warnings") == 0) {
+		ws(j);
+		if (!eat(j, '['))
+			return skip(j);
+		if (eat(j, ']'))
+			return 0;
+		do {
+			if ((rc = skip(j)))
+				return rc;
+			t->a->nwarnings++;
+		} while (eat(j, ','));
+		return eat(j, ']') ? 0 : -EINVAL;
+	}
+	if (strcmp(k, "data") == 0 && t->data_rc == 1) {
+		ws(j);
+		if (j->p >= j->end || *j->p != '{')
+			return skip(j);
+		struct data_ctx d = { t->a, -1, NULL, false };
+		rc = members(j, data_member, &d);
+		if (!rc && d.result && d.type >= 0 && !d.parsed) {
+			/* "result" came first: read it now the type is known. */
+			struct jp again = *j;
+			again.p = d.result;
+			again.depth = 0;
+			rc = result(&again, t->a, d.type);
+		}
+		t->data_rc = rc ? rc : d.result && d.type >= 0 ? 0 : -EINVAL;
+		return rc;
+	}
+	return skip(j);
 }
 
 int fleet_answer_parse(const char *buf, size_t len, struct fleet_answer *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->scalar.v = NAN;
-	if (len > (size_t)INT32_MAX)
-		return -EINVAL;
-	json_tokener *tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
-	json_object *o = json_tokener_parse_ex(tok, buf, (int)len);
-	size_t end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (!o)
-		return -EINVAL;
-	for (; end < len; end++)
-		if (!strchr(" \t\r\n", buf[end]) || buf[end] == '\0') {
-			json_object_put(o);
-			return -EINVAL;
-		}
-	int rc = -EINVAL;
-	const char *status = jget_str(o, "status");
-	a->nwarnings = jget_len(jget(o, "warnings"));
-	if (status && strcmp(status, "error") == 0) {
-		const char *et = jget_str(o, "errorType"), *e = jget_str(o, "error");
-		snprintf(a->error, sizeof(a->error), "%s%s%s", et ? et : "", et && e ? ": " : "",
-			 e ? e : et ? "" : "an error without a message");
-		rc = -EPROTO;
-	} else if (status && strcmp(status, "success") == 0) {
-		rc = result(jget(o, "data"), a);
+	struct jp j = { buf, buf + len, 0, { 0 }, { 0 }, 0, { 0 } };
+	struct top_ctx t = { a, 0, 1, "" };
+	int rc = members(&j, top_member, &t);
+	ws(&j);
+	if (!rc && j.p != j.end)
+		rc = -EINVAL;               /* something after the answer */
+	buf_free(&j.str);
+	buf_free(&j.lab);
+	buf_free(&j.pts);
+	if (rc)
+		return rc;
+	if (t.status == 2) {
+		/* "errorType: error", as much as fits. */
+		char e[sizeof(a->error)];
+		memcpy(e, a->error, sizeof(e));
+		const char *parts[3] = { t.etype, t.etype[0] && e[0] ? ": " : "",
+					 e[0] ? e : t.etype[0] ? "" : "an error without a message" };
+		size_t o = 0;
+		for (int k = 0; k < 3; k++)
+			for (const char *c = parts[k]; *c && o + 1 < sizeof(a->error); c++)
+				a->error[o++] = *c;
+		a->error[o] = '\0';
+		return -EPROTO;
 	}
-	json_object_put(o);
-	return rc;
+	if (t.status != 1)
+		return -EINVAL;
+	return t.data_rc == 1 ? -EINVAL : t.data_rc;
 }
