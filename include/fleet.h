@@ -61,8 +61,13 @@ enum fleet_query {
 	FQ_HOST,      /* the host's sums and the heat source */
 	FQ_TOP,       /* the top processes by remote and by hot remote bytes */
 	FQ_RATES,     /* promotion and demotion rates (recorded when the rules are loaded) */
+	FQ_TOP_RAW,   /* FQ_TOP worked out from every process's series: without the
+		       * rules' (asked instead, or after FQ_TOP found none) */
 	FQ_N
 };
+/* The queries a refresh asks side by side (FQ_TOP_RAW in FQ_TOP's place
+ * or after it: at most FQ_ASKED + 1 a refresh). */
+#define FQ_ASKED FQ_TOP_RAW
 
 /* Processes per host in FLEET_TOP (by remote bytes, and by hot remote). */
 #define FLEET_TOP 3
@@ -74,8 +79,9 @@ enum fleet_query {
  * 0, -EINVAL (a matcher that is not one), -ENOSPC. */
 const char *fleet_query_name(enum fleet_query q);
 int fleet_query_build(enum fleet_query q, const char *match, bool recorded, char *out, size_t n);
-/* The name of the i-th recording rule the queries read (i from 0), or
- * NULL past the last; written into out. */
+/* The name of the i-th recording rule the queries read (i from 0: the
+ * rates', then each host's top processes'), or NULL past the last;
+ * written into out. */
 const char *fleet_rule_name(size_t i, char *out, size_t n);
 
 /* --- the model -------------------------------------------------------------- */
@@ -125,6 +131,7 @@ struct fleet {
 	size_t nerrors;
 	size_t nqueries;            /* asked in the last refresh */
 	bool recorded;              /* the recording rules' series were read */
+	bool top_recorded;          /* the rules' top processes were read */
 };
 
 void fleet_free(struct fleet *f);

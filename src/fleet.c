@@ -75,6 +75,7 @@ int fleet_open(const struct fleet_config *c, struct fleet_client **out, char *ms
 	cl->match = strdup(c->match ? c->match : "");
 	cl->http.timeout_s = c->timeout_s > 0 ? c->timeout_s : FLEET_TIMEOUT_S;
 	cl->http.cancel = c->cancel;
+	cl->top_rules = -1;
 	if (!cl->http.url || !cl->match) {
 		fleet_close(cl);
 		return -ENOMEM;
@@ -191,38 +192,65 @@ static int take(struct fleet_client *cl, struct fleet *f, enum fleet_query q, co
 	return rc;
 }
 
-int fleet_refresh(struct fleet_client *cl, struct fleet *f)
+/* Queries qs[0 .. nq) side by side, each folded into f. 0, or -ENOMEM;
+ * *first: the first error, *ok: how many answered, *reached: the server was. */
+static int round_of(struct fleet_client *cl, struct fleet *f, const enum fleet_query *qs, size_t nq,
+		    int *first, size_t *ok, bool *reached)
 {
-	fleet_free(f);
 	char tp[64];
 	fleet_time_param(cl, tp, sizeof(tp));
-	/* Every query at once: a refresh takes as long as its slowest. */
 	struct fleet_req r[FQ_N];
 	enum fleet_query of[FQ_N];
 	size_t n = 0;
-	for (enum fleet_query q = 0; q < FQ_N; q++) {
+	for (size_t i = 0; i < nq; i++) {
+		enum fleet_query q = qs[i];
 		if (fleet_query_build(q, cl->match, cl->recorded, cl->promql[q], FLEET_PROMQL_MAX)) {
 			say(f, q, -ENOSPC, "the query is too long");
+			if (!*first)
+				*first = -ENOSPC;
 			continue;
 		}
 		r[n] = (struct fleet_req){ .api = "query", .promql = cl->promql[q], .params = tp,
 					   .out = &cl->body[q] };
 		of[n++] = q;
 	}
-	f->nqueries = n;
-	int first = n < FQ_N ? -ENOSPC : 0;
-	size_t ok = 0;
-	bool reached = false;
+	f->nqueries += n;
 	if (fleet_http_query_all(&cl->http, r, n))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		reached |= !unreachable(r[i].rc);
+		*reached |= !unreachable(r[i].rc);
 		int rc = take(cl, f, of[i], &r[i]);
 		buf_free(r[i].out);
-		if (rc && !first)
-			first = rc;
-		ok += rc == 0;
+		if (rc && !*first)
+			*first = rc;
+		*ok += rc == 0;
 	}
+	return 0;
+}
+
+int fleet_refresh(struct fleet_client *cl, struct fleet *f)
+{
+	fleet_free(f);
+	/* Every query at once: a refresh takes as long as its slowest. The
+	 * hosts' top processes from the recording rules' series, unless they
+	 * were not there last time; none there: worked out after (7 queries). */
+	enum fleet_query qs[FQ_ASKED];
+	for (enum fleet_query q = 0; q < FQ_ASKED; q++)
+		qs[q] = q == FQ_TOP && cl->top_rules == 0 ? FQ_TOP_RAW : q;
+	int first = 0;
+	size_t ok = 0;
+	bool reached = false;
+	if (round_of(cl, f, qs, FQ_ASKED, &first, &ok, &reached))
+		return -ENOMEM;
+	bool top_failed = false;
+	for (size_t i = 0; i < f->nerrors; i++)
+		top_failed |= f->errors[i].q == FQ_TOP;
+	if (qs[FQ_TOP] == FQ_TOP && !top_failed && !f->top_recorded && f->nhosts > 0) {
+		enum fleet_query raw = FQ_TOP_RAW;
+		if (round_of(cl, f, &raw, 1, &first, &ok, &reached))
+			return -ENOMEM;
+	}
+	cl->top_rules = f->top_recorded ? 1 : top_failed ? cl->top_rules : 0;
 	/* A server that could not be reached, or that answers with something
 	 * else than the query API does: said once (each query says the
 	 * same). A query refused (-EPROTO) is that query's. */

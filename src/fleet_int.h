@@ -30,6 +30,8 @@ struct fleet_client {
 	struct fleet_http http;
 	char *match;
 	bool recorded;              /* the last refresh read the recorded series */
+	int top_rules;              /* the rules' top processes: 1 read last
+				     * time, 0 not there, -1 not known yet */
 	double at;                  /* the time asked about (Unix s), 0: now */
 	struct buf body[FQ_N];
 	char promql[FQ_N][FLEET_PROMQL_MAX];

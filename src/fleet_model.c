@@ -198,8 +198,20 @@ static int merge_one(struct fleet *f, enum fleet_query q, const struct fleet_ser
 		}
 		return 0;
 	case FQ_TOP:
-		add_top(h, s, name, v);
+	case FQ_TOP_RAW: {
+		/* A recording rule's series: instance:<family>:topk<N>. */
+		char fam_name[128];
+		const char *colon = name ? strrchr(name, ':') : NULL;
+		if (name && !strncmp(name, "instance:", 9) && colon && colon > name + 9 &&
+		    (size_t)(colon - name - 9) < sizeof(fam_name)) {
+			snprintf(fam_name, sizeof(fam_name), "%.*s", (int)(colon - name - 9), name + 9);
+			add_top(h, s, fam_name, v);
+			f->top_recorded = true;
+		} else {
+			add_top(h, s, name, v);
+		}
 		return 0;
+	}
 	case FQ_RATES: {
 		const char *dir = fleet_series_label(s, "numatop_fleet");
 		if (dir && !strcmp(dir, "promote"))

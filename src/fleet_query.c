@@ -112,10 +112,27 @@ static const struct { enum fam f; const char *dir; } rated[] = {
 };
 #define NRATED (sizeof(rated) / sizeof(rated[0]))
 
+/* The families of each host's top processes (FQ_TOP), and their
+ * recording rules' names: instance:<family>:topk<FLEET_TOP>. */
+static void top_fams(const char **fs)
+{
+	fs[0] = fields_proc_col(COL_REMOTE)->prom;
+	fs[1] = fields_proc_col(COL_HOTREM)->prom;
+	fs[2] = fam(F_COMM_REMOTE);
+	fs[3] = fam(F_COMM_HOT_REMOTE);
+}
+#define NTOP 4
+
 const char *fleet_rule_name(size_t i, char *out, size_t n)
 {
-	if (i >= NRATED)
+	if (i >= NRATED + NTOP)
 		return NULL;
+	if (i >= NRATED) {
+		const char *fs[NTOP];
+		top_fams(fs);
+		snprintf(out, n, "instance:%s:topk%d", fs[i - NRATED], FLEET_TOP);
+		return out;
+	}
 	const char *name = fam(rated[i].f);
 	size_t len = strlen(name);
 	if (len > 6 && strcmp(name + len - 6, "_total") == 0)
@@ -126,7 +143,7 @@ const char *fleet_rule_name(size_t i, char *out, size_t n)
 
 static const char *const names[FQ_N] = {
 	[FQ_UP] = "up", [FQ_INFO] = "info", [FQ_NODES] = "nodes", [FQ_HOST] = "host",
-	[FQ_TOP] = "top", [FQ_RATES] = "rates",
+	[FQ_TOP] = "top", [FQ_RATES] = "rates", [FQ_TOP_RAW] = "top (without the rules)",
 };
 
 const char *fleet_query_name(enum fleet_query q)
@@ -185,19 +202,34 @@ int fleet_query_build(enum fleet_query q, const char *match, bool recorded, char
 		break;
 	}
 	case FQ_TOP: {
+		/* The recording rules' series of each host's top processes. */
+		const char *rs[NTOP];
+		char rule[NTOP][160];
+		for (size_t i = 0; i < NTOP; i++)
+			rs[i] = fleet_rule_name(NRATED + i, rule[i], sizeof(rule[i]));
+		sel_any(&b, rs, NTOP, m);
+		break;
+	}
+	case FQ_TOP_RAW: {
 		/* The series of the processes (or commands) that are in the top
-		 * FLEET_TOP of their host by remote or by hot remote bytes. */
-		const char *fs[] = { fields_proc_col(COL_REMOTE)->prom, fields_proc_col(COL_HOTREM)->prom,
-				     fam(F_COMM_REMOTE), fam(F_COMM_HOT_REMOTE) };
-		size_t nf = sizeof(fs) / sizeof(fs[0]);
-		sel_any(&b, fs, nf, m);
+		 * FLEET_TOP of their host by remote or by hot remote bytes (as
+		 * the rules record them), and the rules' series when they are
+		 * there by now. */
+		const char *fs[NTOP], *rs[NTOP];
+		char rule[NTOP][160];
+		top_fams(fs);
+		for (size_t i = 0; i < NTOP; i++)
+			rs[i] = fleet_rule_name(NRATED + i, rule[i], sizeof(rule[i]));
+		sb_add(&b, "(");
+		sel_any(&b, fs, NTOP, m);
 		sb_add(&b, " and on (instance, job, pid, comm, user) (");
-		for (size_t i = 0; i < nf; i++) {
+		for (size_t i = 0; i < NTOP; i++) {
 			sb_add(&b, "%stopk by (instance, job) (%d, ", i ? " or " : "", FLEET_TOP);
 			sel(&b, fs[i], m);
 			sb_add(&b, ")");
 		}
-		sb_add(&b, ")");
+		sb_add(&b, ")) or ");
+		sel_any(&b, rs, NTOP, m);
 		break;
 	}
 	case FQ_RATES:

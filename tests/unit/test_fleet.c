@@ -114,9 +114,13 @@ static void test_queries(void)
 	CHECK(strstr(q, "numatop_remote_bytes|numatop_hot_remote_bytes|numatop_hot_slow_tier_bytes") != NULL);
 	CHECK_EQ_INT(fleet_query_build(FQ_NODES, "", false, q, sizeof(q)), 0);
 	CHECK_EQ_STR(q, "numatop_node_memory_total_bytes{} - numatop_node_memory_free_bytes{}");
+	/* The top processes: the rules' series; worked out without them. */
 	CHECK_EQ_INT(fleet_query_build(FQ_TOP, "", false, q, sizeof(q)), 0);
+	CHECK(strstr(q, "instance:numatop_process_remote_bytes:topk3|") != NULL && !strstr(q, "topk by"));
+	CHECK_EQ_INT(fleet_query_build(FQ_TOP_RAW, "", false, q, sizeof(q)), 0);
 	CHECK(strstr(q, "topk by (instance, job) (3, numatop_process_remote_bytes{})") != NULL);
 	CHECK(strstr(q, "topk by (instance, job) (3, numatop_process_hot_remote_bytes{})") != NULL);
+	CHECK(strstr(q, " or {__name__=~\"instance:numatop_process_remote_bytes:topk3|") != NULL);
 	/* The rates: the recorded series, and the sums as well until found. */
 	CHECK_EQ_INT(fleet_query_build(FQ_RATES, "", true, q, sizeof(q)), 0);
 	CHECK(strstr(q, "instance:numatop_tier_promoted_pages:rate5m{}") && !strstr(q, "rate("));
@@ -127,7 +131,7 @@ static void test_queries(void)
 					    "a=\"1\"} or vector(1) or up{", "(a)" };
 	for (size_t i = 0; i < sizeof(badm) / sizeof(badm[0]); i++)
 		CHECK_EQ_INT(fleet_query_build(FQ_UP, badm[i], false, q, sizeof(q)), -EINVAL);
-	CHECK_EQ_INT(fleet_query_build(FQ_TOP, "", false, q, 40), -ENOSPC);
+	CHECK_EQ_INT(fleet_query_build(FQ_TOP_RAW, "", false, q, 40), -ENOSPC);
 }
 
 /* Every recording rule the queries read is one the rules file records. */
@@ -149,7 +153,7 @@ static void test_rule_names(void)
 			printf("  not recorded: %s\n", name);
 		CHECK(strstr(text, want) != NULL);
 	}
-	CHECK_EQ_INT(i, 2);
+	CHECK_EQ_INT(i, 6);
 }
 
 static void merge(struct fleet *f, enum fleet_query q, const char *result)
@@ -194,6 +198,11 @@ static void test_model(void)
 			    M("\"__name__\":\"instance:numatop_tier_demoted_pages:rate5m\",\"instance\":\"a:1\","
 			      "\"job\":\"n\",\"numatop_fleet\":\"demote\"", "1"));
 	CHECK(f.recorded);
+	CHECK(!f.top_recorded);
+	/* The rules' top series name the family between "instance:" and ":topk3". */
+	merge(&f, FQ_TOP, M("\"__name__\":\"instance:numatop_process_hot_remote_bytes:topk3\",\"instance\":\"c:1\","
+			    "\"job\":\"n\",\"pid\":\"9\",\"comm\":\"rec\",\"user\":\"u\"", "5"));
+	CHECK(f.top_recorded);
 	fleet_sort(&f);
 	CHECK_EQ_INT(f.nhosts, 3);
 	if (f.nhosts != 3)
@@ -220,6 +229,8 @@ static void test_model(void)
 	CHECK(a->top[0].pid == 8 && a->top[0].hot_remote_bytes == 30 && a->top[0].remote_bytes == 40);
 	CHECK(a->top[1].pid == 7 && a->top[1].hot_remote_bytes == -1);
 	CHECK(b->ntop == 1 && b->top[0].pid == -1 && !strcmp(b->top[0].comm, "java"));
+	CHECK(c->ntop == 1 && c->top[0].pid == 9 && c->top[0].hot_remote_bytes == 5 &&
+	      !strcmp(c->top[0].comm, "rec"));
 	CHECK(a->promote_pps == 3.5 && a->demote_pps == 1 && b->promote_pps == -1);
 	fleet_free(&f);
 	CHECK_EQ_INT(f.nhosts, 0);
