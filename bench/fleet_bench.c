@@ -668,11 +668,16 @@ static int fb_phase(const struct fleet_bench_config *c, const char *promtool, co
 	}
 	/* The rules' first evaluation: each host's top processes recorded
 	 * (90 s at most; without them the program works them out itself). */
-	char rule[160], q[256];
+	/* The group's rules are evaluated in order, together: once the hot
+	 * remote one (after the remote one) has series, both are whole. */
+	char rule[160], hot[160], q[256], qh[256];
 	fleet_rule_name(2, rule, sizeof(rule));
+	fleet_rule_name(3, hot, sizeof(hot));
 	snprintf(q, sizeof(q), "count(count by (instance) (%s))", rule);
+	snprintf(qh, sizeof(qh), "count(%s)", hot);
 	double tr = mono_s(), got = 0;
-	while (mono_s() - tr < 90 && (got = fb_scalar(base, q, b)) < (double)c->hosts)
+	while (mono_s() - tr < 90 && ((got = fb_scalar(base, q, b)) < (double)c->hosts ||
+				      fb_scalar(base, qh, b) <= 0))
 		usleep(500000);
 	printf("  the recording rules' top processes: %.0f of %zu hosts after %.0f s%s\n", got > 0 ? got : 0,
 	       c->hosts, mono_s() - tr, got >= (double)c->hosts ? "" : " (the program works them out)");
