@@ -333,12 +333,14 @@ fi
 ok "fleet_prometheus_scrapes"
 
 # --- a. the Fleet JSON: three hosts, each with its own tree's sums --------
-# (asked again until the exporters' samples are complete: 60 s at most)
+# (asked again until the exporters' samples are complete, and the rules'
+# top processes evaluated since: 60 s at most)
 i=0
 while [ $i -lt 60 ]; do
 	"$PROG" --fleet "$PU" --json >"$T/f.json" 2>"$T/f.err"; rc=$?
 	$X check "$T/f.json" "127.0.0.1:$PORT_a=$T/a.exp" "127.0.0.1:$PORT_b=$T/b.exp" \
-		"127.0.0.1:$PORT_c=$T/c.exp" >"$T/o" 2>&1 && break
+		"127.0.0.1:$PORT_c=$T/c.exp" >"$T/o" 2>&1 &&
+		$X host "$T/f.json" "127.0.0.1:$PORT_a" top | grep -q '"pid"' && break
 	sleep 1; i=$((i + 1))
 done
 [ "$rc" = 0 ] && $X check "$T/f.json" "127.0.0.1:$PORT_a=$T/a.exp" "127.0.0.1:$PORT_b=$T/b.exp" \
