@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sampler_int.h"
+
 bool sampler_warming(const struct sampler *s)
 {
 	/* Not after a tick that failed: its snapshot's records are not
@@ -77,7 +78,6 @@ struct warm_reader {
 	struct placement_scratch psc;
 	size_t read, sampled;
 	pthread_t tid;
-	bool started;
 };
 
 /* Read until the step's budget is spent or nothing is left to take. */
@@ -154,7 +154,6 @@ static size_t start_readers(struct warm_run *run, struct warm_reader *w, size_t 
 			reader_free(&w[t]);
 			break;
 		}
-		w[t].started = true;
 		started++;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
