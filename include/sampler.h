@@ -40,9 +40,15 @@ void sampler_set_budget(struct sampler *s, const struct nmsched_config *c);
 /* Processes read every tick (selected, tagged); copied. */
 int sampler_set_priority(struct sampler *s, const int *pids, size_t n);
 /* Tests: a fake monotonic clock, and a fake move_pages for the sampled
- * reads (which then work on recorded trees too). */
+ * reads (which then work on recorded trees too). Either one sets the
+ * warm-up's threads to none (what a test passes need not be
+ * thread-safe); sampler_set_warm_threads after it calls them from the
+ * warm-up's threads too. */
 void sampler_set_clock(struct sampler *s, double (*now)(void *ctx), void *ctx);
 void sampler_set_placement_ops(struct sampler *s, const struct placement_ops *ops);
+/* The warm-up's readers beside the calling thread (see sampler_warmup),
+ * at most 3; default: one per CPU the process may run on but one. */
+void sampler_set_warm_threads(struct sampler *s, unsigned n);
 
 /* Cgroups: off (default), each process's cgroup path (cached, re-read
  * every 10 s), or that and every cgroup's numa_stat and cpuset. */
@@ -74,7 +80,9 @@ int sampler_tick(struct sampler *s, struct snapshot *snap);
  * has spent WARMUP_MAX_S (5 s) of reads, never-read processes go first,
  * largest first, on a tick budget of at least 100 ms. Between ticks, a
  * front end calls sampler_warmup to read more of the current snapshot's
- * never-read processes for up to budget_s seconds; their results are in
+ * never-read processes for up to budget_s seconds, on threads of its own
+ * beside the caller's (sampler_set_warm_threads: the reads are mostly
+ * the kernel's work, which then runs on more CPUs); their results are in
  * snap at once (REMOTE included) and kept for the next tick. Returns how
  * many are still unread (0: done, or no warm-up) or -errno. snap may be
  * sorted since the tick. */

@@ -48,6 +48,7 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	if ((rc = nm_summary_init(&s->sum, t->nnodes)) != 0)
 		goto fail;
 	topology_nm_params(t, &s->params);
+	s->rd = (struct nm_reader){ &s->nmbuf, &s->map, &s->sum, &s->psc, NULL };
 	size_t nc = t->ncpu_ids ? t->ncpu_ids : 1;
 	s->ticks[0] = calloc(nc, sizeof(struct cpu_ticks));
 	s->ticks[1] = calloc(nc, sizeof(struct cpu_ticks));
@@ -68,6 +69,7 @@ int sampler_new(const struct fsroot *r, const struct topology *t,
 	s->kept_seq = (uint64_t)(mono_now(NULL) * 1e9);
 	s->clock = mono_now;
 	s->pops = placement_kernel_ops;
+	s->warm_threads = sampler_warm_threads_default();
 	*out = s;
 	return 0;
 fail:
@@ -133,11 +135,15 @@ void sampler_set_clock(struct sampler *s, double (*now)(void *ctx), void *ctx)
 {
 	s->clock = now ? now : mono_now;
 	s->clock_ctx = ctx;
+	if (now)
+		s->warm_threads = 0;    /* a test's clock: called from one thread */
 }
 
 void sampler_set_placement_ops(struct sampler *s, const struct placement_ops *ops)
 {
 	s->pops = ops ? *ops : placement_kernel_ops;
+	if (ops)
+		s->warm_threads = 0;    /* a test's move_pages: from one thread */
 	s->cfg.can_sample = ops != NULL || fsroot_is_live(s->root);
 }
 
@@ -278,9 +284,9 @@ static int visit_proc(void *ctx, size_t i, enum nmsched_how how)
 	struct sampler *s = ctx;
 	struct snap_proc *sp = &s->cur_snap->procs[i];
 	if (how == NMSCHED_SAMPLE)
-		sampler_read_sampled(s, sp, sampler_kept_at(s, i));
+		sampler_read_sampled(s, &s->rd, sp, sampler_kept_at(s, i));
 	else
-		sampler_read_numa_maps(s, sp);
+		sampler_read_numa_maps(s, &s->rd, sp);
 	sp->nm_fresh = true;
 	return 0;
 }

@@ -4,6 +4,8 @@
 #ifndef NUMATOP_SAMPLER_INT_H
 #define NUMATOP_SAMPLER_INT_H
 
+#include <pthread.h>
+
 #include "numa_maps.h"
 #include "sampler.h"
 #include "strpool.h"
@@ -38,6 +40,18 @@ struct kept_rows {
 	size_t n, cap, kbcap;         /* entries; cap and kbcap: allocated */
 };
 
+/* What one thread's placement reads use: the sampler's own scratch for
+ * the thread that ticks (sampler.rd), a warm-up reader's its own
+ * (sampler_warm.c). pool_lock: held around the policies' pool while
+ * readers share it, NULL for one thread. */
+struct nm_reader {
+	struct buf *nmbuf;
+	struct nm_mapping *map;
+	struct nm_summary *sum;
+	struct placement_scratch *psc;
+	pthread_mutex_t *pool_lock;
+};
+
 struct sampler {
 	const struct fsroot *root;
 	const struct topology *topo;
@@ -47,6 +61,7 @@ struct sampler {
 	struct nm_mapping map;
 	struct nm_summary sum;
 	struct nm_params params;
+	struct nm_reader rd;          /* nmbuf, map, sum and psc, for this thread */
 	struct cpu_ticks *ticks[2];   /* [ncpu_ids], previous and current */
 	struct cpu_ticks total[2];
 	int cur;
@@ -96,12 +111,17 @@ struct sampler {
 	double warm_spent;
 	uint32_t *warm_order;
 	size_t warm_cap;
+	unsigned warm_threads;        /* readers beside this thread's */
 };
 
 /* sampler_warm.c */
 #define WARMUP_TICK_S 0.1     /* a tick's own budget while warming up */
 #define WARMUP_MAX_S 5.0      /* reads spent on the warm-up, at most */
+#define WARMUP_THREADS_MAX 3  /* readers beside the caller's, at most */
 void sampler_warm_count(struct sampler *s, struct snapshot *snap);
+/* Readers for the warm-up beside the caller's: the CPUs this process may
+ * run on but one, at most WARMUP_THREADS_MAX. */
+unsigned sampler_warm_threads_default(void);
 
 /* sampler_nm.c */
 /* The entries and kB rows kept from the last tick moved to their
@@ -125,13 +145,16 @@ void sampler_prepare_proc(struct sampler *s, struct snapshot *snap, size_t i,
 void sampler_result_restore(struct snap_proc *sp, const struct snap_proc *old);
 /* The exact read (numa_maps) and the sampled estimate of one process:
  * its last result replaced. */
-void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp);
-void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct sampler_kept *k);
+/* rd: the calling thread's scratch; the sampler itself is only read. */
+void sampler_read_numa_maps(const struct sampler *s, const struct nm_reader *rd,
+			    struct snap_proc *sp);
+void sampler_read_sampled(const struct sampler *s, const struct nm_reader *rd,
+			  struct snap_proc *sp, const struct sampler_kept *k);
 /* After the reads: kept results' age, REMOTE, and what is kept for the
  * next tick. */
 void sampler_finish_proc(struct sampler *s, struct snapshot *snap, size_t i);
 /* A fresh result of sp kept in k: when, at what cost. */
-void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct sampler_kept *k,
+void sampler_keep_result(const struct sampler *s, struct snap_proc *sp, struct sampler_kept *k,
 			 double cost, int64_t cost_rss);
 /* REMOTE of sp from its placement and HOME. */
 void sampler_set_remote(struct snap_proc *sp);

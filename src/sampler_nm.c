@@ -67,37 +67,45 @@ int sampler_align_kept(struct sampler *s, struct snapshot *snap)
 	return 0;
 }
 
-/* A policy's text kept once; "?" past the pool's limit. */
-static const char *pooled(struct sampler *s, const char *text)
+/* A policy's text kept once; "?" past the pool's limit. The pool is
+ * the sampler's one, shared by the warm-up's readers under pool_lock. */
+static const char *pooled(const struct sampler *s, const struct nm_reader *rd,
+			  const char *text)
 {
+	if (rd->pool_lock)
+		pthread_mutex_lock(rd->pool_lock);
 	const char *p = strpool_get(s->pol, text);
+	if (rd->pool_lock)
+		pthread_mutex_unlock(rd->pool_lock);
 	return p ? p : "?";
 }
 
-static void take_summary(struct sampler *s, struct snap_proc *sp)
+static void take_summary(const struct sampler *s, const struct nm_reader *rd,
+			 struct snap_proc *sp)
 {
 	size_t n = s->topo->nnodes;
-	memcpy(sp->node_kb, s->sum.node_kb, n * sizeof(int64_t));
-	memcpy(snap_kb(sp, n, SNAP_KB_ANON), s->sum.anon_kb, n * sizeof(int64_t));
-	memcpy(snap_kb(sp, n, SNAP_KB_FILE), s->sum.file_kb, n * sizeof(int64_t));
-	memcpy(snap_kb(sp, n, SNAP_KB_HUGE), s->sum.huge_kb, n * sizeof(int64_t));
-	memcpy(snap_kb(sp, n, SNAP_KB_POL), s->sum.pol_kb, n * sizeof(int64_t));
-	sp->pol_top = pooled(s, s->sum.pol_top);
-	sp->pol_mode = s->sum.pol_top_mode;
-	sp->total_kb = s->sum.total_kb;
-	sp->unknown_node_kb = s->sum.other_kb;
-	sp->unknown_node_id = s->sum.other_id;
-	sp->nm_warnings = s->sum.nbad;
-	sp->huge_unknown = s->sum.unknown_size_pages > 0;
-	sp->nmappings = s->sum.nmappings;
-	sp->policy = pooled(s, s->sum.policy);
+	const struct nm_summary *sum = rd->sum;
+	memcpy(sp->node_kb, sum->node_kb, n * sizeof(int64_t));
+	memcpy(snap_kb(sp, n, SNAP_KB_ANON), sum->anon_kb, n * sizeof(int64_t));
+	memcpy(snap_kb(sp, n, SNAP_KB_FILE), sum->file_kb, n * sizeof(int64_t));
+	memcpy(snap_kb(sp, n, SNAP_KB_HUGE), sum->huge_kb, n * sizeof(int64_t));
+	memcpy(snap_kb(sp, n, SNAP_KB_POL), sum->pol_kb, n * sizeof(int64_t));
+	sp->pol_top = pooled(s, rd, sum->pol_top);
+	sp->pol_mode = sum->pol_top_mode;
+	sp->total_kb = sum->total_kb;
+	sp->unknown_node_kb = sum->other_kb;
+	sp->unknown_node_id = sum->other_id;
+	sp->nm_warnings = sum->nbad;
+	sp->huge_unknown = sum->unknown_size_pages > 0;
+	sp->nmappings = sum->nmappings;
+	sp->policy = pooled(s, rd, sum->policy);
 	sp->nm = NMS_OK;
 }
 
 /* A failed read is the process's exit when it is no longer there as the
  * same process: no stat, another start time (its PID already reused by a
  * new process, as under churn), or a zombie. */
-static bool proc_gone(struct sampler *s, int rc, const struct proc_info *p)
+static bool proc_gone(const struct sampler *s, int rc, const struct proc_info *p)
 {
 	if (rc == -ESRCH)
 		return true;
@@ -106,35 +114,43 @@ static bool proc_gone(struct sampler *s, int rc, const struct proc_info *p)
 	       st.state == 'Z' || st.state == 'X';
 }
 
+struct feed {
+	const struct nm_params *params;
+	const struct nm_reader *rd;
+};
+
 static int feed_numa_maps(void *ctx, const char *data, size_t len, size_t *used)
 {
-	struct sampler *s = ctx;
-	return numa_maps_feed(data, len, &s->params, &s->map, &s->sum, used);
+	const struct feed *f = ctx;
+	return numa_maps_feed(data, len, f->params, f->rd->map, f->rd->sum, used);
 }
 
 /* Read and summarize p's numa_maps in chunks: memory stays flat however
  * many mappings a process has. Live, through the process list's kept
  * /proc/PID; else by path. *total: bytes read. */
-static int stream_numa_maps(struct sampler *s, const struct proc_info *p, size_t *total)
+static int stream_numa_maps(const struct sampler *s, const struct nm_reader *rd,
+			    const struct proc_info *p, size_t *total)
 {
-	numa_maps_begin(&s->sum);
+	struct feed f = { &s->params, rd };
+	struct buf *b = rd->nmbuf;
+	numa_maps_begin(rd->sum);
 	int fd = proc_source_openat(s->src, p, "numa_maps"), rc;
 	if (fd >= 0) {
-		rc = fsroot_read_fd_chunks(fd, &s->nmbuf, feed_numa_maps, s, total);
+		rc = fsroot_read_fd_chunks(fd, b, feed_numa_maps, &f, total);
 	} else if (fd == -EOPNOTSUPP) {
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/numa_maps", p->pid);
-		rc = fsroot_read_chunks(s->root, path, &s->nmbuf, feed_numa_maps, s, total);
+		rc = fsroot_read_chunks(s->root, path, b, feed_numa_maps, &f, total);
 	} else {
 		*total = 0;
 		rc = fd;
 	}
 	if (rc == 0)
-		rc = numa_maps_end(&s->sum, s->nmbuf.len);
-	if (s->nmbuf.cap > (1u << 17))
-		buf_free(&s->nmbuf);      /* grown by a long line: give it back */
+		rc = numa_maps_end(rd->sum, b->len);
+	if (b->cap > (1u << 17))
+		buf_free(b);      /* grown by a long line: give it back */
 	else
-		buf_clear(&s->nmbuf);
+		buf_clear(b);
 	return rc;
 }
 
@@ -142,7 +158,7 @@ static int stream_numa_maps(struct sampler *s, const struct proc_info *p, size_t
  * or ok. empty: it found nothing (no numa_maps lines, no mappings), which
  * for a zombie, or a process that exited between the listing (RSS > 0
  * then) and this read, means gone; a kernel thread (RSS 0) has 0 kB. */
-static enum nm_state read_state(struct sampler *s, struct snap_proc *sp, int rc, bool empty)
+static enum nm_state read_state(const struct sampler *s, struct snap_proc *sp, int rc, bool empty)
 {
 	if (rc == -EACCES || rc == -EPERM)
 		sp->nm = NMS_NO_PERM;
@@ -161,7 +177,7 @@ static enum nm_state read_state(struct sampler *s, struct snap_proc *sp, int rc,
 
 /* sp's last result gone (a read replaces it): its fields as a record
  * that was never read has them. */
-static void result_reset(struct sampler *s, struct snap_proc *sp)
+static void result_reset(const struct sampler *s, struct snap_proc *sp)
 {
 	memset(sp->node_kb, 0, kb_per(s) * sizeof(int64_t));
 	sp->nm = NMS_NOT_READ;
@@ -194,18 +210,20 @@ void sampler_result_restore(struct snap_proc *sp, const struct snap_proc *old)
 	sp->pol_mode = old->pol_mode;
 }
 
-void sampler_read_numa_maps(struct sampler *s, struct snap_proc *sp)
+void sampler_read_numa_maps(const struct sampler *s, const struct nm_reader *rd,
+			    struct snap_proc *sp)
 {
 	result_reset(s, sp);
 	size_t total = 0;
-	int rc = stream_numa_maps(s, &sp->info, &total);
+	int rc = stream_numa_maps(s, rd, &sp->info, &total);
 	if (read_state(s, sp, rc, total == 0) == NMS_OK)
-		take_summary(s, sp);
+		take_summary(s, rd, sp);
 }
 
 /* Placement from maps + move_pages queries; the policy stays as last
  * read from numa_maps (the sampled read cannot see it). */
-void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct sampler_kept *k)
+void sampler_read_sampled(const struct sampler *s, const struct nm_reader *rd,
+			  struct snap_proc *sp, const struct sampler_kept *k)
 {
 	/* What the last result knew that a sampled read cannot see. */
 	bool had = k->have;
@@ -213,11 +231,11 @@ void sampler_read_sampled(struct sampler *s, struct snap_proc *sp, const struct 
 	const char *policy = had && sp->nm == NMS_OK ? sp->policy : "";
 	result_reset(s, sp);
 	int rc = placement_sample(s->root, sp->info.pid, s->pagesize, &s->params,
-				  &s->pops, nmaps, &s->psc, &s->sum);
-	if (read_state(s, sp, rc, rc == 0 && s->sum.nmappings == 0) != NMS_OK)
+				  &s->pops, nmaps, rd->psc, rd->sum);
+	if (read_state(s, sp, rc, rc == 0 && rd->sum->nmappings == 0) != NMS_OK)
 		return;
-	placement_scale_rss(&s->sum, sp->info.rss_kb);
-	take_summary(s, sp);
+	placement_scale_rss(rd->sum, sp->info.rss_kb);
+	take_summary(s, rd, sp);
 	sp->nm_sampled = true;
 	sp->policy = policy;
 }
@@ -303,7 +321,7 @@ void sampler_set_remote(struct snap_proc *sp)
 	}
 }
 
-void sampler_keep_result(struct sampler *s, struct snap_proc *sp, struct sampler_kept *k,
+void sampler_keep_result(const struct sampler *s, struct snap_proc *sp, struct sampler_kept *k,
 			 double cost, int64_t cost_rss)
 {
 	sp->nm_age_s = 0;

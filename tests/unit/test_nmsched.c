@@ -2,8 +2,10 @@
  * kept, sampled and skipped; then the sampler on a copied recorded tree
  * with a fake clock and a fake move_pages. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "columns.h"
@@ -577,6 +579,67 @@ static void sampler_warmup_steps(void)
 	fsroot_close(r);
 }
 
+/* A clock that moves 30 ms each time it is read, from any thread. */
+static atomic_long shared_reads;
+static double shared_clock(void *ctx)
+{
+	(void)ctx;
+	return 1000 + 0.03 * (double)atomic_fetch_add(&shared_reads, 1);
+}
+
+/* The warm-up's reads on threads beside the caller's: each process's
+ * result is what one thread reads. */
+static void sampler_warmup_threads(void)
+{
+	struct fsroot *r;
+	struct topology t;
+	struct sampler *s[2];
+	struct snapshot snap[2];
+	CHECK_EQ_INT(fsroot_open("tests/trees/opteron4", &r), 0);
+	CHECK_EQ_INT(topology_read(r, &t), 0);
+	for (int k = 0; k < 2; k++) {
+		CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s[k]), 0);
+		atomic_store(&shared_reads, 0);
+		sampler_set_clock(s[k], shared_clock, NULL);
+		sampler_set_warm_threads(s[k], k ? 3 : 0);
+		memset(&snap[k], 0, sizeof(snap[k]));
+		CHECK_EQ_INT(sampler_tick(s[k], &snap[k]), 0);
+		CHECK(sampler_warming(s[k]));
+		CHECK(snap[k].nm_stats.known < snap[k].nprocs);
+		int left = 1;
+		for (int step = 0; left > 0 && step < 100; step++)
+			left = sampler_warmup(s[k], &snap[k], 1.0);
+		CHECK_EQ_INT(left, 0);
+		CHECK_EQ_INT((long)snap[k].nm_stats.known, (long)snap[k].nprocs);
+		CHECK(!sampler_warming(s[k]));
+	}
+	CHECK_EQ_INT((long)snap[1].nprocs, (long)snap[0].nprocs);
+	for (size_t i = 0; i < snap[0].nprocs; i++) {
+		const struct snap_proc *a = &snap[0].procs[i];
+		const struct snap_proc *b = find(&snap[1], a->info.pid);
+		CHECK(b != NULL);
+		if (!b)
+			continue;
+		CHECK_EQ_INT(b->nm, a->nm);
+		CHECK_EQ_INT(b->total_kb, a->total_kb);
+		CHECK_EQ_INT(b->remote_kb, a->remote_kb);
+		CHECK_EQ_INT(b->nmappings, a->nmappings);
+		CHECK(strcmp(b->policy, a->policy) == 0 && strcmp(b->pol_top, a->pol_top) == 0);
+		for (size_t n = 0; n < t.nnodes; n++)
+			CHECK_EQ_INT(b->node_kb[n], a->node_kb[n]);
+	}
+	/* The next tick keeps them all, as after one thread's warm-up. */
+	CHECK_EQ_INT(sampler_tick(s[1], &snap[1]), 0);
+	CHECK_EQ_INT(snap[1].nm_stats.read, 0);
+	CHECK_EQ_INT((long)snap[1].nm_stats.kept, (long)snap[1].nprocs);
+	for (int k = 0; k < 2; k++) {
+		snapshot_free(&snap[k]);
+		sampler_free(s[k]);
+	}
+	topology_free(&t);
+	fsroot_close(r);
+}
+
 /* A copy of the opteron4 tree in dir (a mkdtemp template) and a sampler
  * on it: the fake clock at 1000, the default budget. false (said as a
  * SKIP of test) when not run from the project root. */
@@ -832,5 +895,6 @@ int main(void)
 	RUN_TEST(warmup_plan);
 	RUN_TEST(priority_costly_paced);
 	RUN_TEST(sampler_warmup_steps);
+	RUN_TEST(sampler_warmup_threads);
 	return CHECK_DONE();
 }
