@@ -257,7 +257,9 @@ $wrong"
 		sed -n 's/^[[:space:]]*{[^,]*,[^,]*, *"\(\([^"\\]\|\\.\)*\)".*/\1/p' |
 		sed 's/\\\\/\\/g; s/\\"/"/g' >"$T/labels"
 	section KEYS | tr ' \t,;()' '\n\n\n\n\n\n' | sed 's/\([^.:]\)[.:]$/\1/' | grep -v '^$' >"$T/kw"
-	tr '/' '\n' <"$T/kw" >>"$T/kw"
+	# (a/b as a and b: through a file of its own, never read and appended
+	# at once: a KEYS section past tr's buffer would grow without end)
+	tr '/' '\n' <"$T/kw" >"$T/kw2" && cat "$T/kw2" >>"$T/kw"
 	miss=""
 	set -f   # labels hold ? and the like: words, not patterns
 	for k in $(cat "$T/labels"); do grep -qxF -- "$k" "$T/kw" || miss="$miss $k"; done
