@@ -258,6 +258,9 @@ struct fleet_view {
  * (v->errors says it); -ENOENT: no series of that instance. */
 int fleet_view_read(struct fleet_client *cl, const char *instance, struct fleet_view *v);
 void fleet_view_free(struct fleet_view *v);
+/* A view's value as the monitor's cells say it: kB for bytes, a
+ * percentage for a ratio, else the number; "-" unknown (NAN). */
+void fleet_view_value(char *out, size_t n, double v, enum fleet_unit unit);
 /* Column k's name as the monitor's header says it ("N1", "REMOTE"). */
 void fleet_view_col_name(const struct fleet_view *v, size_t k, char *out, size_t n);
 

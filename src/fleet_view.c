@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "fields_proc.h"
+#include "format.h"
 #include "node_fields.h"
 #include "output_prom_fam.h"
 
@@ -50,6 +51,18 @@ void fleet_view_col_name(const struct fleet_view *v, size_t k, char *out, size_t
 		snprintf(out, n, "N%ld", c->node);
 	else
 		snprintf(out, n, "%s", c->f->col.name);
+}
+
+void fleet_view_value(char *out, size_t n, double v, enum fleet_unit unit)
+{
+	if (isnan(v))
+		snprintf(out, n, "-");
+	else if (unit == FU_BYTES)
+		fmt_kb(out, n, (int64_t)(v / 1024));
+	else if (unit == FU_RATIO)
+		fmt_pct(out, n, v * 100);
+	else
+		snprintf(out, n, "%.0f", v);
 }
 
 static enum fleet_unit unit_of(const char *name)

@@ -25,19 +25,6 @@ static void bytes_human(char *out, size_t n, double b)
 		fmt_human_kb(out, n, (int64_t)(b / 1024));
 }
 
-/* A value as the monitor's cell says it: kB for bytes, a percentage for
- * a ratio, else the number. */
-static void value(char *out, size_t n, double v, enum fleet_unit unit)
-{
-	if (isnan(v))
-		snprintf(out, n, "-");
-	else if (unit == FU_BYTES)
-		fmt_kb(out, n, (int64_t)(v / 1024));
-	else if (unit == FU_RATIO)
-		fmt_pct(out, n, v * 100);
-	else
-		snprintf(out, n, "%.0f", v);
-}
 
 /* The hour's values as a sparkline of w columns at (y, x). */
 static int spark(struct ui *u, int y, int x, int w, float *v, size_t n, enum ui_color c)
@@ -92,7 +79,7 @@ static int nodes(struct ui *u, const struct fleet_view *v, int y, int ymax)
 		x = put_cell(y, 0, 5, id);
 		for (size_t k = 0; k < shown; k++) {
 			char c[32];
-			value(c, sizeof(c), v->nodes[i].v[k],
+			fleet_view_value(c, sizeof(c), v->nodes[i].v[k],
 			      v->nodecols[k]->unit == NF_KB ? FU_BYTES : FU_NUMBER);
 			x = put_cell(y, x, nw(v, k), c);
 		}
@@ -141,7 +128,7 @@ static int procs(struct ui *u, const struct fleet_view *v, long from, int y, int
 		sanitize_term(p->user, user, sizeof(user));
 		x = put_cell(y, x, -9, user);
 		for (size_t k = 0; k < shown; k++) {
-			value(c, sizeof(c), p->v[k], v->cols[k].unit);
+			fleet_view_value(c, sizeof(c), p->v[k], v->cols[k].unit);
 			bool rem = v->cols[k].f == fields_proc_col(COL_REMOTE);
 			if (rem)
 				attron(ui_attr(u, C_REMOTE));

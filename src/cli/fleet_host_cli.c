@@ -26,18 +26,6 @@ static void human(char *out, size_t n, double b)
 		fmt_human_kb(out, n, (int64_t)(b / 1024));
 }
 
-/* As the batch text's cells: kB for bytes, a percentage for a ratio. */
-static void cell(char *out, size_t n, double v, enum fleet_unit u)
-{
-	if (isnan(v))
-		snprintf(out, n, "-");
-	else if (u == FU_BYTES)
-		fmt_kb(out, n, (int64_t)(v / 1024));
-	else if (u == FU_RATIO)
-		fmt_pct(out, n, v * 100);
-	else
-		snprintf(out, n, "%.0f", v);
-}
 
 static int width(int w)
 {
@@ -64,7 +52,8 @@ static void text(FILE *out, const struct fleet_view *v)
 		fprintf(out, "%5ld", v->nodes[i].id);
 		for (size_t k = 0; k < v->nnodecols; k++) {
 			char c[32];
-			cell(c, sizeof(c), v->nodes[i].v[k], v->nodecols[k]->unit == NF_KB ? FU_BYTES : FU_NUMBER);
+			fleet_view_value(c, sizeof(c), v->nodes[i].v[k],
+					 v->nodecols[k]->unit == NF_KB ? FU_BYTES : FU_NUMBER);
 			fprintf(out, " %*s", width(v->nodecols[k]->text_w), c);
 		}
 		fputc('\n', out);
@@ -87,7 +76,7 @@ static void text(FILE *out, const struct fleet_view *v)
 		fprintf(out, "%7ld %-9s", p->pid, user);
 		for (size_t k = 0; k < v->ncols; k++) {
 			char c[32];
-			cell(c, sizeof(c), p->v[k], v->cols[k].unit);
+			fleet_view_value(c, sizeof(c), p->v[k], v->cols[k].unit);
 			fprintf(out, " %*s", width(v->cols[k].f->col.text_w), c);
 		}
 		fprintf(out, " %s\n", comm);
