@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "buf.h"
 #include "fields_proc.h"
 #include "format.h"
 #include "node_fields.h"
@@ -284,23 +285,17 @@ static int shape(struct fleet_view *v, const struct fleet_answer *a)
 		const struct proc_field *f = proc_row_named(name);
 		long node = f && f->prom_node ? id_of(label(s, "node")) : -1;
 		if (f && (!f->prom_node || node >= 0) && col_find(v, f, node) == (size_t)-1) {
-			if (v->ncols == capc) {
-				capc = capc ? 2 * capc : 16;
-				void *p = realloc(v->cols, capc * sizeof(*v->cols));
-				if (!p)
-					return -ENOMEM;
-				v->cols = p;
-			}
+			void *g = buf_grow_array(v->cols, &capc, v->ncols + 1, sizeof(*v->cols));
+			if (!g)
+				return -ENOMEM;
+			v->cols = g;
 			v->cols[v->ncols++] = (struct fleet_view_col){ f, node, unit_of(name) };
 		}
 		if (f && proc_find(v, s) < 0) {
-			if (v->nprocs == capp) {
-				capp = capp ? 2 * capp : 64;
-				void *p = realloc(v->procs, capp * sizeof(*v->procs));
-				if (!p)
-					return -ENOMEM;
-				v->procs = p;
-			}
+			void *g = buf_grow_array(v->procs, &capp, v->nprocs + 1, sizeof(*v->procs));
+			if (!g)
+				return -ENOMEM;
+			v->procs = g;
 			struct fleet_view_proc *p = &v->procs[v->nprocs++];
 			memset(p, 0, sizeof(*p));
 			p->pid = id_of(label(s, "pid"));
@@ -312,13 +307,10 @@ static int shape(struct fleet_view *v, const struct fleet_answer *a)
 		for (size_t k = 0; k < node_nfields && !f; k++)
 			node_series |= node_fields[k].prom && strcmp(node_fields[k].prom, name) == 0;
 		if (node_series && nid >= 0 && node_find(v, nid) < 0) {
-			if (v->nnodes == capn) {
-				capn = capn ? 2 * capn : 8;
-				void *p = realloc(v->nodes, capn * sizeof(*v->nodes));
-				if (!p)
-					return -ENOMEM;
-				v->nodes = p;
-			}
+			void *g = buf_grow_array(v->nodes, &capn, v->nnodes + 1, sizeof(*v->nodes));
+			if (!g)
+				return -ENOMEM;
+			v->nodes = g;
 			v->nodes[v->nnodes++] = (struct fleet_view_node){ nid, NULL, NULL };
 		}
 	}
