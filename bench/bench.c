@@ -307,6 +307,7 @@ static void scale_config_init(const struct config *c, struct scale_config *scc_o
 {
 	struct scale_config scc = { .prog = c->prog, .htop = "/usr/bin/htop", .window_s = 10,
 				    .warmup = 3, .settle_s = 6, .rounds = 2, .json_cap_s = 60,
+				    .complete_runs = 3,
 				    .child = &g_scale_child, .home = g_scale_home };
 	if (c->smoke) {
 		scc.window_s = 2;
@@ -314,6 +315,7 @@ static void scale_config_init(const struct config *c, struct scale_config *scc_o
 		scc.settle_s = 1;
 		scc.rounds = 1;
 		scc.json_cap_s = 10;
+		scc.complete_runs = 1;
 	}
 	/* The scale load runs tinyproc, built next to this program. */
 	ssize_t tl = readlink("/proc/self/exe", tiny, tinylen - 16);

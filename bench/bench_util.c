@@ -351,7 +351,8 @@ static void print_scale_targets(const struct scale_result *sc, size_t nsc)
 		printf("  %-38s %10s %-5s (<= 0.15)  -    htop not measured\n",
 		       "CPU per refresh vs htop", "-", "x");
 	snprintf(what, sizeof(what), "complete picture at N=%zu (--json)", r->n);
-	snprintf(where, sizeof(where), "%zu of %zu processes read", r->known, r->total);
+	snprintf(where, sizeof(where), "%zu of %zu processes read%s", r->known, r->total,
+		 r->complete_runs > 1 ? ", the median run" : "");
 	if (r->complete_s >= 0)
 		print_target(what, r->complete_s, 2, true, "s", where);
 	else

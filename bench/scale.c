@@ -341,6 +341,43 @@ static double scale_median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* A run's time to its complete picture, for the order: one not within
+ * after every one that was. */
+static double scale_done_key(const struct scale_result *r)
+{
+	return r->complete_s >= 0 ? r->complete_s : 1e300;
+}
+
+static int scale_cmp_done(const void *a, const void *b)
+{
+	double x = scale_done_key(a), y = scale_done_key(b);
+	return (x > y) - (x < y);
+}
+
+/* The complete picture c->complete_runs times (one run is at the mercy of
+ * whatever else the machine does in those seconds): the median run's
+ * figures into r, and the fastest and slowest. */
+static void scale_complete_runs(const struct scale_config *c, struct scale_result *r)
+{
+	struct scale_result runs[8];
+	int n = c->complete_runs < 1 ? 1 : c->complete_runs > 8 ? 8 : c->complete_runs;
+	for (int i = 0; i < n; i++) {
+		memset(&runs[i], 0, sizeof(runs[i]));
+		runs[i].complete_s = -1;
+		scale_complete(c, &runs[i]);
+	}
+	qsort(runs, (size_t)n, sizeof(runs[0]), scale_cmp_done);
+	const struct scale_result *m = &runs[n / 2];
+	r->complete_s = m->complete_s;
+	r->waited_s = m->waited_s;
+	r->known = m->known;
+	r->total = m->total;
+	r->samples = m->samples;
+	r->complete_min_s = runs[0].complete_s;
+	r->complete_max_s = runs[n - 1].complete_s;
+	r->complete_runs = n;
+}
+
 /* The floor under any process list: every process's /proc/PID/stat read
  * once more (pread on descriptors opened beforehand, nothing parsed), the
  * CPU of the best of three passes. -1 when nothing could be opened. */
@@ -410,7 +447,7 @@ static void scale_measure(const struct scale_config *c, bool htop, struct scale_
 	r->mon_rss_mib = scale_median(mr, nm);
 	r->htop_ms = scale_median(hc, nh);
 	r->htop_rss_mib = scale_median(hr, nh);
-	scale_complete(c, r);
+	scale_complete_runs(c, r);
 }
 
 /* Whether `more` processes fit: pid_max and threads-max against the
@@ -448,7 +485,8 @@ static const char *scale_fmt(char *b, size_t len, int prec, double v)
 
 static void scale_print_row(const struct scale_result *r)
 {
-	char mon[16], cpu[16], ratio[16], mrss[16], hrss[16], rss[40], rratio[16], done[96];
+	char mon[16], cpu[16], ratio[16], mrss[16], hrss[16], rss[40], rratio[16], done[160];
+	char runs[64] = "";
 	bool both = r->mon_ms >= 0 && r->htop_ms > 0;
 	scale_fmt(mon, sizeof(mon), 1, r->mon_ms);
 	scale_fmt(cpu, sizeof(cpu), 1, r->htop_ms);
@@ -457,12 +495,19 @@ static void scale_print_row(const struct scale_result *r)
 		 scale_fmt(hrss, sizeof(hrss), 1, r->htop_rss_mib));
 	both = r->mon_rss_mib >= 0 && r->htop_rss_mib > 0;
 	scale_fmt(rratio, sizeof(rratio), 2, both ? r->mon_rss_mib / r->htop_rss_mib : -1);
+	if (r->complete_runs > 1 && r->complete_max_s >= 0)
+		snprintf(runs, sizeof(runs), "median of %d: %.1f-%.1f s; ", r->complete_runs,
+			 r->complete_min_s, r->complete_max_s);
+	else if (r->complete_runs > 1)
+		snprintf(runs, sizeof(runs), "median of %d: %.1f s to none; ", r->complete_runs,
+			 r->complete_min_s);
 	if (r->complete_s >= 0)
-		snprintf(done, sizeof(done), "%.1f s (%zu processes, sample %zu)", r->complete_s,
-			 r->total, r->samples);
+		snprintf(done, sizeof(done), "%.1f s (%s%zu processes, sample %zu)", r->complete_s,
+			 runs, r->total, r->samples);
 	else
-		snprintf(done, sizeof(done), "not complete after %.0f s (%zu of %zu read, %zu samples)",
-			 r->waited_s, r->known, r->total, r->samples);
+		snprintf(done, sizeof(done), "not complete after %.0f s (%zu of %zu read, %zu samples%s%.*s)",
+			 r->waited_s, r->known, r->total, r->samples, runs[0] ? "; " : "",
+			 runs[0] ? (int)strlen(runs) - 2 : 0, runs);
 	char fl[16], fr[16];
 	scale_fmt(fl, sizeof(fl), 1, r->floor_ms);
 	scale_fmt(fr, sizeof(fr), 2, r->floor_ms > 0 && r->mon_ms >= 0 ? r->mon_ms / r->floor_ms : -1);

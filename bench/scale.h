@@ -20,6 +20,7 @@ struct scale_config {
 	double settle_s;                /* and for the monitor, its warm-up (6) */
 	int rounds;                     /* monitor, htop, monitor, htop ... (2) */
 	double json_cap_s;              /* longest wait for a complete picture (60) */
+	int complete_runs;              /* the complete picture: the median of these (3) */
 	/* The running child's pid (0: none), for the caller's signal handler
 	 * to kill it on the way out. */
 	volatile sig_atomic_t *child;
@@ -37,10 +38,15 @@ struct scale_result {
 	double mon_rss_mib, htop_rss_mib; /* peak RSS (VmHWM), median of the rounds */
 	double floor_ms;                /* the kernel's floor: one pread of every
 					 * process's kept-open /proc/PID/stat, CPU */
-	double complete_s;              /* to every placement read once; -1: not within */
+	double complete_s;              /* to every placement read once, the median of
+					 * the runs; -1: the median run not within */
+	double complete_min_s, complete_max_s; /* the runs' fastest and slowest (-1: one
+					 * not within) */
+	int complete_runs;              /* runs made */
 	double waited_s;                /* how long the stream was read */
-	size_t known, total;            /* the last line seen: placements read, processes */
-	size_t samples;                 /* lines seen */
+	size_t known, total;            /* the median run's last line: placements read,
+					 * processes */
+	size_t samples;                 /* lines the median run saw */
 };
 
 /* For a signal handler (async-signal-safe, after the child is killed):
