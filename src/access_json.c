@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "jsonget.h"
 #include "snapshot.h"
+#include "snapshot_json.h"
 
 static json_object *num(int64_t v)
 {
@@ -32,19 +33,6 @@ static json_object *real(double v, int decimals)
 	char b[48];
 	snprintf(b, sizeof(b), "%.*f", decimals, v);
 	return json_object_new_double_s(v, b);
-}
-
-static json_object *by_node(const struct topology *t, const int64_t *kb)
-{
-	if (!kb)
-		return NULL;
-	json_object *o = json_object_new_object();
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		json_object_object_add(o, id, num(kb[j]));
-	}
-	return o;
 }
 
 json_object *access_json_status(const struct snapshot *s)
@@ -98,7 +86,6 @@ static int64_t rd_i64(json_object *v)
 	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
 }
 
-static void read_by_node(const struct topology *t, json_object *o, int64_t *kb);
 static uint64_t hex(const char *v, bool *ok);
 
 PGET(window) { (void)s; return real(a->window_s, 3); }
@@ -107,12 +94,12 @@ PGET(age) { (void)s; return real(a->age_s, 1); }
 PSET(age) { r->a->age_s = rd_dbl(v); return 0; }
 PGET(monitored) { (void)s; return real(a->monitored_s, 1); }
 PSET(monitored) { r->a->monitored_s = rd_dbl(v); return 0; }
-PGET(hot) { return a->hot_kb >= 0 ? by_node(s->topo, a->hot_node_kb) : NULL; }
-PSET(hot) { read_by_node(r->s->topo, v, r->a->hot_node_kb); return 0; }
-PGET(warm) { return a->warm_kb >= 0 ? by_node(s->topo, a->warm_node_kb) : NULL; }
-PSET(warm) { read_by_node(r->s->topo, v, r->a->warm_node_kb); return 0; }
-PGET(cold) { return a->cold_kb >= 0 ? by_node(s->topo, a->cold_node_kb) : NULL; }
-PSET(cold) { read_by_node(r->s->topo, v, r->a->cold_node_kb); return 0; }
+PGET(hot) { return a->hot_kb >= 0 ? snapshot_json_put_node_kb(s->topo, a->hot_node_kb, true) : NULL; }
+PSET(hot) { snapshot_json_node_kb(r->s->topo, v, r->a->hot_node_kb); return 0; }
+PGET(warm) { return a->warm_kb >= 0 ? snapshot_json_put_node_kb(s->topo, a->warm_node_kb, true) : NULL; }
+PSET(warm) { snapshot_json_node_kb(r->s->topo, v, r->a->warm_node_kb); return 0; }
+PGET(cold) { return a->cold_kb >= 0 ? snapshot_json_put_node_kb(s->topo, a->cold_node_kb, true) : NULL; }
+PSET(cold) { snapshot_json_node_kb(r->s->topo, v, r->a->cold_node_kb); return 0; }
 PGET(hot_total) { (void)s; return num(a->hot_kb); }
 PSET(hot_total) { r->a->hot_kb = rd_i64(v); return 0; }
 PGET(warm_total) { (void)s; return num(a->warm_kb); }
@@ -207,8 +194,8 @@ RGET(age) { (void)s; return real(g->age_s, 1); }
 RSET(age) { r->g->age_s = rd_dbl(v); return 0; }
 RGET(resident) { (void)s; return num(g->resident_kb); }
 RSET(resident) { r->g->resident_kb = rd_i64(v); return 0; }
-RGET(node_kb) { return by_node(s->topo, s->acc_kb + g->kb_off); }
-RSET(node_kb) { read_by_node(r->s->topo, v, r->s->acc_kb + r->g->kb_off); return 0; }
+RGET(node_kb) { return snapshot_json_put_node_kb(s->topo, s->acc_kb + g->kb_off, true); }
+RSET(node_kb) { snapshot_json_node_kb(r->s->topo, v, r->s->acc_kb + r->g->kb_off); return 0; }
 
 #define S_SECONDS "{\"$ref\": \"#/$defs/seconds\"}"
 #define S_KB "{\"$ref\": \"#/$defs/kb\"}"
@@ -269,15 +256,6 @@ json_object *access_json_proc(const struct snapshot *s, const struct snap_proc *
 }
 
 /* ---- reading back ---- */
-
-static void read_by_node(const struct topology *t, json_object *o, int64_t *kb)
-{
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		kb[j] = o ? jget_i64(o, id) : -1;
-	}
-}
 
 static uint64_t hex(const char *v, bool *ok)
 {
