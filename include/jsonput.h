@@ -1,6 +1,7 @@
 /* jsonput.h - writing the model's numbers and strings as JSON values:
  * unknown (< 0) as null, never 0; reals rounded for reading; strings as
- * valid UTF-8. The JSON writers share them (output_json.c, fields_proc.c). */
+ * valid UTF-8. The JSON writers share them (output_json.c, the fields_*.c
+ * catalogues, access_json.c). */
 #ifndef NUMATOP_JSONPUT_H
 #define NUMATOP_JSONPUT_H
 

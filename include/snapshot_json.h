@@ -40,6 +40,24 @@ void snapshot_json_extras(const char *header, const struct topology *t, struct h
 int snapshot_json_snapshot(const char *line, size_t len, const struct topology *t, struct snapshot *s,
 		      char *err, size_t errsz);
 
+/* The {"<node id>": kB} object of the JSON (a key per node of t, in
+ * order: ids may be sparse): kb[nnodes] by node index written, or NULL
+ * when kb is; a kB < 0 (unknown) is null when null_unknown, else written
+ * as it is. snapshot_json_node_kb reads it back. */
+static inline json_object *snapshot_json_put_node_kb(const struct topology *t, const int64_t *kb,
+						     bool null_unknown)
+{
+	if (!kb)
+		return NULL;
+	json_object *o = json_object_new_object();
+	for (size_t j = 0; j < t->nnodes; j++) {
+		char id[16];
+		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
+		json_object_object_add(o, id, kb[j] < 0 && null_unknown ? NULL : json_object_new_int64(kb[j]));
+	}
+	return o;
+}
+
 /* A recorded {"<node id>": kB} object into arr[nnodes] by node index
  * (missing or null: -1). */
 static inline void snapshot_json_node_kb(const struct topology *t, json_object *o, int64_t *arr)

@@ -18,34 +18,9 @@
 #include "access_json.h"
 #include "buf.h"
 #include "jsonget.h"
+#include "jsonput.h"
 #include "snapshot.h"
-
-static json_object *num(int64_t v)
-{
-	return v >= 0 ? json_object_new_int64(v) : NULL;
-}
-
-static json_object *real(double v, int decimals)
-{
-	if (v < 0)
-		return NULL;
-	char b[48];
-	snprintf(b, sizeof(b), "%.*f", decimals, v);
-	return json_object_new_double_s(v, b);
-}
-
-static json_object *by_node(const struct topology *t, const int64_t *kb)
-{
-	if (!kb)
-		return NULL;
-	json_object *o = json_object_new_object();
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		json_object_object_add(o, id, num(kb[j]));
-	}
-	return o;
-}
+#include "snapshot_json.h"
 
 json_object *access_json_status(const struct snapshot *s)
 {
@@ -57,10 +32,10 @@ json_object *access_json_status(const struct snapshot *s)
 								   access_why_text(a->why)));
 	json_object_object_add(o, "monitored", json_object_new_int64((int64_t)a->monitored));
 	json_object_object_add(o, "max_targets", json_object_new_int64((int64_t)a->max_targets));
-	json_object_object_add(o, "window_s", real(a->window_s, 3));
-	json_object_object_add(o, "kdamond_pid", num(a->kdamond_pid));
-	json_object_object_add(o, "kdamond_cpu_pct", real(a->kdamond_cpu_pct, 2));
-	json_object_object_add(o, "request_ms", a->monitored ? real(a->request_ms, 1) : NULL);
+	json_object_object_add(o, "window_s", jreal(a->window_s, 3));
+	json_object_object_add(o, "kdamond_pid", jnum(a->kdamond_pid));
+	json_object_object_add(o, "kdamond_cpu_pct", jreal(a->kdamond_cpu_pct, 2));
+	json_object_object_add(o, "request_ms", a->monitored ? jreal(a->request_ms, 1) : NULL);
 	return o;
 }
 
@@ -98,30 +73,29 @@ static int64_t rd_i64(json_object *v)
 	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
 }
 
-static void read_by_node(const struct topology *t, json_object *o, int64_t *kb);
 static uint64_t hex(const char *v, bool *ok);
 
-PGET(window) { (void)s; return real(a->window_s, 3); }
+PGET(window) { (void)s; return jreal(a->window_s, 3); }
 PSET(window) { r->a->window_s = rd_dbl(v); return 0; }
-PGET(age) { (void)s; return real(a->age_s, 1); }
+PGET(age) { (void)s; return jreal(a->age_s, 1); }
 PSET(age) { r->a->age_s = rd_dbl(v); return 0; }
-PGET(monitored) { (void)s; return real(a->monitored_s, 1); }
+PGET(monitored) { (void)s; return jreal(a->monitored_s, 1); }
 PSET(monitored) { r->a->monitored_s = rd_dbl(v); return 0; }
-PGET(hot) { return a->hot_kb >= 0 ? by_node(s->topo, a->hot_node_kb) : NULL; }
-PSET(hot) { read_by_node(r->s->topo, v, r->a->hot_node_kb); return 0; }
-PGET(warm) { return a->warm_kb >= 0 ? by_node(s->topo, a->warm_node_kb) : NULL; }
-PSET(warm) { read_by_node(r->s->topo, v, r->a->warm_node_kb); return 0; }
-PGET(cold) { return a->cold_kb >= 0 ? by_node(s->topo, a->cold_node_kb) : NULL; }
-PSET(cold) { read_by_node(r->s->topo, v, r->a->cold_node_kb); return 0; }
-PGET(hot_total) { (void)s; return num(a->hot_kb); }
+PGET(hot) { return a->hot_kb >= 0 ? snapshot_json_put_node_kb(s->topo, a->hot_node_kb, true) : NULL; }
+PSET(hot) { snapshot_json_node_kb(r->s->topo, v, r->a->hot_node_kb); return 0; }
+PGET(warm) { return a->warm_kb >= 0 ? snapshot_json_put_node_kb(s->topo, a->warm_node_kb, true) : NULL; }
+PSET(warm) { snapshot_json_node_kb(r->s->topo, v, r->a->warm_node_kb); return 0; }
+PGET(cold) { return a->cold_kb >= 0 ? snapshot_json_put_node_kb(s->topo, a->cold_node_kb, true) : NULL; }
+PSET(cold) { snapshot_json_node_kb(r->s->topo, v, r->a->cold_node_kb); return 0; }
+PGET(hot_total) { (void)s; return jnum(a->hot_kb); }
 PSET(hot_total) { r->a->hot_kb = rd_i64(v); return 0; }
-PGET(warm_total) { (void)s; return num(a->warm_kb); }
+PGET(warm_total) { (void)s; return jnum(a->warm_kb); }
 PSET(warm_total) { r->a->warm_kb = rd_i64(v); return 0; }
-PGET(cold_total) { (void)s; return num(a->cold_kb); }
+PGET(cold_total) { (void)s; return jnum(a->cold_kb); }
 PSET(cold_total) { r->a->cold_kb = rd_i64(v); return 0; }
-PGET(hot_remote) { (void)s; return num(a->hot_remote_kb); }
+PGET(hot_remote) { (void)s; return jnum(a->hot_remote_kb); }
 PSET(hot_remote) { r->a->hot_remote_kb = rd_i64(v); return 0; }
-PGET(hot_remote_pct) { (void)s; return real(a->hot_remote_pct, 1); }
+PGET(hot_remote_pct) { (void)s; return jreal(a->hot_remote_pct, 1); }
 /* The share as the sampler has it, not as rounded (the check kept it
  * within the rounding). */
 PSET(hot_remote_pct)
@@ -132,7 +106,7 @@ PSET(hot_remote_pct)
 		o->hot_remote_pct = o->hot_kb > 0 ? 100.0 * (double)o->hot_remote_kb / (double)o->hot_kb : -1;
 	return 0;
 }
-PGET(cold_idle) { (void)s; return real(a->cold_remote_idle_s, 1); }
+PGET(cold_idle) { (void)s; return jreal(a->cold_remote_idle_s, 1); }
 PSET(cold_idle) { r->a->cold_remote_idle_s = rd_dbl(v); return 0; }
 PGET(regions)
 {
@@ -199,16 +173,16 @@ RSET(heat)
 		}
 	return -EINVAL;
 }
-RGET(nr_accesses) { (void)s; return num(g->nr_accesses); }
+RGET(nr_accesses) { (void)s; return jnum(g->nr_accesses); }
 RSET(nr_accesses) { r->g->nr_accesses = rd_i64(v); return 0; }   /* null: -1 */
 RGET(max_accesses) { (void)s; return g->max_accesses > 0 ? json_object_new_int(g->max_accesses) : NULL; }
 RSET(max_accesses) { r->g->max_accesses = (int)rd_i64(v); return 0; }
-RGET(age) { (void)s; return real(g->age_s, 1); }
+RGET(age) { (void)s; return jreal(g->age_s, 1); }
 RSET(age) { r->g->age_s = rd_dbl(v); return 0; }
-RGET(resident) { (void)s; return num(g->resident_kb); }
+RGET(resident) { (void)s; return jnum(g->resident_kb); }
 RSET(resident) { r->g->resident_kb = rd_i64(v); return 0; }
-RGET(node_kb) { return by_node(s->topo, s->acc_kb + g->kb_off); }
-RSET(node_kb) { read_by_node(r->s->topo, v, r->s->acc_kb + r->g->kb_off); return 0; }
+RGET(node_kb) { return snapshot_json_put_node_kb(s->topo, s->acc_kb + g->kb_off, true); }
+RSET(node_kb) { snapshot_json_node_kb(r->s->topo, v, r->s->acc_kb + r->g->kb_off); return 0; }
 
 #define S_SECONDS "{\"$ref\": \"#/$defs/seconds\"}"
 #define S_KB "{\"$ref\": \"#/$defs/kb\"}"
@@ -269,15 +243,6 @@ json_object *access_json_proc(const struct snapshot *s, const struct snap_proc *
 }
 
 /* ---- reading back ---- */
-
-static void read_by_node(const struct topology *t, json_object *o, int64_t *kb)
-{
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		kb[j] = o ? jget_i64(o, id) : -1;
-	}
-}
 
 static uint64_t hex(const char *v, bool *ok)
 {

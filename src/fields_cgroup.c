@@ -29,18 +29,6 @@ static const char *rd_str(json_object *v)
 	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
-/* By node id, nodes the cgroup's file left unknown as null. */
-static json_object *per_node_known(const struct topology *t, const int64_t *kb)
-{
-	json_object *o = json_object_new_object();
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		json_object_object_add(o, id, jnum(kb[j]));
-	}
-	return o;
-}
-
 /* Its depth from the path, its parent the nearest cgroup before it one
  * level up (the list is in preorder). */
 GET(path) { (void)s; *v = jstr(c->path); }
@@ -77,8 +65,9 @@ SET(procs_tree) { (void)s; c->procs_tree = rd_i64(v); return 0; }
 GET(procs) { (void)s; *v = jnum(c->procs); }
 SET(procs) { (void)s; c->procs = rd_i64(v); return 0; }
 
-/* The numa_stat numbers: null together when it was not read. */
-GET(node_kb) { *v = c->have_numa ? per_node_known(s->topo, c->node_kb) : NULL; }
+/* The numa_stat numbers: null together when it was not read; a node its
+ * file left out, null. */
+GET(node_kb) { *v = c->have_numa ? snapshot_json_put_node_kb(s->topo, c->node_kb, true) : NULL; }
 SET(node_kb)
 {
 	c->have_numa = v != NULL;
@@ -91,9 +80,9 @@ GET(anon_kb) { (void)s; *v = c->have_numa ? jnum(c->anon_total_kb) : NULL; }
 SET(anon_kb) { (void)s; c->anon_total_kb = rd_i64(v); return 0; }
 GET(file_kb) { (void)s; *v = c->have_numa ? jnum(c->file_total_kb) : NULL; }
 SET(file_kb) { (void)s; c->file_total_kb = rd_i64(v); return 0; }
-GET(anon_node_kb) { *v = c->have_numa ? per_node_known(s->topo, c->anon_kb) : NULL; }
+GET(anon_node_kb) { *v = c->have_numa ? snapshot_json_put_node_kb(s->topo, c->anon_kb, true) : NULL; }
 SET(anon_node_kb) { snapshot_json_node_kb(s->topo, v, c->anon_kb); return 0; }
-GET(file_node_kb) { *v = c->have_numa ? per_node_known(s->topo, c->file_kb) : NULL; }
+GET(file_node_kb) { *v = c->have_numa ? snapshot_json_put_node_kb(s->topo, c->file_kb, true) : NULL; }
 SET(file_node_kb) { snapshot_json_node_kb(s->topo, v, c->file_kb); return 0; }
 GET(unknown_kb) { (void)s; *v = c->have_numa ? jnum(c->unknown_node_kb) : NULL; }
 SET(unknown_kb) { (void)s; c->unknown_node_kb = rd_i64(v); return 0; }

@@ -358,15 +358,11 @@ static const char *keep_str(struct snapshot *s, json_object *v, size_t max)
 	return proc_list_strdup(&s->plist, t, strnlen(t, max));
 }
 
+/* By node id, each kB written as it is, never null (per_node_kb_or_null:
+ * the whole object is null unless placed). */
 static json_object *per_node(const struct topology *t, const int64_t *kb)
 {
-	json_object *o = json_object_new_object();
-	for (size_t j = 0; j < t->nnodes; j++) {
-		char id[16];
-		snprintf(id, sizeof(id), "%d", t->nodes[j].id);
-		json_object_object_add(o, id, json_object_new_int64(kb[j]));
-	}
-	return o;
+	return snapshot_json_put_node_kb(t, kb, false);
 }
 
 /* A uint32 count from the recording, 0 when unknown. */

@@ -48,23 +48,12 @@ unset NUMATOP_TUI_ROOT
 XDG_CONFIG_HOME=$T/cfg
 export XDG_CONFIG_HOME
 
+cp tests/sh/lib_prom.py "$T/"
 cat >"$T/fl.py" <<'PYEOF'
-# fl.py CMD ARGS: the checks of test_fleet.sh that want JSON or sockets.
-import json, os, random, socket, sys, urllib.parse, urllib.request
-
-def cmd_freeport():
-    for _ in range(500):
-        p = random.randint(20000, 40000)
-        s = socket.socket()
-        try:
-            s.bind(('127.0.0.1', p))
-            print(p)
-            return 0
-        except OSError:
-            pass
-        finally:
-            s.close()
-    return 1
+# fl.py CMD ARGS: the checks of test_fleet.sh that want JSON or sockets;
+# freeport and promq are lib_prom.py's.
+import json, os, sys
+from lib_prom import cmd_freeport, cmd_promq
 
 def cmd_expect(tree_json):
     """remote bytes, hot remote bytes (or null), hot slow bytes (or null)
@@ -76,20 +65,6 @@ def cmd_expect(tree_json):
     hot = [h for h in hot if h is not None]
     slow = [p.get('hot_slow_kb') for p in procs if p.get('hot_slow_kb') is not None]
     print(json.dumps([rem, sum(hot) * 1024 if hot else None, sum(slow) * 1024 if slow else None]))
-    return 0
-
-def cmd_promq(url, q):
-    """The value of an instant query's first sample, or nothing."""
-    u = url + '/api/v1/query?' + urllib.parse.urlencode({'query': q})
-    try:
-        r = json.load(urllib.request.urlopen(u, timeout=5))
-    except Exception as e:
-        print('error %s' % e)
-        return 1
-    res = r.get('data', {}).get('result', [])
-    if not res:
-        return 1
-    print(res[0]['value'][1])
     return 0
 
 def cmd_check(fleet_json, *want):

@@ -42,11 +42,14 @@ export XDG_CACHE_HOME
 unset NUMATOP_TUI_ROOT
 ESC=$(printf '\033')
 
+cp tests/sh/lib_prom.py "$T/"
 cat >"$T/expo.py" <<'PYEOF'
 # expo.py CMD ARGS: the checks of test_prometheus.sh that want a parser or
-# a socket (prometheus_client is not used: a small parser of the formats).
-import http.client, json, math, os, random, re, socket, subprocess, sys, time
+# a socket (prometheus_client is not used: a small parser of the formats);
+# freeport and promq are lib_prom.py's.
+import http.client, json, math, os, re, socket, subprocess, sys, time
 import urllib.parse, urllib.request
+from lib_prom import cmd_freeport, cmd_promq, query
 
 NAME = re.compile(r'[a-zA-Z_:][a-zA-Z0-9_:]*')
 LNAME = re.compile(r'[a-zA-Z_][a-zA-Z0-9_]*')
@@ -387,20 +390,6 @@ def cmd_json(jsonfile, pid, field):
     return 1
 
 # --- HTTP ---------------------------------------------------------------------
-
-def cmd_freeport():
-    for _ in range(500):
-        p = random.randint(20000, 40000)
-        s = socket.socket()
-        try:
-            s.bind(('127.0.0.1', p))
-            print(p)
-            return 0
-        except OSError:
-            pass
-        finally:
-            s.close()
-    return 1
 
 def get(port, req=b'GET /metrics HTTP/1.0\r\n\r\n', src='127.0.0.1', timeout=5):
     """The raw reply to REQ (the server closes: HTTP/1.0), or None."""
@@ -842,26 +831,6 @@ def cmd_details(port):
     return 0
 
 # --- Prometheus and the dashboard ---------------------------------------------
-
-def query(url, q):
-    r = json.load(urllib.request.urlopen(
-        url + '/api/v1/query?' + urllib.parse.urlencode({'query': q}), timeout=5))
-    if r.get('status') != 'success':
-        raise ValueError(json.dumps(r)[:300])
-    return r['data']['result']
-
-def cmd_promq(url, q):
-    """The value of an instant query's one result."""
-    try:
-        res = query(url, q)
-    except Exception as e:
-        print('error %s' % e)
-        return 1
-    if len(res) != 1:
-        print('%d results' % len(res))
-        return 1
-    print(res[0]['value'][1])
-    return 0
 
 def cmd_targets(url):
     r = json.load(urllib.request.urlopen(url + '/api/v1/targets', timeout=5))

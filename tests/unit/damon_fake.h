@@ -4,7 +4,9 @@
  * files do (the directories nr_kdamonds, nr_contexts, nr_targets and
  * nr_schemes make, EBUSY for nr_kdamonds while a kdamond runs, the state
  * keywords). Never /sys/kernel/mm/damon: the real writes are refused on
- * a --root (-EROFS), and the fake writes only below the tree. */
+ * a --root (-EROFS), and the fake writes only below the tree. The tree
+ * alone (fake_setup, put, fake_teardown) is test_access_source.c's too:
+ * what only the controller's tests call is static inline. */
 #ifndef NUMATOP_TEST_DAMON_FAKE_H
 #define NUMATOP_TEST_DAMON_FAKE_H
 
@@ -263,7 +265,7 @@ static int fake_write(void *ctx, const char *path, const char *val)
 
 static struct fsroot *root;
 
-static void fresh_tree(void)
+static inline void fresh_tree(void)
 {
 	char cmd[256];
 	fmt(cmd, sizeof(cmd), "rm -rf %s/sys %s/proc", tree, tree);
@@ -273,14 +275,14 @@ static void fresh_tree(void)
 	unlink(recpath);
 }
 
-static void fake_init(struct fake *fk)
+static inline void fake_init(struct fake *fk)
 {
 	memset(fk, 0, sizeof(*fk));
 	fk->next_kpid = 4001;
 	fk->avail_ops = "vaddr\nfvaddr\npaddr\n";
 }
 
-static void ctl_init(struct damon_ctl *c, struct fake *fk, int pid, uint64_t st)
+static inline void ctl_init(struct damon_ctl *c, struct fake *fk, int pid, uint64_t st)
 {
 	damon_ctl_init(c, root, recpath);   /* self not under the tree: set below */
 	c->ops.write = fake_write;
@@ -298,7 +300,7 @@ static inline void killed(struct damon_ctl *c)
 	c->rec_fd = -1;
 }
 
-static void read_status(struct damon_status *st, const struct damon_owner_id *self)
+static inline void read_status(struct damon_status *st, const struct damon_owner_id *self)
 {
 	CHECK_EQ_INT(damon_read(root, st), 0);
 	struct damon_record rec;

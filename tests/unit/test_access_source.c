@@ -9,38 +9,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "access_source.h"
 #include "check.h"
+#include "damon_fake.h"
 #include "fsroot.h"
 #include "sampler.h"
 #include "topology.h"
 
-/* ---- a kdamonds tree in a temporary directory ---- */
-
-#define KD "sys/kernel/mm/damon/admin/kdamonds"
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char p[1024];
-	snprintf(p, sizeof(p), "%s/%s", dir, rel);
-	for (char *s = p + strlen(dir) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	FILE *f = fopen(p, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
+/* ---- a kdamonds tree (damon_fake.h's, in a temporary directory) ---- */
 
 /* One kdamond, vaddr, targets 101 and 202, a stat scheme whose tried
  * regions are nreg of (start, end, nr_accesses, age). */
-static void kdamond_tree(const char *dir, const unsigned long long (*reg)[4], size_t nreg)
+static void kdamond_tree(const unsigned long long (*reg)[4], size_t nreg)
 {
 	static const char *const w[][2] = {
 		{ "nr_kdamonds", "1\n" }, { "0/state", "on\n" }, { "0/pid", "4242\n" },
@@ -56,24 +38,39 @@ static void kdamond_tree(const char *dir, const unsigned long long (*reg)[4], si
 	};
 	char rel[256], v[64];
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
-		snprintf(rel, sizeof(rel), KD "/%s", w[i][0]);
-		put(dir, rel, w[i][1]);
+		fmt(rel, sizeof(rel), KD "/%s", w[i][0]);
+		put(rel, w[i][1]);
 	}
 	static const char *const f[] = { "start", "end", "nr_accesses", "age" };
 	for (size_t r = 0; r < nreg; r++)
 		for (size_t k = 0; k < 4; k++) {
-			snprintf(rel, sizeof(rel), KD "/0/contexts/0/schemes/0/tried_regions/%zu/%s", r, f[k]);
-			snprintf(v, sizeof(v), "%llu\n", reg[r][k]);
-			put(dir, rel, v);
+			fmt(rel, sizeof(rel), KD "/0/contexts/0/schemes/0/tried_regions/%zu/%s", r, f[k]);
+			fmt(v, sizeof(v), "%llu\n", reg[r][k]);
+			put(rel, v);
 		}
 }
 
-static void rm_tree(const char *dir)
+/* DAMON's source opened on a fresh tree (fake_setup's: nr_kdamonds 0);
+ * NULL, the tree gone, when either failed (checked). */
+static void *damon_source_open(void)
 {
-	char cmd[256];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		printf("  could not remove %s\n", dir);
+	void *st = NULL;
+	char msg[160] = "";
+	if (fake_setup("test_access_source") != 0) {
+		CHECK(0);
+		return NULL;
+	}
+	CHECK_EQ_INT(access_source_damon.open(&st, root, msg, sizeof(msg)), 0);
+	CHECK(st != NULL);
+	if (!st)
+		fake_teardown();
+	return st;
+}
+
+static void damon_source_close(void *st)
+{
+	access_source_damon.close(st);
+	fake_teardown();
 }
 
 /* ---- DAMON's table ---- */
@@ -98,23 +95,15 @@ static void damon_ops_complete(void)
  * ever written on a recorded tree (a start is refused). */
 static void damon_recorded(void)
 {
-	char dir[] = "/tmp/numatop-accsrc-XXXXXX";
-	if (!mkdtemp(dir)) {
-		CHECK(0);
-		return;
-	}
 	static const unsigned long long reg[][4] = {
 		{ 0x1000, 0x5000, 3, 0 }, { 0x5000, 0x9000, 0, 7 },   /* 101 */
 		{ 0x2000, 0x3000, 20, 1 },                            /* 202 */
 	};
-	kdamond_tree(dir, reg, 3);
-	struct fsroot *r;
-	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
+	void *st = damon_source_open();
+	if (!st)
+		return;
+	kdamond_tree(reg, 3);
 	const struct access_source_ops *o = &access_source_damon;
-	void *st = NULL;
-	char msg[160] = "";
-	CHECK_EQ_INT(o->open(&st, r, msg, sizeof(msg)), 0);
-	CHECK(st != NULL);
 	struct access_answer a;
 	CHECK_EQ_INT(o->recorded(st, &a), ACCESS_ON);
 	CHECK_EQ_INT(a.ntargets, 2);
@@ -134,9 +123,7 @@ static void damon_recorded(void)
 	CHECK_EQ_INT(a.thread_pid, 4242);
 	int pid = 101;
 	CHECK(o->start(st, &pid, 1, false) < 0);
-	o->close(st);
-	fsroot_close(r);
-	rm_tree(dir);
+	damon_source_close(st);
 }
 
 /* Regions that cannot be told apart by target (one run for two
@@ -144,33 +131,25 @@ static void damon_recorded(void)
  * directory: no DAMON. */
 static void damon_recorded_unsplit(void)
 {
-	char dir[] = "/tmp/numatop-accsrc-XXXXXX";
-	if (!mkdtemp(dir)) {
-		CHECK(0);
-		return;
-	}
 	static const unsigned long long reg[][4] = { { 0x1000, 0x5000, 3, 0 }, { 0x5000, 0x9000, 0, 7 } };
-	put(dir, "proc/meminfo", "");
-	struct fsroot *r;
-	CHECK_EQ_INT(fsroot_open(dir, &r), 0);
+	void *st = damon_source_open();
+	if (!st)
+		return;
+	sh("rm -rf %s/sys", tree);
+	put("proc/meminfo", "");
 	const struct access_source_ops *o = &access_source_damon;
-	void *st = NULL;
-	char msg[160];
-	CHECK_EQ_INT(o->open(&st, r, msg, sizeof(msg)), 0);
 	struct access_answer a;
 	CHECK_EQ_INT(o->recorded(st, &a), ACCESS_NO_DAMON);
-	kdamond_tree(dir, reg, 2);
+	kdamond_tree(reg, 2);
 	CHECK_EQ_INT(o->recorded(st, &a), ACCESS_ON);
 	CHECK_EQ_INT(a.ntargets, 2);
 	CHECK(a.first == NULL);
-	o->close(st);
-	fsroot_close(r);
-	rm_tree(dir);
+	damon_source_close(st);
 }
 
 /* ---- a fake source: the second source, in this file only ---- */
 
-struct fake {
+struct fake_src {
 	int opened, closed, starts, retargets, stops, asks, polls;
 	int start_rc;              /* what start answers */
 	const char *msg;
@@ -184,33 +163,33 @@ struct fake {
 	size_t first[ACCESS_MAX_TARGETS + 1];
 };
 
-static struct fake fk;
+static struct fake_src src;
 
 static int f_open(void **st, const struct fsroot *r, char *msg, size_t n)
 {
 	(void)r;
 	(void)msg;
 	(void)n;
-	fk.opened++;
-	*st = &fk;
+	src.opened++;
+	*st = &src;
 	return 0;
 }
 
 static void f_close(void *st)
 {
-	struct fake *f = st;
+	struct fake_src *f = st;
 	f->closed++;
 	f->running = f->pending = false;
 }
 
 static void f_stop_signal(void *st)
 {
-	((struct fake *)st)->running = false;
+	((struct fake_src *)st)->running = false;
 }
 
 static int f_start(void *st, const int *pids, size_t n, bool fine)
 {
-	struct fake *f = st;
+	struct fake_src *f = st;
 	f->starts++;
 	if (f->start_rc)
 		return f->start_rc;
@@ -223,7 +202,7 @@ static int f_start(void *st, const int *pids, size_t n, bool fine)
 
 static int f_retarget(void *st, const int *pids, size_t n)
 {
-	struct fake *f = st;
+	struct fake_src *f = st;
 	f->retargets++;
 	memcpy(f->pids, pids, n * sizeof(*pids));
 	f->n = n;
@@ -232,7 +211,7 @@ static int f_retarget(void *st, const int *pids, size_t n)
 
 static int f_stop(void *st)
 {
-	struct fake *f = st;
+	struct fake_src *f = st;
 	f->stops++;
 	f->running = false;
 	return 0;
@@ -240,7 +219,7 @@ static int f_stop(void *st)
 
 static int f_ask(void *st)
 {
-	struct fake *f = st;
+	struct fake_src *f = st;
 	if (f->pending)
 		return -EBUSY;
 	f->asks++;
@@ -250,11 +229,11 @@ static int f_ask(void *st)
 
 static bool f_pending(const void *st)
 {
-	return ((const struct fake *)st)->pending;
+	return ((const struct fake_src *)st)->pending;
 }
 
 /* Each target: one range, hot. */
-static void f_answer(struct fake *f, size_t ntargets, struct access_answer *out)
+static void f_answer(struct fake_src *f, size_t ntargets, struct access_answer *out)
 {
 	for (size_t t = 0; t < ntargets; t++) {
 		f->r[t] = (struct access_range){ f->lo, f->hi, 5, 0 };
@@ -271,7 +250,7 @@ static void f_answer(struct fake *f, size_t ntargets, struct access_answer *out)
 
 static int f_poll(void *st, size_t ntargets, double *ms, struct access_answer *out)
 {
-	struct fake *f = st;
+	struct fake_src *f = st;
 	memset(out, 0, sizeof(*out));
 	f->polls++;
 	if (!f->pending)
@@ -284,7 +263,7 @@ static int f_poll(void *st, size_t ntargets, double *ms, struct access_answer *o
 
 static void f_state(const void *st, struct access_source_state *out)
 {
-	const struct fake *f = st;
+	const struct fake_src *f = st;
 	out->running = f->running;
 	out->window_s = 2.0;
 	out->sample_s = 0.1;
@@ -293,7 +272,7 @@ static void f_state(const void *st, struct access_source_state *out)
 
 static const char *f_message(const void *st)
 {
-	return ((const struct fake *)st)->msg;
+	return ((const struct fake_src *)st)->msg;
 }
 
 static void f_idle(void *st, enum access_why *why, char *msg, size_t n)
@@ -305,7 +284,7 @@ static void f_idle(void *st, enum access_why *why, char *msg, size_t n)
 
 static enum access_why f_recorded(void *st, struct access_answer *out)
 {
-	struct fake *f = st;
+	struct fake_src *f = st;
 	memset(out, 0, sizeof(*out));
 	if (!f->recorded)
 		return ACCESS_RECORDED;
@@ -338,46 +317,77 @@ static double fake_now(void *ctx)
 	return *(double *)ctx;
 }
 
-/* A recorded tree: the fake's results are the heat, with its id. */
-static void fake_recorded(void)
-{
-	memset(&fk, 0, sizeof(fk));
-	fk.recorded = true;
-	fk.lo = 0x400000;
-	fk.hi = 0x800000;
-	fk.thread = 4242;
+/* The sampler the fake source is given to, and what it samples. */
+struct rig {
 	struct fsroot *r;
 	struct topology t;
 	struct sampler *s;
-	if (fsroot_open("tests/trees/opteron4", &r) != 0) {
-		CHECK(0);
-		return;
-	}
-	CHECK_EQ_INT(topology_read(r, &t), 0);
-	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
-	CHECK_EQ_INT(sampler_set_access(s, SAMPLER_ACCESS_ON), 0);
-	CHECK_EQ_INT(sampler_set_access_source(s, &fake_ops), 0);
 	struct snapshot snap;
-	memset(&snap, 0, sizeof(snap));
-	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
-	CHECK_EQ_INT(fk.opened, 1);
-	CHECK_EQ_INT(fk.starts + fk.asks, 0);       /* a recorded tree: only read */
-	CHECK_EQ_INT(snap.access.why, ACCESS_ON);
-	CHECK_EQ_INT(snap.access.source, ACCESS_SRC_NUMAB);
-	CHECK_EQ_INT(snap.access.monitored, 2);
-	CHECK(snap.access.window_s == 2.0);
-	CHECK_EQ_INT(snap.access.kdamond_pid, 4242);
-	const struct snap_proc *p = find(&snap, 1000);
+	int self;       /* on the live machine, the one process sampled */
+	double now;     /* and its clock */
+};
+
+/* A sampler of the tree at path with the fake source, its access in mode;
+ * on the live machine, of this process only and on the clock g->now (from
+ * 100). 0, or -1 when the root did not open (checked). */
+static int rig_open(struct rig *g, const char *path, enum sampler_access mode)
+{
+	memset(g, 0, sizeof(*g));
+	if (fsroot_open(path, &g->r) != 0) {
+		CHECK(0);
+		return -1;
+	}
+	CHECK_EQ_INT(topology_read(g->r, &g->t), 0);
+	CHECK_EQ_INT(sampler_new(g->r, &g->t, PROC_BACKEND_FILES, &g->s), 0);
+	if (fsroot_is_live(g->r)) {
+		g->self = getpid();
+		struct sampler_filter flt = { &g->self, 1, NULL, false };
+		sampler_set_filter(g->s, &flt);
+		CHECK_EQ_INT(sampler_set_priority(g->s, &g->self, 1), 0);
+		g->now = 100;
+		sampler_set_clock(g->s, fake_now, &g->now);
+	}
+	CHECK_EQ_INT(sampler_set_access(g->s, mode), 0);
+	CHECK_EQ_INT(sampler_set_access_source(g->s, &fake_ops), 0);
+	return 0;
+}
+
+/* Its sample, the sampler (which closes the source) and the root freed. */
+static void rig_close(struct rig *g)
+{
+	snapshot_free(&g->snap);
+	sampler_free(g->s);
+	topology_free(&g->t);
+	fsroot_close(g->r);
+}
+
+/* A recorded tree: the fake's results are the heat, with its id. */
+static void fake_recorded(void)
+{
+	memset(&src, 0, sizeof(src));
+	src.recorded = true;
+	src.lo = 0x400000;
+	src.hi = 0x800000;
+	src.thread = 4242;
+	struct rig g;
+	if (rig_open(&g, "tests/trees/opteron4", SAMPLER_ACCESS_ON) != 0)
+		return;
+	CHECK_EQ_INT(sampler_tick(g.s, &g.snap), 0);
+	CHECK_EQ_INT(src.opened, 1);
+	CHECK_EQ_INT(src.starts + src.asks, 0);       /* a recorded tree: only read */
+	CHECK_EQ_INT(g.snap.access.why, ACCESS_ON);
+	CHECK_EQ_INT(g.snap.access.source, ACCESS_SRC_NUMAB);
+	CHECK_EQ_INT(g.snap.access.monitored, 2);
+	CHECK(g.snap.access.window_s == 2.0);
+	CHECK_EQ_INT(g.snap.access.kdamond_pid, 4242);
+	const struct snap_proc *p = find(&g.snap, 1000);
 	CHECK(p && p->acc && p->acc->source == ACCESS_SRC_NUMAB && p->acc->window_s == 2.0);
-	p = find(&snap, 3000);
+	p = find(&g.snap, 3000);
 	CHECK(p && !p->acc);
 	/* Opened: the sampler's source for good. */
-	CHECK_EQ_INT(sampler_set_access_source(s, &access_source_damon), -EBUSY);
-	snapshot_free(&snap);
-	sampler_free(s);
-	CHECK_EQ_INT(fk.closed, 1);
-	topology_free(&t);
-	fsroot_close(r);
+	CHECK_EQ_INT(sampler_set_access_source(g.s, &access_source_damon), -EBUSY);
+	rig_close(&g);
+	CHECK_EQ_INT(src.closed, 1);
 }
 
 /* The live machine, this process only (no kernel source is touched): the
@@ -387,53 +397,40 @@ static void fake_live(void)
 {
 	static char buf[1 << 20];
 	memset(buf, 1, sizeof(buf));
-	memset(&fk, 0, sizeof(fk));
-	fk.lo = ((uintptr_t)buf + 4095) & ~(uintptr_t)4095;
-	fk.hi = fk.lo + (1 << 19);
-	fk.thread = getpid();
-	struct fsroot *r;
-	struct topology t;
-	struct sampler *s;
-	CHECK_EQ_INT(fsroot_open("/", &r), 0);
-	if (!fsroot_is_live(r)) {
+	memset(&src, 0, sizeof(src));
+	src.lo = ((uintptr_t)buf + 4095) & ~(uintptr_t)4095;
+	src.hi = src.lo + (1 << 19);
+	src.thread = getpid();
+	struct rig g;
+	if (rig_open(&g, "/", SAMPLER_ACCESS_WATCH) != 0)
+		return;
+	if (!fsroot_is_live(g.r)) {
 		SKIP_TEST("fake_live", "/ is not the live root");
-		fsroot_close(r);
+		rig_close(&g);
 		return;
 	}
-	CHECK_EQ_INT(topology_read(r, &t), 0);
-	CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
-	int self = getpid();
-	struct sampler_filter flt = { &self, 1, NULL, false };
-	sampler_set_filter(s, &flt);
-	CHECK_EQ_INT(sampler_set_priority(s, &self, 1), 0);
 	struct nmsched_config c;
 	nmsched_config_default(&c);
 	c.full = true;
-	sampler_set_budget(s, &c);
-	double now = 100;
-	sampler_set_clock(s, fake_now, &now);
-	CHECK_EQ_INT(sampler_set_access(s, SAMPLER_ACCESS_WATCH), 0);
-	CHECK_EQ_INT(sampler_set_access_source(s, &fake_ops), 0);
-	struct snapshot snap;
-	memset(&snap, 0, sizeof(snap));
-	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
-	CHECK_EQ_INT(fk.starts, 1);
-	CHECK(fk.fine);                              /* WATCH: the finer window */
-	CHECK(fk.n == 1 && fk.pids[0] == self);
-	CHECK_EQ_INT(fk.asks, 1);
-	CHECK_EQ_INT(snap.access.why, ACCESS_ON);
-	CHECK_EQ_INT(snap.access.source, ACCESS_SRC_NUMAB);
-	CHECK_EQ_INT(snap.access.monitored, 1);
-	CHECK_EQ_INT(snap.access.kdamond_pid, self);
-	CHECK(!find(&snap, self) || !find(&snap, self)->acc);   /* asked, not answered yet */
-	now += 2;
-	CHECK_EQ_INT(sampler_tick(s, &snap), 0);
-	CHECK_EQ_INT(fk.polls, 1);
-	CHECK_EQ_INT(fk.starts, 1);
-	CHECK_EQ_INT(fk.retargets, 0);               /* the same target */
-	CHECK_EQ_INT(fk.asks, 2);                    /* the next request */
-	CHECK(snap.access.request_ms == 12);
-	const struct snap_proc *p = find(&snap, self);
+	sampler_set_budget(g.s, &c);
+	CHECK_EQ_INT(sampler_tick(g.s, &g.snap), 0);
+	CHECK_EQ_INT(src.starts, 1);
+	CHECK(src.fine);                              /* WATCH: the finer window */
+	CHECK(src.n == 1 && src.pids[0] == g.self);
+	CHECK_EQ_INT(src.asks, 1);
+	CHECK_EQ_INT(g.snap.access.why, ACCESS_ON);
+	CHECK_EQ_INT(g.snap.access.source, ACCESS_SRC_NUMAB);
+	CHECK_EQ_INT(g.snap.access.monitored, 1);
+	CHECK_EQ_INT(g.snap.access.kdamond_pid, g.self);
+	CHECK(!find(&g.snap, g.self) || !find(&g.snap, g.self)->acc);   /* asked, not answered yet */
+	g.now += 2;
+	CHECK_EQ_INT(sampler_tick(g.s, &g.snap), 0);
+	CHECK_EQ_INT(src.polls, 1);
+	CHECK_EQ_INT(src.starts, 1);
+	CHECK_EQ_INT(src.retargets, 0);               /* the same target */
+	CHECK_EQ_INT(src.asks, 2);                    /* the next request */
+	CHECK(g.snap.access.request_ms == 12);
+	const struct snap_proc *p = find(&g.snap, g.self);
 	CHECK(p && p->acc);
 	if (p && p->acc) {
 		CHECK_EQ_INT(p->acc->source, ACCESS_SRC_NUMAB);
@@ -441,12 +438,9 @@ static void fake_live(void)
 		CHECK(p->acc->hot_kb > 0);
 		CHECK_EQ_INT(p->acc->nregions, 1);
 	}
-	snapshot_free(&snap);
-	sampler_free(s);
-	CHECK_EQ_INT(fk.closed, 1);
-	CHECK(!fk.running);
-	topology_free(&t);
-	fsroot_close(r);
+	rig_close(&g);
+	CHECK_EQ_INT(src.closed, 1);
+	CHECK(!src.running);
 }
 
 /* A start the source refuses: its errno in the reason's words (the
@@ -459,36 +453,20 @@ static void fake_live_refused(void)
 		{ -EIO, ACCESS_ERROR },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memset(&fk, 0, sizeof(fk));
-		fk.start_rc = cases[i].rc;
-		fk.msg = "fake: refused";
-		struct fsroot *r;
-		struct topology t;
-		struct sampler *s;
-		CHECK_EQ_INT(fsroot_open("/", &r), 0);
-		CHECK_EQ_INT(topology_read(r, &t), 0);
-		CHECK_EQ_INT(sampler_new(r, &t, PROC_BACKEND_FILES, &s), 0);
-		int self = getpid();
-		struct sampler_filter flt = { &self, 1, NULL, false };
-		sampler_set_filter(s, &flt);
-		CHECK_EQ_INT(sampler_set_priority(s, &self, 1), 0);
-		double now = 100;
-		sampler_set_clock(s, fake_now, &now);
-		CHECK_EQ_INT(sampler_set_access(s, SAMPLER_ACCESS_ON), 0);
-		CHECK_EQ_INT(sampler_set_access_source(s, &fake_ops), 0);
-		struct snapshot snap;
-		memset(&snap, 0, sizeof(snap));
-		CHECK_EQ_INT(sampler_tick(s, &snap), 0);
-		CHECK_EQ_INT(fk.starts, 1);
-		CHECK_EQ_INT(fk.asks, 0);
-		CHECK_EQ_INT(snap.access.why, cases[i].why);
-		CHECK_EQ_STR(snap.access.msg, "fake: refused");
-		CHECK_EQ_INT(snap.access.source, ACCESS_SRC_NONE);
-		snapshot_free(&snap);
-		sampler_free(s);
-		CHECK_EQ_INT(fk.closed, 1);
-		topology_free(&t);
-		fsroot_close(r);
+		memset(&src, 0, sizeof(src));
+		src.start_rc = cases[i].rc;
+		src.msg = "fake: refused";
+		struct rig g;
+		if (rig_open(&g, "/", SAMPLER_ACCESS_ON) != 0)
+			return;
+		CHECK_EQ_INT(sampler_tick(g.s, &g.snap), 0);
+		CHECK_EQ_INT(src.starts, 1);
+		CHECK_EQ_INT(src.asks, 0);
+		CHECK_EQ_INT(g.snap.access.why, cases[i].why);
+		CHECK_EQ_STR(g.snap.access.msg, "fake: refused");
+		CHECK_EQ_INT(g.snap.access.source, ACCESS_SRC_NONE);
+		rig_close(&g);
+		CHECK_EQ_INT(src.closed, 1);
 	}
 }
 
