@@ -19,22 +19,35 @@ static inline json_object *jget(json_object *o, const char *k)
 	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
 }
 
+/* A value already found (a catalogue's setter gets its member's). */
+static inline int64_t jval_i64(json_object *v)
+{
+	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
+}
+
+static inline double jval_dbl(json_object *v)
+{
+	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : -1;
+}
+
+static inline const char *jval_str(json_object *v)
+{
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
 static inline int64_t jget_i64(json_object *o, const char *k)
 {
-	json_object *v = jget(o, k);
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
+	return jval_i64(jget(o, k));
 }
 
 static inline double jget_dbl(json_object *o, const char *k)
 {
-	json_object *v = jget(o, k);
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : -1;
+	return jval_dbl(jget(o, k));
 }
 
 static inline const char *jget_str(json_object *o, const char *k)
 {
-	json_object *v = jget(o, k);
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	return jval_str(jget(o, k));
 }
 
 static inline size_t jget_len(json_object *a)

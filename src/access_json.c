@@ -63,24 +63,14 @@ enum access_why access_proc_why(const struct snapshot *s, const struct snap_proc
 #define RGET(name) static json_object *rget_##name(const struct snapshot *s, const struct access_region *g)
 #define RSET(name) static int rset_##name(struct access_read *r, json_object *v)
 
-static double rd_dbl(json_object *v)
-{
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : -1;
-}
-
-static int64_t rd_i64(json_object *v)
-{
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
-}
-
 static uint64_t hex(const char *v, bool *ok);
 
 PGET(window) { (void)s; return jreal(a->window_s, 3); }
-PSET(window) { r->a->window_s = rd_dbl(v); return 0; }
+PSET(window) { r->a->window_s = jval_dbl(v); return 0; }
 PGET(age) { (void)s; return jreal(a->age_s, 1); }
-PSET(age) { r->a->age_s = rd_dbl(v); return 0; }
+PSET(age) { r->a->age_s = jval_dbl(v); return 0; }
 PGET(monitored) { (void)s; return jreal(a->monitored_s, 1); }
-PSET(monitored) { r->a->monitored_s = rd_dbl(v); return 0; }
+PSET(monitored) { r->a->monitored_s = jval_dbl(v); return 0; }
 PGET(hot) { return a->hot_kb >= 0 ? snapshot_json_put_node_kb(s->topo, a->hot_node_kb, true) : NULL; }
 PSET(hot) { snapshot_json_node_kb(r->s->topo, v, r->a->hot_node_kb); return 0; }
 PGET(warm) { return a->warm_kb >= 0 ? snapshot_json_put_node_kb(s->topo, a->warm_node_kb, true) : NULL; }
@@ -88,26 +78,26 @@ PSET(warm) { snapshot_json_node_kb(r->s->topo, v, r->a->warm_node_kb); return 0;
 PGET(cold) { return a->cold_kb >= 0 ? snapshot_json_put_node_kb(s->topo, a->cold_node_kb, true) : NULL; }
 PSET(cold) { snapshot_json_node_kb(r->s->topo, v, r->a->cold_node_kb); return 0; }
 PGET(hot_total) { (void)s; return jnum(a->hot_kb); }
-PSET(hot_total) { r->a->hot_kb = rd_i64(v); return 0; }
+PSET(hot_total) { r->a->hot_kb = jval_i64(v); return 0; }
 PGET(warm_total) { (void)s; return jnum(a->warm_kb); }
-PSET(warm_total) { r->a->warm_kb = rd_i64(v); return 0; }
+PSET(warm_total) { r->a->warm_kb = jval_i64(v); return 0; }
 PGET(cold_total) { (void)s; return jnum(a->cold_kb); }
-PSET(cold_total) { r->a->cold_kb = rd_i64(v); return 0; }
+PSET(cold_total) { r->a->cold_kb = jval_i64(v); return 0; }
 PGET(hot_remote) { (void)s; return jnum(a->hot_remote_kb); }
-PSET(hot_remote) { r->a->hot_remote_kb = rd_i64(v); return 0; }
+PSET(hot_remote) { r->a->hot_remote_kb = jval_i64(v); return 0; }
 PGET(hot_remote_pct) { (void)s; return jreal(a->hot_remote_pct, 1); }
 /* The share as the sampler has it, not as rounded (the check kept it
  * within the rounding). */
 PSET(hot_remote_pct)
 {
 	struct access_proc *o = r->a;
-	o->hot_remote_pct = rd_dbl(v);
+	o->hot_remote_pct = jval_dbl(v);
 	if (o->hot_kb >= 0 && o->hot_remote_kb >= 0)
 		o->hot_remote_pct = o->hot_kb > 0 ? 100.0 * (double)o->hot_remote_kb / (double)o->hot_kb : -1;
 	return 0;
 }
 PGET(cold_idle) { (void)s; return jreal(a->cold_remote_idle_s, 1); }
-PSET(cold_idle) { r->a->cold_remote_idle_s = rd_dbl(v); return 0; }
+PSET(cold_idle) { r->a->cold_remote_idle_s = jval_dbl(v); return 0; }
 PGET(regions)
 {
 	json_object *rs = json_object_new_array();
@@ -174,13 +164,13 @@ RSET(heat)
 	return -EINVAL;
 }
 RGET(nr_accesses) { (void)s; return jnum(g->nr_accesses); }
-RSET(nr_accesses) { r->g->nr_accesses = rd_i64(v); return 0; }   /* null: -1 */
+RSET(nr_accesses) { r->g->nr_accesses = jval_i64(v); return 0; }   /* null: -1 */
 RGET(max_accesses) { (void)s; return g->max_accesses > 0 ? json_object_new_int(g->max_accesses) : NULL; }
-RSET(max_accesses) { r->g->max_accesses = (int)rd_i64(v); return 0; }
+RSET(max_accesses) { r->g->max_accesses = (int)jval_i64(v); return 0; }
 RGET(age) { (void)s; return jreal(g->age_s, 1); }
-RSET(age) { r->g->age_s = rd_dbl(v); return 0; }
+RSET(age) { r->g->age_s = jval_dbl(v); return 0; }
 RGET(resident) { (void)s; return jnum(g->resident_kb); }
-RSET(resident) { r->g->resident_kb = rd_i64(v); return 0; }
+RSET(resident) { r->g->resident_kb = jval_i64(v); return 0; }
 RGET(node_kb) { return snapshot_json_put_node_kb(s->topo, s->acc_kb + g->kb_off, true); }
 RSET(node_kb) { snapshot_json_node_kb(r->s->topo, v, r->s->acc_kb + r->g->kb_off); return 0; }
 

@@ -19,22 +19,12 @@
 #define GET(name) static void get_##name(const struct snapshot *s, const struct cgroup_info *c, json_object **v)
 #define SET(name) static int set_##name(const struct snapshot *s, struct cgroup_info *c, json_object *v)
 
-static int64_t rd_i64(json_object *v)
-{
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
-}
-
-static const char *rd_str(json_object *v)
-{
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
 /* Its depth from the path, its parent the nearest cgroup before it one
  * level up (the list is in preorder). */
 GET(path) { (void)s; *v = jstr(c->path); }
 SET(path)
 {
-	const char *path = rd_str(v);
+	const char *path = jval_str(v);
 	if (!(c->path = strdup(path ? path : "?")))
 		return -ENOMEM;
 	c->depth = 0;
@@ -55,15 +45,15 @@ GET(state) { (void)s; *v = json_object_new_string(cgroup_state_names[c->state]);
 SET(state)
 {
 	(void)s;
-	int st = jget_name(cgroup_state_names, 4, rd_str(v));
+	int st = jget_name(cgroup_state_names, 4, jval_str(v));
 	c->state = st >= 0 ? (enum cgroup_state)st : CGS_ERROR;
 	return 0;
 }
 
 GET(procs_tree) { (void)s; *v = jnum(c->procs_tree); }
-SET(procs_tree) { (void)s; c->procs_tree = rd_i64(v); return 0; }
+SET(procs_tree) { (void)s; c->procs_tree = jval_i64(v); return 0; }
 GET(procs) { (void)s; *v = jnum(c->procs); }
-SET(procs) { (void)s; c->procs = rd_i64(v); return 0; }
+SET(procs) { (void)s; c->procs = jval_i64(v); return 0; }
 
 /* The numa_stat numbers: null together when it was not read; a node its
  * file left out, null. */
@@ -75,19 +65,19 @@ SET(node_kb)
 	return 0;
 }
 GET(total_kb) { (void)s; *v = c->have_numa ? jnum(c->total_kb) : NULL; }
-SET(total_kb) { (void)s; c->total_kb = rd_i64(v); return 0; }
+SET(total_kb) { (void)s; c->total_kb = jval_i64(v); return 0; }
 GET(anon_kb) { (void)s; *v = c->have_numa ? jnum(c->anon_total_kb) : NULL; }
-SET(anon_kb) { (void)s; c->anon_total_kb = rd_i64(v); return 0; }
+SET(anon_kb) { (void)s; c->anon_total_kb = jval_i64(v); return 0; }
 GET(file_kb) { (void)s; *v = c->have_numa ? jnum(c->file_total_kb) : NULL; }
-SET(file_kb) { (void)s; c->file_total_kb = rd_i64(v); return 0; }
+SET(file_kb) { (void)s; c->file_total_kb = jval_i64(v); return 0; }
 GET(anon_node_kb) { *v = c->have_numa ? snapshot_json_put_node_kb(s->topo, c->anon_kb, true) : NULL; }
 SET(anon_node_kb) { snapshot_json_node_kb(s->topo, v, c->anon_kb); return 0; }
 GET(file_node_kb) { *v = c->have_numa ? snapshot_json_put_node_kb(s->topo, c->file_kb, true) : NULL; }
 SET(file_node_kb) { snapshot_json_node_kb(s->topo, v, c->file_kb); return 0; }
 GET(unknown_kb) { (void)s; *v = c->have_numa ? jnum(c->unknown_node_kb) : NULL; }
-SET(unknown_kb) { (void)s; c->unknown_node_kb = rd_i64(v); return 0; }
+SET(unknown_kb) { (void)s; c->unknown_node_kb = jval_i64(v); return 0; }
 GET(current_kb) { (void)s; *v = jnum(c->current_kb); }
-SET(current_kb) { (void)s; c->current_kb = rd_i64(v); return 0; }
+SET(current_kb) { (void)s; c->current_kb = jval_i64(v); return 0; }
 
 GET(cpus) { (void)s; *v = c->have_cpus ? jput_ids(&c->cpus) : NULL; }
 SET(cpus) { (void)s; c->have_cpus = v != NULL; return jget_ids(v, &c->cpus); }
@@ -97,7 +87,7 @@ GET(run_nodes) { (void)s; *v = jput_ids(&c->run_nodes); }
 SET(run_nodes) { (void)s; return jget_ids(v, &c->run_nodes); }
 
 GET(remote_kb) { (void)s; *v = jnum(c->remote_kb); }
-SET(remote_kb) { (void)s; c->remote_kb = rd_i64(v); return 0; }
+SET(remote_kb) { (void)s; c->remote_kb = jval_i64(v); return 0; }
 GET(against)
 {
 	(void)s;
@@ -106,7 +96,7 @@ GET(against)
 SET(against)
 {
 	(void)s;
-	const char *ra = rd_str(v);
+	const char *ra = jval_str(v);
 	c->remote_by_mems = ra && strcmp(ra, "mems_effective") == 0;
 	return 0;
 }

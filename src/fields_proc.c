@@ -335,25 +335,10 @@ static void c_advice(const struct col_ctx *c, const struct snap_proc *p, int nod
 #define SET(name) static int set_##name(struct fields_proc_read *r, json_object *v)
 
 /* A number of the recorded value, -1 null or missing. */
-static int64_t rd_i64(json_object *v)
-{
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_int64(v) : -1;
-}
-
-static double rd_dbl(json_object *v)
-{
-	return v && !json_object_is_type(v, json_type_null) ? json_object_get_double(v) : -1;
-}
-
-static const char *rd_str(json_object *v)
-{
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
 /* A process's string, kept in the snapshot's list (cut at max bytes). */
 static const char *keep_str(struct snapshot *s, json_object *v, size_t max)
 {
-	const char *t = rd_str(v);
+	const char *t = jval_str(v);
 	t = t ? t : "";
 	return proc_list_strdup(&s->plist, t, strnlen(t, max));
 }
@@ -368,15 +353,15 @@ static json_object *per_node(const struct topology *t, const int64_t *kb)
 /* A uint32 count from the recording, 0 when unknown. */
 static uint32_t rd_u32(json_object *v)
 {
-	int64_t n = rd_i64(v);
+	int64_t n = jval_i64(v);
 	return n > 0 ? (n > UINT32_MAX ? UINT32_MAX : (uint32_t)n) : 0;
 }
 
 GET(pid) { (void)s; *v = json_object_new_int(p->info.pid); return true; }
-SET(pid) { r->p->info.pid = (int)rd_i64(v); return 0; }
+SET(pid) { r->p->info.pid = (int)jval_i64(v); return 0; }
 
 GET(ppid) { (void)s; *v = p->info.ppid >= 0 ? json_object_new_int(p->info.ppid) : NULL; return true; }
-SET(ppid) { r->p->info.ppid = (int)rd_i64(v); return 0; }
+SET(ppid) { r->p->info.ppid = (int)jval_i64(v); return 0; }
 
 GET(comm) { (void)s; *v = jstr(p->info.comm); return true; }
 SET(comm) { r->p->info.comm = keep_str(r->s, v, 63); return r->p->info.comm ? 0 : -ENOMEM; }
@@ -388,7 +373,7 @@ GET(user) { (void)s; *v = jstr(p->info.user); return true; }
 SET(user) { r->p->info.user = keep_str(r->s, v, 32); return r->p->info.user ? 0 : -ENOMEM; }
 
 GET(uid) { (void)s; *v = jnum(p->info.uid); return true; }
-SET(uid) { r->p->info.uid = rd_i64(v); return 0; }
+SET(uid) { r->p->info.uid = jval_i64(v); return 0; }
 
 /* One printable ASCII letter, or unknown: a byte from a broken tree's
  * stat is never written as it is (it may not be UTF-8). */
@@ -401,7 +386,7 @@ GET(state)
 }
 SET(state)
 {
-	const char *st = rd_str(v);
+	const char *st = jval_str(v);
 	r->p->info.state = st && st[0] != '?' ? st[0] : 0;
 	return 0;
 }
@@ -427,13 +412,13 @@ static void c_start(const struct col_ctx *c, const struct snap_proc *p, int node
 }
 
 GET(start) { (void)s; *v = json_object_new_int64((int64_t)p->info.starttime); return true; }
-SET(start) { r->p->info.starttime = (uint64_t)(rd_i64(v) > 0 ? rd_i64(v) : 0); return 0; }
+SET(start) { r->p->info.starttime = (uint64_t)(jval_i64(v) > 0 ? jval_i64(v) : 0); return 0; }
 
 GET(threads) { (void)s; *v = jnum(p->info.nthreads); return true; }
-SET(threads) { r->p->info.nthreads = proc_nthreads(rd_i64(v)); return 0; }
+SET(threads) { r->p->info.nthreads = proc_nthreads(jval_i64(v)); return 0; }
 
 GET(last_cpu) { (void)s; *v = p->info.last_cpu >= 0 ? json_object_new_int(p->info.last_cpu) : NULL; return true; }
-SET(last_cpu) { r->p->info.last_cpu = (int)rd_i64(v); return 0; }
+SET(last_cpu) { r->p->info.last_cpu = (int)jval_i64(v); return 0; }
 
 GET(home)
 {
@@ -442,7 +427,7 @@ GET(home)
 }
 SET(home)
 {
-	int64_t home = rd_i64(v);
+	int64_t home = jval_i64(v);
 	r->p->home = home >= 0 ? topology_node_index(r->s->topo, (int)home) : -1;
 	return 0;
 }
@@ -479,15 +464,15 @@ SET(huge_kb)
 }
 
 GET(total_kb) { (void)s; *v = placed(p) ? jnum(p->total_kb) : NULL; return true; }
-SET(total_kb) { r->p->total_kb = rd_i64(v); return 0; }
+SET(total_kb) { r->p->total_kb = jval_i64(v); return 0; }
 
 GET(remote_kb) { (void)s; *v = placed(p) ? jnum(p->remote_kb) : NULL; return true; }
-SET(remote_kb) { r->p->remote_kb = rd_i64(v); return 0; }
+SET(remote_kb) { r->p->remote_kb = jval_i64(v); return 0; }
 
 GET(unknown_kb) { (void)s; *v = placed(p) ? jnum(p->unknown_node_kb) : NULL; return true; }
 SET(unknown_kb)
 {
-	int64_t kb = rd_i64(v);
+	int64_t kb = jval_i64(v);
 	r->p->unknown_node_kb = kb > 0 ? kb : 0;
 	return 0;
 }
@@ -520,16 +505,16 @@ GET(hot_slow) { (void)s; *v = jnum(snap_hot_slow_kb(p)); return true; }
 GET(cold_fast) { (void)s; *v = jnum(snap_cold_fast_kb(p)); return true; }
 
 GET(rss_kb) { (void)s; *v = jnum(p->info.rss_kb); return true; }
-SET(rss_kb) { r->p->info.rss_kb = rd_i64(v); return 0; }
+SET(rss_kb) { r->p->info.rss_kb = jval_i64(v); return 0; }
 
 GET(cpu_pct) { (void)s; *v = jreal(p->cpu_pct, 1); return true; }
-SET(cpu_pct) { r->p->cpu_pct = (float)rd_dbl(v); return 0; }
+SET(cpu_pct) { r->p->cpu_pct = (float)jval_dbl(v); return 0; }
 
 /* user + system, in seconds (the kernel's ticks are 1/100 s) */
 GET(cpu_time) { (void)s; *v = jreal(parse_ticks_s(p->info.utime + p->info.stime), 2); return true; }
 SET(cpu_time)
 {
-	double ct = rd_dbl(v);
+	double ct = jval_dbl(v);
 	r->p->info.utime = ct >= 0 ? parse_s_ticks(ct) : 0;
 	return 0;
 }
@@ -543,7 +528,7 @@ SET(mappings) { r->p->nmappings = rd_u32(v); return 0; }
 GET(nm) { (void)s; *v = json_object_new_string(nm_state_names[p->nm]); return true; }
 SET(nm)
 {
-	int nm = jget_name(nm_state_names, 5, rd_str(v));
+	int nm = jget_name(nm_state_names, 5, jval_str(v));
 	r->p->nm = nm >= 0 ? (enum nm_state)nm : NMS_ERROR;
 	r->p->nm_errno = r->p->nm == NMS_ERROR ? EIO : 0;
 	r->p->huge_unknown = r->p->nm == NMS_OK && r->p->huge_unknown;
@@ -565,26 +550,26 @@ GET(placement)
 }
 SET(placement)
 {
-	const char *pl = rd_str(v);
+	const char *pl = jval_str(v);
 	r->p->nm_sampled = pl && strcmp(pl, "sampled") == 0;
 	return 0;
 }
 
 GET(nm_age) { (void)s; *v = jreal(p->nm_age_s, 1); return true; }
-SET(nm_age) { r->p->nm_age_s = (float)rd_dbl(v); return 0; }
+SET(nm_age) { r->p->nm_age_s = (float)jval_dbl(v); return 0; }
 
 /* The kernel's view: kept (snapshot_sched_add) once the last of its four
  * keys is read and one of them is known. */
 GET(racc) { (void)s; *v = jreal(snap_sched(p)->racc_pct, 1); return true; }
-SET(racc) { r->ks.racc_pct = (float)rd_dbl(v); return 0; }
+SET(racc) { r->ks.racc_pct = (float)jval_dbl(v); return 0; }
 GET(kmig) { (void)s; *v = jnum(snap_sched(p)->kmig_pages); return true; }
-SET(kmig) { r->ks.kmig_pages = rd_i64(v); return 0; }
+SET(kmig) { r->ks.kmig_pages = jval_i64(v); return 0; }
 GET(kmig_rate) { (void)s; *v = jreal(snap_sched(p)->kmig_rate, 1); return true; }
-SET(kmig_rate) { r->ks.kmig_rate = (float)rd_dbl(v); return 0; }
+SET(kmig_rate) { r->ks.kmig_rate = (float)jval_dbl(v); return 0; }
 GET(sched_age) { (void)s; *v = jreal(snap_sched(p)->sched_age_s, 1); return true; }
 SET(sched_age)
 {
-	r->ks.sched_age_s = (float)rd_dbl(v);
+	r->ks.sched_age_s = (float)jval_dbl(v);
 	const struct snap_sched *k = &r->ks;
 	if (k->kmig_pages < 0 && k->racc_pct < 0 && k->kmig_rate < 0 && k->sched_age_s < 0)
 		return 0;
@@ -605,7 +590,7 @@ GET(cause)
 }
 SET(cause)
 {
-	int wc = jget_name(why_cause_names, WHY_NCAUSES, rd_str(v));
+	int wc = jget_name(why_cause_names, WHY_NCAUSES, jval_str(v));
 	r->p->why = wc >= 0 ? wc : WHY_NOT_READ;
 	return 0;
 }
@@ -678,7 +663,7 @@ GET(cgroup)
 SET(cgroup)
 {
 	struct snapshot *s = r->s;
-	const char *cgp = rd_str(v);
+	const char *cgp = jval_str(v);
 	if (cgp) {
 		char *kept;
 		if (snapshot_keep_string(s, cgp, &kept))
