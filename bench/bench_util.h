@@ -13,6 +13,9 @@ struct cost { double wall_ms, cpu_ms; };
 struct cost_mark { double wall, cpu; };
 
 double mono_s(void);
+/* A TCP port on 127.0.0.1 that was free a moment ago (the kernel's
+ * choice), or -1. */
+int bench_free_port(void);
 void cost_begin(struct cost_mark *m);
 void cost_end(const struct cost_mark *m, struct cost *out);
 /* The median of three by CPU time. */

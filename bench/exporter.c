@@ -16,25 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 static double now_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int free_port(void)
-{
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t l = sizeof(a);
-	int port = -1;
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&a, &l) == 0)
-		port = ntohs(a.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
 }
 
 /* One GET /metrics: the body's length, or -1; the whole reply in *body. */
@@ -112,7 +100,7 @@ static int cmp_double(const void *a, const void *b)
 int exporter_measure(const char *prog, double delay, int scrapes, struct exporter_cost *out)
 {
 	memset(out, 0, sizeof(*out));
-	int port = free_port();
+	int port = bench_free_port();
 	if (port < 0)
 		return -errno;
 	char listen[32], d[32];

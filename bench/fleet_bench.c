@@ -64,20 +64,6 @@ static int fb_which(const char *name, char *out, size_t n)
 	return -ENOENT;
 }
 
-static int fb_free_port(void)
-{
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t l = sizeof(a);
-	int port = -1;
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&a, &l) == 0)
-		port = ntohs(a.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
-}
-
 static size_t fb_body(char *p, size_t size, size_t n, void *ud)
 {
 	return buf_append(ud, p, size * n) == 0 ? size * n : 0;
@@ -651,7 +637,7 @@ static int fb_phase(const struct fleet_bench_config *c, const char *promtool, co
 	printf("  load: %zu series, %.1f M samples; OpenMetrics %.0f MiB written in %.1f s; promtool "
 	       "tsdb create-blocks-from openmetrics %.1f s (peak RSS %.0f MiB)\n", series,
 	       (double)samples / 1e6, om_mib, gen_s, pr.wall_s, (double)pr.maxrss_kb / 1024.0);
-	int port = fb_free_port();
+	int port = bench_free_port();
 	char base[64];
 	double ready_s = 0;
 	snprintf(base, sizeof(base), "http://127.0.0.1:%d", port);
