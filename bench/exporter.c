@@ -18,13 +18,6 @@
 
 #include "bench_util.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* One GET /metrics: the body's length, or -1; the whole reply in *body. */
 static long scrape(int port, char **body)
 {
@@ -120,8 +113,8 @@ int exporter_measure(const char *prog, double delay, int scrapes, struct exporte
 	}
 	/* The first sample: its cost is the full scan's, not the steady one. */
 	char *body = NULL;
-	double first = -1, cpu0 = -1, t_end = now_s() + 30;
-	while (now_s() < t_end) {
+	double first = -1, cpu0 = -1, t_end = mono_s() + 30;
+	while (mono_s() < t_end) {
 		free(body);
 		body = NULL;
 		if (scrape(port, &body) > 0 && (first = metric(body, "numatop_samples_total")) >= 1)
@@ -132,11 +125,11 @@ int exporter_measure(const char *prog, double delay, int scrapes, struct exporte
 	double *lat = calloc((size_t)scrapes, sizeof(double));
 	int got = 0;
 	for (int i = 0; lat && i < scrapes; i++) {
-		double t0 = now_s();
+		double t0 = mono_s();
 		free(body);
 		body = NULL;
 		long len = scrape(port, &body);
-		double dt = now_s() - t0;
+		double dt = mono_s() - t0;
 		if (len > 0) {
 			lat[got++] = dt * 1000.0;
 			out->bytes = len;
